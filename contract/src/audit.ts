@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineRoute } from './route.ts';
+
+export const AuditEntry = z.object({
+  id: z.number(),
+  at: z.string(),
+  actor: z.string().nullable(),
+  action: z.string(),
+  target: z.string().nullable(),
+  ip: z.string().nullable(),
+  outcome: z.enum(['success', 'failure']),
+  details: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  /** Prefix of the action, e.g. `mail.` or `dns.` for an area's recent activity. */
+  action: z.string().max(100).optional(),
+});
+
+export const AuditList = z.object({ entries: z.array(AuditEntry), total: z.number() });
+export type AuditList = z.infer<typeof AuditList>;
+
+export const auditRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: 'audit',
+    summary: 'The audit log, newest first',
+    tags: ['audit'],
+    query: AuditQuery,
+    response: AuditList,
+  }),
+};

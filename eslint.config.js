@@ -1,0 +1,93 @@
+import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const AREAS = ['auth', 'mail', 'dns', 'ssl', 'web', 'mfa', 'system', 'monitoring', 'bulk', 'audit', 'dashboard'];
+
+// A feature folder may not reach into another feature's internals; shared code lives in
+// components/, lib/, api/ (web) or http/, host/, db/ (server). app/ may import features (router).
+const featureZones = (base) =>
+  AREAS.map((area) => ({
+    target: `${base}/features/${area}`,
+    from: `${base}/features`,
+    except: [`./${area}`],
+    message: 'Features never import another feature; move shared code to a shared folder.',
+  }));
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'e2e/test-output/**',
+      'test-results/**',
+      'playwright-report/**',
+      '**/*.cjs',
+      'scripts/**',
+      'server/bin/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/require-await': 'off',
+      'import-x/no-cycle': ['error', { maxDepth: 10 }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...featureZones('./server/src'),
+            ...featureZones('./web/src'),
+            { target: './web/src/components', from: './web/src/features', message: 'components/ are shared.' },
+            { target: './web/src/lib', from: './web/src/features', message: 'lib/ is shared.' },
+            { target: './web/src/api', from: './web/src/features', message: 'api/ is shared.' },
+            { target: './web/src/features', from: './web/src/app', message: 'features never import the shell.' },
+            { target: './contract', from: './server', message: 'the contract stands alone.' },
+            { target: './contract', from: './web', message: 'the contract stands alone.' },
+            { target: './web', from: './server', message: 'web and server meet only in contract/.' },
+            { target: './server', from: './web', message: 'web and server meet only in contract/.' },
+          ],
+        },
+      ],
+    },
+    settings: { 'import-x/resolver': { node: true, typescript: true } },
+  },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**', 'server/test/**'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    files: ['eslint.config.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

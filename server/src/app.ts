@@ -1,0 +1,59 @@
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from './app-deps.ts';
+import { registerAudit } from './features/audit/audit.routes.ts';
+import { registerAuth } from './features/auth/auth.routes.ts';
+import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
+import { registerSystem } from './features/system/system.routes.ts';
+import { installAuthGuard } from './http/auth-guard.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { rewriteIndexPhp } from './http/index-php.ts';
+import { installMetrics } from './http/metrics.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
+import { installSpa } from './http/spa.ts';
+
+export interface BuildOptions {
+  logger?: boolean | object;
+  throttle?: ThrottlePolicy;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** The whole API and console, ready to listen or to be driven with `app.inject` in tests. */
+export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    rewriteUrl: (req) => rewriteIndexPhp(req.url ?? '/'),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  await installSecurityHeaders(app);
+  installMetrics(app);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Mailroom API', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  installAuthGuard(app, deps.database.db, {
+    idleMs: deps.config.sessionIdleMs,
+    absoluteMs: deps.config.sessionAbsoluteMs,
+  });
+
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+
+  registerAuth(app, deps, opts.throttle);
+  registerSystem(app, deps);
+  registerAudit(app, deps);
+
+  await installSpa(app, deps.config.webDist);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,71 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  MAILROOM_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
+    .optional(),
+  MAILROOM_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
+  MAILROOM_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
+  MAILROOM_TRUST_PROXY: bool.default(false),
+  MAILROOM_ROOT: z.string().min(1).optional(),
+  MAILROOM_RELOAD: bool.default(false),
+  MAILROOM_ADMIN_EMAIL: z.string().email().optional(),
+  MAILROOM_ADMIN_PASSWORD: z.string().min(6).optional(),
+  MAILROOM_WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  trustProxy: boolean;
+  /** Where rendered system files go: `${dataDir}/root` by default, `/` in system mode. */
+  hostRoot: string;
+  /** Reload daemons after a good write (system mode). */
+  reload: boolean;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  webDist: string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment settings:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.MAILROOM_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    sessionIdleMs: e.MAILROOM_SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: e.MAILROOM_SESSION_ABSOLUTE_HOURS * 3_600_000,
+    trustProxy: e.MAILROOM_TRUST_PROXY,
+    hostRoot: path.resolve(e.MAILROOM_ROOT ?? path.join(dataDir, 'root')),
+    reload: e.MAILROOM_RELOAD,
+    adminEmail: e.MAILROOM_ADMIN_EMAIL,
+    adminPassword: e.MAILROOM_ADMIN_PASSWORD,
+    webDist: path.resolve(e.MAILROOM_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
+    logLevel: e.LOG_LEVEL,
+  };
+}

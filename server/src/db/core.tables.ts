@@ -1,0 +1,45 @@
+import type { Generated } from 'kysely';
+
+export interface AdminTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  admin_id: number;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  at: string;
+  actor: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  outcome: string;
+  details: string | null;
+}
+
+export interface LoginAttemptTable {
+  id: Generated<number>;
+  /** 'account:<email>' or 'ip:<address>' */
+  bucket: string;
+  at: number;
+}
+
+export interface CoreTables {
+  admins: AdminTable;
+  sessions: SessionTable;
+  audit_log: AuditTable;
+  login_attempts: LoginAttemptTable;
+}

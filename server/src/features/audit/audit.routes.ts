@@ -1,0 +1,9 @@
+import { auditRoutes } from '@mailroom/contract/audit';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import { listAudit } from './audit.service.ts';
+
+export function registerAudit(app: FastifyInstance, deps: AppDeps): void {
+  registerRoute(app, auditRoutes.list, async ({ query }) => listAudit(deps.database.db, query));
+}

@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { constants, promises as fs } from 'node:fs';
+import path from 'node:path';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface StagedFile {
+  /** Absolute path of the file's final place (under the host root). */
+  target: string;
+  /** Absolute path of the staged copy, in the same folder, renamed over `target` on success. */
+  staged: string;
+  content: string;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  output: string;
+}
+
+/**
+ * The only place that touches the machine. Paths are system paths (`/etc/postfix/main.cf`)
+ * mapped under `root` (the data folder's `root/` by default, `/` in system mode).
+ */
+export class Host {
+  constructor(
+    readonly root: string,
+    readonly reloadEnabled: boolean,
+  ) {}
+
+  /** Maps a system path like `/etc/bind/named.conf` to its place under the host root. */
+  path(systemPath: string): string {
+    const rel = path.normalize(systemPath).replace(/^(\.\.(\/|$))+/, '');
+    const resolved = path.resolve(this.root, '.' + path.sep + rel);
+    if (resolved !== this.root && !resolved.startsWith(this.root.endsWith(path.sep) ? this.root : this.root + path.sep)) {
+      throw new Error(`path escapes the host root: ${systemPath}`);
+    }
+    return resolved;
+  }
+
+  async readFile(systemPath: string): Promise<string | null> {
+    try {
+      return await fs.readFile(this.path(systemPath), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  /**
+   * Writes files atomically as one change: each is staged beside its target, `check` proves the
+   * staged set, and only then are they renamed into place. A failed check removes the staged
+   * copies and leaves the last good files untouched.
+   */
+  async commitFiles(
+    files: { path: string; content: string; mode?: number }[],
+    check?: (staged: StagedFile[]) => Promise<CheckResult>,
+  ): Promise<CheckResult> {
+    const stamp = `${process.pid}-${Date.now()}-${Math.floor(performance.now() * 1000) % 1_000_000}`;
+    const staged: StagedFile[] = [];
+    try {
+      for (const f of files) {
+        const target = this.path(f.path);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${stamp}.tmp`);
+        const handle = await fs.open(tmp, 'w', f.mode ?? 0o644);
+        try {
+          await handle.writeFile(f.content, 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        staged.push({ target, staged: tmp, content: f.content });
+      }
+      const result = check ? await check(staged) : { ok: true, output: '' };
+      if (!result.ok) {
+        await Promise.all(staged.map((s) => fs.rm(s.staged, { force: true })));
+        return result;
+      }
+      for (const s of staged) await fs.rename(s.staged, s.target);
+      return result;
+    } catch (err) {
+      await Promise.all(staged.map((s) => fs.rm(s.staged, { force: true })));
+      throw err;
+    }
+  }
+
+  async removeFile(systemPath: string): Promise<void> {
+    await fs.rm(this.path(systemPath), { force: true });
+  }
+
+  /** Runs a program without a shell; never throws for a non-zero exit. */
+  run(cmd: string, args: string[], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+    return new Promise((resolve) => {
+      const child = execFile(
+        cmd,
+        args,
+        { timeout: opts.timeoutMs ?? 30_000, env: opts.env ?? process.env, maxBuffer: 32 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
+          const code = e ? (typeof e.code === 'number' ? e.code : 127) : 0;
+          resolve({ code, stdout: String(stdout), stderr: e && !stderr ? String(e.message) : String(stderr) });
+        },
+      );
+      if (opts.input !== undefined) child.stdin?.end(opts.input);
+    });
+  }
+
+  /** Absolute path of a program on PATH or in the sbin folders, or null. */
+  async which(cmd: string): Promise<string | null> {
+    const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/sbin', '/usr/local/sbin'];
+    for (const d of dirs) {
+      if (!d) continue;
+      const p = path.join(d, cmd);
+      try {
+        await fs.access(p, constants.X_OK);
+        return p;
+      } catch {
+        /* not here */
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,57 @@
+import { ERROR_CODES, type FieldError } from '@mailroom/contract/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import { AppError, errorBody } from './errors.ts';
+
+function zodDetails(err: ZodError, prefix = ''): FieldError[] {
+  return err.issues.map((i) => ({ field: prefix + i.path.map(String).join('.'), message: i.message }));
+}
+
+/** Every error leaves as `{code, message, details, timestamp, retryable}`; bad input is never a 500. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      void reply.headers(error.headers);
+      return reply
+        .status(error.statusCode)
+        .send(errorBody(error.code, error.message, error.details, error.retryable));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const where = error.validationContext ?? 'body';
+      const details: FieldError[] = error.validation.map((v) => ({
+        field: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || where,
+        message: v.message ?? 'Invalid value',
+      }));
+      return reply
+        .status(400)
+        .send(errorBody(ERROR_CODES.VALIDATION, details[0]?.message ?? 'Invalid request', details, false));
+    }
+    if (error instanceof ZodError) {
+      const details = zodDetails(error);
+      return reply
+        .status(400)
+        .send(errorBody(ERROR_CODES.VALIDATION, details[0]?.message ?? 'Invalid request', details, false));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
+      return reply.status(500).send(errorBody(ERROR_CODES.INTERNAL, 'Internal server error', null, true));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.status(429).send(errorBody(ERROR_CODES.RATE_LIMITED, error.message, null, true));
+    }
+    if (status === 413) {
+      return reply
+        .status(413)
+        .send(errorBody(ERROR_CODES.PAYLOAD_TOO_LARGE, 'The request body is too large', null, false));
+    }
+    if (status >= 400 && status < 500) {
+      const code = status === 404 ? ERROR_CODES.NOT_FOUND : ERROR_CODES.BAD_REQUEST;
+      return reply.status(status).send(errorBody(code, error.message, null, false));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(errorBody(ERROR_CODES.INTERNAL, 'Internal server error', null, true));
+  });
+
+}

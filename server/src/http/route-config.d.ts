@@ -1,0 +1,21 @@
+import 'fastify';
+import type { SessionAdmin } from './sessions.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Open without a session (sign-in, status). */
+    public?: boolean;
+    /** Audit action recorded for state-changing calls. */
+    audit?: string;
+  }
+  interface FastifyRequest {
+    /** The signed-in administrator (set by the auth guard on /api routes). */
+    admin: SessionAdmin | null;
+    /** What a state-changing call acted on, for the audit log (defaults to the path parameters). */
+    auditTarget: string | null;
+    /** Extra audit details (never secrets). */
+    auditDetails: Record<string, unknown> | null;
+    /** Set when the handler already wrote its own audit line. */
+    auditDone: boolean;
+  }
+}

@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+export interface SessionAdmin {
+  sessionId: number;
+  adminId: number;
+  email: string;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 256 random bits, base64url; only its hash is stored. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export async function createSession(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  adminId: number,
+  meta: { ip: string | null; userAgent: string | null },
+  now = Date.now(),
+): Promise<string> {
+  const token = newToken();
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      admin_id: adminId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + policy.absoluteMs,
+      ip: meta.ip,
+      user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * Finds the live session for a token and slides its idle window. Expired sessions (idle or
+ * absolute) are deleted on sight.
+ */
+export async function touchSession(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  token: string,
+  now = Date.now(),
+): Promise<SessionAdmin | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('admins', 'admins.id', 'sessions.admin_id')
+    .select(['sessions.id as id', 'sessions.last_seen_at', 'sessions.expires_at', 'admins.id as admin_id', 'admins.email'])
+    .where('sessions.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at <= now || row.last_seen_at + policy.idleMs <= now) {
+    await db.deleteFrom('sessions').where('id', '=', row.id).execute();
+    return null;
+  }
+  // Write the sliding timestamp at most every 10 s: reads stay reads under load.
+  if (now - row.last_seen_at > 10_000) {
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
+  }
+  return { sessionId: row.id, adminId: row.admin_id, email: row.email };
+}
+
+export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+}
+
+export async function revokeAdminSessions(db: Kysely<Database>, adminId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('admin_id', '=', adminId).execute();
+}
+
+export const SESSION_COOKIE = 'mailroom_session';
+
+/** The session key from `Authorization: Bearer …` or, failing that, the session cookie. */
+export function tokenFromHeaders(headers: { authorization?: string | undefined; cookie?: string | undefined }): string | null {
+  const auth = headers.authorization;
+  if (auth) {
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    if (m?.[1]) return m[1];
+  }
+  const cookie = headers.cookie;
+  if (cookie) {
+    for (const part of cookie.split(';')) {
+      const [k, ...v] = part.trim().split('=');
+      if (k === SESSION_COOKIE && v.length) return decodeURIComponent(v.join('='));
+    }
+  }
+  return null;
+}

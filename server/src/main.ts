@@ -1,0 +1,46 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { ensureInitialAdmin } from './features/auth/admin.service.ts';
+import { Host } from './host/host.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(err.message + '\n');
+      process.exit(2);
+    }
+    throw err;
+  }
+  const database = openDatabase(config);
+  const applied = await migrateToLatest(database.db);
+  const host = new Host(config.hostRoot, config.reload);
+  const app = await buildApp({ config, database, host }, { logger: { level: config.logLevel } });
+  if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
+  await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) => app.log.warn(m));
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    void app
+      .close()
+      .then(() => database.close())
+      .then(() => process.exit(0));
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Mailroom failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

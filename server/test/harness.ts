@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp, type BuildOptions } from '../src/app.ts';
+import type { AppDeps } from '../src/app-deps.ts';
+import { loadConfig } from '../src/config.ts';
+import { type DatabaseHandle, type Dialect, openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { addAdmin } from '../src/features/auth/admin.service.ts';
+import { Host } from '../src/host/host.ts';
+
+export const ADMIN = { email: 'admin@example.com', password: 'correct-horse-battery' };
+
+/** The databases a test file runs on: SQLite always, PostgreSQL when the harness started one. */
+export function dialects(): Dialect[] {
+  return inject('pgUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  deps: AppDeps;
+  dataDir: string;
+  /** A fresh session key for ADMIN. */
+  token: string;
+  /** `app.inject` with the admin's bearer key. */
+  call(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+async function freshDatabase(dialect: Dialect, dataDir: string): Promise<DatabaseHandle> {
+  if (dialect === 'sqlite') return openDatabase({ dataDir });
+  const base = inject('pgUrl');
+  if (!base) throw new Error('PostgreSQL is not available');
+  const name = `t_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return openDatabase({ databaseUrl: base.replace(/\/postgres$/, `/${name}`), dataDir });
+}
+
+/** A migrated database, an app on it, and a signed-in administrator. */
+export async function startTestApp(
+  dialect: Dialect,
+  opts: BuildOptions & { env?: Record<string, string> } = {},
+): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
+  const config = loadConfig({ MAILROOM_DATA_DIR: dataDir, MAILROOM_WEB_DIST: path.join(dataDir, 'no-web'), ...opts.env });
+  const database = await freshDatabase(dialect, dataDir);
+  await migrateToLatest(database.db);
+  await addAdmin(database.db, ADMIN.email, ADMIN.password);
+  const host = new Host(config.hostRoot, false);
+  const deps: AppDeps = { config, database, host };
+  const app = await buildApp(deps, opts);
+  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
+  const token = (login.json<{ api_key: string }>()).api_key;
+  return {
+    app,
+    deps,
+    dataDir,
+    token,
+    call: (o) => app.inject({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers ?? {}) } }),
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
