@@ -1,4 +1,5 @@
 import type { CoreTables } from './core.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Database extends CoreTables {}
