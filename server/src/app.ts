@@ -1,15 +1,24 @@
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
+import { registerDns } from './features/dns/dns.routes.ts';
+import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { rewriteIndexPhp } from './http/index-php.ts';
 import { installMetrics } from './http/metrics.ts';
+import { rejectNulCharacters } from './http/reject-nul.ts';
+import { collectRoutes } from './http/route-list.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installSpa } from './http/spa.ts';
 
@@ -30,9 +39,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  rejectNulCharacters(app);
   await installSecurityHeaders(app);
   installMetrics(app);
   await app.register(fastifySwagger, {
@@ -52,6 +63,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAuth(app, deps, opts.throttle);
   registerSystem(app, deps);
   registerAudit(app, deps);
+  registerDns(app, deps);
+  registerMail(app, deps);
 
   await installSpa(app, deps.config.webDist);
   await app.ready();

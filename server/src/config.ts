@@ -2,26 +2,49 @@ import path from 'node:path';
 import { z } from 'zod';
 
 const bool = z
-  .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
+  .enum(['0', '1', 'true', 'false', 'yes', 'no'], { error: 'must be 1/0, true/false or yes/no' })
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+const wholeNumber = (what: string, min: number, max?: number) => {
+  const range = max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
+  const message = `must be a whole number ${what}${range}`;
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .min(min, message)
+        .max(max ?? Number.MAX_SAFE_INTEGER, message),
+    );
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Administrator passwords: the same floor the admin service enforces. */
+export const ADMIN_PASSWORD_MIN = 8;
+
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: wholeNumber('', 0, 65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   MAILROOM_DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()
     .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
     .optional(),
-  MAILROOM_SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(30),
-  MAILROOM_SESSION_ABSOLUTE_HOURS: z.coerce.number().int().min(1).default(12),
+  MAILROOM_SESSION_IDLE_MINUTES: wholeNumber('of minutes ', 1).default(30),
+  MAILROOM_SESSION_ABSOLUTE_HOURS: wholeNumber('of hours ', 1).default(12),
   MAILROOM_TRUST_PROXY: bool.default(false),
   MAILROOM_ROOT: z.string().min(1).optional(),
   MAILROOM_RELOAD: bool.default(false),
-  MAILROOM_ADMIN_EMAIL: z.string().email().optional(),
-  MAILROOM_ADMIN_PASSWORD: z.string().min(6).optional(),
+  MAILROOM_ADMIN_EMAIL: z.email({ error: 'must be a valid email address' }).optional(),
+  MAILROOM_ADMIN_PASSWORD: z
+    .string()
+    .min(ADMIN_PASSWORD_MIN, `must be at least ${ADMIN_PASSWORD_MIN} characters`)
+    .optional(),
   MAILROOM_WEB_DIST: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
 export interface Config {

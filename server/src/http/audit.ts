@@ -12,7 +12,8 @@ export interface AuditInput {
 
 /** Appends one line to the audit log. Actions are `area.verb`, e.g. `mail.mailbox.create`. */
 export async function recordAudit(db: Kysely<Database>, e: AuditInput): Promise<void> {
-  const details = e.details == null ? null : typeof e.details === 'string' ? e.details : JSON.stringify(e.details);
+  const details =
+    e.details == null ? null : typeof e.details === 'string' ? e.details : JSON.stringify(e.details);
   await db
     .insertInto('audit_log')
     .values({

@@ -6,8 +6,26 @@ import { unauthorized } from './errors.ts';
 import { type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
 
 /**
+ * Decided on the matched route pattern, not the raw URL: the router decodes `/%61pi/…` to
+ * `/api/…`, so a raw-URL test would let an encoded path past the guard. Unmatched URLs are
+ * judged on their decoded path (401 rather than 404, so nothing is revealed).
+ */
+function isApiRequest(routePattern: string | undefined, rawUrl: string): boolean {
+  let p = routePattern;
+  if (p === undefined) {
+    const raw = rawUrl.split('?')[0] ?? '';
+    try {
+      p = decodeURIComponent(raw);
+    } catch {
+      p = raw;
+    }
+  }
+  return p === '/api' || p.startsWith('/api/');
+}
+
+/**
  * Every /api route needs a live session unless its catalogue entry is public. State-changing
- * calls are written to the audit log when they finish, with their outcome.
+ * calls are written to the audit log as their answer leaves, with its outcome.
  */
 export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, policy: SessionPolicy): void {
   app.decorateRequest('admin', null);
@@ -16,22 +34,24 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
   app.decorateRequest('auditDone', false);
 
   app.addHook('onRequest', async (request) => {
-    const url = request.url;
-    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
-    if (!isApi || request.routeOptions.config?.public) return;
+    if (!isApiRequest(request.routeOptions.url, request.url) || request.routeOptions.config?.public) return;
     const token = tokenFromHeaders(request.headers);
     const admin = token ? await touchSession(db, policy, token) : null;
     if (!admin) throw unauthorized();
     request.admin = admin;
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    if (request.auditDone || !request.admin) return;
+  // onSend, not onResponse: the line is written before the caller gets the answer, so a list of
+  // recent activity fetched right after an action already shows it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return payload;
+    if (request.auditDone || !request.admin) return payload;
     const action = request.routeOptions.config?.audit;
-    if (!action) return;
+    if (!action) return payload;
+    request.auditDone = true;
     const params = request.params as Record<string, string> | undefined;
-    const target = request.auditTarget ?? (params && Object.keys(params).length ? Object.values(params).join('/') : null);
+    const target =
+      request.auditTarget ?? (params && Object.keys(params).length ? Object.values(params).join('/') : null);
     try {
       await recordAudit(db, {
         actor: request.admin.email,
@@ -44,5 +64,6 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
     } catch (err) {
       request.log.error({ err }, 'audit write failed');
     }
+    return payload;
   });
 }

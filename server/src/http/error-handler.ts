@@ -5,7 +5,28 @@ import { ZodError } from 'zod';
 import { AppError, errorBody } from './errors.ts';
 
 function zodDetails(err: ZodError, prefix = ''): FieldError[] {
-  return err.issues.map((i) => ({ field: prefix + i.path.map(String).join('.'), message: i.message }));
+  return firstPerField(
+    err.issues.map((i) => ({ field: prefix + i.path.map(String).join('.'), message: i.message })),
+  );
+}
+
+/** One message per field, the first that failed: a blank email is "required", not also "invalid". */
+function firstPerField(details: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return details.filter((d) => !seen.has(d.field) && seen.add(d.field));
+}
+
+const CODE_BY_STATUS: Record<number, string> = {
+  401: ERROR_CODES.UNAUTHORIZED,
+  403: ERROR_CODES.FORBIDDEN,
+  404: ERROR_CODES.NOT_FOUND,
+  409: ERROR_CODES.CONFLICT,
+};
+
+/** A unique-constraint violation from SQLite or PostgreSQL. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
 /** Every error leaves as `{code, message, details, timestamp, retryable}`; bad input is never a 500. */
@@ -19,10 +40,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const where = error.validationContext ?? 'body';
-      const details: FieldError[] = error.validation.map((v) => ({
-        field: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || where,
-        message: v.message ?? 'Invalid value',
-      }));
+      const details = firstPerField(
+        error.validation.map((v) => ({
+          field: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || where,
+          message: v.message ?? 'Invalid value',
+        })),
+      );
       return reply
         .status(400)
         .send(errorBody(ERROR_CODES.VALIDATION, details[0]?.message ?? 'Invalid request', details, false));
@@ -32,6 +55,12 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply
         .status(400)
         .send(errorBody(ERROR_CODES.VALIDATION, details[0]?.message ?? 'Invalid request', details, false));
+    }
+    if (isUniqueViolation(error)) {
+      // Two writers raced past a service's own existence check; the database kept the first.
+      return reply
+        .status(409)
+        .send(errorBody(ERROR_CODES.CONFLICT, 'A record with the same value already exists', null, true));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
@@ -47,11 +76,10 @@ export function installErrorHandler(app: FastifyInstance): void {
         .send(errorBody(ERROR_CODES.PAYLOAD_TOO_LARGE, 'The request body is too large', null, false));
     }
     if (status >= 400 && status < 500) {
-      const code = status === 404 ? ERROR_CODES.NOT_FOUND : ERROR_CODES.BAD_REQUEST;
+      const code = CODE_BY_STATUS[status] ?? ERROR_CODES.BAD_REQUEST;
       return reply.status(status).send(errorBody(code, error.message, null, false));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody(ERROR_CODES.INTERNAL, 'Internal server error', null, true));
   });
-
 }

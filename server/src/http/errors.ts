@@ -41,6 +41,11 @@ export const tooManyRequests = (retryAfterSeconds: number, message = 'Too many a
 export const checkFailed = (message: string, output: string) =>
   new AppError(422, ERROR_CODES.CHECK_FAILED, message, { output });
 
-export function errorBody(code: string, message: string, details: unknown, retryable: boolean): ErrorResponse {
+export function errorBody(
+  code: string,
+  message: string,
+  details: unknown,
+  retryable: boolean,
+): ErrorResponse {
   return { code, message, details: details ?? null, timestamp: new Date().toISOString(), retryable };
 }

@@ -3,7 +3,9 @@ import { rewriteIndexPhp } from './index-php.ts';
 
 describe('rewriteIndexPhp', () => {
   it('maps index.php?path= onto the catalogue path and keeps the other parameters', () => {
-    expect(rewriteIndexPhp('/api/index.php?path=mail/users&q=ann&limit=5')).toBe('/api/mail/users?q=ann&limit=5');
+    expect(rewriteIndexPhp('/api/index.php?path=mail/users&q=ann&limit=5')).toBe(
+      '/api/mail/users?q=ann&limit=5',
+    );
     expect(rewriteIndexPhp('/api/index.php?path=mail%2Fusers')).toBe('/api/mail/users');
   });
   it('leaves other URLs alone', () => {
@@ -12,7 +14,9 @@ describe('rewriteIndexPhp', () => {
   });
   it('sends paths that escape the catalogue nowhere', () => {
     for (const bad of ['../../etc/passwd', '/etc/passwd', 'mail/../../x', '', 'a//b']) {
-      expect(rewriteIndexPhp(`/api/index.php?path=${encodeURIComponent(bad)}`)).toBe('/api/index.php/__outside_catalogue__');
+      expect(rewriteIndexPhp(`/api/index.php?path=${encodeURIComponent(bad)}`)).toBe(
+        '/api/index.php/__outside_catalogue__',
+      );
     }
   });
 });

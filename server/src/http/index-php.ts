@@ -10,7 +10,11 @@ export function rewriteIndexPhp(url: string): string {
   const params = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
   const target = params.get('path');
   params.delete('path');
-  if (!target || !/^[A-Za-z0-9._@+%-]+(\/[A-Za-z0-9._@+%:-]+)*$/.test(target) || target.split('/').some((s) => s === '..' || s === '.')) {
+  if (
+    !target ||
+    !/^[A-Za-z0-9._@+%-]+(\/[A-Za-z0-9._@+%:-]+)*$/.test(target) ||
+    target.split('/').some((s) => s === '..' || s === '.')
+  ) {
     return '/api/index.php/__outside_catalogue__';
   }
   const rest = params.toString();

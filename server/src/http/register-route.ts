@@ -22,8 +22,14 @@ export function fastifyPath(def: RouteDef): string {
  * Registers one catalogue entry. Requests and answers are validated with the contract's zod
  * schemas; `/api/index.php?path=<path>` reaches the same handler through the URL rewrite in app.ts.
  */
-export function registerRoute<D extends RouteDef>(app: FastifyInstance, def: D, handler: RouteHandler<D>): void {
-  const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 422, 429].map((s) => [s, ErrorResponse]));
+export function registerRoute<D extends RouteDef>(
+  app: FastifyInstance,
+  def: D,
+  handler: RouteHandler<D>,
+): void {
+  const errorResponses = Object.fromEntries(
+    [400, 401, 403, 404, 409, 422, 429].map((s) => [s, ErrorResponse]),
+  );
   app.route({
     method: def.method,
     url: fastifyPath(def),

@@ -1,4 +1,5 @@
 import 'fastify';
+import type { RegisteredRoute } from './route-list.ts';
 import type { SessionAdmin } from './sessions.ts';
 
 declare module 'fastify' {
@@ -17,5 +18,9 @@ declare module 'fastify' {
     auditDetails: Record<string, unknown> | null;
     /** Set when the handler already wrote its own audit line. */
     auditDone: boolean;
+  }
+  interface FastifyInstance {
+    /** Every route registered on the app (see http/route-list.ts). */
+    routeList: RegisteredRoute[];
   }
 }

@@ -23,6 +23,8 @@ export async function installSecurityHeaders(app: FastifyInstance): Promise<void
       },
     },
     hsts: false,
+    // Old browsers ignore frame-ancestors; tell them the same thing.
+    xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
   app.addHook('onSend', async (request, reply) => {

@@ -56,7 +56,13 @@ export async function touchSession(
   const row = await db
     .selectFrom('sessions')
     .innerJoin('admins', 'admins.id', 'sessions.admin_id')
-    .select(['sessions.id as id', 'sessions.last_seen_at', 'sessions.expires_at', 'admins.id as admin_id', 'admins.email'])
+    .select([
+      'sessions.id as id',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'admins.id as admin_id',
+      'admins.email',
+    ])
     .where('sessions.token_hash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) return null;
@@ -82,7 +88,10 @@ export async function revokeAdminSessions(db: Kysely<Database>, adminId: number)
 export const SESSION_COOKIE = 'mailroom_session';
 
 /** The session key from `Authorization: Bearer …` or, failing that, the session cookie. */
-export function tokenFromHeaders(headers: { authorization?: string | undefined; cookie?: string | undefined }): string | null {
+export function tokenFromHeaders(headers: {
+  authorization?: string | undefined;
+  cookie?: string | undefined;
+}): string | null {
   const auth = headers.authorization;
   if (auth) {
     const m = /^Bearer\s+(\S+)$/i.exec(auth);
@@ -92,7 +101,13 @@ export function tokenFromHeaders(headers: { authorization?: string | undefined; 
   if (cookie) {
     for (const part of cookie.split(';')) {
       const [k, ...v] = part.trim().split('=');
-      if (k === SESSION_COOKIE && v.length) return decodeURIComponent(v.join('='));
+      if (k === SESSION_COOKIE && v.length) {
+        try {
+          return decodeURIComponent(v.join('='));
+        } catch {
+          return null; // malformed escapes: no key, not a server error
+        }
+      }
     }
   }
   return null;

@@ -6,16 +6,27 @@ import type { FastifyInstance } from 'fastify';
 import { errorBody } from './errors.ts';
 
 const API_PREFIXES = ['/api', '/auth', '/metrics'];
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Serves the built console with history fallback: unknown non-API paths get index.html. */
 export async function installSpa(app: FastifyInstance, webDist: string): Promise<void> {
   const hasBuild = existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: false, maxAge: 0 });
-    // Hashed assets never change; let browsers keep them.
+    const assetsDir = path.join(path.resolve(webDist), 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      // Hashed assets never change, so browsers keep them; everything else (index.html) is
+      // revalidated so a new build is picked up at once.
+      setHeaders: (res, filePath) => {
+        res.setHeader('cache-control', filePath.startsWith(assetsDir) ? IMMUTABLE : 'no-cache');
+      },
+    });
+    // Files of a build made after start (wildcard: false only registered those present then).
     app.get('/assets/*', { config: { public: true }, schema: { hide: true } }, (req, reply) => {
       const file = (req.params as { '*': string })['*'];
-      void reply.header('cache-control', 'public, max-age=31536000, immutable');
       return reply.sendFile(path.join('assets', file));
     });
   }
@@ -23,16 +34,19 @@ export async function installSpa(app: FastifyInstance, webDist: string): Promise
   app.setNotFoundHandler((request, reply) => {
     const p = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((pre) => p === pre || p.startsWith(pre + '/'));
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing hashed asset is a 404, never index.html (a stale tab would run HTML as script).
+    const isAsset = p.startsWith('/assets/');
+    if (!isApi && !isAsset && (request.method === 'GET' || request.method === 'HEAD')) {
       if (!hasBuild) {
         return reply
           .status(503)
           .type('text/plain')
           .send('The web console is not built yet. Run `npm run build` (npm start does it for you).');
       }
-      void reply.header('cache-control', 'no-cache');
       return reply.type('text/html').sendFile('index.html');
     }
-    return reply.status(404).send(errorBody(ERROR_CODES.NOT_FOUND, `No route for ${request.method} ${p}`, null, false));
+    return reply
+      .status(404)
+      .send(errorBody(ERROR_CODES.NOT_FOUND, `No route for ${request.method} ${p}`, null, false));
   });
 }

@@ -15,15 +15,27 @@ describe.each(dialects())('auth on %s', (dialect) => {
     expect(body.success).toBe(true);
     expect(body.email).toBe(ADMIN.email);
     expect(body.api_key).toMatch(/^[A-Za-z0-9_-]{40,}$/);
-    const status = await t.app.inject({ method: 'GET', url: '/auth/status', headers: { authorization: `Bearer ${body.api_key}` } });
+    const status = await t.app.inject({
+      method: 'GET',
+      url: '/auth/status',
+      headers: { authorization: `Bearer ${body.api_key}` },
+    });
     expect(status.json()).toEqual({ authenticated: true, email: ADMIN.email });
   });
 
   it('refuses a wrong password with 401 and the error shape', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: ADMIN.email, password: 'wrong-password' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: ADMIN.email, password: 'wrong-password' },
+    });
     expect(res.statusCode).toBe(401);
     const body = res.json();
-    expect(body).toMatchObject({ code: 'UNAUTHORIZED', message: 'Invalid email or password.', retryable: false });
+    expect(body).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'Invalid email or password.',
+      retryable: false,
+    });
     expect(Date.parse(body.timestamp)).not.toBeNaN();
   });
 

@@ -1,5 +1,5 @@
 import type { AuditEntry, AuditList } from '@mailroom/contract/audit';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 export async function listAudit(
@@ -7,7 +7,9 @@ export async function listAudit(
   q: { limit?: number | undefined; offset?: number | undefined; action?: string | undefined },
 ): Promise<AuditList> {
   let base = db.selectFrom('audit_log');
-  if (q.action) base = base.where('action', 'like', `${q.action.replace(/[%_\\]/g, '')}%`);
+  // A plain prefix compare: LIKE would treat `_` and `%` as wildcards and differs in case rules
+  // between SQLite and PostgreSQL.
+  if (q.action) base = base.where(sql<boolean>`substr(action, 1, ${q.action.length}) = ${q.action}`);
   const [rows, count] = await Promise.all([
     base
       .selectAll()
@@ -18,18 +20,16 @@ export async function listAudit(
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return {
-    entries: rows.map(
-      (r): AuditEntry => ({
-        id: r.id,
-        at: r.at,
-        actor: r.actor,
-        action: r.action,
-        target: r.target,
-        ip: r.ip,
-        outcome: r.outcome === 'success' ? 'success' : 'failure',
-        details: r.details,
-      }),
-    ),
+    entries: rows.map((r): AuditEntry => ({
+      id: r.id,
+      at: r.at,
+      actor: r.actor,
+      action: r.action,
+      target: r.target,
+      ip: r.ip,
+      outcome: r.outcome === 'success' ? 'success' : 'failure',
+      details: r.details,
+    })),
     total: Number(count.n),
   };
 }

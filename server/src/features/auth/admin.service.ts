@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { ADMIN_PASSWORD_MIN } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { revokeAdminSessions } from '../../http/sessions.ts';
-import { hashPassword } from './password-hash.ts';
+import { hashPassword } from '../../lib/password-hash.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function checkInput(email: string, password: string): void {
   if (!EMAIL_RE.test(email)) throw fieldError('email', 'Please enter a valid email address');
-  if (password.length < 8) throw fieldError('password', 'Password must be at least 8 characters');
+  if (password.length < ADMIN_PASSWORD_MIN) {
+    throw fieldError('password', `Password must be at least ${ADMIN_PASSWORD_MIN} characters`);
+  }
 }
 
 export async function addAdmin(db: Kysely<Database>, email: string, password: string): Promise<void> {
@@ -68,15 +71,21 @@ export async function ensureInitialAdmin(
   opts: { email?: string | undefined; password?: string | undefined },
   log: (msg: string) => void,
 ): Promise<void> {
-  const any = await db.selectFrom('admins').select('id').limit(1).executeTakeFirst();
-  if (any) return;
-  if (opts.email && opts.password) {
-    await addAdmin(db, opts.email, opts.password);
-    log(`Created administrator ${opts.email.toLowerCase()} from MAILROOM_ADMIN_EMAIL.`);
-    return;
+  const anyAdmin = async () =>
+    (await db.selectFrom('admins').select('id').limit(1).executeTakeFirst()) !== undefined;
+  if (await anyAdmin()) return;
+  const email = (opts.email ?? 'admin@localhost.localdomain').trim().toLowerCase();
+  const password = opts.password ?? randomBytes(12).toString('base64url');
+  try {
+    await addAdmin(db, email, password);
+  } catch (err) {
+    // Another instance on the same database won the race: its administrator stands.
+    if (await anyAdmin()) return;
+    throw err;
   }
-  const email = opts.email ?? 'admin@localhost.localdomain';
-  const password = randomBytes(12).toString('base64url');
-  await addAdmin(db, email, password);
-  log(`Created administrator ${email} with password: ${password}  (shown once; change it with \`npm run mailroom -- admin passwd ${email}\`)`);
+  log(
+    opts.password
+      ? `Created administrator ${email} from MAILROOM_ADMIN_EMAIL/MAILROOM_ADMIN_PASSWORD.`
+      : `Created administrator ${email} with password: ${password}  (shown once; change it with \`npm run mailroom -- admin passwd ${email}\`)`,
+  );
 }

@@ -4,11 +4,27 @@ import type { AppDeps } from '../../app-deps.ts';
 import { recordAudit } from '../../http/audit.ts';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { createSession, revokeSession, SESSION_COOKIE, tokenFromHeaders, touchSession } from '../../http/sessions.ts';
-import { DEFAULT_THROTTLE, recordFailure, recordSuccess, retryAfterSeconds, type ThrottlePolicy } from './login-throttle.ts';
-import { dummyHash, verifyPassword } from './password-hash.ts';
+import {
+  createSession,
+  revokeSession,
+  SESSION_COOKIE,
+  tokenFromHeaders,
+  touchSession,
+} from '../../http/sessions.ts';
+import {
+  DEFAULT_THROTTLE,
+  recordFailure,
+  recordSuccess,
+  retryAfterSeconds,
+  type ThrottlePolicy,
+} from './login-throttle.ts';
+import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
 
-export function registerAuth(app: FastifyInstance, deps: AppDeps, throttle: ThrottlePolicy = DEFAULT_THROTTLE): void {
+export function registerAuth(
+  app: FastifyInstance,
+  deps: AppDeps,
+  throttle: ThrottlePolicy = DEFAULT_THROTTLE,
+): void {
   const { db } = deps.database;
   const policy = { idleMs: deps.config.sessionIdleMs, absoluteMs: deps.config.sessionAbsoluteMs };
 
@@ -17,18 +33,37 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps, throttle: Thro
     const ip = request.ip;
     const wait = await retryAfterSeconds(db, throttle, email, ip);
     if (wait > 0) {
-      await recordAudit(db, { actor: email, action: 'auth.login', ip, outcome: 'failure', details: { reason: 'throttled' } });
+      await recordAudit(db, {
+        actor: email,
+        action: 'auth.login',
+        ip,
+        outcome: 'failure',
+        details: { reason: 'throttled' },
+      });
       throw tooManyRequests(wait, `Too many failed sign-ins. Try again in ${wait} seconds.`);
     }
-    const admin = await db.selectFrom('admins').select(['id', 'email', 'password_hash']).where('email', '=', email).executeTakeFirst();
+    const admin = await db
+      .selectFrom('admins')
+      .select(['id', 'email', 'password_hash'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     const ok = await verifyPassword(admin?.password_hash ?? (await dummyHash()), body.password);
     if (!admin || !ok) {
       await recordFailure(db, email, ip);
-      await recordAudit(db, { actor: email, action: 'auth.login', ip, outcome: 'failure', details: { reason: 'bad credentials' } });
+      await recordAudit(db, {
+        actor: email,
+        action: 'auth.login',
+        ip,
+        outcome: 'failure',
+        details: { reason: 'bad credentials' },
+      });
       throw unauthorized('Invalid email or password.');
     }
     await recordSuccess(db, throttle, email);
-    const token = await createSession(db, policy, admin.id, { ip, userAgent: request.headers['user-agent'] ?? null });
+    const token = await createSession(db, policy, admin.id, {
+      ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
     await recordAudit(db, { actor: admin.email, action: 'auth.login', ip, outcome: 'success' });
     const secure = request.protocol === 'https' ? '; Secure' : '';
     void reply.header(
@@ -43,7 +78,13 @@ export function registerAuth(app: FastifyInstance, deps: AppDeps, throttle: Thro
     if (token) {
       const session = await touchSession(db, policy, token);
       await revokeSession(db, token);
-      if (session) await recordAudit(db, { actor: session.email, action: 'auth.logout', ip: request.ip, outcome: 'success' });
+      if (session)
+        await recordAudit(db, {
+          actor: session.email,
+          action: 'auth.logout',
+          ip: request.ip,
+          outcome: 'success',
+        });
     }
     void reply.header('set-cookie', `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
     return { success: true as const };

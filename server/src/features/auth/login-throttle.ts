@@ -42,7 +42,12 @@ export async function retryAfterSeconds(
   return wait;
 }
 
-export async function recordFailure(db: Kysely<Database>, email: string, ip: string | null, now = Date.now()): Promise<void> {
+export async function recordFailure(
+  db: Kysely<Database>,
+  email: string,
+  ip: string | null,
+  now = Date.now(),
+): Promise<void> {
   await db
     .insertInto('login_attempts')
     .values(buckets(email, ip).map((bucket) => ({ bucket, at: now })))
@@ -50,7 +55,15 @@ export async function recordFailure(db: Kysely<Database>, email: string, ip: str
 }
 
 /** A good sign-in clears the account's failures (not the address's). Old rows are pruned. */
-export async function recordSuccess(db: Kysely<Database>, policy: ThrottlePolicy, email: string, now = Date.now()): Promise<void> {
+export async function recordSuccess(
+  db: Kysely<Database>,
+  policy: ThrottlePolicy,
+  email: string,
+  now = Date.now(),
+): Promise<void> {
   await db.deleteFrom('login_attempts').where('bucket', '=', `account:${email}`).execute();
-  await db.deleteFrom('login_attempts').where('at', '<', now - policy.windowMs).execute();
+  await db
+    .deleteFrom('login_attempts')
+    .where('at', '<', now - policy.windowMs)
+    .execute();
 }

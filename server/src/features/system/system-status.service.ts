@@ -12,9 +12,12 @@ export interface MachineStatus {
 export async function readMachineStatus(dataDir: string): Promise<MachineStatus> {
   const [mem, disks] = await Promise.all([si.mem(), si.fsSize()]);
   // The file system that holds the data folder: the longest mount point that prefixes it.
-  const disk = disks
-    .filter((d) => dataDir === d.mount || dataDir.startsWith(d.mount.endsWith('/') ? d.mount : d.mount + '/'))
-    .sort((a, b) => b.mount.length - a.mount.length)[0] ?? disks.find((d) => d.mount === '/');
+  const disk =
+    disks
+      .filter(
+        (d) => dataDir === d.mount || dataDir.startsWith(d.mount.endsWith('/') ? d.mount : d.mount + '/'),
+      )
+      .sort((a, b) => b.mount.length - a.mount.length)[0] ?? disks.find((d) => d.mount === '/');
   const memUsed = mem.active > 0 ? mem.active : mem.total - mem.available;
   const diskFull = disk ? disk.use >= 98 : false;
   const memFull = mem.total > 0 ? mem.available / mem.total < 0.02 : false;

@@ -1,0 +1,10 @@
+import { importRecords } from '../../../server/src/features/dns/record-import.service.ts';
+import { dnsFixture, insertZones, recordsCsv } from './dns-fixture.ts';
+const f = await dnsFixture();
+const zones = Array.from({ length: 10000 }, (_, i) => `z${i}.bench.example`);
+await insertZones(f, zones);
+const csv = recordsCsv(zones, 1000000);
+const t0 = performance.now();
+const r = await importRecords(f.ctx, csv, true);
+console.log('dry', performance.now() - t0, r.imported);
+await f.close();

@@ -1,0 +1,55 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { freePort, type RunningServer, startServer } from '../../../e2e/server-process.ts';
+
+export const BENCH_ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+
+/** The real Mailroom server (tsx server/src/main.ts) on a free port with a fresh data folder. */
+export function startMailroom(outDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  return startServer({
+    adminEmail: BENCH_ADMIN.email,
+    adminPassword: BENCH_ADMIN.password,
+    logFile: path.join(outDir, 'mailroom-server.log'),
+    env,
+  });
+}
+
+/** Signs in through the API and answers the session key. */
+export async function signInKey(baseURL: string): Promise<string> {
+  const res = await fetch(`${baseURL}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+/** Runs a TypeScript server script with tsx on a free port; it prints `listening <port>` when ready. */
+export async function startScriptServer(root: string, script: string): Promise<{ baseURL: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start within 30 s`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return {
+    baseURL: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import pg from 'pg';
+import { type Cluster, startCluster } from '../server/test/postgres-cluster.ts';
+import { SCREENSHOT_DIR, SERVER_LOG_DIR } from './paths.ts';
+import { startServer } from './server-process.ts';
+
+export { expect };
+
+/** The administrator every e2e server is created with. */
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+
+export interface E2eServer {
+  baseURL: string;
+  dataDir: string;
+  /** Set when the run uses PostgreSQL (MAILROOM_E2E_DATABASE=postgres). */
+  dbUrl?: string;
+}
+
+async function postgresDatabase(workerIndex: number): Promise<{ cluster: Cluster; url: string }> {
+  const cluster = await startCluster();
+  const client = new pg.Client({ connectionString: cluster.url });
+  await client.connect();
+  await client.query(`CREATE DATABASE e2e_${workerIndex}`);
+  await client.end();
+  return { cluster, url: cluster.url.replace(/\/postgres$/, `/e2e_${workerIndex}`) };
+}
+
+export const test = base.extend<{ failOnPageErrors: void }, { server: E2eServer }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the object pattern
+    async ({}, use, workerInfo) => {
+      const pgRun = process.env.MAILROOM_E2E_DATABASE === 'postgres' ? await postgresDatabase(workerInfo.workerIndex) : null;
+      const server = await startServer({
+        adminEmail: ADMIN.email,
+        adminPassword: ADMIN.password,
+        ...(pgRun ? { databaseUrl: pgRun.url } : {}),
+        logFile: path.join(SERVER_LOG_DIR, `worker-${workerInfo.workerIndex}.log`),
+      });
+      try {
+        await use({ baseURL: server.baseURL, dataDir: server.dataDir, ...(pgRun ? { dbUrl: pgRun.url } : {}) });
+      } finally {
+        await server.stop();
+        pgRun?.cluster.stop();
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseURL),
+  // An uncaught exception in the page is a bug even when the screen looks right.
+  failOnPageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.stack ?? err.message));
+      await use();
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** Signs in through the /login form and answers the session key the app stored. */
+export async function signIn(page: Page, who: { email: string; password: string } = ADMIN): Promise<string> {
+  await page.goto('/login');
+  await page.getByLabel('Email address').fill(who.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard');
+  const key = await page.evaluate(() => localStorage.getItem('api_key'));
+  expect(key, 'the api key stored after sign-in').toBeTruthy();
+  return key!;
+}
+
+/** Full-page screenshot saved as e2e/test-output/screenshots/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** Runs axe-core on the current page and fails on any serious or critical violation. */
+export async function axeCheck(page: Page, label = page.url()): Promise<void> {
+  // @axe-core/playwright is typed against a newer playwright-core; the runtime API it uses is the same.
+  const axePage = page as unknown as ConstructorParameters<typeof AxeBuilder>[0]['page'];
+  const results = await new AxeBuilder({ page: axePage }).analyze();
+  const severe = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => {
+      const where = v.nodes
+        .slice(0, 5)
+        .map((n) => n.target.join(' '))
+        .join(' | ');
+      return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length} nodes: ${where})`;
+    });
+  expect(severe, `axe: serious or critical violations on ${label}`).toEqual([]);
+}

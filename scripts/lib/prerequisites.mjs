@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+
+const PG_VERSIONS = ['17', '16', '15'];
+
+/**
+ * Programs the test suite drives, with the Debian package that provides them. `for` says which
+ * tests need them; .ci/run installs every package listed here.
+ */
+export const PREREQUISITES = [
+  { pkg: 'chromium', for: 'browser tests (Playwright)', paths: [['/usr/bin/chromium']] },
+  {
+    pkg: 'postgresql',
+    for: 'API tests on PostgreSQL',
+    paths: PG_VERSIONS.map((v) => [`/usr/lib/postgresql/${v}/bin/initdb`, `/usr/lib/postgresql/${v}/bin/postgres`]),
+  },
+  { pkg: 'postfix', for: 'mail integration tests', paths: [['/usr/sbin/postconf', '/usr/sbin/postmap']] },
+  { pkg: 'postfix-sqlite', for: 'mail integration tests', paths: [['/usr/lib/postfix/postfix-sqlite.so']] },
+  { pkg: 'postfix-pgsql', for: 'mail integration tests', paths: [['/usr/lib/postfix/postfix-pgsql.so']] },
+  { pkg: 'dovecot-core', for: 'mail integration tests', paths: [['/usr/bin/doveadm', '/usr/bin/doveconf']] },
+  {
+    pkg: 'dovecot-sqlite',
+    for: 'mail integration tests',
+    paths: [['/usr/lib/dovecot/modules/auth/libdriver_sqlite.so']],
+  },
+  { pkg: 'dovecot-pgsql', for: 'mail integration tests', paths: [['/usr/lib/dovecot/modules/auth/libdriver_pgsql.so']] },
+  { pkg: 'dovecot-imapd', for: 'mail integration tests', paths: [['/usr/lib/dovecot/imap']] },
+  { pkg: 'bind9', for: 'DNS integration tests', paths: [['/usr/sbin/named']] },
+  { pkg: 'bind9-utils', for: 'DNS integration tests', paths: [['/usr/bin/named-checkzone', '/usr/bin/named-checkconf']] },
+  { pkg: 'sqlite3', for: 'integration tests', paths: [['/usr/bin/sqlite3']] },
+];
+
+/** The prerequisites whose programs are not on this machine. */
+export function missingPrerequisites() {
+  return PREREQUISITES.filter((p) => !p.paths.some((set) => set.every((f) => existsSync(f))));
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// `npm start`: install dependencies if missing, build the web app if stale, then run the server
+// (which migrates the database at start). Plain Node with no dependencies on purpose.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installReason, webBuildReason } from './lib/freshness.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function step(message) {
+  process.stdout.write(`\n[mailroom] ${message}\n`);
+}
+
+function runOrExit(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  if (r.error) {
+    process.stderr.write(`[mailroom] could not run ${cmd}: ${r.error.message}\n`);
+    process.exit(1);
+  }
+  if (r.status !== 0) {
+    process.stderr.write(`[mailroom] \`${cmd} ${args.join(' ')}\` failed (exit ${r.status ?? r.signal})\n`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+const needInstall = installReason(root);
+if (needInstall) {
+  const ci = existsSync(path.join(root, 'package-lock.json'));
+  step(`${needInstall}: running npm ${ci ? 'ci' : 'install'}`);
+  runOrExit(npm, [ci ? 'ci' : 'install']);
+}
+
+const needBuild = webBuildReason(root);
+if (needBuild) {
+  step(`${needBuild}: building the web app`);
+  runOrExit(npm, ['run', 'build', '-w', 'web']);
+}
+
+step('starting the server (migrations run at start)');
+const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', 'src', 'main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+  });
+}
+
+server.on('error', (err) => {
+  process.stderr.write(`[mailroom] could not start the server: ${err.message}\n`);
+  process.exit(1);
+});
+server.on('exit', (code, signal) => {
+  process.exit(code ?? (signal ? 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 1) : 1));
+});

@@ -1,0 +1,52 @@
+import type { Host } from '../../host/host.ts';
+
+/** System paths of what Mailroom renders for BIND (mapped under the host root when written). */
+export const BIND_SYSTEM_PATHS = {
+  main: '/etc/bind/mailroom/named.conf',
+  options: '/etc/bind/mailroom/options.conf',
+  logging: '/etc/bind/mailroom/logging.conf',
+  zones: '/etc/bind/mailroom/zones.conf',
+  zoneFile: (domain: string) => `/etc/bind/mailroom/zones/db.${domain}`,
+  workDir: '/var/cache/bind',
+  /** Written with the configuration so named's working directory exists (named-checkconf insists). */
+  workDirMarker: '/var/cache/bind/.mailroom',
+  pidFile: '/run/named/named.pid',
+  sessionKeyFile: '/run/named/session.key',
+} as const;
+
+/**
+ * Where the rendered files live and what they point at. Paths inside the files are the mapped
+ * ones, so a named started on the rendered named.conf finds them both in system mode (root `/`)
+ * and under a data folder.
+ */
+export interface BindLayout {
+  main: string;
+  options: string;
+  logging: string;
+  zones: string;
+  zoneFile(domain: string): string;
+  /** named's working directory; secondary copies and log files go here. */
+  workDir: string;
+  pidFile: string;
+  sessionKeyFile: string;
+  /** System mode keeps named's default rndc channel; otherwise the control channel is off. */
+  controls: boolean;
+  /** Addresses named listens on (BIND address match list elements). */
+  listenOn: string[];
+}
+
+export function bindLayout(host: Host, opts: { listenOn?: string[] } = {}): BindLayout {
+  const p = BIND_SYSTEM_PATHS;
+  return {
+    main: host.path(p.main),
+    options: host.path(p.options),
+    logging: host.path(p.logging),
+    zones: host.path(p.zones),
+    zoneFile: (d) => host.path(p.zoneFile(d)),
+    workDir: host.path(p.workDir),
+    pidFile: host.path(p.pidFile),
+    sessionKeyFile: host.path(p.sessionKeyFile),
+    controls: host.reloadEnabled,
+    listenOn: opts.listenOn ?? ['any'],
+  };
+}

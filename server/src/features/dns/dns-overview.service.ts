@@ -1,0 +1,61 @@
+import type { DnsDashboard, SystemRecord } from '@mailroom/contract/dns';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { DnsContext } from './dns-context.ts';
+import { loadSettings } from './dns-settings.service.ts';
+import { probeNameServer } from './server-probe.ts';
+import { deriveMailRecords, overriddenBy } from './system-records.ts';
+import { toZone } from './zone-rows.ts';
+
+type Db = Kysely<Database>;
+
+/** Counts come from the zones table (record counts are kept per zone), never from row scans. */
+export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDashboard> {
+  const db = ctx.deps.database.db;
+  const [totals, zones, { settings }] = await Promise.all([
+    db
+      .selectFrom('dns_zones')
+      .select((eb) => [eb.fn.countAll<number>().as('zones'), eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('records')])
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('dns_zones').selectAll().orderBy('id', 'desc').limit(limit).execute(),
+    loadSettings(db),
+  ]);
+  const probeName = zones[0]?.domain ?? settings.serverHostname;
+  return {
+    totalZones: Number(totals.zones),
+    totalRecords: Number(totals.records),
+    serverStatus: await probeNameServer(settings.serverPort, probeName),
+    // There is no SSL area yet to count certificates from.
+    sslCertificates: null,
+    zones: zones.map(toZone),
+  };
+}
+
+/** Records derived from the mail domains, each saying whether it is served and why it exists. */
+export async function systemRecords(ctx: DnsContext, zone?: string): Promise<SystemRecord[]> {
+  if (!ctx.mailFacts) return [];
+  const db: Db = ctx.deps.database.db;
+  const want = zone?.trim().toLowerCase().replace(/\.$/, '');
+  const facts = (await ctx.mailFacts()).filter((f) => !want || f.domain.toLowerCase() === want);
+  const out: SystemRecord[] = [];
+  for (const f of facts) {
+    const derived = deriveMailRecords(f);
+    const z = await db.selectFrom('dns_zones').select(['id', 'default_ttl', 'zone_type']).where('domain', '=', f.domain.toLowerCase()).executeTakeFirst();
+    const names = [...new Set(derived.map((d) => d.qname))];
+    const own = z
+      ? await db.selectFrom('dns_records').select(['qname', 'rtype', 'value']).where('zone', '=', f.domain.toLowerCase()).where('qname', 'in', names).execute()
+      : [];
+    for (const d of derived) {
+      const mine = own.filter((o) => o.qname === d.qname);
+      const overridden = overriddenBy(d, mine);
+      const published = !!z && z.zone_type === 'primary' && !overridden;
+      const why = !z
+        ? ` Not served: there is no DNS zone for ${f.domain}.`
+        : overridden
+          ? ' Not served: your own record at this name takes precedence.'
+          : '';
+      out.push({ ...d, ttl: z?.default_ttl ?? 3600, published, explanation: d.explanation + why });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto';
+import type { DnsCheckStatus, DnsRecordType } from '@mailroom/contract/dns';
+import { ERROR_CODES } from '@mailroom/contract/errors';
+import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { StagedFile } from '../../host/host.ts';
+import { AppError, checkFailed } from '../../http/errors.ts';
+import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
+import { type BindCheck, CHECKER_MISSING, checkNamedConf, problemLines, zoneCheckConf } from './bind-checker.ts';
+import type { DnsContext } from './dns-context.ts';
+import { loadSettings, ensureSettingsRow } from './dns-settings.service.ts';
+import { writeReload, writeStatus } from './dns-status.service.ts';
+import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
+import { nextSerial } from './serial.ts';
+import { deriveMailRecords, overriddenBy } from './system-records.ts';
+import { type RenderRecord, renderZoneFile, stableZoneText } from './zone-file.renderer.ts';
+
+export interface ZonePlan {
+  domain: string;
+  /** 'always' after a change of the zone; 'ifChanged' re-renders and bumps only when the text differs. */
+  bump: 'always' | 'ifChanged';
+  /** A serial the administrator asked for; the result is never lower. */
+  serialAtLeast?: number;
+}
+
+export interface PublishPlan {
+  zones?: ZonePlan[];
+  /** Render named.conf, options, logging and the zone list again (zone set or settings changed). */
+  confs?: boolean;
+  /** Zones whose files go once the change is committed. */
+  removed?: string[];
+}
+
+interface PublishOutcome {
+  check: BindCheck;
+  zones: string[];
+  confs: boolean;
+  removed: string[];
+  notes: string[] | undefined;
+}
+
+type Db = Kysely<Database>;
+
+/** Serialises DNS changes: SQLite does by its single writer, PostgreSQL by a row lock. */
+async function lockDns(trx: Db, dialect: string): Promise<void> {
+  await ensureSettingsRow(trx);
+  if (dialect === 'postgres') {
+    await trx.selectFrom('dns_settings').select('id').where('id', '=', 1).forUpdate().execute();
+  }
+}
+
+/** The derived mail records for one zone, minus those the administrator's own records replace. */
+export function systemRecordsFor(
+  domain: string,
+  facts: MailDnsFacts[],
+  own: { qname: string; rtype: string; value: string }[],
+  ttl: number,
+): RenderRecord[] {
+  const f = facts.find((x) => x.domain.toLowerCase() === domain);
+  if (!f) return [];
+  const byName = new Map<string, { rtype: string; value: string }[]>();
+  for (const r of own) {
+    const list = byName.get(r.qname);
+    if (list) list.push(r);
+    else byName.set(r.qname, [r]);
+  }
+  return deriveMailRecords(f)
+    .filter((d) => !overriddenBy(d, byName.get(d.qname) ?? []))
+    .map((d) => ({
+      qname: d.qname,
+      rtype: d.rtype,
+      value: d.value,
+      ttl,
+      priority: d.priority ?? null,
+      weight: null,
+      port: null,
+    }));
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+// Lines BIND prints as warnings next to the error that actually refused the file.
+const WARNING_LINE = [/TTL set to prior TTL/, /\/(MX|SRV) '[^']*' (\(out of zone\) )?has no address/, /not loaded due to errors/];
+
+function firstProblem(output: string): string {
+  const lines = problemLines(output).split('\n');
+  return lines.find((l) => !WARNING_LINE.some((w) => w.test(l))) ?? lines[0] ?? output;
+}
+
+async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<PublishOutcome> {
+  const { host } = ctx.deps;
+  const now = new Date();
+  const files: { path: string; content: string }[] = [];
+  const zonePlans = plan.zones ?? [];
+  const facts = zonePlans.length && ctx.mailFacts ? await ctx.mailFacts() : [];
+  const rendered: string[] = [];
+  const zoneUpdates: { id: number; serial: number; hash: string; changed: boolean }[] = [];
+
+  for (const zp of zonePlans) {
+    const row = await trx.selectFrom('dns_zones').selectAll().where('domain', '=', zp.domain).executeTakeFirst();
+    if (!row || row.zone_type !== 'primary') continue;
+    const records = await trx
+      .selectFrom('dns_records')
+      .select(['qname', 'rtype', 'value', 'ttl', 'priority', 'weight', 'port'])
+      .where('zone', '=', row.domain)
+      .orderBy('qname')
+      .orderBy('rtype')
+      .orderBy('id')
+      .execute();
+    const own = records.map((r) => ({ ...r, rtype: r.rtype as DnsRecordType }));
+    const input = {
+      domain: row.domain,
+      defaultTtl: row.default_ttl,
+      soa: {
+        primary: row.primary_ns,
+        email: row.admin_email,
+        serial: Number(row.serial),
+        refresh: row.refresh,
+        retry: row.retry,
+        expire: row.expire,
+        minimum: row.minimum,
+      },
+      records: own,
+      systemRecords: systemRecordsFor(row.domain, facts, own, row.default_ttl),
+    };
+    let text = renderZoneFile(input);
+    const hash = sha256(stableZoneText(text));
+    const changed = zp.bump === 'always' || hash !== row.rendered_hash;
+    if (changed) {
+      input.soa.serial = nextSerial(Number(row.serial), now, zp.serialAtLeast);
+      text = renderZoneFile(input);
+    }
+    files.push({ path: BIND_SYSTEM_PATHS.zoneFile(row.domain), content: text });
+    rendered.push(row.domain);
+    zoneUpdates.push({ id: row.id, serial: input.soa.serial, hash, changed });
+  }
+
+  let notes: string[] | undefined;
+  const confPaths = new Set<string>();
+  if (plan.confs) {
+    const { settings } = await loadSettings(trx);
+    const certFile = host.path(settings.tlsCertificatePath);
+    const keyFile = host.path(settings.tlsPrivateKeyPath);
+    const present = (await host.readFile(settings.tlsCertificatePath)) !== null && (await host.readFile(settings.tlsPrivateKeyPath)) !== null;
+    const pieces = renderNamedConf(settings, ctx.layout, { certFile, keyFile, present });
+    const zones = await trx.selectFrom('dns_zones').select(['domain', 'zone_type', 'primaries']).orderBy('domain').execute();
+    const zonesConf = renderZonesConf(
+      zones.map((z) => ({
+        domain: z.domain,
+        zoneType: z.zone_type as 'primary',
+        primaries: z.primaries === '' ? [] : z.primaries.split(','),
+      })),
+      ctx.layout,
+    );
+    notes = pieces.notes;
+    const P = BIND_SYSTEM_PATHS;
+    files.push(
+      { path: P.workDirMarker, content: 'named working directory: Mailroom keeps logs and secondary zone copies here.\n' },
+      { path: P.options, content: pieces.options },
+      { path: P.logging, content: pieces.logging },
+      { path: P.zones, content: zonesConf },
+      { path: P.main, content: pieces.main },
+    );
+    for (const p of [P.workDirMarker, P.options, P.logging, P.zones, P.main]) confPaths.add(host.path(p));
+  }
+
+  let check: BindCheck = { ok: true, checked: true, output: '' };
+  if (files.length) {
+    const result = await host.commitFiles(files, async (staged) => {
+      check = await checkStaged(ctx, staged, confPaths);
+      return { ok: check.ok, output: check.output };
+    });
+    if (!result.ok) {
+      throw checkFailed(`Rejected by BIND's checker: ${firstProblem(check.output)}`, problemLines(check.output));
+    }
+  }
+
+  const status = check.checked ? 'active' : 'pending';
+  const stamp = now.toISOString();
+  for (const u of zoneUpdates) {
+    await trx
+      .updateTable('dns_zones')
+      .set({ serial: u.serial, rendered_hash: u.hash, status, ...(u.changed ? { updated_at: stamp } : {}) })
+      .where('id', '=', u.id)
+      .execute();
+  }
+  if (plan.confs) {
+    // Secondary and stub zones are only statements in zones.conf: proved when that file is.
+    await trx.updateTable('dns_zones').set({ status }).where('zone_type', '!=', 'primary').where('status', '!=', status).execute();
+  }
+  return { check, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes };
+}
+
+/** Proves the staged set: zone files loaded by `named-checkconf -z`, the configuration parsed whole. */
+async function checkStaged(ctx: DnsContext, staged: StagedFile[], confPaths: Set<string>): Promise<BindCheck> {
+  const { host } = ctx.deps;
+  const unstage = (out: string) => staged.reduce((o, s) => o.split(s.staged).join(s.target), out);
+  const zoneFiles = staged.filter((s) => !confPaths.has(s.target));
+  const outputs: string[] = [];
+  let checked = true;
+  if (zoneFiles.length) {
+    const list = zoneFiles.map((s) => ({ domain: s.target.slice(s.target.lastIndexOf('/db.') + 4), file: s.staged }));
+    const r = await checkNamedConf(host, zoneCheckConf('/', list), true);
+    if (!r.ok) return { ...r, output: unstage(r.output) };
+    checked &&= r.checked;
+    outputs.push(r.output);
+  }
+  const confs = staged.filter((s) => confPaths.has(s.target));
+  if (confs.length) {
+    // The main file only includes the other three; check them inlined, as staged.
+    const order = [ctx.layout.options, ctx.layout.logging, ctx.layout.zones];
+    const text = order.map((p) => confs.find((s) => s.target === p)?.content ?? '').join('\n');
+    const r = await checkNamedConf(host, text, false);
+    if (!r.ok) return { ...r, output: unstage(r.output) };
+    checked &&= r.checked;
+    outputs.push(r.output);
+  }
+  return { ok: true, checked, output: checked ? problemLines(unstage(outputs.join('\n'))) : CHECKER_MISSING };
+}
+
+async function afterCommit(ctx: DnsContext, outcome: PublishOutcome): Promise<void> {
+  const { host } = ctx.deps;
+  for (const d of outcome.removed) await host.removeFile(BIND_SYSTEM_PATHS.zoneFile(d));
+  if (!host.reloadEnabled || (!outcome.confs && outcome.zones.length === 0 && outcome.removed.length === 0)) return;
+  const rndc = await host.which('rndc');
+  let reload: DnsCheckStatus['reload'];
+  if (!rndc) {
+    reload = { attempted: false, ok: false, output: 'rndc was not found (Debian package bind9); the name server was not reloaded.' };
+  } else {
+    const perZone = !outcome.confs && outcome.removed.length === 0 && outcome.zones.length <= 20;
+    const runs = perZone ? outcome.zones.map((z) => ['reload', z]) : [['reload']];
+    const out: string[] = [];
+    let ok = true;
+    for (const args of runs) {
+      const r = await host.run(rndc, args, { timeoutMs: 60_000 });
+      ok &&= r.code === 0;
+      out.push(`rndc ${args.join(' ')}: ${(r.stdout + r.stderr).trim()}`);
+    }
+    reload = { attempted: true, ok, output: out.join('\n') };
+  }
+  await writeReload(ctx.deps.database.db, reload);
+}
+
+/**
+ * One DNS change as one transaction: `body` changes the database and says what to publish; the
+ * files are rendered and proved inside the same transaction, so a rejected file leaves both the
+ * database and the last good files as they were. The name server is reloaded after the commit.
+ */
+export async function runDnsAction<T>(ctx: DnsContext, body: (trx: Db) => Promise<{ value: T; plan: PublishPlan }>): Promise<T> {
+  const { db, dialect } = ctx.deps.database;
+  let outcome: PublishOutcome | undefined;
+  let value: T;
+  try {
+    value = await db.transaction().execute(async (trx) => {
+      await lockDns(trx, dialect);
+      const res = await body(trx);
+      outcome = await publish(trx, ctx, res.plan);
+      if (outcome.zones.length || outcome.confs) {
+        const what = [
+          outcome.zones.length ? `${outcome.zones.length} zone file${outcome.zones.length === 1 ? '' : 's'}` : '',
+          outcome.confs ? 'named.conf' : '',
+        ]
+          .filter(Boolean)
+          .join(' and ');
+        await writeStatus(trx, {
+          ok: outcome.check.checked ? true : null,
+          message: outcome.check.checked ? `${what} checked by BIND and applied` : CHECKER_MISSING,
+          output: outcome.check.output,
+          applied: true,
+          ...(outcome.notes ? { notes: outcome.notes } : {}),
+          ...(ctx.deps.host.reloadEnabled ? {} : { reload: { attempted: false, ok: null, output: 'Reloads are off (not in system mode).' } }),
+        });
+      }
+      return res.value;
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.code === ERROR_CODES.CHECK_FAILED) {
+      const details = err.details as { output?: string } | null;
+      await writeStatus(db, { ok: false, message: err.message, output: details?.output ?? '', applied: false });
+    }
+    throw err;
+  }
+  if (outcome) await afterCommit(ctx, outcome);
+  return value;
+}

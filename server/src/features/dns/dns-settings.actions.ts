@@ -1,0 +1,32 @@
+import { type DnsSettings, type DnsSettingsState, dnsMessages } from '@mailroom/contract/dns';
+import { conflict } from '../../http/errors.ts';
+import type { DnsContext } from './dns-context.ts';
+import { runDnsAction } from './dns-publish.ts';
+import { loadSettings, storeSettings } from './dns-settings.service.ts';
+
+export async function getSettingsState(ctx: DnsContext): Promise<DnsSettingsState> {
+  const { settings, version } = await loadSettings(ctx.deps.database.db);
+  return { ...settings, version };
+}
+
+/** Saves the settings and renders named.conf from them; a stale version or a rejected file changes nothing. */
+export async function saveSettings(ctx: DnsContext, body: DnsSettings & { version?: number | undefined }): Promise<DnsSettingsState> {
+  const { version: sent, ...settings } = body;
+  return runDnsAction(ctx, async (trx) => {
+    const current = await loadSettings(trx);
+    if (sent !== undefined && sent !== current.version) {
+      throw conflict(dnsMessages.staleSettings, { version: current.version });
+    }
+    const version = current.version + 1;
+    await storeSettings(trx, settings, version);
+    return { value: { ...settings, version }, plan: { confs: true } };
+  });
+}
+
+/** Renders every zone and named.conf again; zone serials move only where the text changed. */
+export async function applyAll(ctx: DnsContext): Promise<void> {
+  await runDnsAction(ctx, async (trx) => {
+    const zones = await trx.selectFrom('dns_zones').select('domain').where('zone_type', '=', 'primary').execute();
+    return { value: undefined, plan: { confs: true, zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })) } };
+  });
+}

@@ -1,0 +1,67 @@
+import { DNS_SETTINGS_DEFAULTS, type DnsSettings } from '@mailroom/contract/dns';
+import { describe, expect, it } from 'vitest';
+import type { BindLayout } from './bind-layout.ts';
+import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
+
+const layout: BindLayout = {
+  main: '/srv/root/etc/bind/mailroom/named.conf',
+  options: '/srv/root/etc/bind/mailroom/options.conf',
+  logging: '/srv/root/etc/bind/mailroom/logging.conf',
+  zones: '/srv/root/etc/bind/mailroom/zones.conf',
+  zoneFile: (d) => `/srv/root/etc/bind/mailroom/zones/db.${d}`,
+  workDir: '/srv/root/var/cache/bind',
+  pidFile: '/srv/root/run/named/named.pid',
+  sessionKeyFile: '/srv/root/run/named/session.key',
+  controls: false,
+  listenOn: ['any'],
+};
+
+const SETTINGS: DnsSettings = { ...DNS_SETTINGS_DEFAULTS, serverHostname: 'dns.example.com', primaryNameserver: 'ns1.example.com' };
+const noTls = { certFile: '/srv/root/etc/tls/c.pem', keyFile: '/srv/root/etc/tls/k.pem', present: false };
+
+describe('named.conf renderer', () => {
+  it('renders the defaults (golden files)', async () => {
+    const p = renderNamedConf(SETTINGS, layout, noTls);
+    await expect(p.options).toMatchFileSnapshot('./golden/options.conf');
+    await expect(p.logging).toMatchFileSnapshot('./golden/logging.conf');
+    await expect(p.main).toMatchFileSnapshot('./golden/named.conf');
+  });
+
+  it('renders every zone kind (golden file)', async () => {
+    const text = renderZonesConf(
+      [
+        { domain: 'example.com', zoneType: 'primary', primaries: [] },
+        { domain: 'copy.example', zoneType: 'secondary', primaries: ['192.0.2.1', '2001:db8::1'] },
+        { domain: 'stub.example', zoneType: 'stub', primaries: ['192.0.2.2'] },
+      ],
+      layout,
+    );
+    await expect(text).toMatchFileSnapshot('./golden/zones.conf');
+  });
+
+  it('maps the settings to options, clamping to what BIND accepts and saying so', () => {
+    const p = renderNamedConf(
+      { ...SETTINGS, queryTimeout: 120, maxResponseSize: 100, serverProtocol: 'udp', enableCnameFlattening: true, allowRecursiveQueries: false },
+      { ...layout, controls: true, listenOn: ['127.0.0.1'] },
+      noTls,
+    );
+    expect(p.options).toContain('resolver-query-timeout 30000;');
+    expect(p.options).toContain('max-udp-size 512;');
+    expect(p.options).toContain('listen-on port 53 { 127.0.0.1; };');
+    expect(p.options).toContain('recursion no;');
+    expect(p.options).not.toContain('controls');
+    const notes = p.notes.join('\n');
+    expect(notes).toContain('Query Timeout 120 s is above');
+    expect(notes).toContain('BIND always answers over both UDP and TCP');
+    expect(notes).toContain('CNAME flattening is not a BIND feature');
+  });
+
+  it('adds TLS listeners only with a certificate', () => {
+    const on = { ...SETTINGS, enableDnsOverTls: true };
+    expect(renderNamedConf(on, layout, noTls).options).not.toContain('tls mailroom-tls');
+    expect(renderNamedConf(on, layout, noTls).notes.join()).toContain('DNS over TLS is on, but no certificate');
+    const withCert = renderNamedConf(on, layout, { ...noTls, present: true });
+    expect(withCert.options).toContain('listen-on port 853 tls mailroom-tls { any; };');
+    expect(withCert.options).not.toContain('http default');
+  });
+});

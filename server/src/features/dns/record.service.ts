@@ -1,0 +1,218 @@
+import { type DnsRecord, type DnsRecordType, type RecordListQuery, dnsMessages } from '@mailroom/contract/dns';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { conflict, fieldError, notFound } from '../../http/errors.ts';
+import { toRelativeName } from './dns-names.ts';
+import type { DnsContext } from './dns-context.ts';
+import { runDnsAction } from './dns-publish.ts';
+import { loadSettings } from './dns-settings.service.ts';
+import { normalizeValue, normalizeRecord, conflictAtName, type RecordFields } from './record-rules.ts';
+import { type RecordRow, toRecord } from './record-rows.ts';
+import { requireZone } from './zone.service.ts';
+
+type Db = Kysely<Database>;
+
+export interface RecordInputFields {
+  qname: string;
+  rtype: DnsRecordType;
+  value: string;
+  ttl: number;
+  priority?: number | null | undefined;
+  weight?: number | null | undefined;
+  port?: number | null | undefined;
+}
+
+const SORTS: Record<string, 'zone' | 'qname' | 'rtype' | 'value' | 'ttl' | 'priority' | 'id'> = {
+  zone: 'zone',
+  name: 'qname',
+  qname: 'qname',
+  type: 'rtype',
+  rtype: 'rtype',
+  value: 'value',
+  ttl: 'ttl',
+  priority: 'priority',
+  id: 'id',
+};
+
+/** `%`, `_` and `\` are literal in a search. */
+export const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** One page of records and the total matching; counts come from the zones when no row filter applies. */
+export async function listRecords(
+  db: Db,
+  q: Omit<RecordListQuery, 'limit' | 'offset'> & { limit?: number | undefined; offset?: number | undefined },
+): Promise<{ items: DnsRecord[]; total: number }> {
+  const zone = q.zone?.trim().toLowerCase() || undefined;
+  const search = q.q?.trim() || undefined;
+  let base = db.selectFrom('dns_records');
+  if (zone) base = base.where('zone', '=', zone);
+  if (q.type) base = base.where('rtype', '=', q.type);
+  if (search) {
+    const pat = likePattern(search);
+    base = base.where(
+      sql<boolean>`(lower(qname) like ${pat} escape '\\' or lower(value) like ${pat} escape '\\' or lower(rtype) like ${pat} escape '\\'${search === '@' ? sql` or qname = ''` : sql``})`,
+    );
+  }
+  let page = base.selectAll();
+  const sort = q.sort ?? '';
+  const field = SORTS[sort.replace(/^-/, '')];
+  if (field) {
+    page = page.orderBy(field, sort.startsWith('-') ? 'desc' : 'asc').orderBy('id');
+  } else {
+    page = page.orderBy('zone').orderBy('qname').orderBy('rtype').orderBy('id');
+  }
+  const rowsP = page
+    .limit(q.limit ?? 50)
+    .offset(q.offset ?? 0)
+    .execute();
+  let totalP: Promise<number>;
+  if (!q.type && !search) {
+    let zq = db.selectFrom('dns_zones').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('n'));
+    if (zone) zq = zq.where('domain', '=', zone);
+    totalP = zq.executeTakeFirstOrThrow().then((r) => Number(r.n));
+  } else {
+    totalP = base
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+  const [rows, total] = await Promise.all([rowsP, totalP]);
+  return { items: rows.map(toRecord), total };
+}
+
+async function recordsAtName(trx: Db, zone: string, qname: string) {
+  return trx
+    .selectFrom('dns_records')
+    .select(['id', 'rtype', 'value', 'priority', 'weight', 'port'])
+    .where('zone', '=', zone)
+    .where('qname', '=', qname)
+    .execute();
+}
+
+async function prepare(trx: Db, zone: { domain: string; id: number }, input: RecordInputFields, exceptId?: number): Promise<RecordFields> {
+  const { settings } = await loadSettings(trx);
+  const res = normalizeRecord(input, zone.domain, settings);
+  if ('problem' in res) throw fieldError(res.problem.field, res.problem.message);
+  const clash = conflictAtName(res.record, await recordsAtName(trx, zone.domain, res.record.qname), exceptId);
+  if (clash) throw conflict(clash.message, [{ field: clash.field, message: clash.message }]);
+  return res.record;
+}
+
+function assertPrimary(zone: { domain: string; zone_type: string }): void {
+  if (zone.zone_type !== 'primary') throw conflict(dnsMessages.secondaryNoRecords(zone.domain));
+}
+
+export async function addRecord(ctx: DnsContext, zoneDomain: string, input: RecordInputFields): Promise<DnsRecord> {
+  return runDnsAction(ctx, async (trx) => {
+    const zone = await requireZone(trx, zoneDomain);
+    assertPrimary(zone);
+    const rec = await prepare(trx, zone, input);
+    const row = await trx
+      .insertInto('dns_records')
+      .values({ zone: zone.domain, ...rec })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await bumpCount(trx, zone.id, 1);
+    return { value: toRecord(row), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
+  });
+}
+
+async function bumpCount(trx: Db, zoneId: number, by: number): Promise<void> {
+  await trx
+    .updateTable('dns_zones')
+    .set((eb) => ({ record_count: eb('record_count', '+', by) }))
+    .where('id', '=', zoneId)
+    .execute();
+}
+
+export interface RecordPick {
+  value?: string | undefined;
+  id?: number | undefined;
+}
+
+/** The one record at a name and type, chosen by id or value when there are several. */
+async function pickRecord(
+  trx: Db,
+  zone: { id: number; domain: string },
+  qnameInput: string,
+  rtype: DnsRecordType,
+  pick: RecordPick,
+): Promise<RecordRow> {
+  const qname = toRelativeName(qnameInput, zone.domain);
+  if (qname === null) throw fieldError('qname', dnsMessages.nameOutsideZone(zone.domain));
+  let q = trx.selectFrom('dns_records').selectAll().where('zone', '=', zone.domain).where('qname', '=', qname).where('rtype', '=', rtype);
+  if (pick.id !== undefined) q = q.where('id', '=', pick.id);
+  if (pick.value !== undefined && pick.value !== '') q = q.where('value', '=', normalizeValue(rtype, pick.value, zone.domain));
+  const rows = await q.orderBy('id').limit(50).execute();
+  if (rows.length === 0) throw notFound(dnsMessages.recordNotFound);
+  if (rows.length > 1) throw conflict(dnsMessages.recordAmbiguous(rows.length), rows.map(toRecord));
+  return rows[0] as RecordRow;
+}
+
+export async function updateRecord(
+  ctx: DnsContext,
+  zoneDomain: string,
+  qname: string,
+  rtype: DnsRecordType,
+  pick: RecordPick,
+  input: RecordInputFields,
+): Promise<DnsRecord> {
+  return runDnsAction(ctx, async (trx) => {
+    const zone = await requireZone(trx, zoneDomain);
+    assertPrimary(zone);
+    const current = await pickRecord(trx, zone, qname, rtype, pick);
+    const rec = await prepare(trx, zone, input, current.id);
+    const row = await trx
+      .updateTable('dns_records')
+      .set(rec)
+      .where('id', '=', current.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { value: toRecord(row), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
+  });
+}
+
+export async function deleteRecord(
+  ctx: DnsContext,
+  zoneDomain: string,
+  qname: string,
+  rtype: DnsRecordType,
+  pick: RecordPick,
+): Promise<DnsRecord> {
+  return runDnsAction(ctx, async (trx) => {
+    const zone = await requireZone(trx, zoneDomain);
+    const current = await pickRecord(trx, zone, qname, rtype, pick);
+    await trx.deleteFrom('dns_records').where('id', '=', current.id).execute();
+    await bumpCount(trx, zone.id, -1);
+    return { value: toRecord(current), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
+  });
+}
+
+/**
+ * The spec's `dns/records/remove {qname, rtype}`: without a zone the name may be absolute
+ * (`www.example.com`) or relative; zone and value narrow it down to one record.
+ */
+export async function removeRecordByName(
+  ctx: DnsContext,
+  body: { qname: string; rtype: DnsRecordType; zone?: string | undefined; value?: string | undefined },
+): Promise<DnsRecord> {
+  if (body.zone) {
+    return deleteRecord(ctx, body.zone, body.qname, body.rtype, { value: body.value });
+  }
+  const { db } = ctx.deps.database;
+  const name = body.qname.trim().toLowerCase().replace(/\.$/, '');
+  const rel = name === '@' ? '' : name;
+  const absolute = sql<string>`case when qname = '' then zone else qname || '.' || zone end`;
+  const rows = await db
+    .selectFrom('dns_records')
+    .selectAll()
+    .where('rtype', '=', body.rtype)
+    .where((eb) => eb.or([eb('qname', '=', rel), eb(absolute, '=', name)]))
+    .limit(50)
+    .execute();
+  const matching = body.value ? rows.filter((r) => r.value === normalizeValue(body.rtype, body.value ?? '', r.zone)) : rows;
+  if (matching.length === 0) throw notFound(dnsMessages.recordNotFound);
+  if (matching.length > 1) throw conflict(dnsMessages.recordAmbiguous(matching.length), matching.map(toRecord));
+  const only = matching[0] as RecordRow;
+  return deleteRecord(ctx, only.zone, only.qname === '' ? '@' : only.qname, body.rtype, { id: only.id });
+}

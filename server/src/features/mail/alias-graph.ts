@@ -1,0 +1,78 @@
+import { splitDestinations } from '@mailroom/contract/mail';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+/**
+ * The alias graph (source → destinations) as far as it has been read, for loop checks. Edges
+ * come from the database in batches and from rows not yet written (an import in progress).
+ * Disabled aliases count: enabling one must never close a loop.
+ */
+export class AliasGraph {
+  /** null = known not to be an alias source. */
+  private readonly edges = new Map<string, string[] | null>();
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  set(source: string, destinations: string[]): void {
+    this.edges.set(source, destinations);
+  }
+
+  /** Reads the aliases reachable from `addresses` until every reachable source is known. */
+  async preload(addresses: Iterable<string>): Promise<void> {
+    let frontier = [...new Set(addresses)].filter((a) => !this.edges.has(a));
+    while (frontier.length) {
+      const next = new Set<string>();
+      for (let i = 0; i < frontier.length; i += 500) {
+        const chunk = frontier.slice(i, i + 500);
+        const rows = await this.db
+          .selectFrom('mail_aliases')
+          .select(['source', 'destination'])
+          .where('source', 'in', chunk)
+          .execute();
+        const found = new Map(rows.map((r) => [r.source, splitDestinations(r.destination)]));
+        for (const a of chunk) {
+          const d = found.get(a) ?? null;
+          this.edges.set(a, d);
+          for (const x of d ?? []) if (!this.edges.has(x)) next.add(x);
+        }
+      }
+      frontier = [...next];
+    }
+  }
+
+  /**
+   * The chain `source → … → source` that adding `source → destinations` would close, or null.
+   * Breadth-first, so the reported chain is a shortest one.
+   */
+  async findLoop(source: string, destinations: string[]): Promise<string[] | null> {
+    const parent = new Map<string, string>();
+    let level: string[] = [];
+    for (const d of destinations) {
+      if (d === source) return [source, source];
+      if (!parent.has(d)) {
+        parent.set(d, source);
+        level.push(d);
+      }
+    }
+    while (level.length) {
+      await this.preload(level);
+      const next: string[] = [];
+      for (const node of level) {
+        for (const d of this.edges.get(node) ?? []) {
+          if (d === source) {
+            const chain = [source];
+            for (let n: string | undefined = node; n !== undefined && n !== source; n = parent.get(n)) chain.unshift(n);
+            chain.unshift(source);
+            return chain;
+          }
+          if (!parent.has(d)) {
+            parent.set(d, node);
+            next.push(d);
+          }
+        }
+      }
+      level = next;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,119 @@
+import type { MailDomain } from '@mailroom/contract/mail';
+import { mailMessages } from '@mailroom/contract/mail';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { isUniqueViolation } from './mail-address.ts';
+
+type Db = Kysely<Database>;
+
+/**
+ * Adds `delta` mailboxes/aliases to each domain's counters, creating missing domains.
+ * Answers the domains that did not exist before.
+ */
+export async function countIntoDomains(
+  db: Db,
+  counts: Map<string, { mailboxes: number; aliases: number }>,
+): Promise<string[]> {
+  const domains = [...counts.keys()];
+  const created: string[] = [];
+  const now = new Date().toISOString();
+  for (let i = 0; i < domains.length; i += 500) {
+    const chunk = domains.slice(i, i + 500);
+    const existing = new Set(
+      (await db.selectFrom('mail_domains').select('domain').where('domain', 'in', chunk).execute()).map((r) => r.domain),
+    );
+    for (const d of chunk) if (!existing.has(d)) created.push(d);
+    await db
+      .insertInto('mail_domains')
+      .values(
+        chunk.map((domain) => ({
+          domain,
+          explicit: 0,
+          mailbox_count: counts.get(domain)!.mailboxes,
+          alias_count: counts.get(domain)!.aliases,
+          created_at: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('domain').doUpdateSet((eb) => ({
+          mailbox_count: eb('mail_domains.mailbox_count', '+', eb.ref('excluded.mailbox_count')),
+          alias_count: eb('mail_domains.alias_count', '+', eb.ref('excluded.alias_count')),
+        })),
+      )
+      .execute();
+  }
+  return created;
+}
+
+export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: number; aliases?: number }) =>
+  countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
+
+/** Lowers a domain's counters; a domain nothing uses any more (and not added explicitly) goes. */
+export async function countOutOfDomain(db: Db, domain: string, delta: { mailboxes?: number; aliases?: number }): Promise<void> {
+  await db
+    .updateTable('mail_domains')
+    .set((eb) => ({
+      mailbox_count: eb('mailbox_count', '-', delta.mailboxes ?? 0),
+      alias_count: eb('alias_count', '-', delta.aliases ?? 0),
+    }))
+    .where('domain', '=', domain)
+    .execute();
+  await db
+    .deleteFrom('mail_domains')
+    .where('domain', '=', domain)
+    .where('mailbox_count', '<=', 0)
+    .where('alias_count', '<=', 0)
+    .where('explicit', '=', 0)
+    .execute();
+}
+
+export async function listDomains(db: Db): Promise<MailDomain[]> {
+  const rows = await db
+    .selectFrom('mail_domains')
+    .select(['domain', 'mailbox_count', 'alias_count', 'explicit'])
+    .orderBy('domain')
+    .execute();
+  return rows.map((r) => ({
+    domain: r.domain,
+    mailboxes: Number(r.mailbox_count),
+    aliases: Number(r.alias_count),
+    explicit: Number(r.explicit) === 1,
+  }));
+}
+
+/** Adds a domain explicitly; answers whether it is new. */
+export async function addDomain(db: Db, domain: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('mail_domains').select('explicit').where('domain', '=', domain).executeTakeFirst();
+    if (row && Number(row.explicit) === 1) throw conflict(mailMessages.domainExists(domain));
+    if (row) {
+      await trx.updateTable('mail_domains').set({ explicit: 1 }).where('domain', '=', domain).execute();
+      return false;
+    }
+    try {
+      await trx
+        .insertInto('mail_domains')
+        .values({ domain, explicit: 1, mailbox_count: 0, alias_count: 0, created_at: new Date().toISOString() })
+        .execute();
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict(mailMessages.domainExists(domain));
+      throw err;
+    }
+    return true;
+  });
+}
+
+/** Removes a domain nothing uses. */
+export async function removeDomain(db: Db, domain: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('mail_domains')
+      .select(['mailbox_count', 'alias_count'])
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    if (!row) throw notFound(mailMessages.domainNotFound(domain));
+    if (Number(row.mailbox_count) > 0 || Number(row.alias_count) > 0) throw conflict(mailMessages.domainInUse(domain));
+    await trx.deleteFrom('mail_domains').where('domain', '=', domain).execute();
+  });
+}

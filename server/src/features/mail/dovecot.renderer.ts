@@ -1,0 +1,155 @@
+import type { MailSettings } from '@mailroom/contract/mail';
+import type { MailDbConn } from './mail-db-conn.ts';
+import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.ts';
+import { assertOneLine } from './postfix.renderer.ts';
+
+/** Files and folders the Dovecot configuration points at (already mapped under the host root). */
+export interface DovecotPaths {
+  sqlConf: string;
+  dictConf: string;
+  vmail: string;
+  tlsCert: string;
+  tlsKey: string;
+  /** Postfix's queue directory: the SASL socket goes in its private/ folder. */
+  postfixQueue: string;
+  /** Set when rendering a self-contained tree under a data folder. */
+  local: { baseDir: string; stateDir: string; logPath: string } | null;
+}
+
+/** The dict name Dovecot's quota plugin writes through. */
+export const QUOTA_DICT = 'mailroomquota';
+
+function connectLine(conn: MailDbConn): string {
+  if (conn.dialect === 'sqlite') return assertOneLine(conn.path, 'database path');
+  const parts: string[] = [
+    `host=${conn.socketDir ?? conn.host}`,
+    `port=${conn.port}`,
+    `dbname=${conn.dbname}`,
+    `user=${conn.user}`,
+  ];
+  if (conn.password) parts.push(`password=${conn.password}`);
+  for (const p of parts) if (/\s/.test(p)) throw new Error('database connection values must not contain spaces');
+  return parts.join(' ');
+}
+
+/** A value inside a single-quoted SQL literal that Dovecot also %-expands. */
+const sqlLiteral = (v: string) => assertOneLine(v, 'path').replace(/%/g, '%%').replace(/'/g, "''");
+
+/**
+ * passdb/userdb over Mailroom's tables: only active mailboxes sign in or resolve, so a suspended
+ * one is refused everywhere while its mail stays on disk. `%Lu` is the lower-cased user name.
+ */
+export function renderDovecotSql(conn: MailDbConn, p: DovecotPaths): string {
+  const driver = conn.dialect === 'sqlite' ? 'sqlite' : 'pgsql';
+  const home = `'${sqlLiteral(p.vmail)}/' || maildir`;
+  return [
+    MANAGED_HEADER,
+    `driver = ${driver}`,
+    `connect = ${connectLine(conn)}`,
+    'default_pass_scheme = ARGON2ID',
+    "password_query = SELECT email AS user, password_hash AS password FROM mailboxes WHERE email = '%Lu' AND status = 'active'",
+    `user_query = SELECT ${home} AS home, '*:bytes=' || quota AS quota_rule FROM mailboxes WHERE email = '%Lu' AND status = 'active'`,
+    "iterate_query = SELECT email AS user FROM mailboxes WHERE status = 'active'",
+    '',
+  ].join('\n');
+}
+
+/** The quota dictionary: Dovecot keeps each user's used bytes and message count in mail_quota_usage. */
+export function renderDovecotDict(conn: MailDbConn): string {
+  const map = (pattern: string, field: string) =>
+    [
+      'map {',
+      `  pattern = ${pattern}`,
+      '  table = mail_quota_usage',
+      '  username_field = username',
+      `  value_field = ${field}`,
+      '  value_type = uint',
+      '}',
+    ].join('\n');
+  return [
+    MANAGED_HEADER,
+    `connect = ${connectLine(conn)}`,
+    map('priv/quota/storage', 'bytes'),
+    map('priv/quota/messages', 'messages'),
+    '',
+  ].join('\n');
+}
+
+/**
+ * Authentication, mail location, quota and TLS: what the mail settings govern. Service sockets
+ * for Postfix are in `renderDovecotServices` so a test can run this part unprivileged.
+ */
+export function renderDovecotMailroom(s: MailSettings, conn: MailDbConn, p: DovecotPaths): string {
+  const dictDriver = conn.dialect === 'sqlite' ? 'sqlite' : 'pgsql';
+  const lines = [
+    MANAGED_HEADER,
+    `mail_location = maildir:~/Maildir`,
+    'auth_mechanisms = plain login',
+    `disable_plaintext_auth = ${s.allowPlainText ? 'no' : 'yes'}`,
+    `auth_username_format = %Lu`,
+    `ssl = ${s.enableTLS ? 'yes' : 'no'}`,
+    ...(s.enableTLS ? [`ssl_cert = <${assertOneLine(p.tlsCert, 'cert path')}`, `ssl_key = <${assertOneLine(p.tlsKey, 'key path')}`] : []),
+    `postmaster_address = postmaster@${s.domain}`,
+    `hostname = ${s.hostname}`,
+    '',
+    'passdb {',
+    '  driver = sql',
+    `  args = ${assertOneLine(p.sqlConf, 'sql conf path')}`,
+    '}',
+    'userdb {',
+    '  driver = sql',
+    `  args = ${assertOneLine(p.sqlConf, 'sql conf path')}`,
+    '}',
+    '',
+    'dict {',
+    `  ${QUOTA_DICT} = ${dictDriver}:${assertOneLine(p.dictConf, 'dict conf path')}`,
+    '}',
+    'mail_plugins = $mail_plugins quota',
+    'protocol imap {',
+    '  mail_plugins = $mail_plugins imap_quota',
+    '}',
+    'plugin {',
+    `  quota = dict:User quota::proxy::${QUOTA_DICT}`,
+    '}',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Sockets for Postfix (SASL auth, LDA userdb lookups, the quota dict) and the mail user. */
+export function renderDovecotServices(p: DovecotPaths): string {
+  return [
+    MANAGED_HEADER,
+    `mail_uid = ${VMAIL_USER}`,
+    `mail_gid = ${VMAIL_USER}`,
+    'service auth {',
+    `  unix_listener ${assertOneLine(p.postfixQueue, 'queue path')}/private/auth {`,
+    '    mode = 0660',
+    '    user = postfix',
+    '    group = postfix',
+    '  }',
+    '  unix_listener auth-userdb {',
+    '    mode = 0600',
+    `    user = ${VMAIL_USER}`,
+    '  }',
+    '}',
+    'service dict {',
+    '  unix_listener dict {',
+    '    mode = 0660',
+    `    user = ${VMAIL_USER}`,
+    `    group = ${VMAIL_USER}`,
+    '  }',
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** A complete dovecot.conf for a machine without one: IMAP, and the conf.d files Mailroom writes. */
+export function renderDovecotConf(p: DovecotPaths): string {
+  const lines = [MANAGED_HEADER, 'protocols = imap', 'listen = *, ::'];
+  if (p.local) {
+    lines.push(`base_dir = ${p.local.baseDir}`, `state_dir = ${p.local.stateDir}`, `log_path = ${p.local.logPath}`);
+  }
+  lines.push('!include_try conf.d/*.conf', '');
+  return lines.join('\n');
+}

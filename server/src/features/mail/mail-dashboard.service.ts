@@ -1,0 +1,75 @@
+import type { MailDashboard, MailLogs } from '@mailroom/contract/mail';
+import { mailMessages, TOP_USAGE_COUNT } from '@mailroom/contract/mail';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { Host } from '../../host/host.ts';
+import { listProcesses, type ProcessInfo } from '../../host/processes.ts';
+import { tailFile } from '../../host/tail-file.ts';
+import { MAIL_PATHS } from './mail-paths.ts';
+
+type Db = Kysely<Database>;
+
+/** Postfix runs as its `master` process; Dovecot as `dovecot`. */
+export function mailServices(procs: ProcessInfo[]): MailDashboard['services'] {
+  const postfix = procs.some((p) => p.name === 'master' && /postfix/.test(p.cmdline));
+  const dovecot = procs.some((p) => p.name === 'dovecot');
+  return [
+    { name: 'postfix', running: postfix },
+    { name: 'dovecot', running: dovecot },
+  ];
+}
+
+export async function mailDashboard(db: Db): Promise<MailDashboard> {
+  const [totals, active, top, procs] = await Promise.all([
+    db
+      .selectFrom('mail_domains')
+      .select((eb) => [eb.fn.sum<number>('mailbox_count').as('mailboxes'), eb.fn.sum<number>('alias_count').as('aliases')])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mailboxes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('quota', '>', 0)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mailboxes as m')
+      .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
+      .select(['m.email', 'm.quota', sql<number>`coalesce(u.bytes, 0)`.as('used')])
+      .orderBy(sql`case when m.quota > 0 then coalesce(u.bytes, 0) * 1.0 / m.quota else 0 end`, 'desc')
+      .orderBy('m.email')
+      .limit(TOP_USAGE_COUNT)
+      .execute(),
+    listProcesses(),
+  ]);
+  const services = mailServices(procs);
+  return {
+    totalMailboxes: Number(totals.mailboxes ?? 0),
+    activeMailboxes: Number(active.n),
+    totalAliases: Number(totals.aliases ?? 0),
+    serverStatus: services.every((s) => s.running) ? 'online' : 'offline',
+    services,
+    topUsage: top.map((r) => {
+      const quota = Number(r.quota);
+      const used = Number(r.used);
+      return { email: r.email, quota, used, percent: quota > 0 ? Math.round((used / quota) * 100) : 0 };
+    }),
+  };
+}
+
+/** The mail log under the host root, else the systemd journal of postfix and dovecot. */
+export async function mailLogs(host: Host, lines: number): Promise<MailLogs> {
+  const file = host.path(MAIL_PATHS.mailLog);
+  const fromFile = await tailFile(file, lines);
+  if (fromFile && fromFile.length) return { source: file, lines: fromFile, message: null };
+  const journalctl = await host.which('journalctl');
+  if (journalctl) {
+    const r = await host.run(
+      journalctl,
+      ['--no-pager', '-q', '-o', 'short-iso', '-n', String(lines), '-u', 'postfix*', '-u', 'dovecot*'],
+      { timeoutMs: 10_000 },
+    );
+    const out = r.stdout.split('\n').filter((l) => l.trim() && !l.startsWith('-- '));
+    if (r.code === 0 && out.length) return { source: 'journalctl', lines: out.slice(-lines), message: null };
+  }
+  if (fromFile) return { source: file, lines: [], message: null };
+  return { source: null, lines: [], message: mailMessages.noLogs };
+}

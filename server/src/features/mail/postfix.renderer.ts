@@ -1,0 +1,243 @@
+import type { MailSettings } from '@mailroom/contract/mail';
+import { MB } from '@mailroom/contract/mail';
+import type { MailDbConn } from './mail-db-conn.ts';
+import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.ts';
+
+/** Where the rendered Postfix files live and what they point at (already mapped under the host root). */
+export interface PostfixPaths {
+  virtualDomains: string;
+  virtualMailboxes: string;
+  virtualAliases: string;
+  tlsCert: string;
+  tlsKey: string;
+  dovecotLda: string;
+  /** Set when rendering a self-contained tree under a data folder (not the machine's own /etc). */
+  local: { queueDirectory: string; dataDirectory: string; maillogFile: string } | null;
+}
+
+export const POSTFIX_QUERIES = {
+  domains: "SELECT domain FROM mail_domains WHERE domain = '%s'",
+  mailboxes: "SELECT maildir FROM mailboxes WHERE email = '%s' AND status = 'active'",
+  aliases: "SELECT destination FROM mail_aliases WHERE source = '%s' AND status = 'active'",
+} as const;
+
+export function assertOneLine(value: string, what: string): string {
+  if (/[\r\n]/.test(value)) throw new Error(`${what} must not contain a line break`);
+  return value;
+}
+
+/** A `sqlite:` or `pgsql:` lookup table definition for one query. */
+export function renderPostfixMap(conn: MailDbConn, query: string): string {
+  const lines = [MANAGED_HEADER];
+  if (conn.dialect === 'sqlite') {
+    lines.push(`dbpath = ${assertOneLine(conn.path, 'database path')}`);
+  } else {
+    const host = conn.socketDir ? `unix:${conn.socketDir}/.s.PGSQL.${conn.port}` : `inet:${conn.host}:${conn.port}`;
+    lines.push(
+      `hosts = ${assertOneLine(host, 'database host')}`,
+      `user = ${assertOneLine(conn.user, 'database user')}`,
+      `password = ${assertOneLine(conn.password, 'database password')}`,
+      `dbname = ${assertOneLine(conn.dbname, 'database name')}`,
+    );
+  }
+  lines.push(`query = ${query}`);
+  return lines.join('\n') + '\n';
+}
+
+/** Map type prefix for Postfix (`sqlite:` / `pgsql:`). */
+export const postfixMapType = (conn: MailDbConn) => (conn.dialect === 'sqlite' ? 'sqlite' : 'pgsql');
+
+const MILTERS = {
+  spam: 'inet:localhost:11332',
+  virus: 'unix:/var/run/clamav/clamav-milter.ctl',
+  dkim: 'inet:localhost:8891',
+};
+
+/** The main.cf parameters the mail settings govern, in the order they are written. */
+export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths): [string, string][] {
+  const map = (file: string) => `${postfixMapType(conn)}:${file}`;
+  const milters = [
+    ...(s.enableSpamFilter ? [MILTERS.spam] : []),
+    ...(s.enableVirusScan ? [MILTERS.virus] : []),
+    ...(s.enableDKIM ? [MILTERS.dkim] : []),
+  ].join(', ');
+  const params: [string, string][] = [
+    ['myhostname', s.hostname],
+    ['mydomain', s.domain],
+    ['myorigin', '$mydomain'],
+    ['message_size_limit', String(s.maxMessageSize * MB)],
+    ['smtpd_recipient_limit', String(s.maxRecipients)],
+    ['smtp_data_done_timeout', `${s.deliveryTimeout}s`],
+    ['virtual_mailbox_domains', map(p.virtualDomains)],
+    ['virtual_mailbox_maps', map(p.virtualMailboxes)],
+    ['virtual_alias_maps', map(p.virtualAliases)],
+    ['virtual_transport', 'dovecot'],
+    ['dovecot_destination_recipient_limit', '1'],
+    ['smtpd_sasl_type', 'dovecot'],
+    ['smtpd_sasl_path', 'private/auth'],
+    ['smtpd_sasl_auth_enable', s.requireAuth ? 'yes' : 'no'],
+    [
+      'smtpd_relay_restrictions',
+      s.requireAuth
+        ? 'permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination'
+        : 'permit_mynetworks, reject_unauth_destination',
+    ],
+    ['smtpd_tls_security_level', s.enableTLS ? 'may' : 'none'],
+    ['smtp_tls_security_level', s.enableTLS ? 'may' : 'none'],
+    ['smtpd_tls_cert_file', s.enableTLS ? p.tlsCert : ''],
+    ['smtpd_tls_key_file', s.enableTLS ? p.tlsKey : ''],
+    // Without TLS there is no safe channel, so plain-text passwords are either allowed or never asked.
+    ['smtpd_tls_auth_only', s.allowPlainText ? 'no' : 'yes'],
+    ['smtpd_milters', milters],
+    ['non_smtpd_milters', s.enableDKIM ? MILTERS.dkim : ''],
+    // A milter that is not running must not stop mail.
+    ['milter_default_action', 'accept'],
+  ];
+  if (p.local) {
+    params.push(
+      ['queue_directory', p.local.queueDirectory],
+      ['data_directory', p.local.dataDirectory],
+      ['maillog_file', p.local.maillogFile],
+    );
+  }
+  for (const [k, v] of params) assertOneLine(v, k);
+  return params;
+}
+
+/** A complete main.cf for a machine without one (Debian's defaults, trimmed). */
+const BASE_MAIN_CF = `${MANAGED_HEADER}
+# Base settings follow Debian's postfix defaults; the block at the end is Mailroom's.
+compatibility_level = 3.6
+biff = no
+append_dot_mydomain = no
+readme_directory = no
+smtpd_banner = $myhostname ESMTP $mail_name
+mydestination = localhost
+mynetworks = 127.0.0.0/8 [::ffff:127.0.0.0]/104 [::1]/128
+inet_interfaces = all
+inet_protocols = all
+recipient_delimiter = +
+mailbox_size_limit = 0
+alias_maps =
+alias_database =
+`;
+
+const BLOCK_START = '# --- Mailroom: mail settings (rewritten on every save) ---';
+
+/**
+ * Sets `params` in a main.cf, keeping everything else the administrator wrote. A parameter that is
+ * already defined is replaced where it stands (later duplicates removed); missing ones are
+ * appended under Mailroom's block comment.
+ */
+export function renderMainCf(existing: string | null, params: [string, string][]): string {
+  const text = existing ?? BASE_MAIN_CF;
+  const wanted = new Map(params);
+  const written = new Set<string>();
+  const out: string[] = [];
+  const lines = text.replace(/\n+$/, '').split('\n');
+  let skippingContinuation = false;
+  for (const line of lines) {
+    if (skippingContinuation) {
+      if (/^[ \t]+\S/.test(line)) continue;
+      skippingContinuation = false;
+    }
+    const m = /^([A-Za-z0-9_]+)\s*=/.exec(line);
+    const key = m?.[1];
+    if (key !== undefined && wanted.has(key)) {
+      skippingContinuation = true;
+      if (written.has(key)) continue;
+      written.add(key);
+      out.push(formatParam(key, wanted.get(key)!));
+      continue;
+    }
+    out.push(line);
+  }
+  const missing = params.filter(([k]) => !written.has(k));
+  if (missing.length) {
+    if (!out.includes(BLOCK_START)) out.push('', BLOCK_START);
+    for (const [k, v] of missing) out.push(formatParam(k, v));
+  }
+  return out.join('\n') + '\n';
+}
+
+const formatParam = (k: string, v: string) => (v === '' ? `${k} =` : `${k} = ${v}`);
+
+/** Reads the value of one parameter from a main.cf text (first definition, continuations joined). */
+export function readMainCfParam(text: string, key: string): string | null {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = new RegExp(`^${key}\\s*=\\s*(.*)$`).exec(lines[i]!);
+    if (!m) continue;
+    let v = m[1] ?? '';
+    while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1]!)) v += ' ' + lines[++i]!.trim();
+    return v.trim();
+  }
+  return null;
+}
+
+/** Debian's standard master.cf services, for a machine without one. */
+const BASE_MASTER_CF = `${MANAGED_HEADER}
+# service type  private unpriv  chroot  wakeup  maxproc command + args
+smtp      inet  n       -       y       -       -       smtpd
+pickup    unix  n       -       y       60      1       pickup
+cleanup   unix  n       -       y       -       0       cleanup
+qmgr      unix  n       -       n       300     1       qmgr
+tlsmgr    unix  -       -       y       1000?   1       tlsmgr
+rewrite   unix  -       -       y       -       -       trivial-rewrite
+bounce    unix  -       -       y       -       0       bounce
+defer     unix  -       -       y       -       0       bounce
+trace     unix  -       -       y       -       0       bounce
+verify    unix  -       -       y       -       1       verify
+flush     unix  n       -       y       1000?   0       flush
+proxymap  unix  -       -       n       -       -       proxymap
+proxywrite unix -       -       n       -       1       proxymap
+smtp      unix  -       -       y       -       -       smtp
+relay     unix  -       -       y       -       -       smtp
+        -o syslog_name=postfix/$service_name
+showq     unix  n       -       y       -       -       showq
+error     unix  -       -       y       -       -       error
+retry     unix  -       -       y       -       -       error
+discard   unix  -       -       y       -       -       discard
+local     unix  -       n       n       -       -       local
+virtual   unix  -       n       n       -       -       virtual
+lmtp      unix  -       -       y       -       -       lmtp
+anvil     unix  -       -       y       -       1       anvil
+scache    unix  -       -       y       -       1       scache
+postlog   unix-dgram n  -       n       -       1       postlogd
+`;
+
+const MASTER_START = '# --- BEGIN Mailroom services ---';
+const MASTER_END = '# --- END Mailroom services ---';
+
+/**
+ * Adds Mailroom's services to master.cf: delivery to Dovecot (dovecot-lda, which keeps the quota
+ * dictionary current) and the submission port with SASL authentication. A service the
+ * administrator already defines outside the block is left alone.
+ */
+export function renderMasterCf(existing: string | null, s: MailSettings, p: PostfixPaths): string {
+  let text = existing ?? BASE_MASTER_CF;
+  const start = text.indexOf(MASTER_START);
+  const end = text.indexOf(MASTER_END);
+  if (start !== -1 && end > start) text = text.slice(0, start) + text.slice(end + MASTER_END.length + 1);
+  text = text.replace(/\n+$/, '') + '\n';
+  const defined = (name: string) => new RegExp(`^${name}\\s+(unix|inet|fifo|pass)\\s`, 'm').test(text);
+  const block: string[] = [MASTER_START];
+  if (!defined('dovecot')) {
+    block.push(
+      'dovecot   unix  -       n       n       -       -       pipe',
+      `  flags=DRhu user=${VMAIL_USER}:${VMAIL_USER} argv=${p.dovecotLda} -f \${sender} -a \${original_recipient} -d \${user}@\${nexthop}`,
+    );
+  }
+  if (!defined('submission')) {
+    block.push(
+      'submission inet n       -       y       -       -       smtpd',
+      '  -o syslog_name=postfix/submission',
+      `  -o smtpd_tls_security_level=${s.enableTLS ? 'encrypt' : 'none'}`,
+      '  -o smtpd_sasl_auth_enable=yes',
+      '  -o smtpd_client_restrictions=permit_sasl_authenticated,reject',
+      '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
+    );
+  }
+  block.push(MASTER_END);
+  return text + block.join('\n') + '\n';
+}

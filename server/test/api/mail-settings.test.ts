@@ -1,0 +1,239 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, startTestApp, type TestContext } from '../harness.ts';
+
+const HAS_POSTCONF = ['/usr/sbin/postconf', '/usr/bin/postconf'].some((p) => {
+  try {
+    readFileSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+describe.each(dialects())('mail settings on %s', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await startTestApp(dialect);
+  });
+  afterAll(async () => t.close());
+
+  const get = async () => {
+    const res = await t.call({ method: 'GET', url: '/api/mail/settings' });
+    expect(res.statusCode).toBe(200);
+    return res.json();
+  };
+  const save = (settings: object, version: number) =>
+    t.call({ method: 'POST', url: '/api/mail/settings', payload: { settings, version } });
+  const file = (p: string) => readFileSync(t.deps.host.path(p), 'utf8');
+
+  it('starts with the spec defaults as version 1, already applied and checked', async () => {
+    const body = await get();
+    expect(body.version).toBe(1);
+    expect(body.settings).toEqual(body.defaults);
+    expect(body.settings).toMatchObject({
+      enableSpamFilter: true,
+      enableVirusScan: true,
+      enableDKIM: true,
+      enableSPF: true,
+      enableDMARC: false,
+      requireAuth: true,
+      allowPlainText: false,
+      enableTLS: true,
+      defaultQuota: 1000,
+      maxQuota: 10000,
+      maxMessageSize: 25,
+      maxRecipients: 100,
+      deliveryTimeout: 300,
+    });
+    expect(body.settings.mxRecords).toEqual([{ priority: 10, host: body.settings.hostname }]);
+    expect(body.settings.hostname).toMatch(/\./);
+    expect(body.appliedAt).not.toBeNull();
+    if (HAS_POSTCONF) expect(body.check).toMatchObject({ ok: true });
+    // The files Postfix and Dovecot read exist from the first start.
+    expect(file('/etc/postfix/main.cf')).toContain(`myhostname = ${body.settings.hostname}`);
+    expect(file('/etc/postfix/main.cf')).toContain('message_size_limit = 26214400');
+    expect(file('/etc/postfix/mailroom/virtual-aliases.cf')).toContain(
+      "query = SELECT destination FROM mail_aliases WHERE source = '%s' AND status = 'active'",
+    );
+    const type = dialect === 'sqlite' ? 'sqlite' : 'pgsql';
+    expect(file('/etc/postfix/main.cf')).toContain(`virtual_alias_maps = ${type}:${t.deps.host.path('/etc/postfix/mailroom/virtual-aliases.cf')}`);
+    expect(file('/etc/dovecot/dovecot-sql.conf.ext')).toContain(`driver = ${type}`);
+    expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toContain('disable_plaintext_auth = yes');
+    expect(file('/etc/postfix/master.cf')).toMatch(/^dovecot\s+unix/m);
+  });
+
+  it('validates with the spec messages, naming the field', async () => {
+    const { settings, version } = await get();
+    const cases: [object, string, string][] = [
+      [{ ...settings, hostname: '' }, 'settings.hostname', 'Hostname is required'],
+      [{ ...settings, domain: '' }, 'settings.domain', 'Domain is required'],
+      [{ ...settings, maxRecipients: 0 }, 'settings.maxRecipients', 'Max Recipients must be at least 1'],
+      [{ ...settings, defaultQuota: 0 }, 'settings.defaultQuota', 'Default Quota must be at least 1'],
+      [{ ...settings, maxQuota: 0 }, 'settings.maxQuota', 'Max Quota must be at least 1'],
+      [{ ...settings, maxMessageSize: 0 }, 'settings.maxMessageSize', 'Max Message Size must be at least 1'],
+      [{ ...settings, deliveryTimeout: 0 }, 'settings.deliveryTimeout', 'Delivery Timeout must be at least 1'],
+      [{ ...settings, mxRecords: [] }, 'settings.mxRecords', 'At least one MX record is required'],
+      [{ ...settings, hostname: 'bad host\nname' }, 'settings.hostname', 'Please enter a valid domain name'],
+      [{ ...settings, defaultQuota: 20000 }, 'settings.defaultQuota', 'Default Quota must not exceed Max Quota'],
+    ];
+    for (const [s, field, message] of cases) {
+      const res = await save(s, version);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().details).toContainEqual({ field, message });
+    }
+    expect((await get()).version).toBe(version);
+  });
+
+  it('saves, bumps the version, renders the settings into main.cf and Dovecot', async () => {
+    const { settings, version } = await get();
+    const next = {
+      ...settings,
+      hostname: 'mx1.example.com',
+      domain: 'example.com',
+      mxRecords: [
+        { priority: 10, host: 'mx1.example.com' },
+        { priority: 20, host: 'MX2.example.com' },
+      ],
+      maxMessageSize: 10,
+      maxRecipients: 50,
+      allowPlainText: true,
+      requireAuth: false,
+      enableSpamFilter: false,
+      enableVirusScan: false,
+    };
+    const res = await save(next, version);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.version).toBe(version + 1);
+    expect(body.settings.mxRecords[1]).toEqual({ priority: 20, host: 'mx2.example.com' });
+    const main = file('/etc/postfix/main.cf');
+    expect(main).toContain('myhostname = mx1.example.com');
+    expect(main).toContain('message_size_limit = 10485760');
+    expect(main).toContain('smtpd_recipient_limit = 50');
+    expect(main).toContain('smtpd_sasl_auth_enable = no');
+    expect(main).toContain('smtpd_milters = inet:localhost:8891');
+    expect(main.match(/^myhostname =/gm)).toHaveLength(1);
+    expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toContain('disable_plaintext_auth = no');
+    expect((await get()).settings.hostname).toBe('mx1.example.com');
+  });
+
+  it('answers 409 to a save based on a stale version and keeps the newer settings', async () => {
+    const { settings, version } = await get();
+    const res = await save({ ...settings, maxRecipients: 7 }, version - 1);
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      code: 'CONFLICT',
+      message: 'The mail settings were changed by someone else. Reload them and try again.',
+      details: { version },
+    });
+    expect((await get()).settings.maxRecipients).toBe(50);
+  });
+
+  it('keeps the administrator’s own main.cf lines', async () => {
+    const main = t.deps.host.path('/etc/postfix/main.cf');
+    writeFileSync(main, readFileSync(main, 'utf8') + 'smtpd_helo_required = yes\n');
+    const { settings, version } = await get();
+    expect((await save({ ...settings, maxRecipients: 60 }, version)).statusCode).toBe(200);
+    expect(file('/etc/postfix/main.cf')).toContain('smtpd_helo_required = yes');
+    expect(file('/etc/postfix/main.cf')).toContain('smtpd_recipient_limit = 60');
+  });
+
+  it.runIf(HAS_POSTCONF)('a failed check keeps the last good files, saves nothing and reports the output', async () => {
+    const main = t.deps.host.path('/etc/postfix/main.cf');
+    const broken = readFileSync(main, 'utf8') + 'this line is not a parameter\n';
+    writeFileSync(main, broken);
+    const dovecotBefore = file('/etc/dovecot/conf.d/90-mailroom.conf');
+    const { settings, version } = await get();
+    const res = await save({ ...settings, allowPlainText: false, maxRecipients: 70 }, version);
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.code).toBe('CHECK_FAILED');
+    expect(body.details.output).toContain("missing '=' after attribute name");
+    expect(file('/etc/postfix/main.cf')).toBe(broken);
+    expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toBe(dovecotBefore);
+    const after = await get();
+    expect(after.version).toBe(version);
+    expect(after.settings.maxRecipients).toBe(60);
+    expect(after.check.ok).toBe(false);
+    expect(after.check.output).toContain("missing '=' after attribute name");
+    // Fixed by the administrator, the next save goes through.
+    writeFileSync(main, broken.replace('this line is not a parameter\n', ''));
+    const ok = await save({ ...settings, maxRecipients: 70 }, version);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().check.ok).toBe(true);
+  });
+
+  it('gives each mail domain a 2048-bit DKIM key, its DNS text, files, and the DNS facts', async () => {
+    const add = await t.call({ method: 'POST', url: '/api/mail/users/add', payload: { email: 'dk@dkim.test', password: 'password-dk' } });
+    expect(add.statusCode).toBe(200);
+    const res = await t.call({ method: 'GET', url: '/api/mail/dkim' });
+    expect(res.statusCode).toBe(200);
+    const [rec] = res.json();
+    expect(rec).toMatchObject({ domain: 'dkim.test', selector: 'mail', name: 'mail._domainkey.dkim.test' });
+    expect(rec.txt).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/);
+    const { createPublicKey } = await import('node:crypto');
+    const der = Buffer.from(rec.txt.split('p=')[1], 'base64');
+    const key = createPublicKey({ key: der, format: 'der', type: 'spki' });
+    expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(file('/etc/opendkim/mailroom/key.table')).toContain(`mail._domainkey.dkim.test dkim.test:mail:${t.deps.host.path('/etc/opendkim/keys/dkim.test/mail.private')}`);
+    expect(file('/etc/opendkim/keys/dkim.test/mail.private')).toContain('PRIVATE KEY');
+    // The key is kept: a later save does not replace it.
+    const { settings, version } = await get();
+    await save({ ...settings, maxRecipients: 80 }, version);
+    expect((await t.call({ method: 'GET', url: '/api/mail/dkim' })).json()[0].txt).toBe(rec.txt);
+
+    const { listMailDnsFacts } = await import('../../src/features/mail/mail-dns-facts.ts');
+    const facts = await listMailDnsFacts(t.deps.database.db);
+    expect(facts).toContainEqual({
+      domain: 'dkim.test',
+      mx: [
+        { priority: 10, host: 'mx1.example.com' },
+        { priority: 20, host: 'mx2.example.com' },
+      ],
+      mailHost: 'mx1.example.com',
+      spf: true,
+      dmarc: false,
+      dkim: { selector: 'mail', txt: rec.txt },
+    });
+  });
+
+  it('adds and removes domains explicitly; a used domain cannot go', async () => {
+    expect((await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'Spare.test' } })).statusCode).toBe(200);
+    const again = await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'spare.test' } });
+    expect(again.statusCode).toBe(409);
+    const bad = await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'not a domain' } });
+    expect(bad.json().details).toContainEqual({ field: 'domain', message: 'Please enter a valid domain name' });
+    expect((await t.call({ method: 'GET', url: '/api/mail/domains' })).json()).toContainEqual({
+      domain: 'spare.test',
+      mailboxes: 0,
+      aliases: 0,
+      explicit: true,
+    });
+    const used = await t.call({ method: 'POST', url: '/api/mail/domains/remove/dkim.test' });
+    expect(used.statusCode).toBe(409);
+    expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(200);
+    expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(404);
+  });
+
+  it('shows recent mail log lines, or says clearly that none is readable', async () => {
+    const empty = await t.call({ method: 'GET', url: '/api/mail/logs?lines=5' });
+    expect(empty.statusCode).toBe(200);
+    const body = empty.json();
+    if (body.source === null) {
+      expect(body.message).toBe('No mail log is readable on this server (looked for /var/log/mail.log and the systemd journal).');
+    }
+    const { mkdirSync } = await import('node:fs');
+    const log = t.deps.host.path('/var/log/mail.log');
+    mkdirSync(t.deps.host.path('/var/log'), { recursive: true });
+    writeFileSync(log, Array.from({ length: 300 }, (_, i) => `line ${i + 1} postfix/smtpd[1]: connect`).join('\n') + '\n');
+    const res = await t.call({ method: 'GET', url: '/api/mail/logs?lines=3' });
+    expect(res.json()).toEqual({
+      source: log,
+      lines: ['line 298 postfix/smtpd[1]: connect', 'line 299 postfix/smtpd[1]: connect', 'line 300 postfix/smtpd[1]: connect'],
+      message: null,
+    });
+    expect((await t.call({ method: 'GET', url: '/api/mail/logs' })).json().lines).toHaveLength(200);
+    expect((await t.call({ method: 'GET', url: '/api/mail/logs?lines=0' })).statusCode).toBe(400);
+  });
+});

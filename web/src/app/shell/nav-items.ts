@@ -1,0 +1,42 @@
+import {
+  IconCertificate,
+  IconDeviceDesktopAnalytics,
+  IconLayoutDashboard,
+  IconMail,
+  IconServer,
+  IconShieldLock,
+  IconWorld,
+  type Icon,
+} from '@tabler/icons-react';
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: Icon;
+  /** Highlight only on the exact path (Dashboard), or for every path under `prefix`. */
+  exact?: boolean;
+  prefix?: string;
+}
+
+/** Spec §2 navigation sidebar. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: 'Dashboard', to: '/dashboard', icon: IconLayoutDashboard, exact: true },
+  { label: 'Mail Management', to: '/mail', icon: IconMail },
+  { label: 'DNS Management', to: '/dns', icon: IconWorld },
+  { label: 'SSL Management', to: '/ssl', icon: IconCertificate },
+  { label: 'Web Management', to: '/web', icon: IconServer },
+  { label: 'MFA Management', to: '/mfa', icon: IconShieldLock },
+  {
+    label: 'System Management',
+    to: '/system/monitoring',
+    icon: IconDeviceDesktopAnalytics,
+    prefix: '/system',
+  },
+];
+
+export function isNavActive(item: NavItem, pathname: string): boolean {
+  const path = pathname.replace(/\/+$/, '') || '/';
+  if (item.exact) return path === item.to;
+  const base = item.prefix ?? item.to;
+  return path === base || path.startsWith(`${base}/`);
+}

@@ -1,0 +1,219 @@
+import {
+  ActionIcon,
+  Box,
+  Button,
+  Divider,
+  Group,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  ThemeIcon,
+  UnstyledButton,
+} from '@mantine/core';
+import { useInterval } from '@mantine/hooks';
+import {
+  IconAlertTriangle,
+  IconBell,
+  IconCircleCheck,
+  IconCircleX,
+  IconInfoCircle,
+  IconX,
+  type Icon,
+} from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { formatRelativeTime } from '../../lib/format.ts';
+import {
+  badgeLabel,
+  useNotifications,
+  type AppNotification,
+  type NotificationActionStyle,
+  type NotificationType,
+} from '../../lib/notifications-store.ts';
+
+const TYPE_ICON: Record<NotificationType, { icon: Icon; color: string }> = {
+  success: { icon: IconCircleCheck, color: 'green' },
+  error: { icon: IconCircleX, color: 'red' },
+  warning: { icon: IconAlertTriangle, color: 'yellow' },
+  info: { icon: IconInfoCircle, color: 'blue' },
+};
+
+const ACTION_PROPS: Record<NotificationActionStyle, { variant: string; color?: string }> = {
+  primary: { variant: 'filled' },
+  danger: { variant: 'filled', color: 'red' },
+  secondary: { variant: 'default' },
+};
+
+function NotificationItem({
+  n,
+  now,
+  onRead,
+  onHide,
+}: {
+  n: AppNotification;
+  now: Date;
+  onRead: () => void;
+  onHide: () => void;
+}) {
+  const t = TYPE_ICON[n.type];
+  return (
+    <Box
+      px="sm"
+      py="xs"
+      bg={n.read ? undefined : 'var(--mantine-primary-color-light)'}
+      style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+      data-testid="notification-item"
+      data-read={n.read}
+    >
+      <Group wrap="nowrap" align="flex-start" gap="sm">
+        <ThemeIcon color={t.color} variant="light" size="md" radius="xl" aria-hidden>
+          <t.icon size={16} />
+        </ThemeIcon>
+        <UnstyledButton
+          onClick={onRead}
+          style={{ flex: 1, minWidth: 0 }}
+          aria-label={`${n.title}: ${n.message}${n.read ? '' : ' (unread)'}`}
+        >
+          <Text size="sm" fw={n.read ? 500 : 700}>
+            {n.title}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ wordBreak: 'break-word' }}>
+            {n.message}
+          </Text>
+          <Text size="xs" c="dimmed" mt={2}>
+            {formatRelativeTime(n.timestamp, now)}
+          </Text>
+        </UnstyledButton>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="sm"
+          onClick={onHide}
+          aria-label={`Hide notification ${n.title}`}
+        >
+          <IconX size={14} aria-hidden />
+        </ActionIcon>
+      </Group>
+      {n.actions.length > 0 && (
+        <Group gap={6} mt={6} ml={36}>
+          {n.actions.map((a) => (
+            <Button
+              key={a.label}
+              size="compact-xs"
+              {...ACTION_PROPS[a.style]}
+              data-style={a.style}
+              onClick={() => {
+                onRead();
+                a.onClick();
+              }}
+            >
+              {a.label}
+            </Button>
+          ))}
+        </Group>
+      )}
+    </Box>
+  );
+}
+
+/** Spec §2 notifications dropdown: bell with badge, list, mark all read, clear all, clear read. */
+export function NotificationsMenu() {
+  const { notifications, unreadCount, markRead, markAllRead, remove, clearAll, clearRead } =
+    useNotifications();
+  const [opened, setOpened] = useState(false);
+  const [now, setNow] = useState(() => new Date());
+  const clock = useInterval(() => setNow(new Date()), 30_000);
+
+  useEffect(() => {
+    if (!opened) return;
+    setNow(new Date());
+    clock.start();
+    return clock.stop;
+    // clock is stable enough; restart only when the dropdown opens or closes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened]);
+
+  const badge = badgeLabel(unreadCount);
+  const hasRead = notifications.some((n) => n.read);
+
+  return (
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      position="bottom-end"
+      width={360}
+      shadow="md"
+      withinPortal
+      trapFocus={false}
+      // The header never scrolls away, so there is no detached state to hide.
+      hideDetached={false}
+    >
+      <Popover.Target>
+        <Indicator
+          label={badge}
+          disabled={badge === null}
+          size={18}
+          offset={4}
+          color="red"
+          data-testid="notification-badge"
+        >
+          <ActionIcon
+            variant="default"
+            size="lg"
+            onClick={() => setOpened((o) => !o)}
+            aria-label={unreadCount > 0 ? `Notifications (${unreadCount} unread)` : 'Notifications'}
+            aria-expanded={opened}
+            aria-haspopup="dialog"
+          >
+            <IconBell size={18} aria-hidden />
+          </ActionIcon>
+        </Indicator>
+      </Popover.Target>
+      <Popover.Dropdown p="xs" aria-labelledby="notifications-title">
+        <Group justify="space-between" px="xs" pb={6}>
+          <Text fw={600} size="sm" id="notifications-title">
+            Notifications
+          </Text>
+          <Group gap={4}>
+            <Button size="compact-xs" variant="subtle" onClick={markAllRead} disabled={unreadCount === 0}>
+              Mark all read
+            </Button>
+            <Button size="compact-xs" variant="subtle" onClick={clearRead} disabled={!hasRead}>
+              Clear read
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              color="red"
+              onClick={clearAll}
+              disabled={notifications.length === 0}
+            >
+              Clear all
+            </Button>
+          </Group>
+        </Group>
+        <Divider />
+        {notifications.length === 0 ? (
+          <Text c="dimmed" size="sm" ta="center" py="lg">
+            No notifications
+          </Text>
+        ) : (
+          <ScrollArea.Autosize mah={420} type="auto">
+            <Stack gap={4} pt={6}>
+              {notifications.map((n) => (
+                <NotificationItem
+                  key={n.id}
+                  n={n}
+                  now={now}
+                  onRead={() => markRead(n.id)}
+                  onHide={() => remove(n.id)}
+                />
+              ))}
+            </Stack>
+          </ScrollArea.Autosize>
+        )}
+      </Popover.Dropdown>
+    </Popover>
+  );
+}

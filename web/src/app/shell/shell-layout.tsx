@@ -1,0 +1,140 @@
+import '@mantine/notifications/styles.css';
+import '@mantine/spotlight/styles.css';
+import { ActionIcon, AppShell, Burger, Group, Text, Tooltip } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { spotlight } from '@mantine/spotlight';
+import { IconKeyboard, IconMail, IconSearch } from '@tabler/icons-react';
+import { Suspense, useRef } from 'react';
+import { Outlet, useNavigate } from 'react-router';
+import { useAuth } from '../../api/auth-store.ts';
+import { signOut } from '../../api/sign-out.ts';
+import { refreshSystemStatus } from '../../api/system-status.ts';
+import { PageLoader } from '../require-auth.tsx';
+import type { Shortcut } from '../shortcuts/shortcuts.ts';
+import { GlobalSearch } from './global-search.tsx';
+import { HelpDialog } from './help-dialog.tsx';
+import { NotificationsMenu } from './notifications-menu.tsx';
+import { SearchPalette } from './search-palette.tsx';
+import { Sidebar } from './sidebar.tsx';
+import { ThemeToggle } from './theme-toggle.tsx';
+import { ToastBridge } from './toast-bridge.tsx';
+import { useKeyboardShortcuts } from './use-keyboard-shortcuts.ts';
+
+/**
+ * The console frame: header (search, help, theme, bell), sidebar / burger menu, page outlet.
+ * Modals and toasts live here, not in the app root, so that /login does not download them.
+ */
+export default function ShellLayout() {
+  return (
+    <ModalsProvider>
+      <Notifications position="top-right" limit={4} />
+      <ToastBridge />
+      <ConsoleFrame />
+    </ModalsProvider>
+  );
+}
+
+function ConsoleFrame() {
+  const { email } = useAuth();
+  const navigate = useNavigate();
+  const [menuOpened, menu] = useDisclosure(false);
+  const [helpOpened, help] = useDisclosure(false);
+  const searchInput = useRef<HTMLInputElement>(null);
+  const wide = useMediaQuery('(min-width: 48em)', true);
+
+  const doSignOut = () => {
+    menu.close();
+    void signOut().then(() => navigate('/login', { replace: true }));
+  };
+
+  useKeyboardShortcuts((s: Shortcut) => {
+    switch (s.id) {
+      case 'dashboard':
+      case 'mail':
+      case 'dns':
+      case 'ssl':
+      case 'web':
+      case 'mfa':
+      case 'system':
+        menu.close();
+        if (s.route) void navigate(s.route);
+        return;
+      case 'refresh':
+        void refreshSystemStatus();
+        return;
+      case 'logout':
+        doSignOut();
+        return;
+      case 'focusSearch':
+        if (wide && searchInput.current) searchInput.current.focus();
+        else spotlight.open();
+        return;
+      case 'openSearch':
+        spotlight.open();
+        return;
+      case 'help':
+        help.open();
+        return;
+      case 'close':
+        help.close();
+        menu.close();
+        spotlight.close();
+        return;
+    }
+  });
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !menuOpened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={menuOpened}
+              onClick={menu.toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={
+                menuOpened ? 'Close navigation menu' : `Open navigation menu (signed in as ${email ?? ''})`
+              }
+            />
+            <IconMail size={26} aria-hidden color="var(--mantine-primary-color-filled)" />
+            <Text fw={700} size="lg" visibleFrom="xs">
+              Management Dashboard
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            {wide && <GlobalSearch inputRef={searchInput} />}
+            {!wide && (
+              <ActionIcon variant="default" size="lg" onClick={() => spotlight.open()} aria-label="Search">
+                <IconSearch size={18} aria-hidden />
+              </ActionIcon>
+            )}
+            <Tooltip label="Keyboard shortcuts (?)" withArrow>
+              <ActionIcon variant="default" size="lg" onClick={help.open} aria-label="Keyboard shortcuts">
+                <IconKeyboard size={18} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+            <ThemeToggle />
+            <NotificationsMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <Sidebar email={email} onNavigate={menu.close} onSignOut={doSignOut} />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<PageLoader />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+      <HelpDialog opened={helpOpened} onClose={help.close} />
+      <SearchPalette />
+    </AppShell>
+  );
+}

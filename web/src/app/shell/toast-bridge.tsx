@@ -1,0 +1,28 @@
+import { notifications } from '@mantine/notifications';
+import { useEffect } from 'react';
+import { AUTO_HIDE_MS, notificationsStore, type NotificationType } from '../../lib/notifications-store.ts';
+
+const COLOR: Record<NotificationType, string> = {
+  success: 'green',
+  error: 'red',
+  warning: 'yellow',
+  info: 'blue',
+};
+
+/** Shows each new notification briefly as a toast; the bell keeps the list. */
+export function ToastBridge() {
+  useEffect(
+    () =>
+      notificationsStore.onAdded((n) => {
+        notifications.show({
+          id: n.id,
+          title: n.title,
+          message: n.message,
+          color: COLOR[n.type],
+          autoClose: AUTO_HIDE_MS,
+        });
+      }),
+    [],
+  );
+  return null;
+}

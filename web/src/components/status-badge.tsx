@@ -1,0 +1,27 @@
+import { Badge, type BadgeProps } from '@mantine/core';
+
+const GREEN = new Set(['active', 'valid', 'online', 'running', 'enabled', 'success', 'healthy', 'ok']);
+const YELLOW = new Set(['pending', 'expiring', 'warning', 'degraded', 'maintenance', 'deploying']);
+const RED = new Set(['error', 'expired', 'offline', 'disabled', 'suspended', 'failed', 'failure', 'stopped']);
+
+export function statusColor(status: string): 'green' | 'yellow' | 'red' | 'blue' {
+  const s = status.trim().toLowerCase();
+  if (GREEN.has(s)) return 'green';
+  if (YELLOW.has(s)) return 'yellow';
+  if (RED.has(s)) return 'red';
+  return 'blue';
+}
+
+export interface StatusBadgeProps extends Omit<BadgeProps, 'color' | 'children'> {
+  status: string;
+  label?: string;
+}
+
+/** A status word coloured by meaning: green good, yellow attention, red bad, blue anything else. */
+export function StatusBadge({ status, label, ...rest }: StatusBadgeProps) {
+  return (
+    <Badge color={statusColor(status)} variant="light" {...rest}>
+      {label ?? status}
+    </Badge>
+  );
+}

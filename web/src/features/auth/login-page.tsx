@@ -1,0 +1,141 @@
+import { loginMessages } from '@mailroom/contract/messages';
+import {
+  Alert,
+  Box,
+  Button,
+  Center,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle, IconMail } from '@tabler/icons-react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { getSignOutReason, setLogin, useAuth } from '../../api/auth-store.ts';
+import { authRoutes } from '../../api/auth-routes.ts';
+import { apiCall } from '../../api/client.ts';
+import { notify } from '../../lib/notifications-store.ts';
+import { loginErrorMessage } from './login-errors.ts';
+import { validateLogin, type LoginValues } from './login-form-state.ts';
+
+export default function LoginPage() {
+  const { signedIn } = useAuth();
+  const navigate = useNavigate();
+  const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
+  const [touched, setTouched] = useState({ email: false, password: false });
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const { errors, data } = validateLogin(values);
+  const signOutReason = getSignOutReason();
+  if (signedIn) return <Navigate to="/dashboard" replace />;
+
+  const set = (field: keyof LoginValues) => (e: ChangeEvent<HTMLInputElement>) => {
+    const v = e.currentTarget.value;
+    setValues((old) => ({ ...old, [field]: v }));
+  };
+  const touch = (field: keyof LoginValues) => () => setTouched((t) => ({ ...t, [field]: true }));
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!data) {
+      setTouched({ email: true, password: true });
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      const res = await apiCall(authRoutes.login, { body: data });
+      if (!res.success) {
+        setFailure(loginMessages.invalidCredentials);
+        setBusy(false);
+        return;
+      }
+      setLogin(res.api_key, res.email);
+      notify({ type: 'success', title: 'Signed in', message: `Signed in as ${res.email}` });
+      void navigate('/dashboard', { replace: true });
+    } catch (err) {
+      setFailure(loginErrorMessage(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Center mih="100vh" p="md" bg="var(--mantine-color-body)">
+      <Box w="100%" maw={420}>
+        <Stack align="center" gap={4} mb="lg">
+          <IconMail size={40} stroke={1.5} aria-hidden color="var(--mantine-primary-color-filled)" />
+          <Title order={1} size="h2" ta="center">
+            Management Dashboard
+          </Title>
+          <Text c="dimmed" size="sm">
+            Sign in to your account
+          </Text>
+        </Stack>
+        <Paper withBorder shadow="sm" p="xl" radius="md">
+          <form
+            onSubmit={(e) => void submit(e)}
+            // With Sign in disabled the browser will not submit on Enter; that is still an
+            // invalid submit attempt, so show every field's problem (spec §5).
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !data) setTouched({ email: true, password: true });
+            }}
+            noValidate
+            aria-label="Sign in"
+          >
+            <Stack>
+              {!failure && signOutReason && (
+                <Alert color="yellow" variant="light" title="Signed out" role="status">
+                  {signOutReason}
+                </Alert>
+              )}
+              {failure && (
+                <Alert
+                  color="red"
+                  variant="light"
+                  title="Login Failed"
+                  icon={<IconAlertCircle aria-hidden />}
+                  role="alert"
+                >
+                  {failure}
+                </Alert>
+              )}
+              <TextInput
+                label="Email address"
+                type="email"
+                name="email"
+                autoComplete="username"
+                placeholder="admin@example.com"
+                required
+                withAsterisk={false}
+                value={values.email}
+                onChange={set('email')}
+                onBlur={touch('email')}
+                error={touched.email ? errors.email : undefined}
+                disabled={busy}
+              />
+              <PasswordInput
+                label="Password"
+                name="password"
+                autoComplete="current-password"
+                required
+                withAsterisk={false}
+                value={values.password}
+                onChange={set('password')}
+                onBlur={touch('password')}
+                error={touched.password ? errors.password : undefined}
+                disabled={busy}
+              />
+              <Button type="submit" fullWidth disabled={!data || busy} mt="xs">
+                {busy ? 'Signing in...' : 'Sign in'}
+              </Button>
+            </Stack>
+          </form>
+        </Paper>
+      </Box>
+    </Center>
+  );
+}

@@ -1,0 +1,44 @@
+import type { DnsDashboard } from '@mailroom/contract/dns';
+import { SimpleGrid } from '@mantine/core';
+import { IconCertificate, IconList, IconServer, IconWorld } from '@tabler/icons-react';
+import { StatCard } from '../../../components/stat-card.tsx';
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The four dashboard cards, from the server's aggregate; '—' when a count is unknown. */
+export function DnsStatCards({ data }: { data: DnsDashboard }) {
+  const online = data.serverStatus === 'online';
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md" mb="lg">
+      <StatCard
+        title="DNS Zones"
+        value={data.totalZones}
+        caption="Active domains"
+        icon={<IconWorld size={24} />}
+      />
+      <StatCard
+        title="DNS Records"
+        value={data.totalRecords}
+        caption="All record types"
+        icon={<IconList size={24} />}
+        color="grape"
+      />
+      <StatCard
+        title="DNS Server"
+        value={capitalise(data.serverStatus)}
+        caption={online ? 'All systems operational' : 'Service disruption'}
+        icon={<IconServer size={24} />}
+        color={online ? 'green' : 'red'}
+      />
+      <StatCard
+        title="SSL Certificates"
+        value={data.sslCertificates ?? '—'}
+        caption="Active certificates"
+        icon={<IconCertificate size={24} />}
+        color="teal"
+      />
+    </SimpleGrid>
+  );
+}

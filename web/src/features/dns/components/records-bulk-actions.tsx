@@ -1,0 +1,78 @@
+import { Button, Card, Collapse, Group, Title } from '@mantine/core';
+import { IconDownload, IconRefresh, IconUpload } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../../api/client.ts';
+import { downloadText } from '../../../lib/csv.ts';
+import { notify } from '../../../lib/notifications-store.ts';
+import { fetchAllRecords, recordExportFileName, recordsToCsv } from '../export-records.ts';
+import { RecordImport } from './record-import.tsx';
+
+export interface RecordsBulkActionsProps {
+  hasRecords: boolean;
+  onRefresh: () => Promise<void>;
+  refreshing: boolean;
+}
+
+/** Bulk Actions: Export Records (every record, from the server), Import Records, Refresh. */
+export function RecordsBulkActions({ hasRecords, onRefresh, refreshing }: RecordsBulkActionsProps) {
+  const [exporting, setExporting] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+
+  const exportAll = async () => {
+    setExporting(true);
+    try {
+      const records = await fetchAllRecords();
+      const name = recordExportFileName();
+      downloadText(name, recordsToCsv(records));
+      notify({
+        type: 'success',
+        title: 'Records exported',
+        message: `${records.length} records written to ${name}.`,
+      });
+    } catch (err) {
+      notify({ type: 'error', title: 'Failed to export records', message: errorMessage(err) });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Card withBorder radius="md" padding="md" mb="lg">
+      <Title order={2} size="h4" mb="sm">
+        Bulk Actions
+      </Title>
+      <Group gap="xs" wrap="wrap">
+        <Button
+          variant="light"
+          leftSection={<IconDownload size={16} aria-hidden />}
+          onClick={() => void exportAll()}
+          loading={exporting}
+          disabled={!hasRecords}
+        >
+          Export Records
+        </Button>
+        <Button
+          variant={importOpen ? 'filled' : 'light'}
+          leftSection={<IconUpload size={16} aria-hidden />}
+          onClick={() => setImportOpen((v) => !v)}
+          aria-expanded={importOpen}
+        >
+          Import Records
+        </Button>
+        <Button
+          variant="default"
+          leftSection={<IconRefresh size={16} aria-hidden />}
+          onClick={() => void onRefresh()}
+          loading={refreshing}
+        >
+          Refresh
+        </Button>
+      </Group>
+      <Collapse in={importOpen}>
+        <Card withBorder radius="md" padding="md" mt="md" component="section" aria-label="Import records">
+          <RecordImport />
+        </Card>
+      </Collapse>
+    </Card>
+  );
+}

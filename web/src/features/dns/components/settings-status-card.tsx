@@ -1,0 +1,70 @@
+import type { DnsCheckStatus } from '@mailroom/contract/dns';
+import { Badge, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
+import { formatRelativeTime } from '../../../lib/format.ts';
+
+const PARTS = ['Server Configuration', 'Security Settings', 'Performance Settings'] as const;
+
+function verdict(ok: boolean | null): { label: string; color: string } {
+  if (ok === null) return { label: 'Not rendered yet', color: 'gray' };
+  return ok ? { label: 'Check passed', color: 'green' } : { label: 'Check failed', color: 'red' };
+}
+
+function when(iso: string | null): string {
+  return iso ? `${formatRelativeTime(iso)} (${new Date(iso).toLocaleString()})` : 'Never';
+}
+
+/**
+ * Settings Status: whether the rendered named.conf passed named-checkconf, and when it was last
+ * applied. The three parts are one file, checked together.
+ */
+export function SettingsStatusCard({ status }: { status: DnsCheckStatus }) {
+  const v = verdict(status.ok);
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="settings-status-title">
+      <Title order={2} size="h4" mb="sm" id="settings-status-title">
+        Settings Status
+      </Title>
+      <Stack gap="xs">
+        {PARTS.map((p) => (
+          <Group key={p} justify="space-between" wrap="nowrap">
+            <Text size="sm">{p}</Text>
+            <Badge color={v.color} variant="light">
+              {v.label}
+            </Badge>
+          </Group>
+        ))}
+      </Stack>
+      <Stack gap={4} mt="md">
+        <Text size="xs" c="dimmed">
+          Last checked: {when(status.checkedAt)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          Last applied: {when(status.appliedAt)}
+        </Text>
+        {status.reload.attempted && (
+          <Text size="xs" c={status.reload.ok === false ? 'red' : 'dimmed'}>
+            Name server reload: {status.reload.ok === null ? 'pending' : status.reload.ok ? 'done' : 'failed'}
+          </Text>
+        )}
+        {status.message && <Text size="sm">{status.message}</Text>}
+      </Stack>
+      {status.output && (
+        <Code block mt="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {status.output}
+        </Code>
+      )}
+      {status.reload.output && status.reload.ok === false && (
+        <Code block mt="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {status.reload.output}
+        </Code>
+      )}
+      {status.notes.length > 0 && (
+        <List size="sm" mt="sm" spacing={4}>
+          {status.notes.map((n) => (
+            <List.Item key={n}>{n}</List.Item>
+          ))}
+        </List>
+      )}
+    </Card>
+  );
+}

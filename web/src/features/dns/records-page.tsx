@@ -1,0 +1,188 @@
+import type { DnsRecord, DnsRecordType, RecordListQuery } from '@mailroom/contract/dns';
+import { Alert, Button, Card, Group, Modal, Pagination, Text, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconPlus, IconX } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { confirmAction } from '../../components/confirm-action.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { notify } from '../../lib/notifications-store.ts';
+import { RecordForm } from './components/record-form.tsx';
+import { RecordsBulkActions } from './components/records-bulk-actions.tsx';
+import { ALL_TYPES, RecordsFilters, type RecordFilterValues } from './components/records-filters.tsx';
+import { RecordsTable } from './components/records-table.tsx';
+import { SystemRecords } from './components/system-records.tsx';
+import { ALL_ZONES } from './components/zone-select.tsx';
+import { displayName } from './record-form-values.ts';
+import { reportFailure } from './report-failure.ts';
+import { useDismissableError } from './use-dismissable-error.ts';
+import { useRecords } from './use-records.ts';
+import { useRemoveRecord } from './use-remove-record.ts';
+import { useSystemRecords } from './use-system-records.ts';
+import { useZones } from './use-zones.ts';
+
+export const RECORDS_PAGE_SIZE = 50;
+const SEARCH_DEBOUNCE_MS = 300;
+const NO_FILTERS: RecordFilterValues = { search: '', zone: ALL_ZONES, type: ALL_TYPES };
+
+export default function RecordsPage() {
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<RecordFilterValues>(() => ({
+    ...NO_FILTERS,
+    zone: params.get('zone') || ALL_ZONES,
+  }));
+  const [search] = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
+  const [page, setPage] = useState(1);
+  const [showCreate, setShowCreate] = useState(false);
+  const [editing, setEditing] = useState<DnsRecord | null>(null);
+
+  useEffect(() => setPage(1), [search, filters.zone, filters.type]);
+
+  const query: RecordListQuery = {
+    q: search || undefined,
+    zone: filters.zone === ALL_ZONES ? undefined : filters.zone,
+    type: filters.type === ALL_TYPES ? undefined : (filters.type as DnsRecordType),
+    limit: RECORDS_PAGE_SIZE,
+    offset: (page - 1) * RECORDS_PAGE_SIZE,
+  };
+  const filtered = query.q !== undefined || query.zone !== undefined || query.type !== undefined;
+  const records = useRecords(query);
+  // The unfiltered count for '(filtered of total)', and whether any zone exists to import into.
+  const everything = useRecords({ limit: 1 });
+  const zones = useZones({ limit: 1 });
+  const system = useSystemRecords();
+  const failure = useDismissableError(records.error);
+  const remove = useRemoveRecord();
+
+  const shown = records.data?.total ?? 0;
+  const total = everything.data?.total ?? shown;
+  const rows = records.data?.data ?? [];
+  const pages = Math.max(1, Math.ceil(shown / RECORDS_PAGE_SIZE));
+
+  const refresh = async () => {
+    const results = await Promise.all([records.refetch(), everything.refetch(), system.refetch()]);
+    const failed = results.find((r) => r.error);
+    if (failed)
+      notify({ type: 'error', title: 'Failed to load DNS records', message: errorMessage(failed.error) });
+    else
+      notify({
+        type: 'success',
+        title: 'Records refreshed',
+        message: `${results[1].data?.total ?? 0} records loaded.`,
+      });
+  };
+
+  const deleteRecord = async (r: DnsRecord) => {
+    const label = `${r.rtype} ${displayName(r.qname)} in ${r.zone}`;
+    const ok = await confirmAction({
+      title: 'Delete DNS Record',
+      message: `Delete the record ${label} (${r.value})?`,
+      confirmLabel: 'Delete',
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await remove.mutateAsync(r);
+      notify({ type: 'success', title: 'Record deleted', message: `${label} was removed.` });
+    } catch (err) {
+      reportFailure('Failed to delete record', err);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Record Management"
+        breadcrumbs={[
+          { label: 'Dashboard', to: '/dashboard' },
+          { label: 'DNS Management', to: '/dns' },
+          { label: 'Record Management' },
+        ]}
+        subtitle="Records of every zone, checked and written to the name server"
+        actions={
+          <Button
+            leftSection={showCreate ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
+            onClick={() => setShowCreate((v) => !v)}
+          >
+            {showCreate ? 'Cancel' : 'Add DNS Record'}
+          </Button>
+        }
+      />
+      {showCreate && (
+        <Card
+          withBorder
+          radius="md"
+          padding="lg"
+          mb="lg"
+          component="section"
+          aria-labelledby="add-record-title"
+        >
+          <Title order={2} size="h4" mb="md" id="add-record-title">
+            Add DNS Record
+          </Title>
+          <RecordForm defaultZone={query.zone ?? ''} onDone={() => setShowCreate(false)} />
+        </Card>
+      )}
+      {(total > 0 || (zones.data?.total ?? 0) > 0) && (
+        <RecordsBulkActions
+          hasRecords={total > 0}
+          onRefresh={refresh}
+          refreshing={records.isFetching || everything.isFetching}
+        />
+      )}
+      <Card withBorder radius="md" padding="md">
+        <Title order={2} size="h4" mb="sm">
+          DNS Records ({filtered ? `${shown} of ${total}` : total})
+        </Title>
+        <RecordsFilters
+          value={filters}
+          onChange={setFilters}
+          onClear={() => setFilters(NO_FILTERS)}
+          active={filtered || filters.search !== ''}
+        />
+        <LoadState
+          loading={records.isPending}
+          error={failure.message}
+          errorTitle="Failed to load DNS records"
+          loadingLabel="Loading DNS records..."
+          onRetry={() => void records.refetch()}
+          onDismiss={failure.dismiss}
+        >
+          {rows.length === 0 ? (
+            <Text c="dimmed" ta="center" py="xl">
+              {filtered ? 'No records found matching your criteria' : 'No DNS records found'}
+            </Text>
+          ) : (
+            <>
+              <RecordsTable
+                records={rows}
+                onEdit={setEditing}
+                onDelete={(r) => void deleteRecord(r)}
+                deletingId={remove.isPending ? (remove.variables?.id ?? null) : null}
+              />
+              {pages > 1 && (
+                <Group justify="center" mt="md">
+                  <Pagination total={pages} value={page} onChange={setPage} aria-label="Record pages" />
+                </Group>
+              )}
+            </>
+          )}
+        </LoadState>
+      </Card>
+      {system.error ? (
+        <Alert color="red" title="Failed to load system records" mt="lg" role="alert">
+          {errorMessage(system.error)}
+        </Alert>
+      ) : (
+        system.data && <SystemRecords records={system.data} />
+      )}
+      {editing && (
+        <Modal opened onClose={() => setEditing(null)} title="Edit DNS Record" size="lg" centered closeButtonProps={{ "aria-label": "Close" }}>
+          <RecordForm record={editing} onDone={() => setEditing(null)} />
+        </Modal>
+      )}
+    </>
+  );
+}

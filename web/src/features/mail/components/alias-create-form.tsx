@@ -1,0 +1,74 @@
+import { CreateAliasRequest } from '@mailroom/contract/mail';
+import { Button, Card, Group, Stack, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { ApiError, errorMessage } from '../../../api/client.ts';
+import { notify } from '../../../lib/notifications-store.ts';
+import { useCreateAlias } from '../use-create-alias.ts';
+import { zodValidate } from '../zod-form.ts';
+import { ActionErrorAlert } from './action-error-alert.tsx';
+import { AliasFields, type AliasValues } from './alias-fields.tsx';
+
+/** Add Alias: 'Source Email' and 'Destination Email', both valid addresses (§5). */
+export function AliasCreateForm({ onClose }: { onClose: () => void }) {
+  const create = useCreateAlias();
+  const form = useForm<AliasValues>({
+    initialValues: { source: '', destination: '', status: 'active' },
+    validate: zodValidate<AliasValues>(CreateAliasRequest),
+  });
+
+  const submit = (values: AliasValues) => {
+    const body = { source: values.source.trim(), destination: values.destination.trim() };
+    create.mutate(body, {
+      onSuccess: () => {
+        notify({
+          type: 'success',
+          title: 'Alias created',
+          message: `Mail to ${body.source.toLowerCase()} now goes to ${body.destination.toLowerCase()}.`,
+        });
+        form.reset();
+        create.reset();
+        onClose();
+      },
+      onError: (err) => {
+        if (err instanceof ApiError) form.setErrors(err.fieldErrors);
+        notify({ type: 'error', title: 'Failed to create email alias', message: errorMessage(err) });
+      },
+    });
+  };
+
+  const cancel = () => {
+    form.reset();
+    create.reset();
+    onClose();
+  };
+
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="add-alias-title">
+      <form onSubmit={form.onSubmit(submit)} noValidate>
+        <Stack gap="sm">
+          <Title order={2} size="h4" id="add-alias-title">
+            Add Alias
+          </Title>
+          {create.isError && (
+            <ActionErrorAlert
+              title="Failed to create email alias"
+              message={errorMessage(create.error)}
+              onRetry={() => form.onSubmit(submit)()}
+              retrying={create.isPending}
+              onDismiss={() => create.reset()}
+            />
+          )}
+          <AliasFields form={form} mode="create" />
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={cancel} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={create.isPending}>
+              Create Alias
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

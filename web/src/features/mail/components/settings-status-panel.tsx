@@ -1,0 +1,140 @@
+import type { DkimRecord, MailSettingsResponse } from '@mailroom/contract/mail';
+import { Alert, Badge, Card, Code, Group, Loader, Spoiler, Stack, Text, Title } from '@mantine/core';
+import { errorMessage } from '../../../api/client.ts';
+import { CopyButton } from '../../../components/copy-button.tsx';
+import { formatRelativeTime } from '../../../lib/format.ts';
+
+export interface SettingsStatusPanelProps {
+  loaded: MailSettingsResponse;
+  dkim: { data: DkimRecord[] | undefined; loading: boolean; error: unknown };
+}
+
+function OnOff({ label, on }: { label: string; on: boolean }) {
+  return (
+    <Group justify="space-between" gap="xs" wrap="nowrap">
+      <Text size="sm">{label}</Text>
+      <Badge color={on ? 'green' : 'gray'} variant="light">
+        {on ? 'on' : 'off'}
+      </Badge>
+    </Group>
+  );
+}
+
+/** 'Settings Status': what is saved and applied on the server, read back from it. */
+export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) {
+  const s = loaded.settings;
+  const check = loaded.check;
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="settings-status-title">
+      <Title order={2} size="h4" mb="sm" id="settings-status-title">
+        Settings Status
+      </Title>
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs">
+          <Text size="sm">Version</Text>
+          <Text size="sm" fw={600}>
+            {loaded.version}
+          </Text>
+        </Group>
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Text size="sm">Last applied</Text>
+          {loaded.appliedAt ? (
+            <Text size="sm" fw={600} title={new Date(loaded.appliedAt).toLocaleString()}>
+              <time dateTime={loaded.appliedAt}>{formatRelativeTime(loaded.appliedAt)}</time>
+            </Text>
+          ) : (
+            <Text size="sm" c="dimmed">
+              Never
+            </Text>
+          )}
+        </Group>
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Text size="sm">Configuration check</Text>
+          {check === null ? (
+            <Badge color="gray" variant="light">
+              not run
+            </Badge>
+          ) : (
+            <Badge color={check.ok ? 'green' : 'red'} variant="light">
+              {check.ok ? 'passed' : 'failed'}
+            </Badge>
+          )}
+        </Group>
+        {check === null && (
+          <Text size="xs" c="dimmed">
+            No checker (postconf, doveconf) was available when the settings were last applied.
+          </Text>
+        )}
+        {check && check.output.trim() !== '' && (
+          <Spoiler maxHeight={90} showLabel="Show full output" hideLabel="Hide output">
+            <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} aria-label="Configuration check output">
+              {check.output}
+            </Code>
+          </Spoiler>
+        )}
+
+        <Title order={3} size="h5" mt="xs">
+          Applied settings
+        </Title>
+        <OnOff label="TLS" on={s.enableTLS} />
+        <OnOff label="Authentication required" on={s.requireAuth} />
+        <OnOff label="Plain-text authentication" on={s.allowPlainText} />
+        <OnOff label="SPF" on={s.enableSPF} />
+        <OnOff label="DKIM" on={s.enableDKIM} />
+        <OnOff label="DMARC" on={s.enableDMARC} />
+
+        <Title order={3} size="h5" mt="xs">
+          DKIM DNS records
+        </Title>
+        {!s.enableDKIM ? (
+          <Text size="sm" c="dimmed">
+            DKIM signing is off.
+          </Text>
+        ) : dkim.loading ? (
+          <Group gap="xs" role="status">
+            <Loader size="xs" aria-hidden />
+            <Text size="sm">Loading DKIM records…</Text>
+          </Group>
+        ) : dkim.error ? (
+          <Alert color="red" variant="light" role="alert" title="Failed to load DKIM records">
+            <Text size="sm">{errorMessage(dkim.error)}</Text>
+          </Alert>
+        ) : !dkim.data || dkim.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No DKIM keys yet: one is made for each mail domain once it has a mailbox or an alias.
+          </Text>
+        ) : (
+          <Stack gap="sm">
+            {dkim.data.map((r) => (
+              <DkimEntry key={r.domain} record={r} />
+            ))}
+          </Stack>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+function DkimEntry({ record }: { record: DkimRecord }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        {record.domain}
+      </Text>
+      <Group gap={4} wrap="nowrap" align="center">
+        <Text size="xs" c="dimmed" w={40}>
+          Name
+        </Text>
+        <Code style={{ flex: 1, overflowWrap: 'anywhere' }}>{record.name}</Code>
+        <CopyButton value={record.name} label={`Copy DKIM record name for ${record.domain}`} />
+      </Group>
+      <Group gap={4} wrap="nowrap" align="flex-start">
+        <Text size="xs" c="dimmed" w={40}>
+          TXT
+        </Text>
+        <Code style={{ flex: 1, overflowWrap: 'anywhere', wordBreak: 'break-all' }}>{record.txt}</Code>
+        <CopyButton value={record.txt} label={`Copy DKIM TXT value for ${record.domain}`} />
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,26 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { mailKeys } from './mail-keys.ts';
+
+// Every change shows up in the counters and in 'Recent Activity' (the audit log) as well.
+function refreshOverview(qc: QueryClient): Promise<unknown>[] {
+  return [
+    qc.invalidateQueries({ queryKey: mailKeys.dashboard() }),
+    qc.invalidateQueries({ queryKey: mailKeys.activity() }),
+  ];
+}
+
+export async function invalidateMailboxes(qc: QueryClient): Promise<void> {
+  await Promise.all([qc.invalidateQueries({ queryKey: mailKeys.mailboxes() }), ...refreshOverview(qc)]);
+}
+
+export async function invalidateAliases(qc: QueryClient): Promise<void> {
+  await Promise.all([qc.invalidateQueries({ queryKey: mailKeys.aliases() }), ...refreshOverview(qc)]);
+}
+
+export async function invalidateSettings(qc: QueryClient): Promise<void> {
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: mailKeys.settings() }),
+    qc.invalidateQueries({ queryKey: mailKeys.dkim() }),
+    ...refreshOverview(qc),
+  ]);
+}

@@ -1,0 +1,13 @@
+import { mailRoutes } from '@mailroom/contract/mail';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../api/client.ts';
+import { mailKeys } from './mail-keys.ts';
+
+export function useChangeMailboxPassword() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { email: string; password: string }) =>
+      apiCall(mailRoutes.changePassword, { params: { email: v.email }, body: { password: v.password } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: mailKeys.activity() }),
+  });
+}

@@ -1,0 +1,178 @@
+import { useSyncExternalStore } from 'react';
+
+/** Spec §3/§4/§9 notification rules. */
+export const MAX_NOTIFICATIONS = 50;
+export const AUTO_HIDE_MS = 5000;
+export const BADGE_MAX = 99;
+
+export type NotificationType = 'success' | 'error' | 'warning' | 'info';
+export type NotificationActionStyle = 'primary' | 'danger' | 'secondary';
+
+export interface NotificationAction {
+  label: string;
+  style: NotificationActionStyle;
+  onClick: () => void;
+}
+
+export interface NotifyInput {
+  type: NotificationType;
+  title: string;
+  message: string;
+  persistent?: boolean;
+  actions?: NotificationAction[];
+}
+
+export interface AppNotification {
+  id: string;
+  type: NotificationType;
+  title: string;
+  message: string;
+  timestamp: Date;
+  read: boolean;
+  persistent: boolean;
+  actions: NotificationAction[];
+}
+
+export type NotificationsAction =
+  | { type: 'add'; notification: AppNotification }
+  | { type: 'markRead'; id: string }
+  | { type: 'markAllRead' }
+  | { type: 'remove'; id: string }
+  | { type: 'clearAll' }
+  | { type: 'clearRead' };
+
+/** Success and info hide themselves; errors and warnings stay until dismissed. */
+export function defaultPersistent(type: NotificationType): boolean {
+  return type === 'error' || type === 'warning';
+}
+
+/** The bell's badge: nothing at 0, the count up to 99, then '99+'. */
+export function badgeLabel(count: number): string | null {
+  if (count <= 0) return null;
+  return count > BADGE_MAX ? `${BADGE_MAX}+` : String(count);
+}
+
+/** Newest first; the oldest fall off beyond the cap. */
+export function reduceNotifications(
+  state: AppNotification[],
+  action: NotificationsAction,
+): AppNotification[] {
+  switch (action.type) {
+    case 'add':
+      return [action.notification, ...state].slice(0, MAX_NOTIFICATIONS);
+    case 'markRead':
+      return state.map((n) => (n.id === action.id && !n.read ? { ...n, read: true } : n));
+    case 'markAllRead':
+      return state.some((n) => !n.read) ? state.map((n) => (n.read ? n : { ...n, read: true })) : state;
+    case 'remove':
+      return state.filter((n) => n.id !== action.id);
+    case 'clearAll':
+      return state.length ? [] : state;
+    case 'clearRead':
+      return state.filter((n) => !n.read);
+  }
+}
+
+export interface StoreOptions {
+  now?: () => Date;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (handle: unknown) => void;
+}
+
+export function createNotificationsStore(opts: StoreOptions = {}) {
+  const now = opts.now ?? (() => new Date());
+  const setTimer = opts.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms));
+  const clearTimer = opts.clearTimer ?? ((h: unknown) => clearTimeout(h as ReturnType<typeof setTimeout>));
+
+  let state: AppNotification[] = [];
+  let seq = 0;
+  const timers = new Map<string, unknown>();
+  const listeners = new Set<() => void>();
+  const addedListeners = new Set<(n: AppNotification) => void>();
+
+  function dispatch(action: NotificationsAction): void {
+    const next = reduceNotifications(state, action);
+    if (next === state) return;
+    const kept = new Set(next.map((n) => n.id));
+    for (const [id, handle] of timers) {
+      if (!kept.has(id)) {
+        clearTimer(handle);
+        timers.delete(id);
+      }
+    }
+    state = next;
+    for (const l of listeners) l();
+  }
+
+  function notify(input: NotifyInput): string {
+    seq += 1;
+    const id = `n${Date.now().toString(36)}-${seq}`;
+    const notification: AppNotification = {
+      id,
+      type: input.type,
+      title: input.title,
+      message: input.message,
+      timestamp: now(),
+      read: false,
+      persistent: input.persistent ?? defaultPersistent(input.type),
+      actions: input.actions ?? [],
+    };
+    dispatch({ type: 'add', notification });
+    if (!notification.persistent) {
+      timers.set(
+        id,
+        setTimer(() => {
+          timers.delete(id);
+          dispatch({ type: 'remove', id });
+        }, AUTO_HIDE_MS),
+      );
+    }
+    for (const l of addedListeners) l(notification);
+    return id;
+  }
+
+  return {
+    notify,
+    markRead: (id: string) => dispatch({ type: 'markRead', id }),
+    markAllRead: () => dispatch({ type: 'markAllRead' }),
+    remove: (id: string) => dispatch({ type: 'remove', id }),
+    clearAll: () => dispatch({ type: 'clearAll' }),
+    clearRead: () => dispatch({ type: 'clearRead' }),
+    getSnapshot: (): AppNotification[] => state,
+    subscribe: (listener: () => void): (() => void) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** For the shell's toasts: called once per new notification. */
+    onAdded: (listener: (n: AppNotification) => void): (() => void) => {
+      addedListeners.add(listener);
+      return () => addedListeners.delete(listener);
+    },
+  };
+}
+
+export type NotificationsStore = ReturnType<typeof createNotificationsStore>;
+
+/** The app's one store. */
+export const notificationsStore = createNotificationsStore();
+
+export function notify(input: NotifyInput): string {
+  return notificationsStore.notify(input);
+}
+
+export function useNotifications() {
+  const notifications = useSyncExternalStore(
+    notificationsStore.subscribe,
+    notificationsStore.getSnapshot,
+    notificationsStore.getSnapshot,
+  );
+  return {
+    notifications,
+    unreadCount: notifications.filter((n) => !n.read).length,
+    markRead: notificationsStore.markRead,
+    markAllRead: notificationsStore.markAllRead,
+    remove: notificationsStore.remove,
+    clearAll: notificationsStore.clearAll,
+    clearRead: notificationsStore.clearRead,
+  };
+}
