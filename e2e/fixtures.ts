@@ -32,7 +32,10 @@ export const test = base.extend<{ failOnPageErrors: void }, { server: E2eServer 
   server: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the object pattern
     async ({}, use, workerInfo) => {
-      const pgRun = process.env.MAILROOM_E2E_DATABASE === 'postgres' ? await postgresDatabase(workerInfo.workerIndex) : null;
+      const pgRun =
+        process.env.MAILROOM_E2E_DATABASE === 'postgres'
+          ? await postgresDatabase(workerInfo.workerIndex)
+          : null;
       const server = await startServer({
         adminEmail: ADMIN.email,
         adminPassword: ADMIN.password,
@@ -40,7 +43,11 @@ export const test = base.extend<{ failOnPageErrors: void }, { server: E2eServer 
         logFile: path.join(SERVER_LOG_DIR, `worker-${workerInfo.workerIndex}.log`),
       });
       try {
-        await use({ baseURL: server.baseURL, dataDir: server.dataDir, ...(pgRun ? { dbUrl: pgRun.url } : {}) });
+        await use({
+          baseURL: server.baseURL,
+          dataDir: server.dataDir,
+          ...(pgRun ? { dbUrl: pgRun.url } : {}),
+        });
       } finally {
         await server.stop();
         pgRun?.cluster.stop();
@@ -76,7 +83,11 @@ export async function signIn(page: Page, who: { email: string; password: string 
 /** Full-page screenshot saved as e2e/test-output/screenshots/<name>.png. */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({
+    path: path.join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+  });
 }
 
 /** Runs axe-core on the current page and fails on any serious or critical violation. */
@@ -89,9 +100,9 @@ export async function axeCheck(page: Page, label = page.url()): Promise<void> {
     .map((v) => {
       const where = v.nodes
         .slice(0, 5)
-        .map((n) => n.target.join(' '))
-        .join(' | ');
-      return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length} nodes: ${where})`;
+        .map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` — ${n.any[0].message}` : ''}`)
+        .join('\n      ');
+      return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length} nodes)\n      ${where}`;
     });
   expect(severe, `axe: serious or critical violations on ${label}`).toEqual([]);
 }

@@ -50,12 +50,14 @@ test.describe('console pages', () => {
   });
 
   for (const p of PAGES) {
-    test(`${p.path}: header, breadcrumb${p.axe ? ', accessibility' : ''} and a screenshot`, async ({ page }) => {
+    test(`${p.path}: header, breadcrumb${p.axe ? ', accessibility' : ''} and a screenshot`, async ({
+      page,
+    }) => {
       await page.goto(p.path);
       await expect(page).toHaveURL(new RegExp(`${p.path}$`));
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       if (p.path !== '/dashboard') {
-        const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+        const crumbs = page.getByLabel('Breadcrumb');
         await expect(crumbs.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
       } else {
         await expect(page.getByTestId('system-status')).toBeVisible();

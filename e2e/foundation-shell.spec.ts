@@ -35,7 +35,7 @@ test.describe('the shell', () => {
   });
 
   test('global search: at least 2 characters, pick a result, "No results"', async ({ page }) => {
-    const search = page.getByRole('textbox', { name: 'Search' });
+    const search = page.getByRole('textbox', { name: 'Search', exact: true });
     await search.fill('a');
     await expect(page.getByRole('option')).toHaveCount(0);
     await expect(page.getByText('No results')).toBeHidden();
@@ -86,7 +86,7 @@ test.describe('the shell', () => {
     await page.keyboard.press('Control+h');
     await expect(page).toHaveURL(/\/dashboard$/);
 
-    const search = page.getByRole('textbox', { name: 'Search' });
+    const search = page.getByRole('textbox', { name: 'Search', exact: true });
     await search.click();
     await page.keyboard.type('?m');
     await expect(search).toHaveValue('?m');
@@ -118,7 +118,8 @@ test.describe('the shell', () => {
     expect(Date.now() - seenAt, 'a success notification stays about 5000 ms').toBeGreaterThan(3_000);
     await expect(list.getByText('No notifications')).toBeVisible();
     await expect(bell).toHaveAccessibleName('Notifications');
-    await page.keyboard.press('Escape');
+    await bell.click();
+    await expect(list).toBeHidden();
 
     // A refresh that cannot reach the server: the network is cut for this one call, the app's
     // own error path does the rest. Errors stay until dismissed and carry a Retry action.
@@ -140,7 +141,8 @@ test.describe('the shell', () => {
     await list.getByRole('button', { name: 'Clear read' }).click();
     await expect(items).toHaveCount(0);
     await expect(list.getByText('No notifications')).toBeVisible();
-    await page.keyboard.press('Escape');
+    await bell.click();
+    await expect(list).toBeHidden();
 
     // Fail once more, then Retry from the notification with the network back.
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -148,13 +150,31 @@ test.describe('the shell', () => {
     await page.unroute('**/*system*status*');
     await bell.click();
     const retried = page.waitForResponse((r) => r.url().includes('system') && r.status() === 200);
-    await items.filter({ hasText: 'Failed to refresh system status' }).getByRole('button', { name: 'Retry' }).click();
+    await items
+      .filter({ hasText: 'Failed to refresh system status' })
+      .getByRole('button', { name: 'Retry' })
+      .click();
     await retried;
     await expect(list.getByText('System status refreshed')).toBeVisible();
     await list.getByRole('button', { name: 'Clear all' }).click();
     await expect(items).toHaveCount(0);
     await expect(list.getByText('No notifications')).toBeVisible();
     await expect(bell).toHaveAccessibleName('Notifications');
+  });
+
+  test('Esc closes the notifications dropdown, wherever the focus is', async ({ page }) => {
+    const bell = page.getByRole('button', { name: /^Notifications/ });
+    const list = page.getByRole('dialog', { name: 'Notifications' });
+    await bell.click();
+    await expect(list).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(list).toBeHidden();
+
+    await bell.click();
+    await list.getByRole('button', { name: 'Clear all' }).click();
+    await expect(list.getByText('No notifications')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(list).toBeHidden();
   });
 
   test('the theme toggle cycles light → dark → system and persists across a reload', async ({ page }) => {
@@ -195,7 +215,10 @@ test.describe('the shell', () => {
   test("Refresh on the status card fetches the machine's status again and shows it", async ({ page }) => {
     await expect(page.getByTestId('system-status')).toBeVisible();
     const answer = page.waitForResponse(
-      (r) => decodeURIComponent(r.url()).includes('system/status') && r.request().method() === 'GET' && r.status() === 200,
+      (r) =>
+        decodeURIComponent(r.url()).includes('system/status') &&
+        r.request().method() === 'GET' &&
+        r.status() === 200,
     );
     await page.getByRole('button', { name: 'Refresh' }).click();
     const status = (await (await answer).json()) as {
@@ -207,8 +230,12 @@ test.describe('the shell', () => {
     expect(status.memory.total).toBeGreaterThan(0);
     await expect(page.getByTestId('system-status')).toHaveText(new RegExp(status.status, 'i'));
     await expect(page.getByTestId('system-uptime')).toHaveText(formatUptime(status.uptime));
-    await expect(page.getByText(`${formatBytes(status.memory.used)} / ${formatBytes(status.memory.total)}`)).toBeVisible();
-    await expect(page.getByText(`${formatBytes(status.disk.used)} / ${formatBytes(status.disk.total)}`)).toBeVisible();
+    await expect(
+      page.getByText(`${formatBytes(status.memory.used)} / ${formatBytes(status.memory.total)}`),
+    ).toBeVisible();
+    await expect(
+      page.getByText(`${formatBytes(status.disk.used)} / ${formatBytes(status.disk.total)}`),
+    ).toBeVisible();
   });
 
   test('at phone width the burger menu holds the navigation and the signed-in email', async ({ page }) => {

@@ -50,7 +50,9 @@ test.describe('sign-in', () => {
     await shot(page, 'login-failed');
   });
 
-  test("'Signing in...' and a disabled button while the request runs, then the dashboard", async ({ page }) => {
+  test("'Signing in...' and a disabled button while the request runs, then the dashboard", async ({
+    page,
+  }) => {
     await page.goto('/login');
     await page.getByLabel('Email address').fill(ADMIN.email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN.password);
@@ -74,7 +76,9 @@ test.describe('sign-in', () => {
     }));
     expect(stored.email).toBe(ADMIN.email);
     expect(stored.key).toMatch(/^[A-Za-z0-9_-]{22,}$/);
-    const status = await page.request.get('/auth/status', { headers: { authorization: `Bearer ${stored.key}` } });
+    const status = await page.request.get('/auth/status', {
+      headers: { authorization: `Bearer ${stored.key}` },
+    });
     expect(await status.json()).toMatchObject({ authenticated: true });
   });
 });

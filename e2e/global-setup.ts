@@ -8,6 +8,8 @@ export default function globalSetup(): void {
     throw new Error(`${CHROMIUM} is missing: install the Debian package "chromium" (.ci/run does).`);
   }
   if (!existsSync(path.join(ROOT, 'web/dist/index.html'))) {
-    throw new Error('web/dist is missing: run `npm run build -w web` first (`npm test` does it before Playwright).');
+    throw new Error(
+      'web/dist is missing: run `npm run build -w web` first (`npm test` does it before Playwright).',
+    );
   }
 }

@@ -14,9 +14,15 @@ function api(request: APIRequestContext, key: string) {
   };
   return {
     get: async <T>(path: string) => ok<T>(await request.get(`/api/${path}`, { headers })),
-    post: async <T>(path: string, data?: unknown) => ok<T>(await request.post(`/api/${path}`, { headers, data: data ?? {} })),
+    post: async <T>(path: string, data?: unknown) =>
+      ok<T>(await request.post(`/api/${path}`, { headers, data: data ?? {} })),
     postCsv: async <T>(path: string, csv: string) =>
-      ok<T>(await request.post(`/api/${path}`, { headers: { ...headers, 'Content-Type': 'text/csv' }, data: csv })),
+      ok<T>(
+        await request.post(`/api/${path}`, {
+          headers: { ...headers, 'Content-Type': 'text/csv' },
+          data: csv,
+        }),
+      ),
     total: async (path: string) => {
       const res = await request.get(`/api/${path}`, { headers });
       expect(res.ok()).toBe(true);
@@ -52,6 +58,12 @@ async function findAlias(a: Api, source: string): Promise<AliasRow | undefined> 
   return rows.find((r) => r.source === source);
 }
 
+/** At phone width nothing may stick out sideways. */
+async function expectNoSideScroll(page: Page): Promise<void> {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, 'page width at 390px').toBeLessThanOrEqual(MOBILE.width);
+}
+
 async function confirmDialog(page: Page, text: string, button: string): Promise<void> {
   const dialog = page.getByRole('dialog').filter({ hasText: text });
   await expect(dialog).toBeVisible();
@@ -66,7 +78,7 @@ test.describe('mail screens', () => {
     const email = 'e2e-box1@example.com';
 
     await page.goto('/mail/mailboxes');
-    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    const crumbs = page.getByLabel('Breadcrumb');
     await expect(crumbs).toContainText('Dashboard');
     await expect(crumbs).toContainText('Mail Management');
     await expect(crumbs).toContainText('Mailboxes');
@@ -76,19 +88,19 @@ test.describe('mail screens', () => {
 
     // Empty text, through the server-side search.
     await page.getByLabel('Search mailboxes').fill('no-such-mailbox-anywhere');
-    await expect(page.getByText('No mailboxes found')).toBeVisible();
+    await expect(page.getByText('No mailboxes found').filter({ visible: true })).toBeVisible();
     await page.getByLabel('Search mailboxes').fill('');
 
     // §5 rules in the create form.
     await page.getByRole('button', { name: 'Add Mailbox' }).click();
     const form = page.locator('section', { has: page.getByRole('heading', { name: 'Add Mailbox' }) });
-    await form.getByLabel('Email', { exact: true }).fill('');
+    await form.getByLabel(/^Email/).fill('');
     await form.getByLabel('Quota (MB)').fill('');
     await form.getByRole('button', { name: 'Create Mailbox' }).click();
     await expect(form.getByText('Email is required')).toBeVisible();
     await expect(form.getByText('Password is required')).toBeVisible();
-    await form.getByLabel('Email', { exact: true }).fill('not-an-address');
-    await form.getByLabel('Password', { exact: true }).fill('short');
+    await form.getByLabel(/^Email/).fill('not-an-address');
+    await form.getByLabel(/^Password/).fill('short');
     await form.getByRole('button', { name: 'Create Mailbox' }).click();
     await expect(form.getByText('Please enter a valid email address')).toBeVisible();
     await expect(form.getByText('Password must be at least 8 characters')).toBeVisible();
@@ -97,10 +109,10 @@ test.describe('mail screens', () => {
     await form.getByRole('button', { name: 'Cancel' }).click();
     await expect(form).toBeHidden();
     await page.getByRole('button', { name: 'Add Mailbox' }).click();
-    await expect(form.getByLabel('Email', { exact: true })).toHaveValue('');
+    await expect(form.getByLabel(/^Email/)).toHaveValue('');
 
-    await form.getByLabel('Email', { exact: true }).fill(email);
-    await form.getByLabel('Password', { exact: true }).fill('mailbox-password-1');
+    await form.getByLabel(/^Email/).fill(email);
+    await form.getByLabel(/^Password/).fill('mailbox-password-1');
     await form.getByLabel('Quota (MB)').fill('100');
     await shot(page, 'mail-mailboxes-create-form');
     await form.getByRole('button', { name: 'Create Mailbox' }).click();
@@ -115,8 +127,8 @@ test.describe('mail screens', () => {
 
     // A duplicate is refused with the server's message and the spec's fallback title.
     await page.getByRole('button', { name: 'Add Mailbox' }).click();
-    await form.getByLabel('Email', { exact: true }).fill(email);
-    await form.getByLabel('Password', { exact: true }).fill('mailbox-password-1');
+    await form.getByLabel(/^Email/).fill(email);
+    await form.getByLabel(/^Password/).fill('mailbox-password-1');
     await form.getByRole('button', { name: 'Create Mailbox' }).click();
     const createError = form.getByRole('alert').filter({ hasText: 'Failed to create mailbox' });
     await expect(createError).toBeVisible();
@@ -176,10 +188,16 @@ test.describe('mail screens', () => {
     const key = await signIn(page);
     const a = api(request, key);
     for (let i = 0; i < 55; i += 1) {
-      await a.post('mail/users/add', { email: `page-${String(i).padStart(2, '0')}@paging.example.com`, password: 'paging-password', quota: (i + 1) * MB });
+      await a.post('mail/users/add', {
+        email: `page-${String(i).padStart(2, '0')}@paging.example.com`,
+        password: 'paging-password',
+        quota: (i + 1) * MB,
+      });
     }
     await page.goto('/mail/mailboxes');
+    const searched = page.waitForResponse((r) => r.url().includes('q=paging.example.com'));
     await page.getByLabel('Search mailboxes').fill('paging.example.com');
+    await searched;
     await expect(page.getByText('Showing 1–50 of 55 mailboxes')).toBeVisible();
     await page.getByRole('button', { name: 'Page 2' }).click();
     await expect(page.getByText('Showing 51–55 of 55 mailboxes')).toBeVisible();
@@ -190,6 +208,12 @@ test.describe('mail screens', () => {
     await page.setViewportSize(MOBILE);
     await page.getByLabel('Search mailboxes').fill('page-0');
     await expect(page.getByText('Showing 1–10 of 10 mailboxes')).toBeVisible();
+    // Phones get one card per mailbox, with its actions in reach.
+    const cards = page.getByRole('list', { name: 'Mailboxes' });
+    await expect(cards.getByRole('listitem')).toHaveCount(10);
+    const edit = await cards.getByRole('button', { name: 'Edit page-09@paging.example.com' }).boundingBox();
+    expect(edit!.x + edit!.width).toBeLessThanOrEqual(MOBILE.width);
+    await expectNoSideScroll(page);
     await shot(page, 'mail-mailboxes-mobile');
     await axeCheck(page, '/mail/mailboxes (390px)');
   });
@@ -200,7 +224,7 @@ test.describe('mail screens', () => {
     const source = 'sales@e2e-alias.example.com';
 
     await page.goto('/mail/aliases');
-    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    const crumbs = page.getByLabel('Breadcrumb');
     await expect(crumbs).toContainText('Email Aliases');
     for (const col of ['Source Email', 'Destination Email', 'Status', 'Actions']) {
       await expect(page.getByRole('columnheader', { name: col, exact: true })).toBeVisible();
@@ -215,7 +239,10 @@ test.describe('mail screens', () => {
     await form.getByLabel('Destination Email').fill('team@e2e-alias.example.com');
     await form.getByRole('button', { name: 'Create Alias' }).click();
     await expect(form).toBeHidden();
-    expect(await findAlias(a, source)).toMatchObject({ destination: 'team@e2e-alias.example.com', status: 'active' });
+    expect(await findAlias(a, source)).toMatchObject({
+      destination: 'team@e2e-alias.example.com',
+      status: 'active',
+    });
 
     // Duplicate source: 409 with the server's message under the spec's fallback title.
     await page.getByRole('button', { name: 'Add Alias' }).click();
@@ -235,7 +262,7 @@ test.describe('mail screens', () => {
     await search.fill('team@e2e-alias');
     await expect(row).toBeVisible();
     await search.fill('zz-nothing-matches');
-    await expect(page.getByText('No aliases found matching "zz-nothing-matches"')).toBeVisible();
+    await expect(page.getByText('No aliases found matching "zz-nothing-matches"').filter({ visible: true })).toBeVisible();
     await search.fill('e2e-alias.example.com');
     await expect(row).toBeVisible();
 
@@ -262,7 +289,7 @@ test.describe('mail screens', () => {
     await confirmDialog(page, `Are you sure you want to delete the alias ${source}?`, 'Delete');
     await expect(row).toBeHidden();
     expect(await findAlias(a, source)).toBeUndefined();
-    await expect(page.getByText('No aliases found matching "e2e-alias.example.com"')).toBeVisible();
+    await expect(page.getByText('No aliases found matching "e2e-alias.example.com"').filter({ visible: true })).toBeVisible();
   });
 
   test('aliases: import a CSV with a bad row, then export every alias', async ({ page, request }) => {
@@ -270,10 +297,15 @@ test.describe('mail screens', () => {
     const a = api(request, key);
 
     // More aliases than one page, so the export must page through the API.
-    const bulk = ['source,destination', ...Array.from({ length: 120 }, (_, i) => `bulk-${i}@export.example.com,dest@export.example.com`)];
+    const bulk = [
+      'source,destination',
+      ...Array.from({ length: 120 }, (_, i) => `bulk-${i}@export.example.com,dest@export.example.com`),
+    ];
     await a.postCsv('mail/aliases/import', bulk.join('\n'));
 
     await page.goto('/mail/aliases');
+    await expect(page.getByRole('row').filter({ hasText: 'bulk-0@export.example.com' })).toBeVisible();
+    await axeCheck(page, '/mail/aliases');
     const csv = [
       'source,destination',
       'imp-one@import.example.com,t1@import.example.com',
@@ -281,7 +313,9 @@ test.describe('mail screens', () => {
       'not-an-address,t3@import.example.com',
       ',t4@import.example.com',
     ].join('\n');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'aliases.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'aliases.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     const result = page.getByRole('dialog', { name: 'Import Aliases' });
     await expect(result).toBeVisible();
     await expect(result).toContainText('aliases.csv');
@@ -291,7 +325,7 @@ test.describe('mail screens', () => {
     const errors = result.getByRole('table', { name: 'Rows not imported' });
     await expect(errors.getByRole('row').filter({ hasText: /^4/ })).toContainText('valid email address');
     await shot(page, 'mail-aliases-import-result');
-    await result.getByRole('button', { name: 'Close' }).click();
+    await result.getByRole('button', { name: 'Close', exact: true }).click();
 
     // §4: the list reloads (after 1 s) and shows the imported rows.
     await page.getByLabel('Search aliases').fill('import.example.com');
@@ -299,7 +333,10 @@ test.describe('mail screens', () => {
     expect(await findAlias(a, 'not-an-address')).toBeUndefined();
 
     const total = await a.total('mail/aliases?limit=1');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export Aliases' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export Aliases' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^aliases-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync(await download.path(), 'utf8');
     const lines = text.split(/\r?\n/).filter((l) => l !== '');
@@ -310,9 +347,10 @@ test.describe('mail screens', () => {
     expect(lines).toContain('bulk-119@export.example.com,dest@export.example.com,active');
 
     await page.getByLabel('Search aliases').fill('');
-    await axeCheck(page, '/mail/aliases');
     await shot(page, 'mail-aliases');
     await page.setViewportSize(MOBILE);
+    await expect(page.getByRole('list', { name: 'Email aliases' }).getByRole('listitem').first()).toBeVisible();
+    await expectNoSideScroll(page);
     await shot(page, 'mail-aliases-mobile');
   });
 
@@ -322,9 +360,10 @@ test.describe('mail screens', () => {
     const before = await a.get<SettingsAnswer>('mail/settings');
 
     await page.goto('/mail/settings');
-    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Mail Settings');
+    await expect(page.getByLabel('Breadcrumb')).toContainText('Mail Settings');
     const status = page.locator('section', { has: page.getByRole('heading', { name: 'Settings Status' }) });
     await expect(status).toContainText(String(before.version));
+    await axeCheck(page, '/mail/settings');
 
     // MX list: the last record cannot go.
     await expect(page.getByRole('button', { name: 'Remove MX record 1' })).toBeDisabled();
@@ -338,14 +377,17 @@ test.describe('mail screens', () => {
     await expect(page.getByText('Max Recipients must be at least 1')).toBeVisible();
     await recipients.fill('150');
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' })).toBeVisible();
-    const saved = await a.get<SettingsAnswer & { settings: { mxRecords: { host: string }[] } }>('mail/settings');
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' }),
+    ).toBeVisible();
+    const saved = await a.get<SettingsAnswer & { settings: { mxRecords: { host: string }[] } }>(
+      'mail/settings',
+    );
     expect(saved.version).toBe(before.version + 1);
     expect(saved.settings.maxRecipients).toBe(150);
     expect(saved.settings.mxRecords.map((r) => r.host)).toContain('mx2.example.com');
     await expect(status).toContainText(String(saved.version));
     await expect(status).not.toContainText('Never');
-    await axeCheck(page, '/mail/settings');
     await shot(page, 'mail-settings');
 
     // Reset to Defaults asks first, then fills the form with the defaults; Save applies them.
@@ -354,16 +396,23 @@ test.describe('mail screens', () => {
     await expect(recipients).toHaveValue('100');
     await expect(page.getByLabel('MX Host of MX record 2')).toBeHidden();
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' }),
+    ).toBeVisible();
     const reset = await a.get<SettingsAnswer>('mail/settings');
     expect(reset.settings.maxRecipients).toBe(100);
 
     // Someone else saves meanwhile: this form's version is stale → 409, then reload.
-    await a.post('mail/settings', { settings: { ...reset.settings, maxRecipients: 321 }, version: reset.version });
+    await a.post('mail/settings', {
+      settings: { ...reset.settings, maxRecipients: 321 },
+      version: reset.version,
+    });
     await recipients.fill('222');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     const stale = page.getByRole('alert').filter({ hasText: 'Settings changed elsewhere' });
-    await expect(stale).toContainText('The mail settings were changed by someone else. Reload them and try again.');
+    await expect(stale).toContainText(
+      'The mail settings were changed by someone else. Reload them and try again.',
+    );
     expect((await a.get<SettingsAnswer>('mail/settings')).settings.maxRecipients).toBe(321);
     await shot(page, 'mail-settings-stale');
     await stale.getByRole('button', { name: 'Reload Settings' }).click();
@@ -371,19 +420,33 @@ test.describe('mail screens', () => {
     await expect(recipients).toHaveValue('321');
 
     await page.setViewportSize(MOBILE);
+    await expectNoSideScroll(page);
     await shot(page, 'mail-settings-mobile');
   });
 
   test('mail dashboard: counters, usage, activity, quick actions and logs', async ({ page, request }) => {
     const key = await signIn(page);
     const a = api(request, key);
-    await a.post('mail/users/add', { email: 'dash-full@dash.example.com', password: 'dash-password-1', quota: 10 * MB });
-    await a.post('mail/aliases/add', { source: 'dash-alias@dash.example.com', destination: 'dash-full@dash.example.com' });
-    const counts = await a.get<{ totalMailboxes: number; activeMailboxes: number; totalAliases: number; serverStatus: string }>('mail/dashboard');
+    await a.post('mail/users/add', {
+      email: 'dash-full@dash.example.com',
+      password: 'dash-password-1',
+      quota: 10 * MB,
+    });
+    await a.post('mail/aliases/add', {
+      source: 'dash-alias@dash.example.com',
+      destination: 'dash-full@dash.example.com',
+    });
+    const counts = await a.get<{
+      totalMailboxes: number;
+      activeMailboxes: number;
+      totalAliases: number;
+      serverStatus: string;
+    }>('mail/dashboard');
 
     await page.goto('/mail');
-    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText('Mail Management');
-    const card = (title: string) => page.locator('.mantine-Card-root', { has: page.getByText(title, { exact: true }) });
+    await expect(page.getByLabel('Breadcrumb')).toContainText('Mail Management');
+    const card = (title: string) =>
+      page.locator('.mantine-Card-root', { has: page.getByText(title, { exact: true }) });
     await expect(card('Total Mailboxes')).toContainText(counts.totalMailboxes.toLocaleString('en-US'));
     await expect(card('Active Mailboxes')).toContainText(counts.activeMailboxes.toLocaleString('en-US'));
     await expect(card('Email Aliases')).toContainText(counts.totalAliases.toLocaleString('en-US'));
@@ -400,11 +463,12 @@ test.describe('mail screens', () => {
     await expect(logs).toBeVisible();
     await expect(logs.getByText(/No mail log is readable|lines from|no mail lines/)).toBeVisible();
     await shot(page, 'mail-logs');
-    await logs.getByRole('button', { name: 'Close' }).click();
+    await logs.getByRole('button', { name: 'Close', exact: true }).click();
 
     await axeCheck(page, '/mail');
     await shot(page, 'mail-dashboard');
     await page.setViewportSize(MOBILE);
+    await expectNoSideScroll(page);
     await shot(page, 'mail-dashboard-mobile');
 
     await page.getByRole('link', { name: 'Manage Aliases' }).click();

@@ -27,7 +27,9 @@ export function freePort(): Promise<number> {
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no free port'))));
+      srv.close(() =>
+        typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no free port')),
+      );
     });
   });
 }
@@ -36,7 +38,12 @@ export function freePort(): Promise<number> {
 function cleanEnv(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith('MAILROOM_') || ['PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL'].includes(k)) continue;
+    if (
+      v === undefined ||
+      k.startsWith('MAILROOM_') ||
+      ['PORT', 'HOST', 'DATABASE_URL', 'LOG_LEVEL'].includes(k)
+    )
+      continue;
     out[k] = v;
   }
   return out;
@@ -107,7 +114,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       await stop();
-      throw new Error(`the server exited during start (${child.exitCode ?? child.signalCode}):\n${tail(opts.logFile)}`);
+      throw new Error(
+        `the server exited during start (${child.exitCode ?? child.signalCode}):\n${tail(opts.logFile)}`,
+      );
     }
     try {
       const res = await fetch(`${baseURL}/auth/status`);

@@ -20,7 +20,12 @@ const STEPS = [
     cmd: bin('eslint'),
     args: ['--max-warnings=0', '.'],
   },
-  { name: 'typecheck', title: 'Type check (tsc, every workspace)', cmd: npm, args: ['run', '--silent', 'typecheck'] },
+  {
+    name: 'typecheck',
+    title: 'Type check (tsc, every workspace)',
+    cmd: npm,
+    args: ['run', '--silent', 'typecheck'],
+  },
   { name: 'unit', title: 'Unit and API tests (vitest, all projects)', cmd: bin('vitest'), args: ['run'] },
   { name: 'build', title: 'Web build (vite)', cmd: npm, args: ['run', 'build', '-w', 'web'] },
   {
@@ -94,7 +99,8 @@ function checkPrerequisites() {
     process.stdout.write('All Debian packages the tests use are present.\n');
     return { ok: true, missing };
   }
-  for (const m of missing) loud(`MISSING: ${m.for} need the Debian package "${m.pkg}" (apt-get install ${m.pkg})`);
+  for (const m of missing)
+    loud(`MISSING: ${m.for} need the Debian package "${m.pkg}" (apt-get install ${m.pkg})`);
   if (requireAll) {
     loud('MAILROOM_REQUIRE_ALL=1: every program is required. Install them (.ci/run does) and run again.');
     return { ok: false, missing };
@@ -109,8 +115,12 @@ async function main() {
   const pre = checkPrerequisites();
   const results = [];
   const summary = (verdict) => {
-    const parts = results.map((r) => `${r.name} ${r.status}${r.ms !== undefined ? ` ${duration(r.ms)}` : ''}`);
-    process.stdout.write(`\nnpm test: ${verdict} in ${duration(Date.now() - started)} (${parts.join(', ') || 'no steps'})\n`);
+    const parts = results.map(
+      (r) => `${r.name} ${r.status}${r.ms !== undefined ? ` ${duration(r.ms)}` : ''}`,
+    );
+    process.stdout.write(
+      `\nnpm test: ${verdict} in ${duration(Date.now() - started)} (${parts.join(', ') || 'no steps'})\n`,
+    );
   };
   if (!pre.ok) {
     summary('FAILED before the first step (missing programs)');

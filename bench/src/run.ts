@@ -40,7 +40,9 @@ async function main(): Promise<number> {
   }
   const unknown = args.filter((a) => !all.some((s) => s.name === a));
   if (unknown.length) {
-    process.stderr.write(`Unknown suite ${unknown.join(', ')}. Suites: ${all.map((s) => s.name).join(', ')}\n`);
+    process.stderr.write(
+      `Unknown suite ${unknown.join(', ')}. Suites: ${all.map((s) => s.name).join(', ')}\n`,
+    );
     return 2;
   }
   const chosen = args.length ? all.filter((s) => args.includes(s.name)) : all;
@@ -59,7 +61,9 @@ async function main(): Promise<number> {
     } catch (err) {
       crashed++;
       const message = err instanceof Error ? err.message : String(err);
-      process.stderr.write(`[${suite.name}] FAILED: ${err instanceof Error ? (err.stack ?? message) : message}\n`);
+      process.stderr.write(
+        `[${suite.name}] FAILED: ${err instanceof Error ? (err.stack ?? message) : message}\n`,
+      );
       rows = [{ measure: 'suite failed', value: message.split('\n')[0] ?? message, pass: false }];
     }
     log(`done in ${seconds(Date.now() - t0)}`);
@@ -72,14 +76,18 @@ async function main(): Promise<number> {
   const file = path.join(OUT, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(record, null, 2) + '\n');
   process.stdout.write(`\n${formatTable(['suite', 'measure', 'value', 'goal', 'result'], table)}\n\n`);
-  process.stdout.write(`Machine: ${os.cpus().length} cores, Node ${process.version}. Raw figures: ${path.relative(ROOT, file)}\n`);
+  process.stdout.write(
+    `Machine: ${os.cpus().length} cores, Node ${process.version}. Raw figures: ${path.relative(ROOT, file)}\n`,
+  );
   return crashed ? 1 : 0;
 }
 
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`bench crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `bench crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -11,7 +11,10 @@ export const PREREQUISITES = [
   {
     pkg: 'postgresql',
     for: 'API tests on PostgreSQL',
-    paths: PG_VERSIONS.map((v) => [`/usr/lib/postgresql/${v}/bin/initdb`, `/usr/lib/postgresql/${v}/bin/postgres`]),
+    paths: PG_VERSIONS.map((v) => [
+      `/usr/lib/postgresql/${v}/bin/initdb`,
+      `/usr/lib/postgresql/${v}/bin/postgres`,
+    ]),
   },
   { pkg: 'postfix', for: 'mail integration tests', paths: [['/usr/sbin/postconf', '/usr/sbin/postmap']] },
   { pkg: 'postfix-sqlite', for: 'mail integration tests', paths: [['/usr/lib/postfix/postfix-sqlite.so']] },
@@ -22,10 +25,18 @@ export const PREREQUISITES = [
     for: 'mail integration tests',
     paths: [['/usr/lib/dovecot/modules/auth/libdriver_sqlite.so']],
   },
-  { pkg: 'dovecot-pgsql', for: 'mail integration tests', paths: [['/usr/lib/dovecot/modules/auth/libdriver_pgsql.so']] },
+  {
+    pkg: 'dovecot-pgsql',
+    for: 'mail integration tests',
+    paths: [['/usr/lib/dovecot/modules/auth/libdriver_pgsql.so']],
+  },
   { pkg: 'dovecot-imapd', for: 'mail integration tests', paths: [['/usr/lib/dovecot/imap']] },
   { pkg: 'bind9', for: 'DNS integration tests', paths: [['/usr/sbin/named']] },
-  { pkg: 'bind9-utils', for: 'DNS integration tests', paths: [['/usr/bin/named-checkzone', '/usr/bin/named-checkconf']] },
+  {
+    pkg: 'bind9-utils',
+    for: 'DNS integration tests',
+    paths: [['/usr/bin/named-checkzone', '/usr/bin/named-checkconf']],
+  },
   { pkg: 'sqlite3', for: 'integration tests', paths: [['/usr/bin/sqlite3']] },
 ];
 

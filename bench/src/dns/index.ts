@@ -37,8 +37,14 @@ async function pageQueries(f: DnsFixture, zones: string[]): Promise<BenchRow[]> 
   const kinds: [string, () => Parameters<typeof listRecords>[1]][] = [
     ['first page, no filter', () => ({ limit: 50 })],
     ['zone filter, page 2', () => ({ zone: pick(), limit: 50, offset: 50 })],
-    ['type filter, page 3', () => ({ type: types[(rnd.next().value as number) % 6], limit: 50, offset: 100 })],
-    ['zone + type filter', () => ({ zone: pick(), type: types[(rnd.next().value as number) % 6], limit: 50 })],
+    [
+      'type filter, page 3',
+      () => ({ type: types[(rnd.next().value as number) % 6], limit: 50, offset: 100 }),
+    ],
+    [
+      'zone + type filter',
+      () => ({ zone: pick(), type: types[(rnd.next().value as number) % 6], limit: 50 }),
+    ],
     ['zone + search q', () => ({ zone: pick(), q: 'host1', limit: 50 })],
   ];
   const all: number[] = [];
@@ -51,7 +57,11 @@ async function pageQueries(f: DnsFixture, zones: string[]): Promise<BenchRow[]> 
       times.push(t);
     }
     all.push(...times);
-    rows.push({ measure: `records page + count: ${name} (p99)`, value: ms(pct(times, 99)), raw: { p50: pct(times, 50), p99: pct(times, 99) } });
+    rows.push({
+      measure: `records page + count: ${name} (p99)`,
+      value: ms(pct(times, 99)),
+      raw: { p50: pct(times, 50), p99: pct(times, 99) },
+    });
   }
   rows.unshift({
     measure: `records page + filter p99, ${QUERIES * kinds.length} queries over ${RECORDS.toLocaleString('en')} records`,
@@ -61,7 +71,8 @@ async function pageQueries(f: DnsFixture, zones: string[]): Promise<BenchRow[]> 
     raw: { p50: pct(all, 50), p99: pct(all, 99) },
   });
   const global: number[] = [];
-  for (let i = 0; i < 5; i++) global.push((await timed(() => listRecords(db, { q: `host${i}7`, limit: 50 })))[1]);
+  for (let i = 0; i < 5; i++)
+    global.push((await timed(() => listRecords(db, { q: `host${i}7`, limit: 50 })))[1]);
   rows.push({
     measure: 'records search q across all zones (full scan, no goal)',
     value: ms(pct(global, 50)),
@@ -83,8 +94,14 @@ const suite: BenchSuite = {
       const csv = recordsCsv(zones, RECORDS);
 
       const [dry, dryMs] = await timed(() => importRecords(f.ctx, csv, true));
-      if (dry.imported !== RECORDS) throw new Error(`dry run accepted ${dry.imported} of ${RECORDS}: ${JSON.stringify(dry.errors.slice(0, 3))}`);
-      rows.push({ measure: 'CSV import dry run (parse + validate), rows/s', value: `${Math.round(RECORDS / (dryMs / 1000)).toLocaleString('en')}` });
+      if (dry.imported !== RECORDS)
+        throw new Error(
+          `dry run accepted ${dry.imported} of ${RECORDS}: ${JSON.stringify(dry.errors.slice(0, 3))}`,
+        );
+      rows.push({
+        measure: 'CSV import dry run (parse + validate), rows/s',
+        value: `${Math.round(RECORDS / (dryMs / 1000)).toLocaleString('en')}`,
+      });
 
       ctx.log('importing (one transaction, every zone rendered and checked by named-checkconf -z)');
       const [imp, impMs] = await timed(() => importRecords(f.ctx, csv, false));
@@ -106,10 +123,15 @@ const suite: BenchSuite = {
       await insertZones(f, [big]);
       const bigCsv = recordsCsv([big], BIG_ZONE_RECORDS);
       const [, bigMs] = await timed(() => importRecords(f.ctx, bigCsv, false));
-      rows.push({ measure: `import ${BIG_ZONE_RECORDS.toLocaleString('en')} records into one zone (render + check)`, value: ms(bigMs) });
+      rows.push({
+        measure: `import ${BIG_ZONE_RECORDS.toLocaleString('en')} records into one zone (render + check)`,
+        value: ms(bigMs),
+      });
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const [, t] = await timed(() => addRecord(f.ctx, big, { qname: `extra${i}`, rtype: 'A', value: '192.0.2.1', ttl: 3600 }));
+        const [, t] = await timed(() =>
+          addRecord(f.ctx, big, { qname: `extra${i}`, rtype: 'A', value: '192.0.2.1', ttl: 3600 }),
+        );
         times.push(t);
       }
       rows.push({

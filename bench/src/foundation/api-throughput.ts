@@ -29,7 +29,9 @@ export async function apiThroughput(ctx: BenchContext): Promise<BenchRow[]> {
       { measure: 'GET /api/audit?limit=1 (auth guard + query)', path: '/api/audit?limit=1', goal: true },
       { measure: 'GET /api/system/status (reads the machine)', path: '/api/system/status', goal: false },
     ];
-    const rows: BenchRow[] = [{ measure: 'bare Fastify GET /bare (baseline)', value: figure(baseline), raw: raw(baseline) }];
+    const rows: BenchRow[] = [
+      { measure: 'bare Fastify GET /bare (baseline)', value: figure(baseline), raw: raw(baseline) },
+    ];
     for (const t of targets) {
       ctx.log(`load: GET ${t.path}`);
       const r = await measureLoad({ url: mailroom.baseURL + t.path, headers: auth });

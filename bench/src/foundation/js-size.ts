@@ -38,7 +38,7 @@ const describe = (j: JsLoad) =>
 
 /** The JavaScript a browser downloads for /login and for /dashboard (signed in), from the built app. */
 export async function jsSize(ctx: BenchContext): Promise<BenchRow[]> {
-  ensureWebBuild(ctx.root, ctx.log);
+  ensureWebBuild(ctx.root, (m) => ctx.log(m));
   const server = await startMailroom(ctx.outDir);
   let browser: Browser | null = null;
   try {
@@ -59,7 +59,10 @@ export async function jsSize(ctx: BenchContext): Promise<BenchRow[]> {
       { key, email: BENCH_ADMIN.email },
     );
     const dashboard = await jsLoadedBy(await dashCtx.newPage(), `${server.baseURL}/dashboard`, async (p) => {
-      await p.getByRole('button', { name: /refresh/i }).first().waitFor();
+      await p
+        .getByRole('button', { name: /refresh/i })
+        .first()
+        .waitFor();
       if (!p.url().endsWith('/dashboard')) throw new Error(`/dashboard redirected to ${p.url()}`);
     });
     await dashCtx.close();

@@ -26,7 +26,10 @@ export async function signInKey(baseURL: string): Promise<string> {
 }
 
 /** Runs a TypeScript server script with tsx on a free port; it prints `listening <port>` when ready. */
-export async function startScriptServer(root: string, script: string): Promise<{ baseURL: string; stop(): Promise<void> }> {
+export async function startScriptServer(
+  root: string,
+  script: string,
+): Promise<{ baseURL: string; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,

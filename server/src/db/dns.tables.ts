@@ -56,8 +56,15 @@ export interface DnsSettingsTable {
   notes: WithDefault<string>;
 }
 
+export interface DnsRecordCountTable {
+  zone: string;
+  rtype: string;
+  n: number;
+}
+
 export interface DnsTables {
   dns_zones: DnsZoneTable;
   dns_records: DnsRecordTable;
+  dns_record_counts: DnsRecordCountTable;
   dns_settings: DnsSettingsTable;
 }

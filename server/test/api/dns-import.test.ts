@@ -15,7 +15,8 @@ const zoneForm = (domain: string) => ({
 
 const HAS_CHECKER = existsSync('/usr/bin/named-checkconf') || existsSync('/usr/sbin/named-checkconf');
 if (!HAS_CHECKER) {
-  const msg = 'named-checkconf missing (Debian package bind9-utils): DNS checker-refusal API tests are SKIPPED';
+  const msg =
+    'named-checkconf missing (Debian package bind9-utils): DNS checker-refusal API tests are SKIPPED';
   if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error(`${msg} and MAILROOM_REQUIRE_ALL=1`);
   process.stderr.write(`\n!!! ${msg} !!!\n\n`);
 }
@@ -25,12 +26,18 @@ describe.each(dialects())('DNS record import on %s', (dialect) => {
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
     t.call({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
   const importCsv = (csv: string, query = '') =>
-    t.call({ method: 'POST', url: `/api/dns/records/import${query}`, headers: { 'content-type': 'text/csv' }, payload: csv });
+    t.call({
+      method: 'POST',
+      url: `/api/dns/records/import${query}`,
+      headers: { 'content-type': 'text/csv' },
+      payload: csv,
+    });
   const total = async () => Number((await call('GET', 'dns/records')).headers['x-total-count']);
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    for (const d of ['example.com', 'other.org']) expect((await call('POST', 'dns/zones/add', zoneForm(d))).statusCode).toBe(200);
+    for (const d of ['example.com', 'other.org'])
+      expect((await call('POST', 'dns/zones/add', zoneForm(d))).statusCode).toBe(200);
   });
   afterAll(async () => t.close());
 
@@ -78,9 +85,23 @@ describe.each(dialects())('DNS record import on %s', (dialect) => {
       { row: 15, message: 'Priority is required' },
       { row: 16, message: 'Record Type must be one of A, AAAA, CNAME, MX, TXT, NS, SRV, PTR, CAA' },
     ]);
-    const recs = (await call('GET', 'dns/records?zone=example.com&limit=100')).json<{ qname: string; rtype: string; value: string; priority: number | null; weight: number | null; port: number | null }[]>();
+    const recs = (await call('GET', 'dns/records?zone=example.com&limit=100')).json<
+      {
+        qname: string;
+        rtype: string;
+        value: string;
+        priority: number | null;
+        weight: number | null;
+        port: number | null;
+      }[]
+    >();
     expect(recs.find((r) => r.rtype === 'TXT')?.value).toBe('v=spf1 a, mx -all "quoted"');
-    expect(recs.find((r) => r.rtype === 'SRV')).toMatchObject({ value: 'sip.example.com', priority: 10, weight: 20, port: 5060 });
+    expect(recs.find((r) => r.rtype === 'SRV')).toMatchObject({
+      value: 'sip.example.com',
+      priority: 10,
+      weight: 20,
+      port: 5060,
+    });
     expect(recs.find((r) => r.rtype === 'MX')).toMatchObject({ qname: '', priority: 10 });
     const other = (await call('GET', 'dns/records/other.org')).json<{ rtype: string; value: string }[]>();
     expect(other).toMatchObject([{ rtype: 'CNAME', value: 'example.com' }]);
@@ -94,12 +115,17 @@ describe.each(dialects())('DNS record import on %s', (dialect) => {
 
   it('refuses a second import of the same rows as duplicates', async () => {
     const res = await importCsv('example.com,www,A,192.0.2.1,3600\n');
-    expect(res.json()).toMatchObject({ imported: 0, skipped: 1, errors: [{ row: 1, message: 'An identical record already exists' }] });
+    expect(res.json()).toMatchObject({
+      imported: 0,
+      skipped: 1,
+      errors: [{ row: 1, message: 'An identical record already exists' }],
+    });
   });
 
   it('takes large files beyond the JSON body limit', async () => {
     const lines = ['zone,name,type,value,ttl,priority'];
-    for (let i = 0; i < 30_000; i++) lines.push(`other.org,h${i},A,10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255},3600,`);
+    for (let i = 0; i < 30_000; i++)
+      lines.push(`other.org,h${i},A,10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255},3600,`);
     const csv = lines.join('\n');
     expect(csv.length).toBeGreaterThan(1024 * 1024);
     const res = await importCsv(csv);

@@ -77,7 +77,11 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ serverPort: 5353, version: 2 });
-    expect((await call('GET', 'dns/settings')).json()).toMatchObject({ serverPort: 5353, logLevel: 'warning', version: 2 });
+    expect((await call('GET', 'dns/settings')).json()).toMatchObject({
+      serverPort: 5353,
+      logLevel: 'warning',
+      version: 2,
+    });
     const o = options();
     for (const line of [
       'listen-on port 5353 { any; };',
@@ -114,8 +118,13 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     const s = (await call('GET', 'dns/settings')).json();
     const stale = await call('POST', 'dns/settings', { ...s, version: s.version - 1, serverPort: 5454 });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().message).toBe('The DNS settings were changed by someone else; reload them and save again');
-    expect((await call('GET', 'dns/settings')).json()).toMatchObject({ serverPort: 5353, version: s.version });
+    expect(stale.json().message).toBe(
+      'The DNS settings were changed by someone else; reload them and save again',
+    );
+    expect((await call('GET', 'dns/settings')).json()).toMatchObject({
+      serverPort: 5353,
+      version: s.version,
+    });
   });
 
   it('refuses bad settings, naming the field', async () => {
@@ -125,7 +134,11 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
       [{ serverPort: 65536 }, 'serverPort', 'Server Port must be at most 65535'],
       [{ serverHostname: '' }, 'serverHostname', 'Server Hostname is required'],
       [{ primaryNameserver: '' }, 'primaryNameserver', 'Primary Nameserver is required'],
-      [{ secondaryNameserver: 'not valid!' }, 'secondaryNameserver', 'Secondary Nameserver must be a valid host name'],
+      [
+        { secondaryNameserver: 'not valid!' },
+        'secondaryNameserver',
+        'Secondary Nameserver must be a valid host name',
+      ],
       [{ serverProtocol: 'sctp' }, 'serverProtocol', 'Server Protocol is required'],
       [{ logLevel: undefined }, 'logLevel', 'Log Level is required'],
       [{ defaultTtl: 0 }, 'defaultTtl', 'Default TTL must be at least 1'],
@@ -133,7 +146,11 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
       [{ logRetentionDays: 0 }, 'logRetentionDays', 'Log Retention Days must be at least 1'],
       [{ minTtl: 4000 }, 'minTtl', 'TTLs must satisfy Min TTL ≤ Default TTL ≤ Max TTL'],
       [{ maxTtl: 100 }, 'maxTtl', 'TTLs must satisfy Min TTL ≤ Default TTL ≤ Max TTL'],
-      [{ tlsCertificatePath: 'relative.pem' }, 'tlsCertificatePath', 'TLS Certificate Path must be an absolute path'],
+      [
+        { tlsCertificatePath: 'relative.pem' },
+        'tlsCertificatePath',
+        'TLS Certificate Path must be an absolute path',
+      ],
     ];
     for (const [patch, field, message] of cases) {
       const res = await call('POST', 'dns/settings', { ...s, ...patch });
@@ -149,12 +166,17 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     expect(on.statusCode, on.body).toBe(200);
     expect(options()).not.toContain('853');
     const status = (await call('GET', 'dns/status')).json();
-    expect(status.notes.join('\n')).toContain('DNS over TLS and HTTPS is on, but no certificate and key were found');
+    expect(status.notes.join('\n')).toContain(
+      'DNS over TLS and HTTPS is on, but no certificate and key were found',
+    );
 
     const cert = t.deps.host.path(s.tlsCertificatePath);
     mkdirSync(path.dirname(cert), { recursive: true });
     writeFileSync(cert, '-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n');
-    writeFileSync(t.deps.host.path(s.tlsPrivateKeyPath), '-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n');
+    writeFileSync(
+      t.deps.host.path(s.tlsPrivateKeyPath),
+      '-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n',
+    );
     const again = await call('POST', 'dns/settings', { ...on.json(), version: on.json().version });
     expect(again.statusCode, again.body).toBe(200);
     const o = options();

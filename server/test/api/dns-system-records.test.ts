@@ -40,11 +40,19 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
       dmarc: true,
       dkim: { selector: 'mr2025', txt: 'v=DKIM1; k=rsa; p=' + 'B'.repeat(380) },
     },
-    { domain: 'nozone.test', mx: [{ priority: 5, host: 'mx.mail.test' }], mailHost: 'mx.mail.test', spf: false, dmarc: false, dkim: null },
+    {
+      domain: 'nozone.test',
+      mx: [{ priority: 5, host: 'mx.mail.test' }],
+      mailHost: 'mx.mail.test',
+      spf: false,
+      dmarc: false,
+      dkim: null,
+    },
   ];
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     app.inject({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
-  const zoneFile = async () => (await call('GET', 'dns/zones/mail.test/zonefile')).json<{ content: string; serial: number }>();
+  const zoneFile = async () =>
+    (await call('GET', 'dns/zones/mail.test/zonefile')).json<{ content: string; serial: number }>();
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -72,7 +80,9 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
       'autoconfig CNAME mx.mail.test',
       'autodiscover CNAME mx.mail.test',
     ]);
-    expect(recs.every((r) => !r.published && r.explanation.includes('there is no DNS zone for mail.test'))).toBe(true);
+    expect(
+      recs.every((r) => !r.published && r.explanation.includes('there is no DNS zone for mail.test')),
+    ).toBe(true);
     expect(recs[0]).toMatchObject({ priority: 10, source: 'mail' });
     expect((await call('GET', 'dns/system-records')).json<SysRec[]>()).toHaveLength(9);
   });
@@ -83,8 +93,12 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
     expect(content).toContain('; system records, derived from the mail settings\n');
     expect(content).toContain('@\t3600\tIN\tMX\t10 mx.mail.test.\n');
     expect(content).toContain('@\t3600\tIN\tTXT\t"v=spf1 mx -all"\n');
-    expect(content).toContain(`mr2025._domainkey\t3600\tIN\tTXT\t"v=DKIM1; k=rsa; p=${'B'.repeat(237)}" "${'B'.repeat(143)}"\n`);
-    expect(content).toContain('_dmarc\t3600\tIN\tTXT\t"v=DMARC1; p=quarantine; rua=mailto:postmaster@mail.test"\n');
+    expect(content).toContain(
+      `mr2025._domainkey\t3600\tIN\tTXT\t"v=DKIM1; k=rsa; p=${'B'.repeat(237)}" "${'B'.repeat(143)}"\n`,
+    );
+    expect(content).toContain(
+      '_dmarc\t3600\tIN\tTXT\t"v=DMARC1; p=quarantine; rua=mailto:postmaster@mail.test"\n',
+    );
     expect(content).toContain('autoconfig\t3600\tIN\tCNAME\tmx.mail.test.\n');
     const recs = (await call('GET', 'dns/system-records?zone=mail.test')).json<SysRec[]>();
     expect(recs.every((r) => r.published)).toBe(true);
@@ -93,9 +107,17 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
   });
 
   it("lets the administrator's own records take precedence", async () => {
-    const own = await call('POST', 'dns/zones/mail.test/records', { qname: 'autoconfig', rtype: 'A', value: '192.0.2.80' });
+    const own = await call('POST', 'dns/zones/mail.test/records', {
+      qname: 'autoconfig',
+      rtype: 'A',
+      value: '192.0.2.80',
+    });
     expect(own.statusCode, own.body).toBe(200);
-    const spf = await call('POST', 'dns/zones/mail.test/records', { qname: '@', rtype: 'TXT', value: 'v=spf1 ip4:192.0.2.0/24 -all' });
+    const spf = await call('POST', 'dns/zones/mail.test/records', {
+      qname: '@',
+      rtype: 'TXT',
+      value: 'v=spf1 ip4:192.0.2.0/24 -all',
+    });
     expect(spf.statusCode).toBe(200);
     const { content } = await zoneFile();
     expect(content).not.toContain('autoconfig\t3600\tIN\tCNAME');

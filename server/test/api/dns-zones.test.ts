@@ -20,7 +20,8 @@ const today = () => {
 
 describe.each(dialects())('DNS zones on %s', (dialect) => {
   let t: TestContext;
-  const post = (url: string, payload?: object) => t.call({ method: 'POST', url: `/api/${url}`, ...(payload ? { payload } : {}) });
+  const post = (url: string, payload?: object) =>
+    t.call({ method: 'POST', url: `/api/${url}`, ...(payload ? { payload } : {}) });
   const get = (url: string) => t.call({ method: 'GET', url: `/api/${url}` });
 
   beforeAll(async () => {
@@ -32,7 +33,13 @@ describe.each(dialects())('DNS zones on %s', (dialect) => {
     const res = await post('dns/zones/add', ZONE_FORM);
     expect(res.statusCode, res.body).toBe(200);
     const z = res.json();
-    expect(z).toMatchObject({ domain: 'example.com', zoneType: 'primary', status: 'active', records: 0, primaries: [] });
+    expect(z).toMatchObject({
+      domain: 'example.com',
+      zoneType: 'primary',
+      status: 'active',
+      records: 0,
+      primaries: [],
+    });
     expect(z.soa).toEqual({
       primary: 'ns1.example.net',
       email: 'admin@example.com',
@@ -48,7 +55,9 @@ describe.each(dialects())('DNS zones on %s', (dialect) => {
     expect(file).toContain(`${today()}\t; serial`);
     expect(file).toContain('@\t3600\tIN\tNS\tns1.example.net.');
     const zones = readFileSync(t.deps.host.path('/etc/bind/mailroom/zones.conf'), 'utf8');
-    expect(zones).toContain(`zone "example.com" { type primary; file "${t.deps.host.path('/etc/bind/mailroom/zones/db.example.com')}"; };`);
+    expect(zones).toContain(
+      `zone "example.com" { type primary; file "${t.deps.host.path('/etc/bind/mailroom/zones/db.example.com')}"; };`,
+    );
   });
 
   it('keeps a higher serial asked for on creation', async () => {
@@ -122,7 +131,11 @@ describe.each(dialects())('DNS zones on %s', (dialect) => {
 
   it('edits the SOA fields; the serial moves up on every change and never back', async () => {
     const before = (await get('dns/zones/alpha.test')).json();
-    const res = await post('dns/zones/update/alpha.test', { refresh: 7200, adminEmail: 'first.last@example.org', serial: 5 });
+    const res = await post('dns/zones/update/alpha.test', {
+      refresh: 7200,
+      adminEmail: 'first.last@example.org',
+      serial: 5,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const after = res.json();
     expect(after.soa).toMatchObject({ refresh: 7200, email: 'first.last@example.org' });
@@ -135,20 +148,27 @@ describe.each(dialects())('DNS zones on %s', (dialect) => {
     expect(file.content).toContain('7200\t; refresh');
     const bad = await post('dns/zones/update/alpha.test', { refresh: -1 });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().details[0]).toEqual({ field: 'refresh', message: 'Refresh Interval must be at least 1' });
+    expect(bad.json().details[0]).toEqual({
+      field: 'refresh',
+      message: 'Refresh Interval must be at least 1',
+    });
     expect((await post('dns/zones/update/nope.test', { refresh: 5 })).statusCode).toBe(404);
   });
 
   it('removes an empty zone, and a zone with records only when confirmed', async () => {
     expect((await post('dns/zones/remove/beta.test')).statusCode).toBe(200);
     expect(existsSync(t.deps.host.path('/etc/bind/mailroom/zones/db.beta.test'))).toBe(false);
-    expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones.conf'), 'utf8')).not.toContain('beta.test');
+    expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones.conf'), 'utf8')).not.toContain(
+      'beta.test',
+    );
 
     const rec = await post('dns/zones/gamma.test/records', { qname: 'www', rtype: 'A', value: '192.0.2.1' });
     expect(rec.statusCode, rec.body).toBe(200);
     const refused = await post('dns/zones/remove/gamma.test');
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe('Zone gamma.test still has 1 record; confirm to remove the zone and its records');
+    expect(refused.json().message).toBe(
+      'Zone gamma.test still has 1 record; confirm to remove the zone and its records',
+    );
     expect((await get('dns/zones/gamma.test')).statusCode).toBe(200);
     const confirmed = await post('dns/zones/remove/gamma.test', { confirm: true });
     expect(confirmed.statusCode).toBe(200);
@@ -157,28 +177,42 @@ describe.each(dialects())('DNS zones on %s', (dialect) => {
 
     await post('dns/zones/add', { ...ZONE_FORM, domain: 'delta.test' });
     await post('dns/zones/delta.test/records', { qname: 'www', rtype: 'A', value: '192.0.2.1' });
-    const legacy = await t.call({ method: 'POST', url: '/api/index.php?path=dns/zones/remove/delta.test&force=1' });
+    const legacy = await t.call({
+      method: 'POST',
+      url: '/api/index.php?path=dns/zones/remove/delta.test&force=1',
+    });
     expect(legacy.statusCode).toBe(200);
     expect((await post('dns/zones/remove/delta.test')).statusCode).toBe(404);
   });
 
   it('keeps secondary zones as transfers from their primaries, without records', async () => {
-    const res = await post('dns/zones/add', { ...ZONE_FORM, domain: 'copy.test', zoneType: 'secondary', primaries: ['192.0.2.7'] });
+    const res = await post('dns/zones/add', {
+      ...ZONE_FORM,
+      domain: 'copy.test',
+      zoneType: 'secondary',
+      primaries: ['192.0.2.7'],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ zoneType: 'secondary', primaries: ['192.0.2.7'], status: 'active' });
     const conf = readFileSync(t.deps.host.path('/etc/bind/mailroom/zones.conf'), 'utf8');
-    expect(conf).toContain('zone "copy.test" { type secondary; primaries { 192.0.2.7; }; file "mailroom-secondary-copy.test.db"; };');
+    expect(conf).toContain(
+      'zone "copy.test" { type secondary; primaries { 192.0.2.7; }; file "mailroom-secondary-copy.test.db"; };',
+    );
     const rec = await post('dns/zones/copy.test/records', { qname: 'www', rtype: 'A', value: '192.0.2.1' });
     expect(rec.statusCode).toBe(409);
     expect((await get('dns/zones/copy.test/zonefile')).statusCode).toBe(404);
     const moved = await post('dns/zones/update/copy.test', { primaries: ['192.0.2.8', '2001:db8::8'] });
     expect(moved.json().primaries).toEqual(['192.0.2.8', '2001:db8::8']);
-    expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones.conf'), 'utf8')).toContain('primaries { 192.0.2.8; 2001:db8::8; }');
+    expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones.conf'), 'utf8')).toContain(
+      'primaries { 192.0.2.8; 2001:db8::8; }',
+    );
   });
 
   it('writes every change to the audit log', async () => {
     const audit = (await get('audit?action=dns.zone.')).json();
-    const actions = audit.entries.map((e: { action: string; target: string; outcome: string }) => `${e.action} ${e.target} ${e.outcome}`);
+    const actions = audit.entries.map(
+      (e: { action: string; target: string; outcome: string }) => `${e.action} ${e.target} ${e.outcome}`,
+    );
     expect(actions).toContain('dns.zone.create example.com success');
     expect(actions).toContain('dns.zone.update alpha.test success');
     expect(actions).toContain('dns.zone.delete gamma.test failure');

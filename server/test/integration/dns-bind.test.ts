@@ -3,12 +3,21 @@ import { promises as dns } from 'node:dns';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import dgram from 'node:dgram';
 import net from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerDns } from '../../src/features/dns/dns.routes.ts';
+import { Host } from '../../src/host/host.ts';
+import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
 
 const NAMED = ['/usr/sbin/named', '/usr/bin/named'].find((p) => existsSync(p));
+const RNDC = ['/usr/sbin/rndc', '/usr/bin/rndc'].find((p) => existsSync(p));
 const CHECKCONF = ['/usr/bin/named-checkconf', '/usr/sbin/named-checkconf'].find((p) => existsSync(p));
-const missing = [!NAMED ? 'named (Debian package bind9)' : '', !CHECKCONF ? 'named-checkconf (Debian package bind9-utils)' : '']
+const missing = [
+  !NAMED ? 'named (Debian package bind9)' : '',
+  !CHECKCONF ? 'named-checkconf (Debian package bind9-utils)' : '',
+]
   .filter(Boolean)
   .join(' and ');
 if (missing) {
@@ -39,7 +48,12 @@ async function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, ms = 15_000): Promise<T> {
+async function eventually<T>(
+  fn: () => Promise<T>,
+  ok: (v: T) => boolean,
+  what: string,
+  ms = 15_000,
+): Promise<T> {
   const until = Date.now() + ms;
   let last: unknown;
   while (Date.now() < until) {
@@ -52,7 +66,9 @@ async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: 
     }
     await sleep(150);
   }
-  throw new Error(`timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+  throw new Error(
+    `timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
+  );
 }
 
 const LONG_TXT = 'v=DKIM1; k=rsa; p=' + 'A'.repeat(400) + ' "quoted" and \\ back';
@@ -66,7 +82,11 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
   const resolver = new dns.Resolver({ timeout: 2000, tries: 2 });
 
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => {
-    const res = await t.call({ method, url: `/api/${url}`, ...(payload === undefined ? {} : { payload: payload as object }) });
+    const res = await t.call({
+      method,
+      url: `/api/${url}`,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
     return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
   };
   const reload = () => named?.kill('SIGHUP');
@@ -103,7 +123,15 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
       { qname: '@', rtype: 'MX', value: `mail.${ZONE}`, ttl: 300, priority: 10 },
       { qname: 'mail', rtype: 'A', value: '192.0.2.25', ttl: 300 },
       { qname: 'sel._domainkey', rtype: 'TXT', value: LONG_TXT, ttl: 300 },
-      { qname: '_sip._tcp', rtype: 'SRV', value: `sip.${ZONE}`, ttl: 300, priority: 5, weight: 20, port: 5060 },
+      {
+        qname: '_sip._tcp',
+        rtype: 'SRV',
+        value: `sip.${ZONE}`,
+        ttl: 300,
+        priority: 5,
+        weight: 20,
+        port: 5060,
+      },
       { qname: 'sip', rtype: 'A', value: '192.0.2.26', ttl: 300 },
       { qname: 'docs', rtype: 'CNAME', value: `www.${ZONE}`, ttl: 300 },
     ];
@@ -118,7 +146,12 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     named = spawn(NAMED as string, ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
     named.stdout?.on('data', (d: Buffer) => (log += d.toString()));
     named.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-    await eventually(async () => log, (l) => /running/.test(l) || named?.exitCode !== null, 'named to start', 30_000);
+    await eventually(
+      async () => log,
+      (l) => /running/.test(l) || named?.exitCode !== null,
+      'named to start',
+      30_000,
+    );
     if (named.exitCode !== null) throw new Error(`named exited:\n${log}`);
   }, 120_000);
 
@@ -142,7 +175,9 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     expect(txt[0]?.length).toBeGreaterThan(1);
     expect(txt[0]?.every((s) => Buffer.byteLength(s) <= 255)).toBe(true);
     expect(txt[0]?.join('')).toBe(LONG_TXT);
-    expect(await resolver.resolveSrv(`_sip._tcp.${ZONE}`)).toEqual([{ name: `sip.${ZONE}`, port: 5060, priority: 5, weight: 20 }]);
+    expect(await resolver.resolveSrv(`_sip._tcp.${ZONE}`)).toEqual([
+      { name: `sip.${ZONE}`, port: 5060, priority: 5, weight: 20 },
+    ]);
     expect(await resolver.resolveCname(`docs.${ZONE}`)).toEqual([`www.${ZONE}`]);
     expect(await resolver.resolve4(`ns1.${ZONE}`)).toEqual(['192.0.2.53']);
     const soa = await resolver.resolveSoa(ZONE);
@@ -152,10 +187,19 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
 
   it('serves an edit after a reload, with a higher serial', async () => {
     const before = await serial();
-    const res = await call('PUT', `dns/zones/${ZONE}/records/www/A`, { qname: 'www', rtype: 'A', value: '192.0.2.99', ttl: 300 });
+    const res = await call('PUT', `dns/zones/${ZONE}/records/www/A`, {
+      qname: 'www',
+      rtype: 'A',
+      value: '192.0.2.99',
+      ttl: 300,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     reload();
-    await eventually(() => resolver.resolve4(`www.${ZONE}`), (a) => a[0] === '192.0.2.99', 'the edited address');
+    await eventually(
+      () => resolver.resolve4(`www.${ZONE}`),
+      (a) => a[0] === '192.0.2.99',
+      'the edited address',
+    );
     expect(await serial()).toBeGreaterThan(before);
   });
 
@@ -164,7 +208,12 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     const textBefore = readFileSync(file, 'utf8');
     const before = await serial();
     // An in-zone nameserver without an address: named-checkconf -z refuses the zone.
-    const res = await call('POST', `dns/zones/${ZONE}/records`, { qname: '@', rtype: 'NS', value: 'ns9', ttl: 300 });
+    const res = await call('POST', `dns/zones/${ZONE}/records`, {
+      qname: '@',
+      rtype: 'NS',
+      value: 'ns9',
+      ttl: 300,
+    });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('CHECK_FAILED');
     expect(String(res.body.message)).toMatch(/ns9\.mailroom-it\.test.*no address records/);
@@ -187,7 +236,11 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     expect(existsSync(t.deps.host.path(`/etc/bind/mailroom/zones/db.${ZONE}`))).toBe(false);
     reload();
     const err = await eventually(
-      () => resolver.resolve4(`www.${ZONE}`).then(() => 'still served', (e: NodeJS.ErrnoException) => e.code ?? 'error'),
+      () =>
+        resolver.resolve4(`www.${ZONE}`).then(
+          () => 'still served',
+          (e: NodeJS.ErrnoException) => e.code ?? 'error',
+        ),
       (code) => code === 'EREFUSED' || code === 'ENOTFOUND',
       'the zone to go',
     );
@@ -197,5 +250,100 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
   it('reports the name server online on the dashboard while named runs', async () => {
     const res = await call('GET', 'dns/dashboard');
     expect(res.body.serverStatus).toBe('online');
+  });
+});
+
+/** Whether nothing listens on 127.0.0.1:953, named's default control channel. */
+async function controlPortFree(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(953, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+// System mode: the rendered configuration keeps named's default rndc channel (key
+// /etc/bind/rndc.key) and Mailroom reloads with `rndc reload` after each change.
+const rndcMissing = !RNDC || !existsSync('/etc/bind/rndc.key');
+if (!missing && rndcMissing) {
+  const msg = 'rndc or /etc/bind/rndc.key missing (Debian package bind9): the rndc reload test is SKIPPED';
+  if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error(`${msg} and MAILROOM_REQUIRE_ALL=1`);
+  process.stderr.write(`\n!!! ${msg} !!!\n\n`);
+}
+
+describe.skipIf(!!missing || rndcMissing)('system mode reloads named with rndc', () => {
+  let t: TestContext;
+  let app: FastifyInstance;
+  let named: ChildProcess | null = null;
+  let log = '';
+  const resolver = new dns.Resolver({ timeout: 2000, tries: 2 });
+  const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+    const res = await app.inject({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
+    return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
+  };
+
+  beforeAll(async (ctx) => {
+    if (!(await controlPortFree())) {
+      process.stderr.write('\n!!! 127.0.0.1:953 is in use: the rndc reload test is SKIPPED !!!\n\n');
+      if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error('127.0.0.1:953 is in use');
+      ctx.skip();
+      return;
+    }
+    t = await startTestApp('sqlite');
+    const host = new Host(t.deps.host.root, true);
+    app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    installErrorHandler(app);
+    registerDns(app, { ...t.deps, host }, { listenOn: ['127.0.0.1'] });
+    await app.ready();
+
+    const port = await freePort();
+    resolver.setServers([`127.0.0.1:${port}`]);
+    const settings = (await call('GET', 'dns/settings')).body;
+    await call('POST', 'dns/settings', { ...settings, serverPort: port, enableIPv6: false, allowRecursiveQueries: false });
+    const zone = await call('POST', 'dns/zones/add', {
+      domain: 'rndc-it.test',
+      zoneType: 'primary',
+      primaryNs: 'ns1.example.org',
+      adminEmail: 'hostmaster@example.org',
+      serial: 1,
+      refresh: 3600,
+      retry: 1800,
+      expire: 604800,
+    });
+    expect(zone.status, JSON.stringify(zone.body)).toBe(200);
+    await call('POST', 'dns/zones/rndc-it.test/records', { qname: 'www', rtype: 'A', value: '192.0.2.1' });
+    const options = readFileSync(host.path('/etc/bind/mailroom/options.conf'), 'utf8');
+    expect(options).not.toContain('controls');
+    expect(options).toContain(`listen-on port ${port} { 127.0.0.1; };`);
+
+    mkdirSync(host.path('/run/named'), { recursive: true });
+    named = spawn(NAMED as string, ['-g', '-c', host.path('/etc/bind/mailroom/named.conf')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    named.stdout?.on('data', (d: Buffer) => (log += d.toString()));
+    named.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+    await eventually(async () => log, (l) => /running/.test(l) || named?.exitCode !== null, 'named to start', 30_000);
+    if (named.exitCode !== null) throw new Error(`named exited:\n${log}`);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (named?.pid && named.exitCode === null) {
+      const done = new Promise((r) => named?.once('exit', r));
+      process.kill(named.pid, 'SIGTERM');
+      await Promise.race([done, sleep(5000)]);
+      if (named.exitCode === null) process.kill(named.pid, 'SIGKILL');
+    }
+    await app?.close();
+    await t?.close();
+  });
+
+  it('serves an edit after the rndc reload Mailroom runs itself', async () => {
+    expect(await resolver.resolve4('www.rndc-it.test')).toEqual(['192.0.2.1']);
+    const res = await call('PUT', 'dns/zones/rndc-it.test/records/www/A', { qname: 'www', rtype: 'A', value: '192.0.2.2' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const status = (await call('GET', 'dns/status')).body as { reload: { attempted: boolean; ok: boolean; output: string } };
+    expect(status.reload, `${JSON.stringify(status.reload)}\n${log}`).toMatchObject({ attempted: true, ok: true });
+    expect(status.reload.output).toContain('rndc reload rndc-it.test');
+    await eventually(() => resolver.resolve4('www.rndc-it.test'), (a) => a[0] === '192.0.2.2', 'the reloaded address');
   });
 });

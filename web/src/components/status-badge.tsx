@@ -17,10 +17,13 @@ export interface StatusBadgeProps extends Omit<BadgeProps, 'color' | 'children'>
   label?: string;
 }
 
-/** A status word coloured by meaning: green good, yellow attention, red bad, blue anything else. */
+/**
+ * A status word coloured by meaning: green good, yellow attention, red bad, blue anything else.
+ * The colour is in the dot; the word keeps the body text colour so it stays readable (WCAG AA).
+ */
 export function StatusBadge({ status, label, ...rest }: StatusBadgeProps) {
   return (
-    <Badge color={statusColor(status)} variant="light" {...rest}>
+    <Badge color={statusColor(status)} variant="dot" {...rest}>
       {label ?? status}
     </Badge>
   );

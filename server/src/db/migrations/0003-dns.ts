@@ -44,6 +44,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['rtype', 'zone', 'qname', 'id'])
     .execute();
 
+  // Records per zone and type, kept in step by every write: totals of filtered lists never scan.
+  await db.schema
+    .createTable('dns_record_counts')
+    .addColumn('zone', 'text', (c) => c.notNull().references('dns_zones.domain').onDelete('cascade'))
+    .addColumn('rtype', 'text', (c) => c.notNull())
+    .addColumn('n', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('dns_record_counts_pk', ['zone', 'rtype'])
+    .execute();
+  await db.schema
+    .createIndex('dns_record_counts_type_idx')
+    .on('dns_record_counts')
+    .columns(['rtype', 'n'])
+    .execute();
+
   await db.schema
     .createTable('dns_settings')
     .addColumn('id', 'integer', (c) => c.primaryKey())
@@ -60,5 +74,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['dns_records', 'dns_zones', 'dns_settings']) await db.schema.dropTable(t).execute();
+  for (const t of ['dns_record_counts', 'dns_records', 'dns_zones', 'dns_settings'])
+    await db.schema.dropTable(t).execute();
 }

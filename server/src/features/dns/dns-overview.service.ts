@@ -15,7 +15,10 @@ export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDash
   const [totals, zones, { settings }] = await Promise.all([
     db
       .selectFrom('dns_zones')
-      .select((eb) => [eb.fn.countAll<number>().as('zones'), eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('records')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('zones'),
+        eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('records'),
+      ])
       .executeTakeFirstOrThrow(),
     db.selectFrom('dns_zones').selectAll().orderBy('id', 'desc').limit(limit).execute(),
     loadSettings(db),
@@ -40,10 +43,19 @@ export async function systemRecords(ctx: DnsContext, zone?: string): Promise<Sys
   const out: SystemRecord[] = [];
   for (const f of facts) {
     const derived = deriveMailRecords(f);
-    const z = await db.selectFrom('dns_zones').select(['id', 'default_ttl', 'zone_type']).where('domain', '=', f.domain.toLowerCase()).executeTakeFirst();
+    const z = await db
+      .selectFrom('dns_zones')
+      .select(['id', 'default_ttl', 'zone_type'])
+      .where('domain', '=', f.domain.toLowerCase())
+      .executeTakeFirst();
     const names = [...new Set(derived.map((d) => d.qname))];
     const own = z
-      ? await db.selectFrom('dns_records').select(['qname', 'rtype', 'value']).where('zone', '=', f.domain.toLowerCase()).where('qname', 'in', names).execute()
+      ? await db
+          .selectFrom('dns_records')
+          .select(['qname', 'rtype', 'value'])
+          .where('zone', '=', f.domain.toLowerCase())
+          .where('qname', 'in', names)
+          .execute()
       : [];
     for (const d of derived) {
       const mine = own.filter((o) => o.qname === d.qname);

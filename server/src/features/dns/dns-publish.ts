@@ -7,13 +7,20 @@ import type { Database } from '../../db/schema.ts';
 import type { StagedFile } from '../../host/host.ts';
 import { AppError, checkFailed } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
-import { type BindCheck, CHECKER_MISSING, checkNamedConf, problemLines, zoneCheckConf } from './bind-checker.ts';
+import {
+  type BindCheck,
+  CHECKER_MISSING,
+  checkNamedConf,
+  problemLines,
+  zoneCheckConf,
+} from './bind-checker.ts';
 import type { DnsContext } from './dns-context.ts';
 import { loadSettings, ensureSettingsRow } from './dns-settings.service.ts';
 import { writeReload, writeStatus } from './dns-status.service.ts';
 import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
 import { nextSerial } from './serial.ts';
 import { deriveMailRecords, overriddenBy } from './system-records.ts';
+import { markZonesRendered, type ZoneRendered } from './zone-bulk-update.ts';
 import { type RenderRecord, renderZoneFile, stableZoneText } from './zone-file.renderer.ts';
 
 export interface ZonePlan {
@@ -41,6 +48,9 @@ interface PublishOutcome {
 }
 
 type Db = Kysely<Database>;
+
+const CHECK_BATCH = 1000;
+const READ_BATCH = 500;
 
 /** Serialises DNS changes: SQLite does by its single writer, PostgreSQL by a row lock. */
 async function lockDns(trx: Db, dialect: string): Promise<void> {
@@ -81,7 +91,11 @@ export function systemRecordsFor(
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 // Lines BIND prints as warnings next to the error that actually refused the file.
-const WARNING_LINE = [/TTL set to prior TTL/, /\/(MX|SRV) '[^']*' (\(out of zone\) )?has no address/, /not loaded due to errors/];
+const WARNING_LINE = [
+  /TTL set to prior TTL/,
+  /\/(MX|SRV) '[^']*' (\(out of zone\) )?has no address/,
+  /not loaded due to errors/,
+];
 
 function firstProblem(output: string): string {
   const lines = problemLines(output).split('\n');
@@ -95,45 +109,79 @@ async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<Pub
   const zonePlans = plan.zones ?? [];
   const facts = zonePlans.length && ctx.mailFacts ? await ctx.mailFacts() : [];
   const rendered: string[] = [];
-  const zoneUpdates: { id: number; serial: number; hash: string; changed: boolean }[] = [];
+  const zoneUpdates: ZoneRendered[] = [];
 
-  for (const zp of zonePlans) {
-    const row = await trx.selectFrom('dns_zones').selectAll().where('domain', '=', zp.domain).executeTakeFirst();
-    if (!row || row.zone_type !== 'primary') continue;
+  // Zones are read in batches: one query for their rows and one for their records.
+  for (let i = 0; i < zonePlans.length; i += READ_BATCH) {
+    const batch = zonePlans.slice(i, i + READ_BATCH);
+    const domains = batch.map((z) => z.domain);
+    const rows = new Map(
+      (
+        await trx
+          .selectFrom('dns_zones')
+          .selectAll()
+          .where('domain', 'in', domains)
+          .where('zone_type', '=', 'primary')
+          .execute()
+      ).map((r) => [r.domain, r]),
+    );
+    if (rows.size === 0) continue;
+    const byZone = new Map<string, RenderRecord[]>();
     const records = await trx
       .selectFrom('dns_records')
-      .select(['qname', 'rtype', 'value', 'ttl', 'priority', 'weight', 'port'])
-      .where('zone', '=', row.domain)
+      .select(['zone', 'qname', 'rtype', 'value', 'ttl', 'priority', 'weight', 'port'])
+      .where('zone', 'in', [...rows.keys()])
+      .orderBy('zone')
       .orderBy('qname')
       .orderBy('rtype')
       .orderBy('id')
       .execute();
-    const own = records.map((r) => ({ ...r, rtype: r.rtype as DnsRecordType }));
-    const input = {
-      domain: row.domain,
-      defaultTtl: row.default_ttl,
-      soa: {
-        primary: row.primary_ns,
-        email: row.admin_email,
-        serial: Number(row.serial),
-        refresh: row.refresh,
-        retry: row.retry,
-        expire: row.expire,
-        minimum: row.minimum,
-      },
-      records: own,
-      systemRecords: systemRecordsFor(row.domain, facts, own, row.default_ttl),
-    };
-    let text = renderZoneFile(input);
-    const hash = sha256(stableZoneText(text));
-    const changed = zp.bump === 'always' || hash !== row.rendered_hash;
-    if (changed) {
-      input.soa.serial = nextSerial(Number(row.serial), now, zp.serialAtLeast);
-      text = renderZoneFile(input);
+    for (const r of records) {
+      const rec: RenderRecord = {
+        qname: r.qname,
+        rtype: r.rtype as DnsRecordType,
+        value: r.value,
+        ttl: r.ttl,
+        priority: r.priority,
+        weight: r.weight,
+        port: r.port,
+      };
+      const list = byZone.get(r.zone);
+      if (list) list.push(rec);
+      else byZone.set(r.zone, [rec]);
     }
-    files.push({ path: BIND_SYSTEM_PATHS.zoneFile(row.domain), content: text });
-    rendered.push(row.domain);
-    zoneUpdates.push({ id: row.id, serial: input.soa.serial, hash, changed });
+    for (const zp of batch) {
+      const row = rows.get(zp.domain);
+      if (!row) continue;
+      const own = byZone.get(row.domain) ?? [];
+      const input = {
+        domain: row.domain,
+        defaultTtl: row.default_ttl,
+        soa: {
+          primary: row.primary_ns,
+          email: row.admin_email,
+          serial: Number(row.serial),
+          refresh: row.refresh,
+          retry: row.retry,
+          expire: row.expire,
+          minimum: row.minimum,
+        },
+        records: own,
+        systemRecords: systemRecordsFor(row.domain, facts, own, row.default_ttl),
+      };
+      // The hash leaves the serial out, so it is the same before and after the bump.
+      if (zp.bump === 'always') input.soa.serial = nextSerial(Number(row.serial), now, zp.serialAtLeast);
+      let text = renderZoneFile(input);
+      const hash = sha256(stableZoneText(text));
+      const changed = zp.bump === 'always' || hash !== row.rendered_hash;
+      if (changed && zp.bump !== 'always') {
+        input.soa.serial = nextSerial(Number(row.serial), now, zp.serialAtLeast);
+        text = renderZoneFile(input);
+      }
+      files.push({ path: BIND_SYSTEM_PATHS.zoneFile(row.domain), content: text });
+      rendered.push(row.domain);
+      zoneUpdates.push({ id: row.id, serial: input.soa.serial, hash, changed });
+    }
   }
 
   let notes: string[] | undefined;
@@ -142,9 +190,15 @@ async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<Pub
     const { settings } = await loadSettings(trx);
     const certFile = host.path(settings.tlsCertificatePath);
     const keyFile = host.path(settings.tlsPrivateKeyPath);
-    const present = (await host.readFile(settings.tlsCertificatePath)) !== null && (await host.readFile(settings.tlsPrivateKeyPath)) !== null;
+    const present =
+      (await host.readFile(settings.tlsCertificatePath)) !== null &&
+      (await host.readFile(settings.tlsPrivateKeyPath)) !== null;
     const pieces = renderNamedConf(settings, ctx.layout, { certFile, keyFile, present });
-    const zones = await trx.selectFrom('dns_zones').select(['domain', 'zone_type', 'primaries']).orderBy('domain').execute();
+    const zones = await trx
+      .selectFrom('dns_zones')
+      .select(['domain', 'zone_type', 'primaries'])
+      .orderBy('domain')
+      .execute();
     const zonesConf = renderZonesConf(
       zones.map((z) => ({
         domain: z.domain,
@@ -156,7 +210,10 @@ async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<Pub
     notes = pieces.notes;
     const P = BIND_SYSTEM_PATHS;
     files.push(
-      { path: P.workDirMarker, content: 'named working directory: Mailroom keeps logs and secondary zone copies here.\n' },
+      {
+        path: P.workDirMarker,
+        content: 'named working directory: Mailroom keeps logs and secondary zone copies here.\n',
+      },
       { path: P.options, content: pieces.options },
       { path: P.logging, content: pieces.logging },
       { path: P.zones, content: zonesConf },
@@ -172,39 +229,59 @@ async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<Pub
       return { ok: check.ok, output: check.output };
     });
     if (!result.ok) {
-      throw checkFailed(`Rejected by BIND's checker: ${firstProblem(check.output)}`, problemLines(check.output));
+      throw checkFailed(
+        `Rejected by BIND's checker: ${firstProblem(check.output)}`,
+        problemLines(check.output),
+      );
     }
   }
 
   const status = check.checked ? 'active' : 'pending';
   const stamp = now.toISOString();
-  for (const u of zoneUpdates) {
-    await trx
-      .updateTable('dns_zones')
-      .set({ serial: u.serial, rendered_hash: u.hash, status, ...(u.changed ? { updated_at: stamp } : {}) })
-      .where('id', '=', u.id)
-      .execute();
-  }
+  await markZonesRendered(trx, ctx.deps.database.dialect, zoneUpdates, status, stamp);
   if (plan.confs) {
     // Secondary and stub zones are only statements in zones.conf: proved when that file is.
-    await trx.updateTable('dns_zones').set({ status }).where('zone_type', '!=', 'primary').where('status', '!=', status).execute();
+    await trx
+      .updateTable('dns_zones')
+      .set({ status })
+      .where('zone_type', '!=', 'primary')
+      .where('status', '!=', status)
+      .execute();
   }
   return { check, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes };
 }
 
 /** Proves the staged set: zone files loaded by `named-checkconf -z`, the configuration parsed whole. */
-async function checkStaged(ctx: DnsContext, staged: StagedFile[], confPaths: Set<string>): Promise<BindCheck> {
+async function checkStaged(
+  ctx: DnsContext,
+  staged: StagedFile[],
+  confPaths: Set<string>,
+): Promise<BindCheck> {
   const { host } = ctx.deps;
   const unstage = (out: string) => staged.reduce((o, s) => o.split(s.staged).join(s.target), out);
   const zoneFiles = staged.filter((s) => !confPaths.has(s.target));
   const outputs: string[] = [];
   let checked = true;
   if (zoneFiles.length) {
-    const list = zoneFiles.map((s) => ({ domain: s.target.slice(s.target.lastIndexOf('/db.') + 4), file: s.staged }));
-    const r = await checkNamedConf(host, zoneCheckConf('/', list), true);
-    if (!r.ok) return { ...r, output: unstage(r.output) };
-    checked &&= r.checked;
-    outputs.push(r.output);
+    const list = zoneFiles.map((s) => ({
+      domain: s.target.slice(s.target.lastIndexOf('/db.') + 4),
+      file: s.staged,
+    }));
+    // Batches keep each checker's output (a warning per MX/SRV target without an address) bounded,
+    // and two run side by side.
+    const batches: (typeof list)[] = [];
+    for (let i = 0; i < list.length; i += CHECK_BATCH) batches.push(list.slice(i, i + CHECK_BATCH));
+    for (let i = 0; i < batches.length; i += 2) {
+      const results = await Promise.all(
+        batches.slice(i, i + 2).map((b) => checkNamedConf(host, zoneCheckConf('/', b), true)),
+      );
+      const failed = results.find((r) => !r.ok);
+      if (failed) return { ...failed, output: unstage(failed.output) };
+      for (const r of results) {
+        checked &&= r.checked;
+        if (outputs.length < 20) outputs.push(problemLines(r.output).split('\n').slice(0, 50).join('\n'));
+      }
+    }
   }
   const confs = staged.filter((s) => confPaths.has(s.target));
   if (confs.length) {
@@ -222,11 +299,16 @@ async function checkStaged(ctx: DnsContext, staged: StagedFile[], confPaths: Set
 async function afterCommit(ctx: DnsContext, outcome: PublishOutcome): Promise<void> {
   const { host } = ctx.deps;
   for (const d of outcome.removed) await host.removeFile(BIND_SYSTEM_PATHS.zoneFile(d));
-  if (!host.reloadEnabled || (!outcome.confs && outcome.zones.length === 0 && outcome.removed.length === 0)) return;
+  if (!host.reloadEnabled || (!outcome.confs && outcome.zones.length === 0 && outcome.removed.length === 0))
+    return;
   const rndc = await host.which('rndc');
   let reload: DnsCheckStatus['reload'];
   if (!rndc) {
-    reload = { attempted: false, ok: false, output: 'rndc was not found (Debian package bind9); the name server was not reloaded.' };
+    reload = {
+      attempted: false,
+      ok: false,
+      output: 'rndc was not found (Debian package bind9); the name server was not reloaded.',
+    };
   } else {
     const perZone = !outcome.confs && outcome.removed.length === 0 && outcome.zones.length <= 20;
     const runs = perZone ? outcome.zones.map((z) => ['reload', z]) : [['reload']];
@@ -247,7 +329,10 @@ async function afterCommit(ctx: DnsContext, outcome: PublishOutcome): Promise<vo
  * files are rendered and proved inside the same transaction, so a rejected file leaves both the
  * database and the last good files as they were. The name server is reloaded after the commit.
  */
-export async function runDnsAction<T>(ctx: DnsContext, body: (trx: Db) => Promise<{ value: T; plan: PublishPlan }>): Promise<T> {
+export async function runDnsAction<T>(
+  ctx: DnsContext,
+  body: (trx: Db) => Promise<{ value: T; plan: PublishPlan }>,
+): Promise<T> {
   const { db, dialect } = ctx.deps.database;
   let outcome: PublishOutcome | undefined;
   let value: T;
@@ -258,7 +343,9 @@ export async function runDnsAction<T>(ctx: DnsContext, body: (trx: Db) => Promis
       outcome = await publish(trx, ctx, res.plan);
       if (outcome.zones.length || outcome.confs) {
         const what = [
-          outcome.zones.length ? `${outcome.zones.length} zone file${outcome.zones.length === 1 ? '' : 's'}` : '',
+          outcome.zones.length
+            ? `${outcome.zones.length} zone file${outcome.zones.length === 1 ? '' : 's'}`
+            : '',
           outcome.confs ? 'named.conf' : '',
         ]
           .filter(Boolean)
@@ -269,7 +356,9 @@ export async function runDnsAction<T>(ctx: DnsContext, body: (trx: Db) => Promis
           output: outcome.check.output,
           applied: true,
           ...(outcome.notes ? { notes: outcome.notes } : {}),
-          ...(ctx.deps.host.reloadEnabled ? {} : { reload: { attempted: false, ok: null, output: 'Reloads are off (not in system mode).' } }),
+          ...(ctx.deps.host.reloadEnabled
+            ? {}
+            : { reload: { attempted: false, ok: null, output: 'Reloads are off (not in system mode).' } }),
         });
       }
       return res.value;
@@ -277,7 +366,12 @@ export async function runDnsAction<T>(ctx: DnsContext, body: (trx: Db) => Promis
   } catch (err) {
     if (err instanceof AppError && err.code === ERROR_CODES.CHECK_FAILED) {
       const details = err.details as { output?: string } | null;
-      await writeStatus(db, { ok: false, message: err.message, output: details?.output ?? '', applied: false });
+      await writeStatus(db, {
+        ok: false,
+        message: err.message,
+        output: details?.output ?? '',
+        applied: false,
+      });
     }
     throw err;
   }

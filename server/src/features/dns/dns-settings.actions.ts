@@ -10,7 +10,10 @@ export async function getSettingsState(ctx: DnsContext): Promise<DnsSettingsStat
 }
 
 /** Saves the settings and renders named.conf from them; a stale version or a rejected file changes nothing. */
-export async function saveSettings(ctx: DnsContext, body: DnsSettings & { version?: number | undefined }): Promise<DnsSettingsState> {
+export async function saveSettings(
+  ctx: DnsContext,
+  body: DnsSettings & { version?: number | undefined },
+): Promise<DnsSettingsState> {
   const { version: sent, ...settings } = body;
   return runDnsAction(ctx, async (trx) => {
     const current = await loadSettings(trx);
@@ -26,7 +29,14 @@ export async function saveSettings(ctx: DnsContext, body: DnsSettings & { versio
 /** Renders every zone and named.conf again; zone serials move only where the text changed. */
 export async function applyAll(ctx: DnsContext): Promise<void> {
   await runDnsAction(ctx, async (trx) => {
-    const zones = await trx.selectFrom('dns_zones').select('domain').where('zone_type', '=', 'primary').execute();
-    return { value: undefined, plan: { confs: true, zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })) } };
+    const zones = await trx
+      .selectFrom('dns_zones')
+      .select('domain')
+      .where('zone_type', '=', 'primary')
+      .execute();
+    return {
+      value: undefined,
+      plan: { confs: true, zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })) },
+    };
   });
 }

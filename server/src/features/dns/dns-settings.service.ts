@@ -1,5 +1,10 @@
 import os from 'node:os';
-import { DNS_SETTINGS_DEFAULTS, type DnsSettings, DnsSettingsFields, isHostName } from '@mailroom/contract/dns';
+import {
+  DNS_SETTINGS_DEFAULTS,
+  type DnsSettings,
+  DnsSettingsFields,
+  isHostName,
+} from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
@@ -19,11 +24,21 @@ export async function ensureSettingsRow(db: Kysely<Database>): Promise<void> {
     .execute();
 }
 
-export async function loadSettings(db: Kysely<Database>): Promise<{ settings: DnsSettings; version: number }> {
-  let row = await db.selectFrom('dns_settings').select(['data', 'version']).where('id', '=', 1).executeTakeFirst();
+export async function loadSettings(
+  db: Kysely<Database>,
+): Promise<{ settings: DnsSettings; version: number }> {
+  let row = await db
+    .selectFrom('dns_settings')
+    .select(['data', 'version'])
+    .where('id', '=', 1)
+    .executeTakeFirst();
   if (!row) {
     await ensureSettingsRow(db);
-    row = await db.selectFrom('dns_settings').select(['data', 'version']).where('id', '=', 1).executeTakeFirstOrThrow();
+    row = await db
+      .selectFrom('dns_settings')
+      .select(['data', 'version'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
   }
   // Stored settings are merged over the defaults so a field added later still has a value.
   const merged = { ...defaultDnsSettings(), ...(JSON.parse(row.data) as Partial<DnsSettings>) };
@@ -31,7 +46,11 @@ export async function loadSettings(db: Kysely<Database>): Promise<{ settings: Dn
   return { settings: parsed.success ? parsed.data : defaultDnsSettings(), version: row.version };
 }
 
-export async function storeSettings(db: Kysely<Database>, settings: DnsSettings, version: number): Promise<void> {
+export async function storeSettings(
+  db: Kysely<Database>,
+  settings: DnsSettings,
+  version: number,
+): Promise<void> {
   await db
     .updateTable('dns_settings')
     .set({ data: JSON.stringify(settings), version })

@@ -98,9 +98,13 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
   // The import reads text/csv; its parser and larger body limit stay inside this scope.
   void app.register(async (scope) => {
     scope.removeContentTypeParser('text/plain');
-    scope.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_req, body, done) => {
-      done(null, body);
-    });
+    scope.addContentTypeParser(
+      ['text/csv', 'text/plain'],
+      { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT },
+      (_req, body, done) => {
+        done(null, body);
+      },
+    );
     registerRoute(scope, r.importRecords, async ({ query, body, request }) => {
       const result = await importRecords(ctx, body, yes(query.dryRun));
       request.auditDetails = { imported: result.imported, skipped: result.skipped, dryRun: result.dryRun };

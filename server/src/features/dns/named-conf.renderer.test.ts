@@ -16,7 +16,11 @@ const layout: BindLayout = {
   listenOn: ['any'],
 };
 
-const SETTINGS: DnsSettings = { ...DNS_SETTINGS_DEFAULTS, serverHostname: 'dns.example.com', primaryNameserver: 'ns1.example.com' };
+const SETTINGS: DnsSettings = {
+  ...DNS_SETTINGS_DEFAULTS,
+  serverHostname: 'dns.example.com',
+  primaryNameserver: 'ns1.example.com',
+};
 const noTls = { certFile: '/srv/root/etc/tls/c.pem', keyFile: '/srv/root/etc/tls/k.pem', present: false };
 
 describe('named.conf renderer', () => {
@@ -41,7 +45,14 @@ describe('named.conf renderer', () => {
 
   it('maps the settings to options, clamping to what BIND accepts and saying so', () => {
     const p = renderNamedConf(
-      { ...SETTINGS, queryTimeout: 120, maxResponseSize: 100, serverProtocol: 'udp', enableCnameFlattening: true, allowRecursiveQueries: false },
+      {
+        ...SETTINGS,
+        queryTimeout: 120,
+        maxResponseSize: 100,
+        serverProtocol: 'udp',
+        enableCnameFlattening: true,
+        allowRecursiveQueries: false,
+      },
       { ...layout, controls: true, listenOn: ['127.0.0.1'] },
       noTls,
     );
@@ -59,7 +70,9 @@ describe('named.conf renderer', () => {
   it('adds TLS listeners only with a certificate', () => {
     const on = { ...SETTINGS, enableDnsOverTls: true };
     expect(renderNamedConf(on, layout, noTls).options).not.toContain('tls mailroom-tls');
-    expect(renderNamedConf(on, layout, noTls).notes.join()).toContain('DNS over TLS is on, but no certificate');
+    expect(renderNamedConf(on, layout, noTls).notes.join()).toContain(
+      'DNS over TLS is on, but no certificate',
+    );
     const withCert = renderNamedConf(on, layout, { ...noTls, present: true });
     expect(withCert.options).toContain('listen-on port 853 tls mailroom-tls { any; };');
     expect(withCert.options).not.toContain('http default');

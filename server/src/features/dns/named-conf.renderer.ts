@@ -74,7 +74,9 @@ export function renderNamedConf(s: DnsSettings, layout: BindLayout, tls: TlsMate
   o.push(`allow-transfer ${s.allowTransfer ? '{ any; }' : '{ none; }'};`);
   o.push(`dnssec-validation ${s.enableDnssec ? 'auto' : 'no'};`);
   if (s.enableDnssec) {
-    notes.push('DNSSEC on means answers this server resolves are validated; the zones themselves are not signed.');
+    notes.push(
+      'DNSSEC on means answers this server resolves are validated; the zones themselves are not signed.',
+    );
   }
   o.push(`max-cache-size ${s.maxCacheSize}M;`);
   notes.push(

@@ -10,6 +10,8 @@ import { fieldMessages } from '@mailroom/contract/messages';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { csvRows } from './csv-rows.ts';
+import { bulkInsertRecords } from './record-bulk-insert.ts';
+import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
 import type { DnsContext } from './dns-context.ts';
 import { runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
@@ -18,8 +20,6 @@ import { type ExistingRecord, type RecordFields, conflictAtName, normalizeRecord
 type Db = Kysely<Database>;
 
 const MAX_ERRORS = 1000;
-// 9 parameters a row stays under SQLite's 32766 and PostgreSQL's 65535 bound parameters.
-const INSERT_CHUNK = 3000;
 const TYPES = new Set<string>(DNS_RECORD_TYPES);
 
 interface ParsedRow {
@@ -53,18 +53,22 @@ function parseRow(line: number, f: string[]): ParsedRow | { line: number; messag
   const weight = (f[6] ?? '').trim();
   const port = (f[7] ?? '').trim();
   if (!zone) return { line, message: fieldMessages.required(recordLabels.zone) };
-  if (!name) return { line, message: `${fieldMessages.required(recordLabels.qname)} (use @ for the zone apex)` };
+  if (!name)
+    return { line, message: `${fieldMessages.required(recordLabels.qname)} (use @ for the zone apex)` };
   if (!type) return { line, message: fieldMessages.required(recordLabels.rtype) };
   if (!value) return { line, message: fieldMessages.required(recordLabels.value) };
   if (!ttl) return { line, message: fieldMessages.required(recordLabels.ttl) };
   const rtype = type.toUpperCase();
-  if (!TYPES.has(rtype)) return { line, message: `${recordLabels.rtype} must be one of ${DNS_RECORD_TYPES.join(', ')}` };
-  if (!/^\d{1,10}$/.test(ttl) || Number(ttl) < 1) return { line, message: fieldMessages.min(recordLabels.ttl, 1) };
+  if (!TYPES.has(rtype))
+    return { line, message: `${recordLabels.rtype} must be one of ${DNS_RECORD_TYPES.join(', ')}` };
+  if (!/^\d{1,10}$/.test(ttl) || Number(ttl) < 1)
+    return { line, message: fieldMessages.min(recordLabels.ttl, 1) };
   if (Number(ttl) > TTL_MAX) return { line, message: fieldMessages.max(recordLabels.ttl, TTL_MAX) };
   let prio: number | null = null;
   if (priority !== '') {
     prio = u16(priority);
-    if (prio === null) return { line, message: `${recordLabels.priority} must be a whole number from 0 to 65535` };
+    if (prio === null)
+      return { line, message: `${recordLabels.priority} must be a whole number from 0 to 65535` };
   }
   let v = value;
   let w: number | null = null;
@@ -89,7 +93,15 @@ function parseRow(line: number, f: string[]): ParsedRow | { line: number; messag
   return {
     line,
     zone: zone.toLowerCase().replace(/\.$/, ''),
-    input: { qname: name, rtype: rtype as DnsRecordType, value: v, ttl: Number(ttl), priority: prio, weight: w, port: p },
+    input: {
+      qname: name,
+      rtype: rtype as DnsRecordType,
+      value: v,
+      ttl: Number(ttl),
+      priority: prio,
+      weight: w,
+      port: p,
+    },
   };
 }
 
@@ -98,17 +110,25 @@ function isBlank(fields: string[]): boolean {
   return true;
 }
 
-async function inChunks<T, R>(items: T[], size: number, fn: (chunk: T[]) => Promise<R[]>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += size) out.push(...(await fn(items.slice(i, i + size))));
-  return out;
+interface ZoneState {
+  domain: string;
+  primary: boolean;
+  /** Records the zone had before this import. */
+  existing: number;
+  /** Records at each name: the existing ones (read on first use) and those accepted so far. */
+  byName: Map<string, ExistingRecord[]> | null;
+  accepted: RecordFields[];
 }
 
 /**
  * Imports records from CSV in one transaction: good rows are added, refused rows are reported
  * with their line and reason; the affected zones are rendered and checked before the commit.
  */
-export async function importRecords(ctx: DnsContext, text: string, dryRun: boolean): Promise<RecordImportResult> {
+export async function importRecords(
+  ctx: DnsContext,
+  text: string,
+  dryRun: boolean,
+): Promise<RecordImportResult> {
   return runDnsAction(ctx, async (trx: Db) => {
     const errors: { row: number; message: string }[] = [];
     let skipped = 0;
@@ -117,51 +137,56 @@ export async function importRecords(ctx: DnsContext, text: string, dryRun: boole
       if (errors.length < MAX_ERRORS) errors.push({ row, message });
     };
 
-    const parsed: ParsedRow[] = [];
+    // Every zone (domain, type, count) is small beside the records; each zone's existing records
+    // are read the first time a row names it.
+    const zones = new Map<string, ZoneState | null>();
+    for (const z of await trx
+      .selectFrom('dns_zones')
+      .select(['domain', 'zone_type', 'record_count'])
+      .execute()) {
+      zones.set(z.domain, {
+        domain: z.domain,
+        primary: z.zone_type === 'primary',
+        existing: Number(z.record_count),
+        byName: null,
+        accepted: [],
+      });
+    }
+    const byNameOf = async (z: ZoneState): Promise<Map<string, ExistingRecord[]>> => {
+      if (z.byName) return z.byName;
+      const map = new Map<string, ExistingRecord[]>();
+      if (z.existing > 0) {
+        const rows = await trx
+          .selectFrom('dns_records')
+          .select(['id', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
+          .where('zone', '=', z.domain)
+          .execute();
+        for (const e of rows) {
+          const list = map.get(e.qname);
+          if (list) list.push(e);
+          else map.set(e.qname, [e]);
+        }
+      }
+      z.byName = map;
+      return map;
+    };
+
+    const { settings } = await loadSettings(trx);
+    let imported = 0;
     for (const { line, fields } of csvRows(text)) {
       if (isBlank(fields)) continue;
       if (line === 1 && fields[0]?.trim().toLowerCase() === 'zone') continue;
-      const r = parseRow(line, fields);
-      if ('message' in r) refuse(r.line, r.message);
-      else parsed.push(r);
-    }
-
-    const names = [...new Set(parsed.map((p) => p.zone))];
-    const zones = new Map(
-      (
-        await inChunks(names, 500, (chunk) =>
-          trx.selectFrom('dns_zones').select(['id', 'domain', 'zone_type', 'record_count']).where('domain', 'in', chunk).execute(),
-        )
-      ).map((z) => [z.domain, z]),
-    );
-    const withRecords = [...zones.values()].filter((z) => Number(z.record_count) > 0).map((z) => z.domain);
-    const atName = new Map<string, ExistingRecord[]>();
-    const key = (zone: string, qname: string) => `${zone}\u0000${qname}`;
-    for (let i = 0; i < withRecords.length; i += 200) {
-      const existing = await trx
-        .selectFrom('dns_records')
-        .select(['id', 'zone', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
-        .where('zone', 'in', withRecords.slice(i, i + 200))
-        .execute();
-      for (const e of existing) {
-        const k = key(e.zone, e.qname);
-        const list = atName.get(k);
-        if (list) list.push(e);
-        else atName.set(k, [e]);
+      const p = parseRow(line, fields);
+      if ('message' in p) {
+        refuse(p.line, p.message);
+        continue;
       }
-    }
-
-    const { settings } = await loadSettings(trx);
-    // Accepted rows per zone, so they can be inserted in index order (several times faster).
-    const accepted = new Map<number, RecordFields[]>();
-    let imported = 0;
-    for (const p of parsed) {
       const zone = zones.get(p.zone);
       if (!zone) {
         refuse(p.line, dnsMessages.zoneNotFound(p.zone));
         continue;
       }
-      if (zone.zone_type !== 'primary') {
+      if (!zone.primary) {
         refuse(p.line, dnsMessages.secondaryNoRecords(zone.domain));
         continue;
       }
@@ -171,41 +196,35 @@ export async function importRecords(ctx: DnsContext, text: string, dryRun: boole
         continue;
       }
       const rec = res.record;
-      const k = key(zone.domain, rec.qname);
-      const here = atName.get(k);
+      const byName = zone.byName ?? (await byNameOf(zone));
+      const here = byName.get(rec.qname);
       const clash = here ? conflictAtName(rec, here) : null;
       if (clash) {
         refuse(p.line, clash.message);
         continue;
       }
-      const seen = { id: -1, rtype: rec.rtype, value: rec.value, priority: rec.priority, weight: rec.weight, port: rec.port };
-      if (here) here.push(seen);
-      else atName.set(k, [seen]);
-      const list = accepted.get(zone.id);
-      if (list) list.push(rec);
-      else accepted.set(zone.id, [rec]);
+      if (here) here.push(rec);
+      else byName.set(rec.qname, [rec]);
+      zone.accepted.push(rec);
       imported++;
     }
 
-    const touched = [...zones.values()].filter((z) => accepted.has(z.id)).sort((a, b) => (a.domain < b.domain ? -1 : 1));
+    const touched = [...zones.values()]
+      .filter((z): z is ZoneState => z !== null && z.accepted.length > 0)
+      .sort((a, b) => (a.domain < b.domain ? -1 : 1));
     if (!dryRun) {
-      let batch: (RecordFields & { zone: string })[] = [];
+      // In index order (zone, then name): several times faster to insert than file order.
+      const deltas = new CountDeltas();
       for (const z of touched) {
-        const recs = (accepted.get(z.id) ?? []).sort((a, b) => (a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : 0));
-        for (const r of recs) {
-          batch.push({ zone: z.domain, ...r });
-          if (batch.length === INSERT_CHUNK) {
-            await trx.insertInto('dns_records').values(batch).execute();
-            batch = [];
-          }
-        }
-        await trx
-          .updateTable('dns_zones')
-          .set((eb) => ({ record_count: eb('record_count', '+', recs.length) }))
-          .where('id', '=', z.id)
-          .execute();
+        z.accepted.sort((a, b) => (a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : 0));
+        for (const r of z.accepted) deltas.add(z.domain, r.rtype, 1);
       }
-      if (batch.length) await trx.insertInto('dns_records').values(batch).execute();
+      await bulkInsertRecords(
+        trx,
+        ctx.deps.database.dialect,
+        touched.map((z) => ({ zone: z.domain, records: z.accepted })),
+      );
+      await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
     }
     return {
       value: { imported, skipped, errors: errors.sort((a, b) => a.row - b.row), dryRun },

@@ -14,10 +14,20 @@ describe('value checks', () => {
   });
 
   it('knows host names and CAA values', () => {
-    expect(['mail.example.com', 'example.com.', '_dmarc.example.com', 'localhost'].every(isHostName)).toBe(true);
+    expect(['mail.example.com', 'example.com.', '_dmarc.example.com', 'localhost'].every(isHostName)).toBe(
+      true,
+    );
     expect(['-a.com', 'a..b', 'a b', '', 'x'.repeat(64) + '.com'].some(isHostName)).toBe(false);
-    expect(parseCaa('0 issue "letsencrypt.org"')).toEqual({ flags: 0, tag: 'issue', value: 'letsencrypt.org' });
-    expect(parseCaa('128 IODEF mailto:ca@example.com')).toEqual({ flags: 128, tag: 'iodef', value: 'mailto:ca@example.com' });
+    expect(parseCaa('0 issue "letsencrypt.org"')).toEqual({
+      flags: 0,
+      tag: 'issue',
+      value: 'letsencrypt.org',
+    });
+    expect(parseCaa('128 IODEF mailto:ca@example.com')).toEqual({
+      flags: 128,
+      tag: 'iodef',
+      value: 'mailto:ca@example.com',
+    });
     expect(parseCaa('0 issue "a"b"')).toBeNull();
   });
 });
@@ -41,16 +51,44 @@ describe('names relative to the zone', () => {
 
 describe('record rules', () => {
   it('normalises and applies the settings bounds', () => {
-    const ok = normalizeRecord({ qname: 'www.example.com.', rtype: 'CNAME', value: 'web', ttl: 300, priority: 5 }, 'example.com', settings);
-    expect(ok).toEqual({ record: { qname: 'www', rtype: 'CNAME', value: 'web.example.com', ttl: 300, priority: null, weight: null, port: null } });
-    const low = normalizeRecord({ qname: 'a', rtype: 'A', value: '192.0.2.1', ttl: 299 }, 'example.com', settings);
+    const ok = normalizeRecord(
+      { qname: 'www.example.com.', rtype: 'CNAME', value: 'web', ttl: 300, priority: 5 },
+      'example.com',
+      settings,
+    );
+    expect(ok).toEqual({
+      record: {
+        qname: 'www',
+        rtype: 'CNAME',
+        value: 'web.example.com',
+        ttl: 300,
+        priority: null,
+        weight: null,
+        port: null,
+      },
+    });
+    const low = normalizeRecord(
+      { qname: 'a', rtype: 'A', value: '192.0.2.1', ttl: 299 },
+      'example.com',
+      settings,
+    );
     expect(low).toEqual({ problem: { field: 'ttl', message: 'TTL must be between 300 and 86400' } });
   });
 
   it('keeps a CNAME alone at its name and refuses exact duplicates', () => {
-    const a = { qname: 'www', rtype: 'A' as const, value: '192.0.2.1', ttl: 300, priority: null, weight: null, port: null };
+    const a = {
+      qname: 'www',
+      rtype: 'A' as const,
+      value: '192.0.2.1',
+      ttl: 300,
+      priority: null,
+      weight: null,
+      port: null,
+    };
     const existing = [{ id: 1, rtype: 'A', value: '192.0.2.1', priority: null, weight: null, port: null }];
-    expect(conflictAtName({ ...a, rtype: 'CNAME', value: 'x.net' }, existing)?.message).toBe('A CNAME record cannot coexist with other records at www');
+    expect(conflictAtName({ ...a, rtype: 'CNAME', value: 'x.net' }, existing)?.message).toBe(
+      'A CNAME record cannot coexist with other records at www',
+    );
     expect(conflictAtName(a, existing)?.message).toBe('An identical record already exists');
     expect(conflictAtName(a, existing, 1)).toBeNull();
     expect(conflictAtName({ ...a, value: '192.0.2.2' }, existing)).toBeNull();

@@ -4,7 +4,7 @@ import {
   dnsMessages,
   parseCaa,
   recordFieldProblems,
-  recordLabels,
+  type recordLabels,
 } from '@mailroom/contract/dns';
 import { toRelativeName, toTargetHost } from './dns-names.ts';
 
@@ -84,7 +84,8 @@ export function normalizeRecord(
 }
 
 export interface ExistingRecord {
-  id: number;
+  /** Absent for a record accepted earlier in the same import. */
+  id?: number;
   rtype: string;
   value: string;
   priority: number | null;
@@ -96,14 +97,23 @@ export interface ExistingRecord {
  * Rules between records at one name: a CNAME stands alone (either way round, and one only), and
  * an identical record is not added twice. `others` are the records already at the name.
  */
-export function conflictAtName(r: RecordFields, others: ExistingRecord[], exceptId?: number): RecordProblem | null {
+export function conflictAtName(
+  r: RecordFields,
+  others: ExistingRecord[],
+  exceptId?: number,
+): RecordProblem | null {
   const rest = exceptId === undefined ? others : others.filter((o) => o.id !== exceptId);
   const name = r.qname === '' ? '@' : r.qname;
   if (rest.length && (r.rtype === 'CNAME' || rest.some((o) => o.rtype === 'CNAME'))) {
     return { field: 'rtype', message: dnsMessages.cnameConflict(name) };
   }
   const same = rest.some(
-    (o) => o.rtype === r.rtype && o.value === r.value && o.priority === r.priority && o.weight === r.weight && o.port === r.port,
+    (o) =>
+      o.rtype === r.rtype &&
+      o.value === r.value &&
+      o.priority === r.priority &&
+      o.weight === r.weight &&
+      o.port === r.port,
   );
   return same ? { field: 'value', message: dnsMessages.recordExists } : null;
 }

@@ -1,4 +1,9 @@
-import { type DnsRecord, type DnsRecordType, type RecordListQuery, dnsMessages } from '@mailroom/contract/dns';
+import {
+  type DnsRecord,
+  type DnsRecordType,
+  type RecordListQuery,
+  dnsMessages,
+} from '@mailroom/contract/dns';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -8,6 +13,7 @@ import { runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { normalizeValue, normalizeRecord, conflictAtName, type RecordFields } from './record-rules.ts';
 import { type RecordRow, toRecord } from './record-rows.ts';
+import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
 import { requireZone } from './zone.service.ts';
 
 type Db = Kysely<Database>;
@@ -66,8 +72,17 @@ export async function listRecords(
     .offset(q.offset ?? 0)
     .execute();
   let totalP: Promise<number>;
-  if (!q.type && !search) {
-    let zq = db.selectFrom('dns_zones').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('n'));
+  if (!search && q.type) {
+    let cq = db
+      .selectFrom('dns_record_counts')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
+      .where('rtype', '=', q.type);
+    if (zone) cq = cq.where('zone', '=', zone);
+    totalP = cq.executeTakeFirstOrThrow().then((r) => Number(r.n));
+  } else if (!search) {
+    let zq = db
+      .selectFrom('dns_zones')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('n'));
     if (zone) zq = zq.where('domain', '=', zone);
     totalP = zq.executeTakeFirstOrThrow().then((r) => Number(r.n));
   } else {
@@ -89,7 +104,12 @@ async function recordsAtName(trx: Db, zone: string, qname: string) {
     .execute();
 }
 
-async function prepare(trx: Db, zone: { domain: string; id: number }, input: RecordInputFields, exceptId?: number): Promise<RecordFields> {
+async function prepare(
+  trx: Db,
+  zone: { domain: string; id: number },
+  input: RecordInputFields,
+  exceptId?: number,
+): Promise<RecordFields> {
   const { settings } = await loadSettings(trx);
   const res = normalizeRecord(input, zone.domain, settings);
   if ('problem' in res) throw fieldError(res.problem.field, res.problem.message);
@@ -102,7 +122,11 @@ function assertPrimary(zone: { domain: string; zone_type: string }): void {
   if (zone.zone_type !== 'primary') throw conflict(dnsMessages.secondaryNoRecords(zone.domain));
 }
 
-export async function addRecord(ctx: DnsContext, zoneDomain: string, input: RecordInputFields): Promise<DnsRecord> {
+export async function addRecord(
+  ctx: DnsContext,
+  zoneDomain: string,
+  input: RecordInputFields,
+): Promise<DnsRecord> {
   return runDnsAction(ctx, async (trx) => {
     const zone = await requireZone(trx, zoneDomain);
     assertPrimary(zone);
@@ -112,17 +136,9 @@ export async function addRecord(ctx: DnsContext, zoneDomain: string, input: Reco
       .values({ zone: zone.domain, ...rec })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await bumpCount(trx, zone.id, 1);
+    await applyCountDeltas(trx, ctx.deps.database.dialect, new CountDeltas().add(zone.domain, rec.rtype, 1));
     return { value: toRecord(row), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
   });
-}
-
-async function bumpCount(trx: Db, zoneId: number, by: number): Promise<void> {
-  await trx
-    .updateTable('dns_zones')
-    .set((eb) => ({ record_count: eb('record_count', '+', by) }))
-    .where('id', '=', zoneId)
-    .execute();
 }
 
 export interface RecordPick {
@@ -140,9 +156,15 @@ async function pickRecord(
 ): Promise<RecordRow> {
   const qname = toRelativeName(qnameInput, zone.domain);
   if (qname === null) throw fieldError('qname', dnsMessages.nameOutsideZone(zone.domain));
-  let q = trx.selectFrom('dns_records').selectAll().where('zone', '=', zone.domain).where('qname', '=', qname).where('rtype', '=', rtype);
+  let q = trx
+    .selectFrom('dns_records')
+    .selectAll()
+    .where('zone', '=', zone.domain)
+    .where('qname', '=', qname)
+    .where('rtype', '=', rtype);
   if (pick.id !== undefined) q = q.where('id', '=', pick.id);
-  if (pick.value !== undefined && pick.value !== '') q = q.where('value', '=', normalizeValue(rtype, pick.value, zone.domain));
+  if (pick.value !== undefined && pick.value !== '')
+    q = q.where('value', '=', normalizeValue(rtype, pick.value, zone.domain));
   const rows = await q.orderBy('id').limit(50).execute();
   if (rows.length === 0) throw notFound(dnsMessages.recordNotFound);
   if (rows.length > 1) throw conflict(dnsMessages.recordAmbiguous(rows.length), rows.map(toRecord));
@@ -162,6 +184,10 @@ export async function updateRecord(
     assertPrimary(zone);
     const current = await pickRecord(trx, zone, qname, rtype, pick);
     const rec = await prepare(trx, zone, input, current.id);
+    if (rec.rtype !== current.rtype) {
+      const deltas = new CountDeltas().add(zone.domain, current.rtype, -1).add(zone.domain, rec.rtype, 1);
+      await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
+    }
     const row = await trx
       .updateTable('dns_records')
       .set(rec)
@@ -183,7 +209,11 @@ export async function deleteRecord(
     const zone = await requireZone(trx, zoneDomain);
     const current = await pickRecord(trx, zone, qname, rtype, pick);
     await trx.deleteFrom('dns_records').where('id', '=', current.id).execute();
-    await bumpCount(trx, zone.id, -1);
+    await applyCountDeltas(
+      trx,
+      ctx.deps.database.dialect,
+      new CountDeltas().add(zone.domain, current.rtype, -1),
+    );
     return { value: toRecord(current), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
   });
 }
@@ -210,9 +240,12 @@ export async function removeRecordByName(
     .where((eb) => eb.or([eb('qname', '=', rel), eb(absolute, '=', name)]))
     .limit(50)
     .execute();
-  const matching = body.value ? rows.filter((r) => r.value === normalizeValue(body.rtype, body.value ?? '', r.zone)) : rows;
+  const matching = body.value
+    ? rows.filter((r) => r.value === normalizeValue(body.rtype, body.value ?? '', r.zone))
+    : rows;
   if (matching.length === 0) throw notFound(dnsMessages.recordNotFound);
-  if (matching.length > 1) throw conflict(dnsMessages.recordAmbiguous(matching.length), matching.map(toRecord));
+  if (matching.length > 1)
+    throw conflict(dnsMessages.recordAmbiguous(matching.length), matching.map(toRecord));
   const only = matching[0] as RecordRow;
   return deleteRecord(ctx, only.zone, only.qname === '' ? '@' : only.qname, body.rtype, { id: only.id });
 }

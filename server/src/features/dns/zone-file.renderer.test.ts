@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type RenderRecord, renderZoneFile, soaMailbox, stableZoneText, txtStrings } from './zone-file.renderer.ts';
+import {
+  type RenderRecord,
+  renderZoneFile,
+  soaMailbox,
+  stableZoneText,
+  txtStrings,
+} from './zone-file.renderer.ts';
 
 const rec = (r: Partial<RenderRecord> & Pick<RenderRecord, 'qname' | 'rtype' | 'value'>): RenderRecord => ({
   ttl: 300,
@@ -12,7 +18,15 @@ const rec = (r: Partial<RenderRecord> & Pick<RenderRecord, 'qname' | 'rtype' | '
 const ZONE = {
   domain: 'example.com',
   defaultTtl: 3600,
-  soa: { primary: 'ns1.example.com', email: 'first.last@example.org', serial: 2025010203, refresh: 3600, retry: 1800, expire: 604800, minimum: 300 },
+  soa: {
+    primary: 'ns1.example.com',
+    email: 'first.last@example.org',
+    serial: 2025010203,
+    refresh: 3600,
+    retry: 1800,
+    expire: 604800,
+    minimum: 300,
+  },
   records: [
     rec({ qname: '', rtype: 'MX', value: 'mail.example.com', priority: 10 }),
     rec({ qname: '', rtype: 'CAA', value: '0 issue "letsencrypt.org"' }),
@@ -27,7 +41,14 @@ const ZONE = {
     rec({ qname: 'www', rtype: 'A', value: '192.0.2.1' }),
     rec({ qname: 'www', rtype: 'AAAA', value: '2001:db8::1' }),
   ],
-  systemRecords: [rec({ qname: '_dmarc', rtype: 'TXT', value: 'v=DMARC1; p=quarantine; rua=mailto:postmaster@example.com', ttl: 3600 })],
+  systemRecords: [
+    rec({
+      qname: '_dmarc',
+      rtype: 'TXT',
+      value: 'v=DMARC1; p=quarantine; rua=mailto:postmaster@example.com',
+      ttl: 3600,
+    }),
+  ],
 };
 
 describe('zone file renderer', () => {
@@ -38,7 +59,10 @@ describe('zone file renderer', () => {
   it('adds the SOA primary as an apex NS with the TTL of the zone NS set', () => {
     const text = renderZoneFile(ZONE);
     expect(text).toContain('@\t7200\tIN\tNS\tns1.example.com.\n');
-    const own = renderZoneFile({ ...ZONE, records: [rec({ qname: '', rtype: 'NS', value: 'ns1.example.com' })] });
+    const own = renderZoneFile({
+      ...ZONE,
+      records: [rec({ qname: '', rtype: 'NS', value: 'ns1.example.com' })],
+    });
     expect(own.match(/IN\tNS\tns1\.example\.com\./g)).toHaveLength(1);
   });
 

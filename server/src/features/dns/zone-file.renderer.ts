@@ -15,7 +15,15 @@ export interface RenderRecord {
 export interface ZoneFileInput {
   domain: string;
   defaultTtl: number;
-  soa: { primary: string; email: string; serial: number; refresh: number; retry: number; expire: number; minimum: number };
+  soa: {
+    primary: string;
+    email: string;
+    serial: number;
+    refresh: number;
+    retry: number;
+    expire: number;
+    minimum: number;
+  };
   records: RenderRecord[];
   /** Derived from the mail settings; rendered after the administrator's records. */
   systemRecords: RenderRecord[];

@@ -1,4 +1,11 @@
-import { type Zone, type ZoneStatus, type ZoneType, type ZoneFile, dnsMessages, isIPv4 } from '@mailroom/contract/dns';
+import {
+  type Zone,
+  type ZoneStatus,
+  type ZoneType,
+  type ZoneFile,
+  dnsMessages,
+  isIPv4,
+} from '@mailroom/contract/dns';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -7,6 +14,7 @@ import { isInsideZone, toRelativeName } from './dns-names.ts';
 import type { DnsContext } from './dns-context.ts';
 import { runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
+import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
 import { type ZoneRow, toZone } from './zone-rows.ts';
 
 type Db = Kysely<Database>;
@@ -29,7 +37,13 @@ const ZONE_SORTS: Record<string, 'domain' | 'record_count' | 'status' | 'updated
 /** Zones newest first (a new zone shows at the top), searched by domain. */
 export async function listZones(
   db: Db,
-  q: { q?: string | undefined; status?: ZoneStatus | undefined; limit?: number | undefined; offset?: number | undefined; sort?: string | undefined },
+  q: {
+    q?: string | undefined;
+    status?: ZoneStatus | undefined;
+    limit?: number | undefined;
+    offset?: number | undefined;
+    sort?: string | undefined;
+  },
 ): Promise<{ items: Zone[]; total: number }> {
   let base = db.selectFrom('dns_zones');
   const search = q.q?.trim().toLowerCase();
@@ -72,8 +86,15 @@ const host = (h: string) => h.trim().toLowerCase().replace(/\.$/, '');
 export async function createZone(ctx: DnsContext, body: ZoneCreate): Promise<Zone> {
   return runDnsAction(ctx, async (trx) => {
     const domain = host(body.domain);
-    const exists = await trx.selectFrom('dns_zones').select('id').where('domain', '=', domain).executeTakeFirst();
-    if (exists) throw conflict(dnsMessages.zoneExists(domain), [{ field: 'domain', message: dnsMessages.zoneExists(domain) }]);
+    const exists = await trx
+      .selectFrom('dns_zones')
+      .select('id')
+      .where('domain', '=', domain)
+      .executeTakeFirst();
+    if (exists)
+      throw conflict(dnsMessages.zoneExists(domain), [
+        { field: 'domain', message: dnsMessages.zoneExists(domain) },
+      ]);
     const { settings } = await loadSettings(trx);
     const primaryNs = host(body.primaryNs);
     const primary = body.zoneType === 'primary';
@@ -82,7 +103,7 @@ export async function createZone(ctx: DnsContext, body: ZoneCreate): Promise<Zon
       throw fieldError('primaryNs', dnsMessages.nsInsideZone(primaryNs));
     }
     const now = new Date().toISOString();
-    const row = await trx
+    await trx
       .insertInto('dns_zones')
       .values({
         domain,
@@ -101,24 +122,39 @@ export async function createZone(ctx: DnsContext, body: ZoneCreate): Promise<Zon
         created_at: now,
         updated_at: now,
       })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+      .execute();
 
     if (primary) {
       const records: { qname: string; rtype: string; value: string }[] = [];
       if (nsAddress && isInsideZone(primaryNs, domain)) {
-        records.push({ qname: toRelativeName(primaryNs, domain) ?? '', rtype: isIPv4(nsAddress) ? 'A' : 'AAAA', value: nsAddress.toLowerCase() });
+        records.push({
+          qname: toRelativeName(primaryNs, domain) ?? '',
+          rtype: isIPv4(nsAddress) ? 'A' : 'AAAA',
+          value: nsAddress.toLowerCase(),
+        });
       }
       // The settings' other nameservers serve every new zone; names inside it would need glue.
       for (const ns of [settings.secondaryNameserver, settings.tertiaryNameserver].map(host)) {
-        if (ns && ns !== primaryNs && !isInsideZone(ns, domain)) records.push({ qname: '', rtype: 'NS', value: ns });
+        if (ns && ns !== primaryNs && !isInsideZone(ns, domain))
+          records.push({ qname: '', rtype: 'NS', value: ns });
       }
       if (records.length) {
         await trx
           .insertInto('dns_records')
-          .values(records.map((r) => ({ zone: domain, ...r, ttl: settings.defaultTtl, priority: null, weight: null, port: null })))
+          .values(
+            records.map((r) => ({
+              zone: domain,
+              ...r,
+              ttl: settings.defaultTtl,
+              priority: null,
+              weight: null,
+              port: null,
+            })),
+          )
           .execute();
-        await trx.updateTable('dns_zones').set({ record_count: records.length }).where('id', '=', row.id).execute();
+        const deltas = new CountDeltas();
+        for (const r of records) deltas.add(domain, r.rtype, 1);
+        await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
       }
     }
     return {
@@ -167,7 +203,9 @@ export async function updateZone(ctx: DnsContext, domain: string, body: ZoneUpda
         ...(body.expire !== undefined ? { expire: body.expire } : {}),
         ...(body.minimum !== undefined ? { minimum: body.minimum } : {}),
         ...(body.primaries !== undefined ? { primaries: body.primaries.join(',') } : {}),
-        ...(!primary && body.serial !== undefined ? { serial: Math.max(Number(zone.serial), body.serial) } : {}),
+        ...(!primary && body.serial !== undefined
+          ? { serial: Math.max(Number(zone.serial), body.serial) }
+          : {}),
         updated_at: new Date().toISOString(),
       })
       .where('id', '=', zone.id)
@@ -188,11 +226,18 @@ export async function removeZone(ctx: DnsContext, domain: string, confirmed: boo
     const zone = await requireZone(trx, domain);
     const n = Number(zone.record_count);
     if (n > 0 && !confirmed) {
-      throw conflict(dnsMessages.zoneHasRecords(zone.domain, n), { records: n, confirm: 'send {"confirm": true} or ?force=1' });
+      throw conflict(dnsMessages.zoneHasRecords(zone.domain, n), {
+        records: n,
+        confirm: 'send {"confirm": true} or ?force=1',
+      });
     }
     await trx.deleteFrom('dns_records').where('zone', '=', zone.domain).execute();
+    await trx.deleteFrom('dns_record_counts').where('zone', '=', zone.domain).execute();
     await trx.deleteFrom('dns_zones').where('id', '=', zone.id).execute();
-    return { value: undefined, plan: { confs: true, removed: zone.zone_type === 'primary' ? [zone.domain] : [] } };
+    return {
+      value: undefined,
+      plan: { confs: true, removed: zone.zone_type === 'primary' ? [zone.domain] : [] },
+    };
   });
 }
 
@@ -200,7 +245,9 @@ export async function removeZone(ctx: DnsContext, domain: string, confirmed: boo
 export async function readZoneFile(ctx: DnsContext, domain: string): Promise<ZoneFile> {
   const zone = await requireZone(ctx.deps.database.db, domain);
   if (zone.zone_type !== 'primary') {
-    throw notFound(`Zone ${zone.domain} is a ${zone.zone_type} zone; its data is transferred from its primary servers`);
+    throw notFound(
+      `Zone ${zone.domain} is a ${zone.zone_type} zone; its data is transferred from its primary servers`,
+    );
   }
   const content = await ctx.deps.host.readFile(BIND_SYSTEM_PATHS.zoneFile(zone.domain));
   if (content === null) throw notFound(`The zone file of ${zone.domain} has not been written yet`);

@@ -1,6 +1,7 @@
 import { splitDestinations } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { aliasEdges } from './bulk-sql.ts';
 
 /**
  * The alias graph (source → destinations) as far as it has been read, for loop checks. Edges
@@ -21,20 +22,13 @@ export class AliasGraph {
   async preload(addresses: Iterable<string>): Promise<void> {
     let frontier = [...new Set(addresses)].filter((a) => !this.edges.has(a));
     while (frontier.length) {
+      const found = await aliasEdges(this.db, frontier);
       const next = new Set<string>();
-      for (let i = 0; i < frontier.length; i += 500) {
-        const chunk = frontier.slice(i, i + 500);
-        const rows = await this.db
-          .selectFrom('mail_aliases')
-          .select(['source', 'destination'])
-          .where('source', 'in', chunk)
-          .execute();
-        const found = new Map(rows.map((r) => [r.source, splitDestinations(r.destination)]));
-        for (const a of chunk) {
-          const d = found.get(a) ?? null;
-          this.edges.set(a, d);
-          for (const x of d ?? []) if (!this.edges.has(x)) next.add(x);
-        }
+      for (const a of frontier) {
+        const raw = found.get(a);
+        const d = raw === undefined ? null : splitDestinations(raw);
+        this.edges.set(a, d);
+        for (const x of d ?? []) if (!this.edges.has(x)) next.add(x);
       }
       frontier = [...next];
     }
@@ -45,6 +39,8 @@ export class AliasGraph {
    * Breadth-first, so the reported chain is a shortest one.
    */
   async findLoop(source: string, destinations: string[]): Promise<string[] | null> {
+    // The common case: every destination is known to lead nowhere.
+    if (destinations.every((d) => d !== source && this.edges.has(d) && !this.edges.get(d)?.length)) return null;
     const parent = new Map<string, string>();
     let level: string[] = [];
     for (const d of destinations) {
@@ -55,7 +51,7 @@ export class AliasGraph {
       }
     }
     while (level.length) {
-      await this.preload(level);
+      if (level.some((n) => !this.edges.has(n))) await this.preload(level);
       const next: string[] = [];
       for (const node of level) {
         for (const d of this.edges.get(node) ?? []) {

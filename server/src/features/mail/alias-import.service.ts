@@ -1,12 +1,13 @@
 import type { ImportAliasesResponse } from '@mailroom/contract/mail';
-import { ALIAS_STATUSES, CreateAliasRequest, mailMessages, splitDestinations } from '@mailroom/contract/mail';
+import { ALIAS_STATUSES, destinationField, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
+import { emailField } from '@mailroom/contract/validators';
 import { parse } from 'csv-parse/sync';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { isPostgres } from '../../db/database.ts';
 import { fieldError } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
+import { existing, insertAliasRows } from './bulk-sql.ts';
 import { countIntoDomains } from './domain.service.ts';
 import { isHostedDomain, splitAddress } from './mail-address.ts';
 
@@ -43,6 +44,15 @@ function parseCsv(text: string): string[][] {
 }
 
 const STATUSES: readonly string[] = ALIAS_STATUSES;
+// The contract's field rules (same messages as the Create alias form), built once.
+const sourceField = emailField('Source Email');
+const destinationRule = destinationField('Destination Email');
+
+type Checked = { ok: true; value: string } | { ok: false; message: string };
+const check = (schema: typeof sourceField | typeof destinationRule, v: string): Checked => {
+  const r = schema.safeParse(v);
+  return r.success ? { ok: true, value: r.data.toLowerCase() } : { ok: false, message: r.error.issues[0]!.message };
+};
 
 /**
  * Imports aliases from CSV in one transaction. Rows missing source or destination are skipped
@@ -57,24 +67,35 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
   let skipped = 0;
   const candidates: Candidate[] = [];
   const firstRow = new Map<string, number>();
+  const destinationCache = new Map<string, Checked>();
 
   for (let i = 1; i < records.length; i++) {
     const rec = records[i]!;
     const row = i + 1;
-    const rawSource = rec[col.source] ?? '';
-    const rawDestination = rec[col.destination] ?? '';
+    const rawSource = (rec[col.source] ?? '').trim();
+    const rawDestination = (rec[col.destination] ?? '').trim();
     if (!rawSource || !rawDestination) {
       skipped++;
       continue;
     }
-    const parsed = CreateAliasRequest.safeParse({ source: rawSource, destination: rawDestination });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      errors.push({ row, message: `${String(issue.path[0] ?? 'row')}: ${issue.message}` });
+    const src = check(sourceField, rawSource);
+    if (!src.ok) {
+      errors.push({ row, message: `source: ${src.message}` });
       continue;
     }
-    const { source, destination } = parsed.data;
-    const rawStatus = col.status === -1 ? '' : (rec[col.status] ?? '').toLowerCase();
+    // Destinations repeat across rows (many aliases to few mailboxes): check each text once.
+    let dst = destinationCache.get(rawDestination);
+    if (!dst) {
+      dst = check(destinationRule, rawDestination);
+      destinationCache.set(rawDestination, dst);
+    }
+    if (!dst.ok) {
+      errors.push({ row, message: `destination: ${dst.message}` });
+      continue;
+    }
+    const source = src.value;
+    const destination = dst.value;
+    const rawStatus = col.status === -1 ? '' : (rec[col.status] ?? '').trim().toLowerCase();
     if (rawStatus && !STATUSES.includes(rawStatus)) {
       errors.push({ row, message: 'status: Status must be active or disabled' });
       continue;
@@ -98,16 +119,14 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
   }
 
   const run = async (trx: Db): Promise<ImportOutcome> => {
+    const sources = candidates.map((c) => c.source);
+    const [aliases, mailboxes] = await Promise.all([
+      existing(trx, 'mail_aliases', 'source', sources),
+      existing(trx, 'mailboxes', 'email', sources),
+    ]);
     const taken = new Map<string, string>();
-    for (let i = 0; i < candidates.length; i += 500) {
-      const chunk = candidates.slice(i, i + 500).map((c) => c.source);
-      const [aliases, mailboxes] = await Promise.all([
-        trx.selectFrom('mail_aliases').select('source').where('source', 'in', chunk).execute(),
-        trx.selectFrom('mailboxes').select('email').where('email', 'in', chunk).execute(),
-      ]);
-      for (const a of aliases) taken.set(a.source, `source: ${mailMessages.aliasExists(a.source)}`);
-      for (const m of mailboxes) taken.set(m.email, `source: ${mailMessages.aliasIsMailbox(m.email)}`);
-    }
+    for (const a of aliases) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
+    for (const m of mailboxes) taken.set(m, `source: ${mailMessages.aliasIsMailbox(m)}`);
     const graph = new AliasGraph(trx);
     const free = candidates.filter((c) => {
       const reason = taken.get(c.source);
@@ -131,7 +150,7 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
     errors.sort((a, b) => a.row - b.row);
     let newDomains: string[] = [];
     if (!dryRun && accepted.length) {
-      await insertAliases(trx, accepted);
+      await insertAliasRows(trx, accepted);
       const counts = new Map<string, { mailboxes: number; aliases: number }>();
       for (const c of accepted) {
         const e = counts.get(c.domain) ?? { mailboxes: 0, aliases: 0 };
@@ -144,37 +163,4 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
   };
 
   return dryRun ? run(db) : db.transaction().execute(run);
-}
-
-/** Many rows per statement: `unnest` arrays on PostgreSQL, multi-row VALUES on SQLite. */
-async function insertAliases(db: Db, rows: Candidate[]): Promise<void> {
-  const now = new Date().toISOString();
-  if (isPostgres(db as unknown as Kysely<unknown>)) {
-    for (let i = 0; i < rows.length; i += 20_000) {
-      const chunk = rows.slice(i, i + 20_000);
-      await sql`
-        insert into mail_aliases (source, domain, destination, status, created_at, updated_at)
-        select s, d, t, st, ${now}, ${now}
-        from unnest(${chunk.map((c) => c.source)}::text[], ${chunk.map((c) => c.domain)}::text[],
-                    ${chunk.map((c) => c.destination)}::text[], ${chunk.map((c) => c.status)}::text[]) as x(s, d, t, st)
-      `.execute(db);
-    }
-    return;
-  }
-  for (let i = 0; i < rows.length; i += 2000) {
-    const chunk = rows.slice(i, i + 2000);
-    await db
-      .insertInto('mail_aliases')
-      .values(
-        chunk.map((c) => ({
-          source: c.source,
-          domain: c.domain,
-          destination: c.destination,
-          status: c.status,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-  }
 }

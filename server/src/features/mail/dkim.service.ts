@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
 import { DKIM_SELECTOR, dkimRecordName, dkimTxt, type DkimKeyRow, renderDkimTables } from './dkim.renderer.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
+import { serializedOn } from './host-queue.ts';
 
 type Db = Kysely<Database>;
 const generate = promisify(generateKeyPair);
@@ -85,5 +86,6 @@ export function dkimFiles(host: Host, keys: DkimKeyRow[]): { path: string; conte
 export async function refreshDkim(db: Db, host: Host, enabled: boolean): Promise<void> {
   if (!enabled) return;
   if ((await ensureDkimKeys(db)) === 0) return;
-  await host.commitFiles(dkimFiles(host, await currentDkimKeys(db)));
+  const keys = await currentDkimKeys(db);
+  await serializedOn(host, () => host.commitFiles(dkimFiles(host, keys)));
 }

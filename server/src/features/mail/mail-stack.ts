@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
 import { currentDkimKeys, dkimFiles } from './dkim.service.ts';
+import { serializedOn } from './host-queue.ts';
 import {
   type DovecotPaths,
   renderDovecotConf,
@@ -215,19 +216,6 @@ async function reloadMailServices(host: Host): Promise<string[]> {
   return notes;
 }
 
-const queues = new Map<string, Promise<unknown>>();
-
-/** Runs applies on one host root one after another. */
-function serialized<T>(host: Host, fn: () => Promise<T>): Promise<T> {
-  const prev = queues.get(host.root) ?? Promise.resolve();
-  const next = prev.then(fn, fn);
-  queues.set(
-    host.root,
-    next.catch(() => undefined),
-  );
-  return next;
-}
-
 export interface ApplyResult {
   /** False when a check refused the files (the last good ones stay). */
   ok: boolean;
@@ -241,7 +229,7 @@ export function applyMailStack(
   conn: MailDbConn,
   s: MailSettings,
 ): Promise<ApplyResult> {
-  return serialized(host, async () => {
+  return serializedOn(host, async () => {
     if (s.enableTLS) {
       const problem = await ensureTlsCertificate(host, s.hostname);
       if (problem) return { ok: false, check: { ok: false, output: problem } };

@@ -6,7 +6,7 @@ import { AppError, checkFailed, conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
-import { ensureDkimKeys, listDkimRecords, refreshDkim } from './dkim.service.ts';
+import { listDkimRecords, refreshDkim } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
 import { mailContext } from './mail-context.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
@@ -37,24 +37,33 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
   const { host } = deps;
   const conn = mailDbConn(deps.database);
 
-  /** After a change that may have created a domain: its DKIM key and OpenDKIM tables. */
-  const afterNewDomain = async (newDomain: boolean) => {
-    if (!newDomain) return;
-    const { settings } = await readMailSettings(db);
-    await refreshDkim(db, host, settings.enableDKIM);
+  // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
+  // needs them; close() waits for a running job.
+  let dkimJob: Promise<void> = Promise.resolve();
+  const scheduleDkim = (): Promise<void> => {
+    dkimJob = dkimJob
+      .then(async () => {
+        const { settings } = await readMailSettings(db);
+        await refreshDkim(db, host, settings.enableDKIM);
+      })
+      .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
+    return dkimJob;
   };
+  app.addHook('onClose', async () => {
+    await dkimJob;
+  });
 
   // The mail server's files exist from the first start, with the saved (or default) settings.
   app.addHook('onReady', async () => {
     try {
       const { settings } = await readMailSettings(db);
-      if (settings.enableDKIM) await ensureDkimKeys(db);
       const r = await applyMailStack(db, host, conn, settings);
       await recordApply(db, r.check, r.ok);
       if (!r.ok) app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
     } catch (err) {
       app.log.error({ err }, 'could not render the mail configuration at start');
     }
+    void scheduleDkim();
   });
 
   void app.register(async (scope) => {
@@ -75,7 +84,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       request.auditTarget = body.email;
       request.auditDetails = { quota: body.quota };
       const { newDomain } = await createMailbox(ctx, body);
-      await afterNewDomain(newDomain);
+      if (newDomain) await scheduleDkim();
       return { success: true as const, message: `Mailbox ${body.email} created` };
     });
 
@@ -122,7 +131,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       request.auditTarget = body.source;
       request.auditDetails = { destination: body.destination };
       const { newDomain } = await createAlias(db, body);
-      await afterNewDomain(newDomain);
+      if (newDomain) await scheduleDkim();
       return { success: true as const, message: `Alias ${body.source} created` };
     });
 
@@ -141,7 +150,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       const outcome = await importAliases(db, body, query.dryRun);
       request.auditTarget = `${outcome.imported} aliases`;
       request.auditDetails = { imported: outcome.imported, skipped: outcome.skipped, errors: outcome.errors.length, dryRun: outcome.dryRun };
-      await afterNewDomain(outcome.newDomains.length > 0);
+      // Many new domains can mean many keys: the answer does not wait for them.
+      if (outcome.newDomains.length) void scheduleDkim();
       return { imported: outcome.imported, skipped: outcome.skipped, errors: outcome.errors, dryRun: outcome.dryRun };
     });
 
@@ -149,7 +159,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
 
     registerRoute(scope, mailRoutes.addDomain, async ({ body, request }) => {
       request.auditTarget = body.domain;
-      await afterNewDomain(await addDomain(db, body.domain));
+      if (await addDomain(db, body.domain)) await scheduleDkim();
       return { success: true as const };
     });
 
@@ -164,8 +174,6 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       const current = await readMailSettings(db);
       if (body.version !== current.version) throw conflict(staleMessage, { version: current.version });
       request.auditDetails = { version: body.version + 1 };
-      // Keys before the transaction: generating one takes a while and needs no lock.
-      if (body.settings.enableDKIM) await ensureDkimKeys(db);
       let result: ApplyResult | null = null;
       try {
         await db.transaction().execute(async (trx) => {
@@ -181,6 +189,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
         if (err instanceof AppError && r && !r.ok) await recordApply(db, r.check, false);
         throw err;
       }
+      // DKIM just turned on: keys for every domain, then their files.
+      if (body.settings.enableDKIM) void scheduleDkim();
       return settingsResponse(await readMailSettings(db));
     });
 

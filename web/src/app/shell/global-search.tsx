@@ -4,6 +4,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { useNavigate } from 'react-router';
 import { SEARCH_INDEX } from '../search/search-index.ts';
+import classes from './global-search.module.css';
 import { SearchIcon } from '../search/search-icons.tsx';
 import {
   SEARCH_BLUR_HIDE_MS,
@@ -92,18 +93,18 @@ export function GlobalSearch({ inputRef }: { inputRef?: Ref<HTMLInputElement> })
             <Combobox.Empty>No results</Combobox.Empty>
           ) : (
             results.map((r) => (
-              <Combobox.Option value={r.route} key={r.id} aria-label={r.title}>
+              <Combobox.Option value={r.route} key={r.id} aria-label={r.title} className={classes.option}>
                 <Group wrap="nowrap" gap="sm">
                   <SearchIcon name={r.icon} />
                   <div style={{ flex: 1, minWidth: 0 }}>
                     <Text size="sm" fw={500}>
                       {r.title}
                     </Text>
-                    <Text size="xs" c="dimmed" truncate>
+                    <Text size="xs" truncate className={classes.secondary}>
                       {r.description}
                     </Text>
                   </div>
-                  <Badge size="xs" variant="light" color="gray">
+                  <Badge size="xs" variant="light" color="gray" className={classes.badge}>
                     {r.category}
                   </Badge>
                 </Group>

@@ -137,83 +137,82 @@ export function NotificationsMenu() {
   const badge = badgeLabel(unreadCount);
   const hasRead = notifications.some((n) => n.read);
 
+  // The badge sits outside the popover so that the popover's ARIA attributes land on the button.
   return (
-    <Popover
-      opened={opened}
-      onChange={setOpened}
-      position="bottom-end"
-      width={360}
-      shadow="md"
-      withinPortal
-      trapFocus={false}
-      // The header never scrolls away, so there is no detached state to hide.
-      hideDetached={false}
+    <Indicator
+      label={badge}
+      disabled={badge === null}
+      size={18}
+      offset={4}
+      color="red"
+      data-testid="notification-badge"
     >
-      <Popover.Target>
-        <Indicator
-          label={badge}
-          disabled={badge === null}
-          size={18}
-          offset={4}
-          color="red"
-          data-testid="notification-badge"
-        >
+      <Popover
+        opened={opened}
+        onChange={setOpened}
+        position="bottom-end"
+        width={360}
+        shadow="md"
+        withinPortal
+        trapFocus={false}
+        // The header never scrolls away, so there is no detached state to hide.
+        hideDetached={false}
+      >
+        <Popover.Target>
           <ActionIcon
             variant="default"
             size="lg"
             onClick={() => setOpened((o) => !o)}
             aria-label={unreadCount > 0 ? `Notifications (${unreadCount} unread)` : 'Notifications'}
-            aria-expanded={opened}
-            aria-haspopup="dialog"
           >
             <IconBell size={18} aria-hidden />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
-      <Popover.Dropdown p="xs" aria-labelledby="notifications-title">
-        <Group justify="space-between" px="xs" pb={6}>
-          <Text fw={600} size="sm" id="notifications-title">
-            Notifications
-          </Text>
-          <Group gap={4}>
-            <Button size="compact-xs" variant="subtle" onClick={markAllRead} disabled={unreadCount === 0}>
-              Mark all read
-            </Button>
-            <Button size="compact-xs" variant="subtle" onClick={clearRead} disabled={!hasRead}>
-              Clear read
-            </Button>
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              color="red"
-              onClick={clearAll}
-              disabled={notifications.length === 0}
-            >
-              Clear all
-            </Button>
+        </Popover.Target>
+        <Popover.Dropdown p="xs" aria-labelledby="notifications-title">
+          <Group justify="space-between" px="xs" pb={6}>
+            <Text fw={600} size="sm" id="notifications-title">
+              Notifications
+            </Text>
+            <Group gap={4}>
+              <Button size="compact-xs" variant="subtle" onClick={markAllRead} disabled={unreadCount === 0}>
+                Mark all read
+              </Button>
+              <Button size="compact-xs" variant="subtle" onClick={clearRead} disabled={!hasRead}>
+                Clear read
+              </Button>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                color="red"
+                onClick={clearAll}
+                disabled={notifications.length === 0}
+              >
+                Clear all
+              </Button>
+            </Group>
           </Group>
-        </Group>
-        <Divider />
-        {notifications.length === 0 ? (
-          <Text c="dimmed" size="sm" ta="center" py="lg">
-            No notifications
-          </Text>
-        ) : (
-          <ScrollArea.Autosize mah={420} type="auto">
-            <Stack gap={4} pt={6}>
-              {notifications.map((n) => (
-                <NotificationItem
-                  key={n.id}
-                  n={n}
-                  now={now}
-                  onRead={() => markRead(n.id)}
-                  onHide={() => remove(n.id)}
-                />
-              ))}
-            </Stack>
-          </ScrollArea.Autosize>
-        )}
-      </Popover.Dropdown>
-    </Popover>
+          <Divider />
+          {notifications.length === 0 ? (
+            <Text c="dimmed" size="sm" ta="center" py="lg">
+              No notifications
+            </Text>
+          ) : (
+            <ScrollArea.Autosize mah={420} type="auto">
+              <Stack gap={4} pt={6}>
+                {notifications.map((n) => (
+                  <NotificationItem
+                    key={n.id}
+                    n={n}
+                    now={now}
+                    onRead={() => markRead(n.id)}
+                    onHide={() => remove(n.id)}
+                  />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          )}
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
   );
 }

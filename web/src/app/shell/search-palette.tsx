@@ -18,14 +18,7 @@ export function SearchPalette() {
   const waiting = enough && query !== debounced;
 
   return (
-    <Spotlight.Root
-      query={query}
-      onQueryChange={setQuery}
-      shortcut={null}
-      clearQueryOnClose
-      scrollable
-      maxHeight={420}
-    >
+    <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={null} clearQueryOnClose>
       <Spotlight.Search
         placeholder="Search pages and settings…"
         aria-label="Global search"

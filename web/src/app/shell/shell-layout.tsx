@@ -42,7 +42,7 @@ function ConsoleFrame() {
   const [menuOpened, menu] = useDisclosure(false);
   const [helpOpened, help] = useDisclosure(false);
   const searchInput = useRef<HTMLInputElement>(null);
-  const wide = useMediaQuery('(min-width: 48em)', true);
+  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
 
   const doSignOut = () => {
     menu.close();

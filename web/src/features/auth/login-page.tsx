@@ -64,7 +64,7 @@ export default function LoginPage() {
   }
 
   return (
-    <Center mih="100vh" p="md" bg="var(--mantine-color-body)">
+    <Center component="main" mih="100vh" p="md" bg="var(--mantine-color-body)">
       <Box w="100%" maw={420}>
         <Stack align="center" gap={4} mb="lg">
           <IconMail size={40} stroke={1.5} aria-hidden color="var(--mantine-primary-color-filled)" />

@@ -2,6 +2,7 @@ import { Card, Group, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useAuth } from '../../api/auth-store.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import classes from './dashboard.module.css';
 import { FEATURE_CARDS } from './feature-cards.ts';
 import { SystemStatusCard } from './system-status-card.tsx';
 
@@ -23,7 +24,7 @@ export default function DashboardPage() {
             withBorder
             padding="lg"
             radius="md"
-            className="feature-card"
+            className={classes.featureCard}
             aria-label={f.title}
           >
             <Group wrap="nowrap" align="flex-start">

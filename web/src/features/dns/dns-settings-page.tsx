@@ -44,9 +44,12 @@ export default function DnsSettingsPage() {
     form.clearErrors();
   };
 
-  // Fill the form when a new version arrives (first load, after a save), not on every refetch.
+  // Fill the form on the first load, and when a new version arrives while nothing is being edited;
+  // edits in progress are kept, and saving them then answers 409 (shown below).
   useEffect(() => {
-    if (settings.data && settings.data.version !== loadedVersion.current) load(settings.data);
+    const d = settings.data;
+    if (d && d.version !== loadedVersion.current && (loadedVersion.current === null || !form.isDirty()))
+      load(d);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `form` and `load` change every render
   }, [settings.data]);
 

@@ -26,7 +26,15 @@ describe('record export', () => {
       rec({}),
       rec({ id: 2, qname: '', rtype: 'MX', value: 'mail.example.com', priority: 10 }),
       rec({ id: 3, rtype: 'TXT', value: '=HYPERLINK("http://x","y")' }),
-      rec({ id: 4, qname: '_sip._tcp', rtype: 'SRV', value: 'sip.example.com', priority: 10, weight: 60, port: 5060 }),
+      rec({
+        id: 4,
+        qname: '_sip._tcp',
+        rtype: 'SRV',
+        value: 'sip.example.com',
+        priority: 10,
+        weight: 60,
+        port: 5060,
+      }),
     ]);
     const { header, rows } = parseCsv(csv);
     expect(header).toEqual(['zone', 'qname', 'rtype', 'value', 'ttl', 'priority']);

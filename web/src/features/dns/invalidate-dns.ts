@@ -29,6 +29,10 @@ export async function invalidateRecords(qc: QueryClient): Promise<void> {
   ]);
 }
 
-export async function invalidateSettings(qc: QueryClient): Promise<void> {
-  await Promise.all([qc.invalidateQueries({ queryKey: dnsKeys.settings() }), ...refreshOverview(qc)]);
+/**
+ * Settings saved: the caller puts the answer in the cache itself, so only the overview reloads
+ * (a refetch here could bring in another administrator's later version over the saved form).
+ */
+export async function invalidateAfterSettingsSave(qc: QueryClient): Promise<void> {
+  await Promise.all(refreshOverview(qc));
 }

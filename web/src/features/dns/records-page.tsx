@@ -179,7 +179,14 @@ export default function RecordsPage() {
         system.data && <SystemRecords records={system.data} />
       )}
       {editing && (
-        <Modal opened onClose={() => setEditing(null)} title="Edit DNS Record" size="lg" centered closeButtonProps={{ "aria-label": "Close" }}>
+        <Modal
+          opened
+          onClose={() => setEditing(null)}
+          title="Edit DNS Record"
+          size="lg"
+          centered
+          closeButtonProps={{ 'aria-label': 'Close' }}
+        >
           <RecordForm record={editing} onDone={() => setEditing(null)} />
         </Modal>
       )}

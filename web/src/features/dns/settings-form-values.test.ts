@@ -1,9 +1,20 @@
 import { DNS_SETTINGS_DEFAULTS, DnsSettings } from '@mailroom/contract/dns';
 import { describe, expect, it } from 'vitest';
-import { defaultsKeepingHost, NUMBER_FIELDS, settingsToForm, toSettingsRequest } from './settings-form-values.ts';
+import {
+  defaultsKeepingHost,
+  NUMBER_FIELDS,
+  settingsToForm,
+  toSettingsRequest,
+} from './settings-form-values.ts';
 import { zodValidate } from './zod-form.ts';
 
-const current = { ...DNS_SETTINGS_DEFAULTS, serverHostname: 'ns.example.net', primaryNameserver: 'ns1.example.net', serverPort: 5353, version: 4 };
+const current = {
+  ...DNS_SETTINGS_DEFAULTS,
+  serverHostname: 'ns.example.net',
+  primaryNameserver: 'ns1.example.net',
+  serverPort: 5353,
+  version: 4,
+};
 const validate = zodValidate(DnsSettings, toSettingsRequest);
 
 describe('settings form values', () => {
@@ -16,7 +27,14 @@ describe('settings form values', () => {
 
   it('resets to the §9 defaults but keeps the host names', () => {
     const reset = defaultsKeepingHost(settingsToForm(current));
-    expect(reset).toMatchObject({ serverPort: 53, serverProtocol: 'both', defaultTtl: 3600, maxTtl: 86400, minTtl: 300, logLevel: 'info' });
+    expect(reset).toMatchObject({
+      serverPort: 53,
+      serverProtocol: 'both',
+      defaultTtl: 3600,
+      maxTtl: 86400,
+      minTtl: 300,
+      logLevel: 'info',
+    });
     expect(reset.serverHostname).toBe('ns.example.net');
     expect(validate(reset)).toEqual({});
   });
@@ -26,7 +44,12 @@ describe('settings form values', () => {
     expect(NUMBER_FIELDS).toContain('maxCacheSize');
     expect(NUMBER_FIELDS).not.toContain('enableDnssec');
     const errors = validate({ ...settingsToForm(current), serverPort: '', maxCacheSize: 0 });
-    expect(errors).toEqual({ serverPort: 'Server Port is required', maxCacheSize: 'Max Cache Size (MB) must be at least 1' });
-    expect(validate({ ...settingsToForm(current), serverPort: 70000 })).toEqual({ serverPort: 'Server Port must be at most 65535' });
+    expect(errors).toEqual({
+      serverPort: 'Server Port is required',
+      maxCacheSize: 'Max Cache Size (MB) must be at least 1',
+    });
+    expect(validate({ ...settingsToForm(current), serverPort: 70000 })).toEqual({
+      serverPort: 'Server Port must be at most 65535',
+    });
   });
 });

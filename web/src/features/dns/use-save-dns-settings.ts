@@ -2,7 +2,7 @@ import { dnsRoutes, type DnsSettingsSaveRequest } from '@mailroom/contract/dns';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../api/client.ts';
 import { dnsKeys } from './dns-keys.ts';
-import { invalidateSettings } from './invalidate-dns.ts';
+import { invalidateAfterSettingsSave } from './invalidate-dns.ts';
 
 /** Saves the settings; a stale version answers 409 and nothing is written. */
 export function useSaveDnsSettings() {
@@ -11,7 +11,7 @@ export function useSaveDnsSettings() {
     mutationFn: (body: DnsSettingsSaveRequest) => apiCall(dnsRoutes.saveSettings, { body }),
     onSuccess: async (saved) => {
       qc.setQueryData(dnsKeys.settings(), saved);
-      await invalidateSettings(qc);
+      await invalidateAfterSettingsSave(qc);
     },
   });
 }

@@ -19,17 +19,35 @@ const zone: Zone = {
   status: 'active',
   records: 3,
   lastUpdated: '2025-01-01T00:00:00.000Z',
-  soa: { primary: 'ns1.example.com', email: 'admin@example.com', serial: 2025010101, refresh: 3600, retry: 1800, expire: 604800, minimum: 300 },
+  soa: {
+    primary: 'ns1.example.com',
+    email: 'admin@example.com',
+    serial: 2025010101,
+    refresh: 3600,
+    retry: 1800,
+    expire: 604800,
+    minimum: 300,
+  },
   primaries: [],
 };
 
 describe('zone form values', () => {
   it('starts with the §9 defaults', () => {
-    expect(emptyZoneForm()).toMatchObject({ zoneType: 'primary', serial: 1, refresh: 3600, retry: 1800, expire: 604800, minimum: 300 });
+    expect(emptyZoneForm()).toMatchObject({
+      zoneType: 'primary',
+      serial: 1,
+      refresh: 3600,
+      retry: 1800,
+      expire: 604800,
+      minimum: 300,
+    });
   });
 
   it('fills the name server from the settings and the admin email from the domain typed', () => {
-    expect(derivedSoaDefaults(' Example.COM. ', 'ns.host.net')).toEqual({ primaryNs: 'ns.host.net', adminEmail: 'admin@example.com' });
+    expect(derivedSoaDefaults(' Example.COM. ', 'ns.host.net')).toEqual({
+      primaryNs: 'ns.host.net',
+      adminEmail: 'admin@example.com',
+    });
     expect(derivedSoaDefaults('', 'ns.host.net')).toEqual({ primaryNs: '', adminEmail: '' });
     let v = emptyZoneForm();
     v = withDomain(v, 'e', 'ns.host.net');
@@ -41,7 +59,15 @@ describe('zone form values', () => {
   });
 
   it('keeps a primary NS or admin email the user typed when the domain changes', () => {
-    const v = withDomain({ ...withDomain(emptyZoneForm(), 'a.com', 'ns.host.net'), primaryNs: 'ns.provider.net', adminEmail: 'me@x.org' }, 'b.com', 'ns.host.net');
+    const v = withDomain(
+      {
+        ...withDomain(emptyZoneForm(), 'a.com', 'ns.host.net'),
+        primaryNs: 'ns.provider.net',
+        adminEmail: 'me@x.org',
+      },
+      'b.com',
+      'ns.host.net',
+    );
     expect(v).toMatchObject({ primaryNs: 'ns.provider.net', adminEmail: 'me@x.org' });
     expect(withDomain(withDomain(emptyZoneForm(), 'a.com'), '').adminEmail).toBe('');
   });
@@ -49,7 +75,12 @@ describe('zone form values', () => {
   it('builds the create request; empty numbers read as required', () => {
     const v = { ...withDomain(emptyZoneForm(), 'example.com', 'ns1.example.net'), serial: '' };
     const req = toZoneCreateRequest(v);
-    expect(req).toMatchObject({ domain: 'example.com', zoneType: 'primary', primaryNs: 'ns1.example.net', serial: undefined });
+    expect(req).toMatchObject({
+      domain: 'example.com',
+      zoneType: 'primary',
+      primaryNs: 'ns1.example.net',
+      serial: undefined,
+    });
     expect(req).not.toHaveProperty('primaries');
     const errors = zodValidate(ZoneCreateRequest, toZoneCreateRequest)(v);
     expect(errors).toEqual({ serial: 'Serial Number is required' });
@@ -63,7 +94,11 @@ describe('zone form values', () => {
   });
 
   it('asks for primary servers on a secondary zone', () => {
-    const v = { ...withDomain(emptyZoneForm(), 'example.com', 'ns1.example.net'), zoneType: 'secondary' as const, primaries: '192.0.2.1, 2001:db8::1' };
+    const v = {
+      ...withDomain(emptyZoneForm(), 'example.com', 'ns1.example.net'),
+      zoneType: 'secondary' as const,
+      primaries: '192.0.2.1, 2001:db8::1',
+    };
     expect(toZoneCreateRequest(v).primaries).toEqual(['192.0.2.1', '2001:db8::1']);
     expect(zodValidate(ZoneCreateRequest, toZoneCreateRequest)({ ...v, primaries: '' })).toEqual({
       primaries: 'Primary Servers is required',
@@ -86,7 +121,9 @@ describe('zone form values', () => {
     });
     expect(validateZoneCreate({ ...v, nsAddress: '192.0.2.53' })).toEqual({});
     expect(toZoneCreateRequest({ ...v, nsAddress: ' 192.0.2.53 ' }).nsAddress).toBe('192.0.2.53');
-    expect(toZoneCreateRequest({ ...v, primaryNs: 'ns.other.net', nsAddress: '192.0.2.53' })).not.toHaveProperty('nsAddress');
+    expect(
+      toZoneCreateRequest({ ...v, primaryNs: 'ns.other.net', nsAddress: '192.0.2.53' }),
+    ).not.toHaveProperty('nsAddress');
   });
 
   it('edits: the serial is sent only when changed', () => {

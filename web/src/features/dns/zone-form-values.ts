@@ -55,7 +55,10 @@ export function nsInsideZone(v: Pick<ZoneFormValues, 'domain' | 'primaryNs' | 'z
  * settings' primary name server (a name inside the new zone, such as ns1.{domain}, would need an
  * address record the zone cannot have yet, and named refuses such a zone) and admin@{domain}.
  */
-export function derivedSoaDefaults(domain: string, nameserver = ''): { primaryNs: string; adminEmail: string } {
+export function derivedSoaDefaults(
+  domain: string,
+  nameserver = '',
+): { primaryNs: string; adminEmail: string } {
   const d = domain.trim().toLowerCase().replace(/\.$/, '');
   return { primaryNs: d === '' ? '' : nameserver, adminEmail: d === '' ? '' : `admin@${d}` };
 }
@@ -70,8 +73,12 @@ export function withDomain(values: ZoneFormValues, domain: string, nameserver = 
   return {
     ...values,
     domain,
-    primaryNs: values.primaryNs === '' || values.primaryNs === before.primaryNs ? after.primaryNs : values.primaryNs,
-    adminEmail: values.adminEmail === '' || values.adminEmail === before.adminEmail ? after.adminEmail : values.adminEmail,
+    primaryNs:
+      values.primaryNs === '' || values.primaryNs === before.primaryNs ? after.primaryNs : values.primaryNs,
+    adminEmail:
+      values.adminEmail === '' || values.adminEmail === before.adminEmail
+        ? after.adminEmail
+        : values.adminEmail,
   };
 }
 

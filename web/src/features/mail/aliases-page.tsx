@@ -1,7 +1,7 @@
 import type { Alias, ImportAliasesResponse } from '@mailroom/contract/mail';
 import { Button, Card, FileButton, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowsExchange, IconDownload, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
+import { IconDownload, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
@@ -187,18 +187,18 @@ export default function AliasesPage() {
             }}
             onDismiss={() => setLoadErrorDismissed(true)}
           >
-            {list.data &&
-              (rows.length === 0 ? (
-                <Stack align="center" py="xl" gap="xs">
-                  <IconArrowsExchange size={32} stroke={1.5} aria-hidden color="var(--mantine-color-dimmed)" />
-                  <Text c="dimmed">{q ? `No aliases found matching "${q}"` : 'No email aliases found'}</Text>
-                </Stack>
-              ) : (
-                <>
-                  <AliasTable aliases={rows} onEdit={setEditing} onDelete={(a) => void askDelete(a)} deleting={remove.isPending ? (remove.variables ?? null) : null} />
-                  <ListPager page={page} pageSize={ALIAS_PAGE_SIZE} total={total} onPage={setPage} noun="aliases" />
-                </>
-              ))}
+            {list.data && (
+              <>
+                <AliasTable
+                  aliases={rows}
+                  onEdit={setEditing}
+                  onDelete={(a) => void askDelete(a)}
+                  deleting={remove.isPending ? (remove.variables ?? null) : null}
+                  emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
+                />
+                <ListPager page={page} pageSize={ALIAS_PAGE_SIZE} total={total} onPage={setPage} noun="aliases" />
+              </>
+            )}
           </LoadState>
         </Card>
       </Stack>

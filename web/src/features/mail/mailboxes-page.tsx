@@ -1,7 +1,7 @@
 import type { Mailbox, RemoveMailboxResponse } from '@mailroom/contract/mail';
 import { Alert, Button, Card, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconMailbox, IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import { IconPlus, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
@@ -134,18 +134,18 @@ export default function MailboxesPage() {
             }}
             onDismiss={() => setLoadErrorDismissed(true)}
           >
-            {list.data &&
-              (rows.length === 0 ? (
-                <Stack align="center" py="xl" gap="xs">
-                  <IconMailbox size={32} stroke={1.5} aria-hidden color="var(--mantine-color-dimmed)" />
-                  <Text c="dimmed">No mailboxes found</Text>
-                </Stack>
-              ) : (
-                <>
-                  <MailboxTable mailboxes={rows} onEdit={setEditing} onDelete={(m) => void askDelete(m)} deleting={remove.isPending ? (remove.variables ?? null) : null} />
-                  <ListPager page={page} pageSize={MAILBOX_PAGE_SIZE} total={total} onPage={setPage} noun="mailboxes" />
-                </>
-              ))}
+            {list.data && (
+              <>
+                <MailboxTable
+                  mailboxes={rows}
+                  onEdit={setEditing}
+                  onDelete={(m) => void askDelete(m)}
+                  deleting={remove.isPending ? (remove.variables ?? null) : null}
+                  emptyText="No mailboxes found"
+                />
+                <ListPager page={page} pageSize={MAILBOX_PAGE_SIZE} total={total} onPage={setPage} noun="mailboxes" />
+              </>
+            )}
           </LoadState>
         </Card>
       </Stack>

@@ -40,6 +40,7 @@ export function RecordFields({
       max={max}
       allowDecimal={false}
       allowNegative={false}
+      clampBehavior="none"
       key={form.key(field)}
       {...form.getInputProps(field)}
     />

@@ -43,7 +43,8 @@ export function RecordImport() {
       <FileInput
         label="CSV file"
         description={dnsMessages.importHint}
-        placeholder="Choose a .csv file"
+        placeholder="Choose a CSV file"
+        styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
         accept=".csv,text/csv"
         leftSection={<IconFileTypeCsv size={16} aria-hidden />}
         value={file}
@@ -85,8 +86,10 @@ export function RecordImport() {
               <Table withTableBorder verticalSpacing={4} aria-label="Import errors">
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={80}>Line</Table.Th>
-                    <Table.Th>Error</Table.Th>
+                    <Table.Th scope="col" w={80}>
+                      Line
+                    </Table.Th>
+                    <Table.Th scope="col">Error</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>

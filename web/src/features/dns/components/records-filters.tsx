@@ -32,7 +32,7 @@ export function RecordsFilters({ value, onChange, onClear, active }: RecordsFilt
     <Grid align="flex-end" gutter="sm" mb="md">
       <Grid.Col span={{ base: 12, md: 4 }}>
         <TextInput
-          label="Search"
+          label="Search records"
           placeholder="Search by name, value or type..."
           leftSection={<IconSearch size={16} aria-hidden />}
           value={value.search}

@@ -17,13 +17,13 @@ export function RecordsTable({ records, onEdit, onDelete, deletingId }: RecordsT
       <Table striped highlightOnHover verticalSpacing="xs">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Zone</Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Value</Table.Th>
-            <Table.Th>TTL</Table.Th>
-            <Table.Th>Priority</Table.Th>
-            <Table.Th>Actions</Table.Th>
+            <Table.Th scope="col">Zone</Table.Th>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col">Value</Table.Th>
+            <Table.Th scope="col">TTL</Table.Th>
+            <Table.Th scope="col">Priority</Table.Th>
+            <Table.Th scope="col">Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -82,6 +82,7 @@ export function SettingsField({
         max={MAX[field]}
         allowDecimal={false}
         allowNegative={false}
+        clampBehavior="none"
         key={form.key(field)}
         {...form.getInputProps(field)}
       />

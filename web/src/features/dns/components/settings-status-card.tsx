@@ -1,12 +1,13 @@
 import type { DnsCheckStatus } from '@mailroom/contract/dns';
-import { Badge, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
+import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatRelativeTime } from '../../../lib/format.ts';
 
 const PARTS = ['Server Configuration', 'Security Settings', 'Performance Settings'] as const;
 
-function verdict(ok: boolean | null): { label: string; color: string } {
-  if (ok === null) return { label: 'Not rendered yet', color: 'gray' };
-  return ok ? { label: 'Check passed', color: 'green' } : { label: 'Check failed', color: 'red' };
+function verdict(ok: boolean | null): { label: string; status: string } {
+  if (ok === null) return { label: 'Not rendered yet', status: 'pending' };
+  return ok ? { label: 'Check passed', status: 'ok' } : { label: 'Check failed', status: 'failed' };
 }
 
 function when(iso: string | null): string {
@@ -28,9 +29,7 @@ export function SettingsStatusCard({ status }: { status: DnsCheckStatus }) {
         {PARTS.map((p) => (
           <Group key={p} justify="space-between" wrap="nowrap">
             <Text size="sm">{p}</Text>
-            <Badge color={v.color} variant="light">
-              {v.label}
-            </Badge>
+            <StatusBadge status={v.status} label={v.label} />
           </Group>
         ))}
       </Stack>

@@ -1,6 +1,7 @@
 import type { SystemRecord } from '@mailroom/contract/dns';
 import { Badge, Card, Group, Table, Text, Title } from '@mantine/core';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { StatusBadge } from '../../../components/status-badge.tsx';
 import { displayName } from '../record-form-values.ts';
 
 /** Read-only records derived from the mail settings, with what each is for. */
@@ -24,19 +25,19 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
       </Text>
       {records.length === 0 ? (
         <Text c="dimmed" ta="center" py="md">
-          No system records: no mail domain is configured.
+          No records are derived from the mail settings yet.
         </Text>
       ) : (
         <Table.ScrollContainer minWidth={820}>
           <Table verticalSpacing="xs" aria-label="System records">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Zone</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Value</Table.Th>
-                <Table.Th>TTL</Table.Th>
-                <Table.Th>Served</Table.Th>
+                <Table.Th scope="col">Zone</Table.Th>
+                <Table.Th scope="col">Name</Table.Th>
+                <Table.Th scope="col">Type</Table.Th>
+                <Table.Th scope="col">Value</Table.Th>
+                <Table.Th scope="col">TTL</Table.Th>
+                <Table.Th scope="col">Served</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -71,9 +72,10 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
                   </Table.Td>
                   <Table.Td>{r.ttl}</Table.Td>
                   <Table.Td>
-                    <Badge color={r.published ? 'green' : 'gray'} variant="light">
-                      {r.published ? 'Served' : 'No zone'}
-                    </Badge>
+                    <StatusBadge
+                      status={r.published ? 'ok' : 'pending'}
+                      label={r.published ? 'Served' : 'No zone yet'}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -5,7 +5,13 @@ import { notify } from '../../../lib/notifications-store.ts';
 import { reportFailure } from '../report-failure.ts';
 import { useCreateZone } from '../use-create-zone.ts';
 import { useDnsSettings } from '../use-dns-settings.ts';
-import { emptyZoneForm, toZoneCreateRequest, validateZoneCreate, withDomain, type ZoneFormValues } from '../zone-form-values.ts';
+import {
+  emptyZoneForm,
+  toZoneCreateRequest,
+  validateZoneCreate,
+  withDomain,
+  type ZoneFormValues,
+} from '../zone-form-values.ts';
 import { ZoneFields } from './zone-fields.tsx';
 
 /** The 'Add DNS Zone' form; closes and resets on success or cancel. */

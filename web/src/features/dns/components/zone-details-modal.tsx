@@ -30,7 +30,14 @@ export interface ZoneDetailsModalProps {
 export function ZoneDetailsModal({ zone, onClose, onEdit, onViewFile }: ZoneDetailsModalProps) {
   const seconds = (n: number) => `${n.toLocaleString()} seconds`;
   return (
-    <Modal opened onClose={onClose} title={`Zone Details: ${zone.domain}`} size="lg" centered closeButtonProps={{ "aria-label": "Close details" }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Zone Details: ${zone.domain}`}
+      size="lg"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close details' }}
+    >
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
         <Item label="Domain">{zone.domain}</Item>
         <Item label="Status">

@@ -42,7 +42,14 @@ export function ZoneEditModal({ zone, onClose }: { zone: Zone; onClose: () => vo
   });
 
   return (
-    <Modal opened onClose={onClose} title={`Edit Zone: ${zone.domain}`} size="lg" centered closeButtonProps={{ "aria-label": "Close" }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Edit Zone: ${zone.domain}`}
+      size="lg"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       <form onSubmit={submit} noValidate>
         <ZoneFields form={form} mode="edit" />
         <Group justify="flex-end" mt="lg">

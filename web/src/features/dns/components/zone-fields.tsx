@@ -36,6 +36,7 @@ export function ZoneFields({ form, mode, nameserver = '' }: ZoneFieldsProps) {
       min={1}
       allowDecimal={false}
       allowNegative={false}
+      clampBehavior="none"
       key={form.key(field)}
       {...form.getInputProps(field)}
     />

@@ -9,7 +9,14 @@ export function ZoneFileModal({ domain, onClose }: { domain: string; onClose: ()
   const file = useZoneFile(domain);
   const failure = useDismissableError(file.error);
   return (
-    <Modal opened onClose={onClose} title={`Zone File: ${domain}`} size="xl" centered closeButtonProps={{ "aria-label": "Close zone file" }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={`Zone File: ${domain}`}
+      size="xl"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close zone file' }}
+    >
       <LoadState
         loading={file.isPending && !file.error}
         error={failure.message}

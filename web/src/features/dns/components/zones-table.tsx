@@ -19,12 +19,12 @@ export function ZonesTable({ zones, onView, onEdit, onDelete, deleting }: ZonesT
       <Table striped highlightOnHover verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Domain</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Records</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Last Updated</Table.Th>
-            <Table.Th>Actions</Table.Th>
+            <Table.Th scope="col">Domain</Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col">Records</Table.Th>
+            <Table.Th scope="col">Status</Table.Th>
+            <Table.Th scope="col">Last Updated</Table.Th>
+            <Table.Th scope="col">Actions</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

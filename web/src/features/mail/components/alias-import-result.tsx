@@ -43,8 +43,8 @@ export function AliasImportResult({ fileName, result, error, onClose }: AliasImp
                 <Table striped withTableBorder aria-label="Rows not imported">
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th w={70}>Row</Table.Th>
-                      <Table.Th>Reason</Table.Th>
+                      <Table.Th scope="col" w={70}>Row</Table.Th>
+                      <Table.Th scope="col">Reason</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
                   <Table.Tbody>

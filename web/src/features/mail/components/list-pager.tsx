@@ -12,8 +12,9 @@ export interface ListPagerProps {
 
 /** 'Showing 51–100 of 100,000 mailboxes' and the page buttons of a server-paged list. */
 export function ListPager({ page, pageSize, total, onPage, noun }: ListPagerProps) {
+  if (total === 0) return null;
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const from = (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
   return (
     <Group justify="space-between" mt="md" gap="sm" wrap="wrap">

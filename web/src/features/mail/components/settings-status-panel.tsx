@@ -1,5 +1,6 @@
 import type { DkimRecord, MailSettingsResponse } from '@mailroom/contract/mail';
-import { Alert, Badge, Card, Code, Group, Loader, Spoiler, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Code, Group, Loader, Select, Spoiler, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { formatRelativeTime } from '../../../lib/format.ts';
@@ -13,7 +14,7 @@ function OnOff({ label, on }: { label: string; on: boolean }) {
   return (
     <Group justify="space-between" gap="xs" wrap="nowrap">
       <Text size="sm">{label}</Text>
-      <Badge color={on ? 'green' : 'gray'} variant="light">
+      <Badge color={on ? 'teal.9' : 'gray.7'} variant="filled">
         {on ? 'on' : 'off'}
       </Badge>
     </Group>
@@ -51,11 +52,11 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
         <Group justify="space-between" gap="xs" wrap="nowrap">
           <Text size="sm">Configuration check</Text>
           {check === null ? (
-            <Badge color="gray" variant="light">
+            <Badge color="gray.7" variant="filled">
               not run
             </Badge>
           ) : (
-            <Badge color={check.ok ? 'green' : 'red'} variant="light">
+            <Badge color={check.ok ? 'teal.9' : 'red.9'} variant="filled">
               {check.ok ? 'passed' : 'failed'}
             </Badge>
           )}
@@ -101,17 +102,44 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
           </Alert>
         ) : !dkim.data || dkim.data.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No DKIM keys yet: one is made for each mail domain once it has a mailbox or an alias.
+            No DKIM keys yet: one is made for each mail domain, and a domain exists once a mailbox or an alias uses it.
           </Text>
         ) : (
-          <Stack gap="sm">
-            {dkim.data.map((r) => (
-              <DkimEntry key={r.domain} record={r} />
-            ))}
-          </Stack>
+          <DkimRecords records={dkim.data} />
         )}
       </Stack>
     </Card>
+  );
+}
+
+/** Up to this many domains are listed; beyond it a searchable picker shows one at a time. */
+export const DKIM_LISTED_DOMAINS = 5;
+
+function DkimRecords({ records }: { records: DkimRecord[] }) {
+  const [picked, setPicked] = useState<string | null>(null);
+  if (records.length <= DKIM_LISTED_DOMAINS) {
+    return (
+      <Stack gap="sm">
+        {records.map((r) => (
+          <DkimEntry key={r.domain} record={r} />
+        ))}
+      </Stack>
+    );
+  }
+  const shown = records.find((r) => r.domain === picked) ?? records[0];
+  return (
+    <Stack gap="sm">
+      <Select
+        label={`Domain (${records.length})`}
+        data={records.map((r) => r.domain)}
+        value={shown?.domain ?? null}
+        onChange={setPicked}
+        searchable
+        limit={50}
+        allowDeselect={false}
+      />
+      {shown && <DkimEntry record={shown} />}
+    </Stack>
   );
 }
 
@@ -132,7 +160,11 @@ function DkimEntry({ record }: { record: DkimRecord }) {
         <Text size="xs" c="dimmed" w={40}>
           TXT
         </Text>
-        <Code style={{ flex: 1, overflowWrap: 'anywhere', wordBreak: 'break-all' }}>{record.txt}</Code>
+        <Spoiler maxHeight={64} showLabel="Show all" hideLabel="Show less" style={{ flex: 1, minWidth: 0 }}>
+          <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+            {record.txt}
+          </Code>
+        </Spoiler>
         <CopyButton value={record.txt} label={`Copy DKIM TXT value for ${record.domain}`} />
       </Group>
     </Stack>

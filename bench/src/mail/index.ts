@@ -1,0 +1,24 @@
+import type { BenchRow, BenchSuite } from '../suite.ts';
+import { stopBenchCluster } from './bench-db.ts';
+import { createBench } from './create-bench.ts';
+import { importBench } from './import-bench.ts';
+import { listBench } from './list-bench.ts';
+
+const suite: BenchSuite = {
+  name: 'mail',
+  description:
+    'alias CSV import (100k rows), paged list + search at 100k mailboxes / 1M aliases, mailbox creation on the hashing pool',
+  async run(ctx) {
+    const rows: BenchRow[] = [];
+    try {
+      rows.push(...(await importBench(ctx)));
+      rows.push(...(await listBench(ctx)));
+      rows.push(...(await createBench(ctx)));
+    } finally {
+      stopBenchCluster();
+    }
+    return rows;
+  },
+};
+
+export default suite;

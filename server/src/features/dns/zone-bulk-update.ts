@@ -1,0 +1,87 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+// Many zones change in one statement (a JSON parameter unpacked by the database), so an import
+// touching thousands of zones does not pay a round trip per zone.
+const CHUNK = 5000;
+
+export interface ZoneRendered {
+  id: number;
+  serial: number;
+  hash: string;
+  changed: boolean;
+}
+
+export async function markZonesRendered(
+  db: Kysely<Database>,
+  dialect: string,
+  rows: ZoneRendered[],
+  status: string,
+  at: string,
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const json = JSON.stringify(
+      rows.slice(i, i + CHUNK).map((r) => [r.id, r.serial, r.hash, r.changed ? 1 : 0]),
+    );
+    if (dialect === 'postgres') {
+      await sql`update dns_zones as z set serial = (e->>1)::bigint, rendered_hash = e->>2, status = ${status},
+          updated_at = case when (e->>3)::int = 1 then ${at} else z.updated_at end
+        from json_array_elements(${json}::json) as e where z.id = (e->>0)::int`.execute(db);
+    } else {
+      await sql`update dns_zones set serial = j.value->>1, rendered_hash = j.value->>2, status = ${status},
+          updated_at = case when j.value->>3 = 1 then ${at} else updated_at end
+        from json_each(${json}) as j where dns_zones.id = j.value->>0`.execute(db);
+    }
+  }
+}
+
+/** Record count changes, per zone and type, gathered before they are written. */
+export class CountDeltas {
+  private readonly byKey = new Map<string, [string, string, number]>();
+
+  add(zone: string, rtype: string, n: number): this {
+    const k = `${zone}\u0000${rtype}`;
+    const e = this.byKey.get(k);
+    if (e) e[2] += n;
+    else this.byKey.set(k, [zone, rtype, n]);
+    return this;
+  }
+
+  entries(): [string, string, number][] {
+    return [...this.byKey.values()].filter((e) => e[2] !== 0);
+  }
+}
+
+/** Applies count changes to the per-type table and to each zone's total, in bulk. */
+export async function applyCountDeltas(
+  db: Kysely<Database>,
+  dialect: string,
+  deltas: CountDeltas,
+): Promise<void> {
+  const all = deltas.entries();
+  const perZone = new Map<string, number>();
+  for (const [zone, , n] of all) perZone.set(zone, (perZone.get(zone) ?? 0) + n);
+  const zones = [...perZone.entries()].filter(([, n]) => n !== 0);
+  for (let i = 0; i < all.length; i += CHUNK) {
+    const json = JSON.stringify(all.slice(i, i + CHUNK));
+    if (dialect === 'postgres') {
+      await sql`insert into dns_record_counts (zone, rtype, n)
+        select e->>0, e->>1, (e->>2)::int from json_array_elements(${json}::json) as e
+        on conflict (zone, rtype) do update set n = dns_record_counts.n + excluded.n`.execute(db);
+    } else {
+      await sql`insert into dns_record_counts (zone, rtype, n)
+        select value->>0, value->>1, value->>2 from json_each(${json}) where true
+        on conflict (zone, rtype) do update set n = dns_record_counts.n + excluded.n`.execute(db);
+    }
+  }
+  for (let i = 0; i < zones.length; i += CHUNK) {
+    const json = JSON.stringify(zones.slice(i, i + CHUNK));
+    if (dialect === 'postgres') {
+      await sql`update dns_zones as z set record_count = z.record_count + (e->>1)::int
+        from json_array_elements(${json}::json) as e where z.domain = e->>0`.execute(db);
+    } else {
+      await sql`update dns_zones set record_count = record_count + j.value->>1
+        from json_each(${json}) as j where dns_zones.domain = j.value->>0`.execute(db);
+    }
+  }
+}
