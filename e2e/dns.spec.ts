@@ -594,6 +594,13 @@ test.describe('DNS screens', () => {
     await expect(page.getByRole('form', { name: 'DNS settings' })).toBeVisible();
     await pageChecks(page, 'dns-settings');
 
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/dns/records');
+    await expect(page.getByRole('row').filter({ hasText: '192.0.2.9' })).toBeVisible();
+    await axeCheck(page, 'dns-records (dark)');
+    await shot(page, 'dns-records-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
     await page.goto(`/dns/zones/${zone}`);
     await expect(page.getByRole('dialog', { name: `Zone Details: ${zone}` })).toBeVisible();
     await axeCheck(page, 'zone details');

@@ -11,6 +11,8 @@ export const BIND_SYSTEM_PATHS = {
   /** Written with the configuration so named's working directory exists (named-checkconf insists). */
   workDirMarker: '/var/cache/bind/.mailroom',
   pidFile: '/run/named/named.pid',
+  /** Debian's control key (`rndc-confgen -a`), shared by named and rndc. */
+  rndcKey: '/etc/bind/rndc.key',
   sessionKeyFile: '/run/named/session.key',
 } as const;
 
@@ -29,8 +31,9 @@ export interface BindLayout {
   workDir: string;
   pidFile: string;
   sessionKeyFile: string;
-  /** System mode keeps named's default rndc channel; otherwise the control channel is off. */
+  /** System mode opens the rndc channel on 127.0.0.1:953 with `rndcKey`; otherwise it is off. */
   controls: boolean;
+  rndcKey: string;
   /** Addresses named listens on (BIND address match list elements). */
   listenOn: string[];
 }
@@ -47,6 +50,7 @@ export function bindLayout(host: Host, opts: { listenOn?: string[] } = {}): Bind
     pidFile: host.path(p.pidFile),
     sessionKeyFile: host.path(p.sessionKeyFile),
     controls: host.reloadEnabled,
+    rndcKey: host.path(p.rndcKey),
     listenOn: opts.listenOn ?? ['any'],
   };
 }

@@ -17,7 +17,7 @@ import {
 import type { DnsContext } from './dns-context.ts';
 import { loadSettings, ensureSettingsRow } from './dns-settings.service.ts';
 import { writeReload, writeStatus } from './dns-status.service.ts';
-import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
+import { RNDC_PORT, renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
 import { nextSerial } from './serial.ts';
 import { deriveMailRecords, overriddenBy } from './system-records.ts';
 import { markZonesRendered, type ZoneRendered } from './zone-bulk-update.ts';
@@ -311,11 +311,12 @@ async function afterCommit(ctx: DnsContext, outcome: PublishOutcome): Promise<vo
     };
   } else {
     const perZone = !outcome.confs && outcome.removed.length === 0 && outcome.zones.length <= 20;
+    const base = ['-k', ctx.layout.rndcKey, '-s', '127.0.0.1', '-p', String(RNDC_PORT)];
     const runs = perZone ? outcome.zones.map((z) => ['reload', z]) : [['reload']];
     const out: string[] = [];
     let ok = true;
     for (const args of runs) {
-      const r = await host.run(rndc, args, { timeoutMs: 60_000 });
+      const r = await host.run(rndc, [...base, ...args], { timeoutMs: 60_000 });
       ok &&= r.code === 0;
       out.push(`rndc ${args.join(' ')}: ${(r.stdout + r.stderr).trim()}`);
     }

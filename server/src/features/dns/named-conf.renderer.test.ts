@@ -13,6 +13,7 @@ const layout: BindLayout = {
   pidFile: '/srv/root/run/named/named.pid',
   sessionKeyFile: '/srv/root/run/named/session.key',
   controls: false,
+  rndcKey: '/srv/root/etc/bind/rndc.key',
   listenOn: ['any'],
 };
 
@@ -60,7 +61,9 @@ describe('named.conf renderer', () => {
     expect(p.options).toContain('max-udp-size 512;');
     expect(p.options).toContain('listen-on port 53 { 127.0.0.1; };');
     expect(p.options).toContain('recursion no;');
-    expect(p.options).not.toContain('controls');
+    expect(p.options).toContain(
+      'include "/srv/root/etc/bind/rndc.key";\ncontrols {\n\tinet 127.0.0.1 port 953 allow { localhost; } keys { "rndc-key"; };\n};',
+    );
     const notes = p.notes.join('\n');
     expect(notes).toContain('Query Timeout 120 s is above');
     expect(notes).toContain('BIND always answers over both UDP and TCP');

@@ -32,6 +32,7 @@ const QUERY_TIMEOUT_MAX_S = 30;
 const UDP_SIZE_MIN = 512;
 const UDP_SIZE_MAX = 4096;
 const LOG_FILE_SIZE = '20m';
+export const RNDC_PORT = 953;
 
 const severity: Record<DnsSettings['logLevel'], string> = {
   debug: 'debug 1',
@@ -106,7 +107,9 @@ export function renderNamedConf(s: DnsSettings, layout: BindLayout, tls: TlsMate
     HEADER +
     `options {\n${o.map((l) => `\t${l}`).join('\n')}\n};\n` +
     tlsBlock +
-    (layout.controls ? '' : '// No control channel outside system mode.\ncontrols { };\n');
+    (layout.controls
+      ? `include ${q(layout.rndcKey)};\ncontrols {\n\tinet 127.0.0.1 port ${RNDC_PORT} allow { localhost; } keys { "rndc-key"; };\n};\n`
+      : '// No control channel outside system mode.\ncontrols { };\n');
 
   const file = (name: string) => `file ${q(name)} versions ${s.logRetentionDays} size ${LOG_FILE_SIZE}`;
   const channels = [

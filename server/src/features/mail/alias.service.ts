@@ -1,7 +1,7 @@
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
@@ -11,47 +11,64 @@ import type { Page } from './mailbox.service.ts';
 
 type Db = Kysely<Database>;
 
-const SORTS = { source: sql`source`, destination: sql`destination`, status: sql`status` } as const;
+const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: sql`a.status` } as const;
 
-/** A page of aliases; `q` matches the start of the source, its domain, or the destination. */
+/**
+ * A page of aliases; `q` matches the start of the source, of its domain, or of the destination.
+ * Each search branch is an index range; their union is joined back for the page only.
+ */
 export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<Alias>> {
-  const q = query.q?.trim() ? prefixRange(query.q) : null;
-  let rows = db.selectFrom('mail_aliases').select(['source', 'destination', 'status']);
-  let count = db.selectFrom('mail_aliases').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (q) {
-    const [lo, hi] = q;
-    const match = (eb: ExpressionBuilder<Database, 'mail_aliases'>) =>
-      eb.or([
-        eb.and([eb('source', '>=', lo), eb('source', '<', hi)]),
-        eb.and([eb('domain', '>=', lo), eb('domain', '<', hi)]),
-        eb.and([eb('destination', '>=', lo), eb('destination', '<', hi)]),
-      ]);
-    rows = rows.where(match);
-    count = count.where(match);
+  const key = (query.sort ?? 'source').replace(/^-/, '') as keyof typeof SORTS;
+  const order = sql`${SORTS[key]} ${query.sort?.startsWith('-') ? sql`desc` : sql`asc`}, a.source`;
+  const status = query.status ? sql`and status = ${query.status}` : sql``;
+  const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
+  const offset = query.offset ?? 0;
+  let rows: { source: string; destination: string; status: string; total?: number }[];
+  let total: number;
+  if (query.q?.trim()) {
+    const [lo, hi] = prefixRange(query.q);
+    const matches = sql`select source from mail_aliases where source >= ${lo} and source < ${hi} ${status}
+      union select source from mail_aliases where domain >= ${lo} and domain < ${hi} ${status}
+      union select source from mail_aliases where destination >= ${lo} and destination < ${hi} ${status}`;
+    rows = (
+      await sql<{ source: string; destination: string; status: string; total: number }>`
+        select a.source, a.destination, a.status, count(*) over () as total
+        from (${matches}) f join mail_aliases a on a.source = f.source
+        order by ${order} limit ${limit} offset ${offset}`.execute(db)
+    ).rows;
+    total = rows.length
+      ? Number(rows[0]!.total)
+      : Number((await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0);
+  } else {
+    // Keys from the index first, so a deep offset walks the index and not the table.
+    const keys = sql`select a.source from mail_aliases a where 1 = 1 ${status}
+      order by ${order} limit ${limit} offset ${offset}`;
+    rows = (
+      await sql<{ source: string; destination: string; status: string }>`
+        select a.source, a.destination, a.status from (${keys}) k join mail_aliases a on a.source = k.source
+        order by ${order}`.execute(db)
+    ).rows;
+    total = query.status
+      ? Number(
+          (
+            await db
+              .selectFrom('mail_aliases')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('status', '=', query.status)
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      : Number(
+          (
+            await db
+              .selectFrom('mail_domains')
+              .select((eb) => eb.fn.sum<number>('alias_count').as('n'))
+              .executeTakeFirstOrThrow()
+          ).n ?? 0,
+        );
   }
-  if (query.status) {
-    rows = rows.where('status', '=', query.status);
-    count = count.where('status', '=', query.status);
-  }
-  const sortKey = (query.sort ?? 'source').replace(/^-/, '') as keyof typeof SORTS;
-  const dir = query.sort?.startsWith('-') ? sql`desc` : sql`asc`;
-  rows = rows.orderBy(sql`${SORTS[sortKey]} ${dir}`);
-  if (sortKey !== 'source') rows = rows.orderBy('source');
-  const [items, total] = await Promise.all([
-    rows
-      .limit(query.limit ?? MAIL_LIST_DEFAULT_LIMIT)
-      .offset(query.offset ?? 0)
-      .execute(),
-    q || query.status
-      ? count.executeTakeFirstOrThrow().then((r) => Number(r.n))
-      : db
-          .selectFrom('mail_domains')
-          .select((eb) => eb.fn.sum<number>('alias_count').as('n'))
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.n ?? 0)),
-  ]);
   return {
-    items: items.map((r) => ({
+    items: rows.map((r) => ({
       source: r.source,
       destination: r.destination,
       status: r.status === 'disabled' ? 'disabled' : 'active',

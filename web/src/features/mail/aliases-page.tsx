@@ -23,7 +23,11 @@ import { useRemoveAlias } from './use-remove-alias.ts';
 export const ALIAS_PAGE_SIZE = 50;
 export const ALIAS_SEARCH_DEBOUNCE_MS = 300;
 
-const BREADCRUMBS = [{ label: 'Dashboard', to: '/dashboard' }, { label: 'Mail Management', to: '/mail' }, { label: 'Email Aliases' }];
+const BREADCRUMBS = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Mail Management', to: '/mail' },
+  { label: 'Email Aliases' },
+];
 
 function importSummary(r: ImportAliasesResponse): string {
   return `Imported ${r.imported}, skipped ${r.skipped}, ${r.errors.length} ${r.errors.length === 1 ? 'row' : 'rows'} with errors.`;
@@ -39,10 +43,18 @@ export default function AliasesPage() {
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
   const [importFile, setImportFile] = useState<string | null>(null);
-  const [importOutcome, setImportOutcome] = useState<{ result: ImportAliasesResponse | null; error: string | null }>({ result: null, error: null });
+  const [importOutcome, setImportOutcome] = useState<{
+    result: ImportAliasesResponse | null;
+    error: string | null;
+  }>({ result: null, error: null });
   const resetFileInput = useRef<() => void>(null);
 
-  const list = useAliases({ q: q || undefined, limit: ALIAS_PAGE_SIZE, offset: (page - 1) * ALIAS_PAGE_SIZE, sort: 'source' });
+  const list = useAliases({
+    q: q || undefined,
+    limit: ALIAS_PAGE_SIZE,
+    offset: (page - 1) * ALIAS_PAGE_SIZE,
+    sort: 'source',
+  });
   const remove = useRemoveAlias();
   const importAliases = useImportAliases();
 
@@ -56,7 +68,8 @@ export default function AliasesPage() {
   const runDelete = (source: string) => {
     setDeleteError(null);
     remove.mutate(source, {
-      onSuccess: () => notify({ type: 'success', title: 'Alias deleted', message: `Alias ${source} was deleted.` }),
+      onSuccess: () =>
+        notify({ type: 'success', title: 'Alias deleted', message: `Alias ${source} was deleted.` }),
       onError: (err) => {
         const message = errorMessage(err);
         setDeleteError({ source, message });
@@ -78,10 +91,16 @@ export default function AliasesPage() {
   const exportAll = async () => {
     setExporting('Starting…');
     try {
-      const all = await fetchAllAliases((done, of) => setExporting(`${done.toLocaleString()} / ${of.toLocaleString()}`));
+      const all = await fetchAllAliases((done, of) =>
+        setExporting(`${done.toLocaleString()} / ${of.toLocaleString()}`),
+      );
       const fileName = aliasExportFileName();
       downloadText(fileName, aliasesToCsv(all));
-      notify({ type: 'success', title: 'Aliases exported', message: `${all.length} aliases written to ${fileName}.` });
+      notify({
+        type: 'success',
+        title: 'Aliases exported',
+        message: `${all.length} aliases written to ${fileName}.`,
+      });
     } catch (err) {
       notify({ type: 'error', title: 'Failed to export aliases', message: errorMessage(err) });
     } finally {
@@ -134,15 +153,29 @@ export default function AliasesPage() {
             </Button>
             <FileButton onChange={runImport} accept=".csv,text/csv" resetRef={resetFileInput}>
               {(props) => (
-                <Button {...props} variant="default" leftSection={<IconUpload size={16} aria-hidden />} loading={importAliases.isPending}>
+                <Button
+                  {...props}
+                  variant="default"
+                  leftSection={<IconUpload size={16} aria-hidden />}
+                  loading={importAliases.isPending}
+                >
                   Import Aliases
                 </Button>
               )}
             </FileButton>
-            <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void list.refetch()} loading={list.isFetching && !list.isPending}>
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              onClick={() => void list.refetch()}
+              loading={list.isFetching && !list.isPending}
+            >
               Refresh
             </Button>
-            <Button leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />} onClick={() => setAdding((v) => !v)} aria-expanded={adding}>
+            <Button
+              leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
+              onClick={() => setAdding((v) => !v)}
+              aria-expanded={adding}
+            >
               Add Alias
             </Button>
           </>
@@ -196,7 +229,13 @@ export default function AliasesPage() {
                   deleting={remove.isPending ? (remove.variables ?? null) : null}
                   emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
                 />
-                <ListPager page={page} pageSize={ALIAS_PAGE_SIZE} total={total} onPage={setPage} noun="aliases" />
+                <ListPager
+                  page={page}
+                  pageSize={ALIAS_PAGE_SIZE}
+                  total={total}
+                  onPage={setPage}
+                  noun="aliases"
+                />
               </>
             )}
           </LoadState>

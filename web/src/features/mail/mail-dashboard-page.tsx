@@ -1,5 +1,13 @@
 import { Button, Card, Grid, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconArrowsExchange, IconFileText, IconMailbox, IconRefresh, IconServer, IconSettings, IconUserCheck } from '@tabler/icons-react';
+import {
+  IconArrowsExchange,
+  IconFileText,
+  IconMailbox,
+  IconRefresh,
+  IconServer,
+  IconSettings,
+  IconUserCheck,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
@@ -27,7 +35,11 @@ export default function MailDashboardPage() {
         breadcrumbs={BREADCRUMBS}
         subtitle="Mailboxes, aliases and the mail server"
         actions={
-          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void data.refetch()}>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} aria-hidden />}
+            onClick={() => void data.refetch()}
+          >
             Refresh
           </Button>
         }
@@ -46,7 +58,11 @@ export default function MailDashboardPage() {
         >
           {d && (
             <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-              <StatCard title="Total Mailboxes" value={d.totalMailboxes.toLocaleString()} icon={<IconMailbox size={24} />} />
+              <StatCard
+                title="Total Mailboxes"
+                value={d.totalMailboxes.toLocaleString()}
+                icon={<IconMailbox size={24} />}
+              />
               <StatCard
                 title="Active Mailboxes"
                 value={d.activeMailboxes.toLocaleString()}
@@ -54,7 +70,12 @@ export default function MailDashboardPage() {
                 icon={<IconUserCheck size={24} />}
                 color="green"
               />
-              <StatCard title="Email Aliases" value={d.totalAliases.toLocaleString()} icon={<IconArrowsExchange size={24} />} color="violet" />
+              <StatCard
+                title="Email Aliases"
+                value={d.totalAliases.toLocaleString()}
+                icon={<IconArrowsExchange size={24} />}
+                color="violet"
+              />
               <StatCard
                 title="Mail Server"
                 value={<StatusBadge status={d.serverStatus} size="lg" />}
@@ -67,23 +88,44 @@ export default function MailDashboardPage() {
         </LoadState>
         <Grid>
           <Grid.Col span={{ base: 12, md: 6 }}>{d && <MailboxUsageCard usage={d.topUsage} />}</Grid.Col>
-          <Grid.Col span={{ base: 12, md: 6 }}>{data.activity && <RecentActivityCard entries={data.activity.entries} />}</Grid.Col>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            {data.activity && <RecentActivityCard entries={data.activity.entries} />}
+          </Grid.Col>
         </Grid>
         <Card withBorder radius="md" padding="md" component="section" aria-labelledby="quick-actions-title">
           <Title order={2} size="h4" mb="sm" id="quick-actions-title">
             Quick Actions
           </Title>
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-            <Button component={Link} to="/mail/mailboxes" variant="light" leftSection={<IconMailbox size={16} aria-hidden />}>
+            <Button
+              component={Link}
+              to="/mail/mailboxes"
+              variant="light"
+              leftSection={<IconMailbox size={16} aria-hidden />}
+            >
               Manage Mailboxes
             </Button>
-            <Button component={Link} to="/mail/aliases" variant="light" leftSection={<IconArrowsExchange size={16} aria-hidden />}>
+            <Button
+              component={Link}
+              to="/mail/aliases"
+              variant="light"
+              leftSection={<IconArrowsExchange size={16} aria-hidden />}
+            >
               Manage Aliases
             </Button>
-            <Button component={Link} to="/mail/settings" variant="light" leftSection={<IconSettings size={16} aria-hidden />}>
+            <Button
+              component={Link}
+              to="/mail/settings"
+              variant="light"
+              leftSection={<IconSettings size={16} aria-hidden />}
+            >
               Mail Settings
             </Button>
-            <Button variant="light" leftSection={<IconFileText size={16} aria-hidden />} onClick={() => setLogsOpen(true)}>
+            <Button
+              variant="light"
+              leftSection={<IconFileText size={16} aria-hidden />}
+              onClick={() => setLogsOpen(true)}
+            >
               View Logs
             </Button>
           </SimpleGrid>

@@ -12,15 +12,24 @@ import { useDkimRecords } from './use-dkim-records.ts';
 import { useMailSettings } from './use-mail-settings.ts';
 import { useSaveMailSettings } from './use-save-mail-settings.ts';
 
-const BREADCRUMBS = [{ label: 'Dashboard', to: '/dashboard' }, { label: 'Mail Management', to: '/mail' }, { label: 'Mail Settings' }];
+const BREADCRUMBS = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Mail Management', to: '/mail' },
+  { label: 'Mail Settings' },
+];
 
 type SaveProblem = { kind: 'stale' | 'check' | 'other'; message: string; output: string | null };
 
 function problemOf(err: unknown): SaveProblem {
-  if (err instanceof ApiError && err.status === 409) return { kind: 'stale', message: err.message, output: null };
+  if (err instanceof ApiError && err.status === 409)
+    return { kind: 'stale', message: err.message, output: null };
   if (err instanceof ApiError && err.status === 422) {
     const d = err.details as { output?: unknown } | null;
-    return { kind: 'check', message: err.message, output: d && typeof d.output === 'string' ? d.output : null };
+    return {
+      kind: 'check',
+      message: err.message,
+      output: d && typeof d.output === 'string' ? d.output : null,
+    };
   }
   return { kind: 'other', message: errorMessage(err), output: null };
 }
@@ -52,13 +61,21 @@ export default function MailSettingsPage() {
     const res = await settings.refetch();
     if (res.isSuccess) {
       setProblem(null);
-      notify({ type: 'info', title: 'Mail settings reloaded', message: `Now showing version ${res.data.version} from the server.` });
+      notify({
+        type: 'info',
+        title: 'Mail settings reloaded',
+        message: `Now showing version ${res.data.version} from the server.`,
+      });
     }
   };
 
   return (
     <>
-      <PageHeader title="Mail Settings" breadcrumbs={BREADCRUMBS} subtitle="Applied to Postfix and Dovecot on save" />
+      <PageHeader
+        title="Mail Settings"
+        breadcrumbs={BREADCRUMBS}
+        subtitle="Applied to Postfix and Dovecot on save"
+      />
       <LoadState
         loading={settings.isPending && !errorDismissed}
         error={settings.isError && !errorDismissed ? errorMessage(settings.error) : null}
@@ -74,7 +91,16 @@ export default function MailSettingsPage() {
           <Grid gutter="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
               {saved && (
-                <Alert color="green" variant="light" icon={<IconCheck aria-hidden />} withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaved(false)} mb="md" role="status">
+                <Alert
+                  color="green"
+                  variant="light"
+                  icon={<IconCheck aria-hidden />}
+                  withCloseButton
+                  closeButtonLabel="Dismiss"
+                  onClose={() => setSaved(false)}
+                  mb="md"
+                  role="status"
+                >
                   {mailMessages.settingsSaved}
                 </Alert>
               )}
@@ -82,19 +108,35 @@ export default function MailSettingsPage() {
                 <Alert
                   color={problem.kind === 'stale' ? 'orange' : 'red'}
                   variant="light"
-                  title={problem.kind === 'stale' ? 'Settings changed elsewhere' : problem.kind === 'check' ? 'Configuration check failed' : 'Failed to save mail settings'}
+                  title={
+                    problem.kind === 'stale'
+                      ? 'Settings changed elsewhere'
+                      : problem.kind === 'check'
+                        ? 'Configuration check failed'
+                        : 'Failed to save mail settings'
+                  }
                   mb="md"
                   role="alert"
                 >
                   <Text size="sm">{problem.message}</Text>
                   {problem.output && (
-                    <Text size="xs" ff="monospace" mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                    <Text
+                      size="xs"
+                      ff="monospace"
+                      mt="xs"
+                      style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+                    >
                       {problem.output}
                     </Text>
                   )}
                   <Group gap="xs" mt="sm">
                     {problem.kind === 'stale' && (
-                      <Button size="xs" color="orange" onClick={() => void reload()} loading={settings.isFetching}>
+                      <Button
+                        size="xs"
+                        color="orange"
+                        onClick={() => void reload()}
+                        loading={settings.isFetching}
+                      >
                         Reload Settings
                       </Button>
                     )}
@@ -104,10 +146,18 @@ export default function MailSettingsPage() {
                   </Group>
                 </Alert>
               )}
-              <MailSettingsForm key={settings.data.version} loaded={settings.data} saving={save.isPending} onSave={onSave} />
+              <MailSettingsForm
+                key={settings.data.version}
+                loaded={settings.data}
+                saving={save.isPending}
+                onSave={onSave}
+              />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 4 }}>
-              <SettingsStatusPanel loaded={settings.data} dkim={{ data: dkim.data, loading: dkim.isPending, error: dkim.error }} />
+              <SettingsStatusPanel
+                loaded={settings.data}
+                dkim={{ data: dkim.data, loading: dkim.isPending, error: dkim.error }}
+              />
             </Grid.Col>
           </Grid>
         )}

@@ -19,7 +19,8 @@ describe('quota field ↔ bytes', () => {
     expect(bytesToQuotaField(1_500_000)).toBe(1.43);
   });
   it('round-trips whole MB values', () => {
-    for (const mb of [1, 25, 1000, 10000, 1024 * 1024]) expect(bytesToQuotaField(quotaFieldToBytes(mb))).toBe(mb);
+    for (const mb of [1, 25, 1000, 10000, 1024 * 1024])
+      expect(bytesToQuotaField(quotaFieldToBytes(mb))).toBe(mb);
   });
 });
 

@@ -20,7 +20,11 @@ import { useRemoveMailbox } from './use-remove-mailbox.ts';
 export const MAILBOX_PAGE_SIZE = 50;
 export const SEARCH_DEBOUNCE_MS = 300;
 
-const BREADCRUMBS = [{ label: 'Dashboard', to: '/dashboard' }, { label: 'Mail Management', to: '/mail' }, { label: 'Mailboxes' }];
+const BREADCRUMBS = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'Mail Management', to: '/mail' },
+  { label: 'Mailboxes' },
+];
 
 function removedMessage(email: string, res: RemoveMailboxResponse): string {
   return res.movedTo
@@ -38,7 +42,12 @@ export default function MailboxesPage() {
   const [deleteError, setDeleteError] = useState<{ email: string; message: string } | null>(null);
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
 
-  const query = { q: q || undefined, limit: MAILBOX_PAGE_SIZE, offset: (page - 1) * MAILBOX_PAGE_SIZE, sort: 'email' as const };
+  const query = {
+    q: q || undefined,
+    limit: MAILBOX_PAGE_SIZE,
+    offset: (page - 1) * MAILBOX_PAGE_SIZE,
+    sort: 'email' as const,
+  };
   const list = useMailboxes(query);
   const settings = useMailSettings();
   const remove = useRemoveMailbox();
@@ -88,13 +97,23 @@ export default function MailboxesPage() {
         breadcrumbs={BREADCRUMBS}
         subtitle="Mailboxes Postfix delivers to and Dovecot signs in"
         actions={
-          <Button leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />} onClick={() => setAdding((v) => !v)} aria-expanded={adding}>
+          <Button
+            leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
+            onClick={() => setAdding((v) => !v)}
+            aria-expanded={adding}
+          >
             Add Mailbox
           </Button>
         }
       />
       <Stack gap="md">
-        {adding && <MailboxCreateForm key={settings.data?.version ?? 'none'} defaultQuota={settings.data?.settings.defaultQuota ?? ''} onClose={() => setAdding(false)} />}
+        {adding && (
+          <MailboxCreateForm
+            key={settings.data?.version ?? 'none'}
+            defaultQuota={settings.data?.settings.defaultQuota ?? ''}
+            onClose={() => setAdding(false)}
+          />
+        )}
         {deleteError && (
           <ActionErrorAlert
             title="Failed to delete mailbox"
@@ -105,7 +124,14 @@ export default function MailboxesPage() {
           />
         )}
         {removed && (
-          <Alert color="green" variant="light" withCloseButton closeButtonLabel="Dismiss" onClose={() => setRemoved(null)} role="status">
+          <Alert
+            color="green"
+            variant="light"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setRemoved(null)}
+            role="status"
+          >
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
               {removed}
             </Text>
@@ -143,7 +169,13 @@ export default function MailboxesPage() {
                   deleting={remove.isPending ? (remove.variables ?? null) : null}
                   emptyText="No mailboxes found"
                 />
-                <ListPager page={page} pageSize={MAILBOX_PAGE_SIZE} total={total} onPage={setPage} noun="mailboxes" />
+                <ListPager
+                  page={page}
+                  pageSize={MAILBOX_PAGE_SIZE}
+                  total={total}
+                  onPage={setPage}
+                  noun="mailboxes"
+                />
               </>
             )}
           </LoadState>

@@ -13,7 +13,8 @@ export function useMailDashboard() {
       { queryKey: mailKeys.dashboard(), queryFn: () => apiCall(mailRoutes.dashboard) },
       {
         queryKey: mailKeys.activity(),
-        queryFn: () => apiCall(auditRoutes.list, { query: { action: 'mail.', limit: RECENT_ACTIVITY_COUNT } }),
+        queryFn: () =>
+          apiCall(auditRoutes.list, { query: { action: 'mail.', limit: RECENT_ACTIVITY_COUNT } }),
       },
     ],
     combine: ([dashboard, activity]) => ({

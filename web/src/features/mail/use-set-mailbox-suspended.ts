@@ -8,7 +8,9 @@ export function useSetMailboxSuspended() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { email: string; suspended: boolean }) =>
-      apiCall(v.suspended ? mailRoutes.suspendMailbox : mailRoutes.resumeMailbox, { params: { email: v.email } }),
+      apiCall(v.suspended ? mailRoutes.suspendMailbox : mailRoutes.resumeMailbox, {
+        params: { email: v.email },
+      }),
     onSuccess: () => invalidateMailboxes(qc),
   });
 }

@@ -9,7 +9,9 @@ describe('zodValidate', () => {
       email: 'Email is required',
       password: 'Password must be at least 8 characters',
     });
-    expect(v({ email: 'not-an-email', password: 'long enough', quota: 5 })).toEqual({ email: 'Please enter a valid email address' });
+    expect(v({ email: 'not-an-email', password: 'long enough', quota: 5 })).toEqual({
+      email: 'Please enter a valid email address',
+    });
     expect(v({ email: 'a@example.com', password: 'long enough', quota: '' })).toEqual({});
   });
   it('uses the alias labels', () => {
@@ -19,10 +21,16 @@ describe('zodValidate', () => {
     });
   });
   it('names nested fields with dots and keeps the first message', () => {
-    const bad = { ...defaultMailSettings('mail.example.com', 'example.com'), maxRecipients: 0, mxRecords: [{ priority: 10, host: '' }] };
+    const bad = {
+      ...defaultMailSettings('mail.example.com', 'example.com'),
+      maxRecipients: 0,
+      mxRecords: [{ priority: 10, host: '' }],
+    };
     const errors = zodValidate(MailSettings)(bad);
     expect(errors['maxRecipients']).toBe('Max Recipients must be at least 1');
     expect(errors['mxRecords.0.host']).toBe('MX Host is required');
-    expect(zodValidate(MailSettings)({ ...bad, maxRecipients: 5, mxRecords: [] })).toEqual({ mxRecords: 'At least one MX record is required' });
+    expect(zodValidate(MailSettings)({ ...bad, maxRecipients: 5, mxRecords: [] })).toEqual({
+      mxRecords: 'At least one MX record is required',
+    });
   });
 });

@@ -10,7 +10,13 @@ export interface ActionErrorAlertProps {
 }
 
 /** A failed create/delete with the spec's fallback title, its reason, Try Again and Dismiss. */
-export function ActionErrorAlert({ title, message, onRetry, onDismiss, retrying = false }: ActionErrorAlertProps) {
+export function ActionErrorAlert({
+  title,
+  message,
+  onRetry,
+  onDismiss,
+  retrying = false,
+}: ActionErrorAlertProps) {
   return (
     <Alert color="red" variant="light" title={title} icon={<IconAlertCircle aria-hidden />} role="alert">
       <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>

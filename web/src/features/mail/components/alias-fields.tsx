@@ -10,7 +10,13 @@ export interface AliasValues {
 }
 
 /** The alias fields shared by Create (source editable) and Edit (source fixed, status shown). */
-export function AliasFields({ form, mode }: { form: UseFormReturnType<AliasValues>; mode: 'create' | 'edit' }) {
+export function AliasFields({
+  form,
+  mode,
+}: {
+  form: UseFormReturnType<AliasValues>;
+  mode: 'create' | 'edit';
+}) {
   const statusLabel = useId();
   return (
     <Stack gap="sm">

@@ -14,7 +14,13 @@ export interface AliasImportResultProps {
 /** The per-row outcome of an alias CSV import: imported, skipped, and each refused row with its reason. */
 export function AliasImportResult({ fileName, result, error, onClose }: AliasImportResultProps) {
   return (
-    <Modal opened={result !== null || error !== null} onClose={onClose} title="Import Aliases" size="lg" centered>
+    <Modal
+      opened={result !== null || error !== null}
+      onClose={onClose}
+      title="Import Aliases"
+      size="lg"
+      centered
+    >
       <Stack gap="md">
         {fileName && (
           <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
@@ -31,7 +37,11 @@ export function AliasImportResult({ fileName, result, error, onClose }: AliasImp
             <SimpleGrid cols={3}>
               <Count label="Imported" value={result.imported} color="green" />
               <Count label="Skipped" value={result.skipped} color="gray" />
-              <Count label="Errors" value={result.errors.length} color={result.errors.length ? 'red' : 'gray'} />
+              <Count
+                label="Errors"
+                value={result.errors.length}
+                color={result.errors.length ? 'red' : 'gray'}
+              />
             </SimpleGrid>
             {result.skipped > 0 && (
               <Text size="sm" c="dimmed">
@@ -43,7 +53,9 @@ export function AliasImportResult({ fileName, result, error, onClose }: AliasImp
                 <Table striped withTableBorder aria-label="Rows not imported">
                   <Table.Thead>
                     <Table.Tr>
-                      <Table.Th scope="col" w={70}>Row</Table.Th>
+                      <Table.Th scope="col" w={70}>
+                        Row
+                      </Table.Th>
                       <Table.Th scope="col">Reason</Table.Th>
                     </Table.Tr>
                   </Table.Thead>

@@ -65,7 +65,12 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
                     <StatusBadge status={a.status} />
                   </Table.Td>
                   <Table.Td>
-                    <RowActions name={a.source} onEdit={() => onEdit(a)} onDelete={() => onDelete(a)} deleting={deleting === a.source} />
+                    <RowActions
+                      name={a.source}
+                      onEdit={() => onEdit(a)}
+                      onDelete={() => onDelete(a)}
+                      deleting={deleting === a.source}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -73,7 +78,13 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
           </Table>
         </Table.ScrollContainer>
       </Box>
-      <Stack hiddenFrom="sm" gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Email aliases">
+      <Stack
+        hiddenFrom="sm"
+        gap="xs"
+        component="ul"
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        aria-label="Email aliases"
+      >
         {aliases.length === 0 && (
           <Text c="dimmed" ta="center" py="lg" component="li">
             {emptyText}
@@ -85,7 +96,12 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
               <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
                 {a.source}
               </Text>
-              <RowActions name={a.source} onEdit={() => onEdit(a)} onDelete={() => onDelete(a)} deleting={deleting === a.source} />
+              <RowActions
+                name={a.source}
+                onEdit={() => onEdit(a)}
+                onDelete={() => onDelete(a)}
+                deleting={deleting === a.source}
+              />
             </Group>
             <Group gap="xs" mt={6} align="flex-start" wrap="nowrap">
               <Text size="xs" c="dimmed" mt={2}>

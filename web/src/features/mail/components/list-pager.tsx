@@ -1,6 +1,11 @@
 import { Group, Pagination, Text } from '@mantine/core';
 
-const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
+const CONTROL_LABELS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+} as const;
 
 export interface ListPagerProps {
   page: number;

@@ -8,7 +8,11 @@ import { MailSettingsForm } from './mail-settings-form.tsx';
 
 function loaded(): MailSettingsResponse {
   return {
-    settings: { ...defaultMailSettings('mx1.example.org', 'example.org'), maxRecipients: 250, enableDMARC: true },
+    settings: {
+      ...defaultMailSettings('mx1.example.org', 'example.org'),
+      maxRecipients: 250,
+      enableDMARC: true,
+    },
     defaults: defaultMailSettings('host.local', 'local.test'),
     version: 7,
     appliedAt: null,
@@ -64,13 +68,20 @@ describe('MailSettingsForm', () => {
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
     const [settings, version] = onSave.mock.calls[0] as unknown as [Record<string, unknown>, number];
     expect(version).toBe(7);
-    expect(settings).toMatchObject({ hostname: 'mail.example.org', enableVirusScan: false, maxRecipients: 250, enableDMARC: true });
+    expect(settings).toMatchObject({
+      hostname: 'mail.example.org',
+      enableVirusScan: false,
+      maxRecipients: 250,
+      enableDMARC: true,
+    });
   });
 
   it('resets the form to the defaults after confirming', async () => {
     const { user } = setup();
     await user.click(screen.getByRole('button', { name: 'Reset to Defaults' }));
-    expect(await screen.findByText('Are you sure you want to reset all settings to defaults?')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Are you sure you want to reset all settings to defaults?'),
+    ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Reset' }));
     await waitFor(() => expect(screen.getByRole('textbox', { name: /^Hostname/ })).toHaveValue('host.local'));
     expect(screen.getByRole('textbox', { name: /Max Recipients/ })).toHaveValue('100');

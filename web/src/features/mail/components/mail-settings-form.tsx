@@ -63,7 +63,11 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
     if (!ok) return;
     form.setValues(toFormValues(loaded.defaults));
     form.clearErrors();
-    notify({ type: 'info', title: 'Defaults restored', message: 'The form now holds the default mail settings. Save to apply them.' });
+    notify({
+      type: 'info',
+      title: 'Defaults restored',
+      message: 'The form now holds the default mail settings. Save to apply them.',
+    });
   };
 
   return (
@@ -75,14 +79,32 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
           </Title>
           <Stack gap="sm">
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <TextInput label={L.hostname} placeholder="mail.example.com" required withAsterisk {...form.getInputProps('hostname')} />
-              <TextInput label={L.domain} placeholder="example.com" required withAsterisk {...form.getInputProps('domain')} />
+              <TextInput
+                label={L.hostname}
+                placeholder="mail.example.com"
+                required
+                withAsterisk
+                {...form.getInputProps('hostname')}
+              />
+              <TextInput
+                label={L.domain}
+                placeholder="example.com"
+                required
+                withAsterisk
+                {...form.getInputProps('domain')}
+              />
             </SimpleGrid>
             <MxRecordsField form={form} />
           </Stack>
         </Card>
 
-        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="security-settings-title">
+        <Card
+          withBorder
+          radius="md"
+          padding="lg"
+          component="section"
+          aria-labelledby="security-settings-title"
+        >
           <Title order={2} size="h4" mb="sm" id="security-settings-title">
             Security and Filtering
           </Title>
@@ -113,7 +135,12 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
         </Card>
 
         <Group justify="flex-end" gap="xs">
-          <Button variant="default" leftSection={<IconRestore size={16} aria-hidden />} onClick={() => void resetToDefaults()} disabled={saving}>
+          <Button
+            variant="default"
+            leftSection={<IconRestore size={16} aria-hidden />}
+            onClick={() => void resetToDefaults()}
+            disabled={saving}
+          >
             Reset to Defaults
           </Button>
           <Button type="submit" leftSection={<IconDeviceFloppy size={16} aria-hidden />} loading={saving}>

@@ -31,7 +31,11 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
       { email, password: values.password, quota: quotaFieldToBytes(values.quota) },
       {
         onSuccess: () => {
-          notify({ type: 'success', title: 'Mailbox created', message: `Mailbox ${email.toLowerCase()} was created.` });
+          notify({
+            type: 'success',
+            title: 'Mailbox created',
+            message: `Mailbox ${email.toLowerCase()} was created.`,
+          });
           form.reset();
           create.reset();
           onClose();
@@ -67,8 +71,21 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
             />
           )}
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label="Email" placeholder="user@example.com" autoComplete="off" required withAsterisk {...form.getInputProps('email')} />
-            <PasswordInput label="Password" autoComplete="new-password" required withAsterisk {...form.getInputProps('password')} />
+            <TextInput
+              label="Email"
+              placeholder="user@example.com"
+              autoComplete="off"
+              required
+              withAsterisk
+              {...form.getInputProps('email')}
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="new-password"
+              required
+              withAsterisk
+              {...form.getInputProps('password')}
+            />
             <QuotaInput {...form.getInputProps('quota')} />
           </SimpleGrid>
           <Group justify="flex-end" gap="xs">

@@ -52,7 +52,11 @@ function EditSections({ mailbox, onChanged }: { mailbox: Mailbox; onChanged: (m:
       {
         onSuccess: () => {
           const shown = bytes === 0 ? 'Unlimited' : formatBytes(bytes);
-          notify({ type: 'success', title: 'Quota changed', message: `The quota of ${email} is now ${shown}.` });
+          notify({
+            type: 'success',
+            title: 'Quota changed',
+            message: `The quota of ${email} is now ${shown}.`,
+          });
           quotaForm.resetDirty();
           onChanged({ ...mailbox, quota: bytes });
         },
@@ -69,7 +73,11 @@ function EditSections({ mailbox, onChanged }: { mailbox: Mailbox; onChanged: (m:
       { email, password: value },
       {
         onSuccess: () => {
-          notify({ type: 'success', title: 'Password changed', message: `A new password is set for ${email}.` });
+          notify({
+            type: 'success',
+            title: 'Password changed',
+            message: `A new password is set for ${email}.`,
+          });
           passwordForm.reset();
         },
         onError: (err) => {
@@ -96,7 +104,11 @@ function EditSections({ mailbox, onChanged }: { mailbox: Mailbox; onChanged: (m:
           onChanged({ ...mailbox, status: suspended ? 'active' : 'suspended' });
         },
         onError: (err) => {
-          notify({ type: 'error', title: suspended ? 'Failed to resume mailbox' : 'Failed to suspend mailbox', message: errorMessage(err) });
+          notify({
+            type: 'error',
+            title: suspended ? 'Failed to resume mailbox' : 'Failed to suspend mailbox',
+            message: errorMessage(err),
+          });
         },
       },
     );
@@ -163,7 +175,12 @@ function EditSections({ mailbox, onChanged }: { mailbox: Mailbox; onChanged: (m:
             : 'Active: this mailbox can sign in and receives mail.'}
         </Text>
         <Group>
-          <Button color={suspended ? 'green' : 'orange'} variant="light" onClick={toggleSuspended} loading={suspend.isPending}>
+          <Button
+            color={suspended ? 'green' : 'orange'}
+            variant="light"
+            onClick={toggleSuspended}
+            loading={suspend.isPending}
+          >
             {suspended ? 'Resume Mailbox' : 'Suspend Mailbox'}
           </Button>
         </Group>

@@ -68,7 +68,12 @@ export function MailboxTable({ mailboxes, onEdit, onDelete, deleting, emptyText 
                     <UsageBar percent={usagePercent(m.used, m.quota)} label={m.email} />
                   </Table.Td>
                   <Table.Td>
-                    <RowActions name={m.email} onEdit={() => onEdit(m)} onDelete={() => onDelete(m)} deleting={deleting === m.email} />
+                    <RowActions
+                      name={m.email}
+                      onEdit={() => onEdit(m)}
+                      onDelete={() => onDelete(m)}
+                      deleting={deleting === m.email}
+                    />
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -76,7 +81,13 @@ export function MailboxTable({ mailboxes, onEdit, onDelete, deleting, emptyText 
           </Table>
         </Table.ScrollContainer>
       </Box>
-      <Stack hiddenFrom="sm" gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Mailboxes">
+      <Stack
+        hiddenFrom="sm"
+        gap="xs"
+        component="ul"
+        style={{ listStyle: 'none', padding: 0, margin: 0 }}
+        aria-label="Mailboxes"
+      >
         {mailboxes.length === 0 && (
           <Text c="dimmed" ta="center" py="lg" component="li">
             {emptyText}
@@ -91,7 +102,12 @@ export function MailboxTable({ mailboxes, onEdit, onDelete, deleting, emptyText 
                 </Text>
                 {m.status === 'suspended' && <SuspendedBadge />}
               </Stack>
-              <RowActions name={m.email} onEdit={() => onEdit(m)} onDelete={() => onDelete(m)} deleting={deleting === m.email} />
+              <RowActions
+                name={m.email}
+                onEdit={() => onEdit(m)}
+                onDelete={() => onDelete(m)}
+                deleting={deleting === m.email}
+              />
             </Group>
             <Text size="xs" c="dimmed" mt={6}>
               Quota {quotaText(m)} · Used {formatBytes(m.used)}

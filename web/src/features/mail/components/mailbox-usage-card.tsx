@@ -6,7 +6,14 @@ import { usageColor } from '../mail-units.ts';
 /** 'Mailbox Usage': the top 5 mailboxes by usage percent, as computed by the server. */
 export function MailboxUsageCard({ usage }: { usage: MailUsage[] }) {
   return (
-    <Card withBorder radius="md" padding="md" h="100%" component="section" aria-labelledby="mailbox-usage-title">
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      h="100%"
+      component="section"
+      aria-labelledby="mailbox-usage-title"
+    >
       <Title order={2} size="h4" mb="sm" id="mailbox-usage-title">
         Mailbox Usage
       </Title>
@@ -24,11 +31,21 @@ export function MailboxUsageCard({ usage }: { usage: MailUsage[] }) {
                   <Text size="sm" fw={500} truncate="end" title={u.email}>
                     {u.email}
                   </Text>
-                  <Text size="sm" c={color === 'red' ? 'red.8' : undefined} fw={color === 'red' ? 700 : undefined}>
+                  <Text
+                    size="sm"
+                    c={color === 'red' ? 'red.8' : undefined}
+                    fw={color === 'red' ? 700 : undefined}
+                  >
                     {u.percent}%
                   </Text>
                 </Group>
-                <Progress value={Math.min(u.percent, 100)} color={color} size="sm" mt={4} aria-label={`${u.email} usage`} />
+                <Progress
+                  value={Math.min(u.percent, 100)}
+                  color={color}
+                  size="sm"
+                  mt={4}
+                  aria-label={`${u.email} usage`}
+                />
                 <Text size="xs" c="dimmed" mt={2}>
                   {formatBytes(u.used)} of {u.quota === 0 ? 'Unlimited' : formatBytes(u.quota)}
                 </Text>

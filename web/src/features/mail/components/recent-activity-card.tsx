@@ -7,7 +7,14 @@ import { describeMailActivity } from '../describe-activity.ts';
 /** 'Recent Activity': the latest mail changes from the audit log. */
 export function RecentActivityCard({ entries }: { entries: AuditEntry[] }) {
   return (
-    <Card withBorder radius="md" padding="md" h="100%" component="section" aria-labelledby="recent-activity-title">
+    <Card
+      withBorder
+      radius="md"
+      padding="md"
+      h="100%"
+      component="section"
+      aria-labelledby="recent-activity-title"
+    >
       <Title order={2} size="h4" mb="sm" id="recent-activity-title">
         Recent Activity
       </Title>
@@ -19,7 +26,13 @@ export function RecentActivityCard({ entries }: { entries: AuditEntry[] }) {
         <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {entries.map((e) => (
             <Group key={e.id} gap="sm" wrap="nowrap" align="flex-start" component="li">
-              <ThemeIcon size="sm" radius="xl" variant="light" color={e.outcome === 'success' ? 'green' : 'red'} aria-hidden>
+              <ThemeIcon
+                size="sm"
+                radius="xl"
+                variant="light"
+                color={e.outcome === 'success' ? 'green' : 'red'}
+                aria-hidden
+              >
                 {e.outcome === 'success' ? <IconCheck size={12} /> : <IconAlertTriangle size={12} />}
               </ThemeIcon>
               <div style={{ minWidth: 0, flex: 1 }}>

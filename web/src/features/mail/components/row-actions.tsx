@@ -2,7 +2,17 @@ import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 
 /** The Edit and Delete icons of a mailbox or alias row, named for screen readers. */
-export function RowActions({ name, onEdit, onDelete, deleting }: { name: string; onEdit: () => void; onDelete: () => void; deleting: boolean }) {
+export function RowActions({
+  name,
+  onEdit,
+  onDelete,
+  deleting,
+}: {
+  name: string;
+  onEdit: () => void;
+  onDelete: () => void;
+  deleting: boolean;
+}) {
   return (
     <Group gap={4} justify="flex-end" wrap="nowrap">
       <Tooltip label="Edit">
@@ -11,7 +21,13 @@ export function RowActions({ name, onEdit, onDelete, deleting }: { name: string;
         </ActionIcon>
       </Tooltip>
       <Tooltip label="Delete">
-        <ActionIcon variant="subtle" color="red" aria-label={`Delete ${name}`} onClick={onDelete} loading={deleting}>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          aria-label={`Delete ${name}`}
+          onClick={onDelete}
+          loading={deleting}
+        >
           <IconTrash size={18} aria-hidden />
         </ActionIcon>
       </Tooltip>

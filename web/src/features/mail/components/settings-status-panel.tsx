@@ -68,7 +68,11 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
         )}
         {check && check.output.trim() !== '' && (
           <Spoiler maxHeight={90} showLabel="Show full output" hideLabel="Hide output">
-            <Code block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} aria-label="Configuration check output">
+            <Code
+              block
+              style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+              aria-label="Configuration check output"
+            >
               {check.output}
             </Code>
           </Spoiler>
@@ -102,7 +106,8 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
           </Alert>
         ) : !dkim.data || dkim.data.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No DKIM keys yet: one is made for each mail domain, and a domain exists once a mailbox or an alias uses it.
+            No DKIM keys yet: one is made for each mail domain, and a domain exists once a mailbox or an alias
+            uses it.
           </Text>
         ) : (
           <DkimRecords records={dkim.data} />

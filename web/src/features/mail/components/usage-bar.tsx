@@ -13,8 +13,20 @@ export function UsageBar({ percent, label }: { percent: number | null; label: st
   const color = usageColor(percent);
   return (
     <Group gap="xs" wrap="nowrap" miw={140}>
-      <Progress value={Math.min(percent, 100)} color={color} size="md" style={{ flex: 1 }} aria-label={`${label} usage`} />
-      <Text size="sm" c={color === 'red' ? 'red.8' : undefined} fw={color === 'red' ? 700 : undefined} w={44} ta="right">
+      <Progress
+        value={Math.min(percent, 100)}
+        color={color}
+        size="md"
+        style={{ flex: 1 }}
+        aria-label={`${label} usage`}
+      />
+      <Text
+        size="sm"
+        c={color === 'red' ? 'red.8' : undefined}
+        fw={color === 'red' ? 700 : undefined}
+        w={44}
+        ta="right"
+      >
         {percent}%
       </Text>
     </Group>
