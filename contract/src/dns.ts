@@ -166,14 +166,22 @@ export interface RecordFieldsInput {
   port?: number | null;
 }
 
+const SRV_NUMBERS = ['priority', 'weight', 'port'] as const;
+
+function requireNumbers(
+  r: RecordFieldsInput,
+  fields: readonly ('priority' | 'weight' | 'port')[],
+  out: [keyof typeof recordLabels, string][],
+): void {
+  for (const f of fields) {
+    if (r[f] === undefined || r[f] === null) out.push([f, fieldMessages.required(recordLabels[f])]);
+  }
+}
+
 /** Per-type rules on one record's fields; `[field, message]` for each problem. */
 export function recordFieldProblems(r: RecordFieldsInput): [keyof typeof recordLabels, string][] {
   const out: [keyof typeof recordLabels, string][] = [];
   const value = r.value.trim();
-  const need = (field: 'priority' | 'weight' | 'port') => {
-    const v = r[field];
-    if (v === undefined || v === null) out.push([field, fieldMessages.required(recordLabels[field])]);
-  };
   if (!isRelativeName(r.qname.trim())) out.push(['qname', dnsMessages.name]);
   switch (r.rtype) {
     case 'A':
@@ -188,13 +196,11 @@ export function recordFieldProblems(r: RecordFieldsInput): [keyof typeof recordL
       if (!isHostName(value)) out.push(['value', dnsMessages.host(recordLabels.value)]);
       break;
     case 'MX':
-      need('priority');
+      requireNumbers(r, ['priority'], out);
       if (!isHostName(value)) out.push(['value', dnsMessages.host(recordLabels.value)]);
       break;
     case 'SRV': {
-      need('priority');
-      need('weight');
-      need('port');
+      requireNumbers(r, SRV_NUMBERS, out);
       if (!SRV_NAME_RE.test(r.qname.trim())) out.push(['qname', dnsMessages.srvName]);
       if (value !== '.' && !isHostName(value)) out.push(['value', dnsMessages.host(recordLabels.value)]);
       break;

@@ -114,5 +114,9 @@ export async function seedMail(handle: DatabaseHandle, mailboxes: number, aliase
     .execute();
   // Statistics (and, on PostgreSQL, the visibility map for index-only scans) as a settled database has.
   if (handle.dialect === 'postgres') await sql`vacuum analyze`.execute(handle.db);
-  else await sql`analyze`.execute(handle.db);
+  else {
+    await sql`analyze`.execute(handle.db);
+    // Fold the bulk load's write-ahead log into the file, as a settled database would be.
+    await sql`pragma wal_checkpoint(truncate)`.execute(handle.db);
+  }
 }

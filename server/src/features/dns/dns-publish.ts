@@ -29,6 +29,11 @@ export interface ZonePlan {
   bump: 'always' | 'ifChanged';
   /** A serial the administrator asked for; the result is never lower. */
   serialAtLeast?: number;
+  /**
+   * The zone's whole record set when the caller already holds it (an import into an empty
+   * zone), ordered as the database would give it: by name, type, then insertion.
+   */
+  records?: RenderRecord[];
 }
 
 export interface PublishPlan {
@@ -88,6 +93,10 @@ export function systemRecordsFor(
     }));
 }
 
+/** Name, then type, in code-unit order; stable, so ties keep their id order. */
+export const byNameAndType = (a: RenderRecord, b: RenderRecord) =>
+  a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : a.rtype < b.rtype ? -1 : a.rtype > b.rtype ? 1 : 0;
+
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 // Lines BIND prints as warnings next to the error that actually refused the file.
@@ -127,15 +136,19 @@ async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<Pub
     );
     if (rows.size === 0) continue;
     const byZone = new Map<string, RenderRecord[]>();
-    const records = await trx
-      .selectFrom('dns_records')
-      .select(['zone', 'qname', 'rtype', 'value', 'ttl', 'priority', 'weight', 'port'])
-      .where('zone', 'in', [...rows.keys()])
-      .orderBy('zone')
-      .orderBy('qname')
-      .orderBy('rtype')
-      .orderBy('id')
-      .execute();
+    for (const zp of batch) if (zp.records && rows.has(zp.domain)) byZone.set(zp.domain, zp.records);
+    const toRead = [...rows.keys()].filter((d) => !byZone.has(d));
+    const records = !toRead.length
+      ? []
+      : await trx
+          .selectFrom('dns_records')
+          .select(['zone', 'qname', 'rtype', 'value', 'ttl', 'priority', 'weight', 'port'])
+          .where('zone', 'in', toRead)
+          .orderBy('zone')
+          .orderBy('qname')
+          .orderBy('rtype')
+          .orderBy('id')
+          .execute();
     for (const r of records) {
       const rec: RenderRecord = {
         qname: r.qname,
@@ -150,6 +163,8 @@ async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<Pub
       if (list) list.push(rec);
       else byZone.set(r.zone, [rec]);
     }
+    // Byte order whatever the database's collation, so the same records always render the same.
+    for (const d of toRead) byZone.get(d)?.sort(byNameAndType);
     for (const zp of batch) {
       const row = rows.get(zp.domain);
       if (!row) continue;

@@ -13,7 +13,7 @@ import { csvRows } from './csv-rows.ts';
 import { bulkInsertRecords } from './record-bulk-insert.ts';
 import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
 import type { DnsContext } from './dns-context.ts';
-import { runDnsAction } from './dns-publish.ts';
+import { byNameAndType, runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { type ExistingRecord, type RecordFields, conflictAtName, normalizeRecord } from './record-rules.ts';
 
@@ -216,7 +216,8 @@ export async function importRecords(
       // In index order (zone, then name): several times faster to insert than file order.
       const deltas = new CountDeltas();
       for (const z of touched) {
-        z.accepted.sort((a, b) => (a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : 0));
+        // Stable: rows at one name and type keep their file order, which their ids then follow.
+        z.accepted.sort(byNameAndType);
         for (const r of z.accepted) deltas.add(z.domain, r.rtype, 1);
       }
       await bulkInsertRecords(
@@ -228,7 +229,15 @@ export async function importRecords(
     }
     return {
       value: { imported, skipped, errors: errors.sort((a, b) => a.row - b.row), dryRun },
-      plan: dryRun ? {} : { zones: touched.map((z) => ({ domain: z.domain, bump: 'always' as const })) },
+      plan: dryRun
+        ? {}
+        : {
+            zones: touched.map((z) => ({
+              domain: z.domain,
+              bump: 'always' as const,
+              ...(z.existing === 0 ? { records: z.accepted } : {}),
+            })),
+          },
     };
   });
 }

@@ -30,15 +30,30 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
     const matches = sql`select source from mail_aliases where source >= ${lo} and source < ${hi} ${status}
       union select source from mail_aliases where domain >= ${lo} and domain < ${hi} ${status}
       union select source from mail_aliases where destination >= ${lo} and destination < ${hi} ${status}`;
-    rows = (
-      await sql<{ source: string; destination: string; status: string; total: number }>`
-        select a.source, a.destination, a.status, count(*) over () as total
-        from (${matches}) f join mail_aliases a on a.source = f.source
-        order by ${order} limit ${limit} offset ${offset}`.execute(db)
-    ).rows;
-    total = rows.length
-      ? Number(rows[0]!.total)
+    const desc = query.sort?.startsWith('-') ? sql`desc` : sql`asc`;
+    // Sorted by source, the matches alone give the page; other orders need the row.
+    const page =
+      key === 'source'
+        ? sql`select f.source, count(*) over () as total from (${matches}) f
+            order by f.source ${desc} limit ${limit} offset ${offset}`
+        : sql`select a.source, count(*) over () as total from (${matches}) f join mail_aliases a on a.source = f.source
+            order by ${order} limit ${limit} offset ${offset}`;
+    const keys = (await sql<{ source: string; total: number }>`${page}`.execute(db)).rows;
+    total = keys.length
+      ? Number(keys[0]!.total)
       : Number((await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0);
+    rows = keys.length
+      ? await db
+          .selectFrom('mail_aliases as a')
+          .select(['a.source', 'a.destination', 'a.status'])
+          .where(
+            'a.source',
+            'in',
+            keys.map((k) => k.source),
+          )
+          .orderBy(order)
+          .execute()
+      : [];
   } else {
     // Keys from the index first, so a deep offset walks the index and not the table.
     const keys = sql`select a.source from mail_aliases a where 1 = 1 ${status}

@@ -47,11 +47,15 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
     const [lo, hi] = prefixRange(query.q);
     const matches = sql`select email from mailboxes where email >= ${lo} and email < ${hi} ${status}
       union select email from mailboxes where domain >= ${lo} and domain < ${hi} ${status}`;
-    keys = (
-      await sql<{ email: string; total: number }>`select m.email, count(*) over () as total
-        from (${matches}) f join mailboxes m on m.email = f.email ${usageJoin}
-        order by ${order} limit ${limit} offset ${offset}`.execute(db)
-    ).rows;
+    // Sorted by address, the matches alone give the page; other orders need the row.
+    const page =
+      key === 'email'
+        ? sql`select f.email, count(*) over () as total from (${matches}) f
+            order by f.email ${query.sort?.startsWith('-') ? sql`desc` : sql`asc`} limit ${limit} offset ${offset}`
+        : sql`select m.email, count(*) over () as total
+            from (${matches}) f join mailboxes m on m.email = f.email ${usageJoin}
+            order by ${order} limit ${limit} offset ${offset}`;
+    keys = (await sql<{ email: string; total: number }>`${page}`.execute(db)).rows;
     if (keys.length) total = Number(keys[0]!.total);
     else {
       const c = await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db);

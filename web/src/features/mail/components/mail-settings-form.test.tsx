@@ -32,7 +32,8 @@ function setup() {
   return { onSave, user: userEvent.setup() };
 }
 
-describe('MailSettingsForm', () => {
+// Typing through a whole form is slow on a busy 2-core machine.
+describe('MailSettingsForm', { timeout: 30_000 }, () => {
   it('keeps at least one MX record', async () => {
     const { user } = setup();
     expect(screen.getByRole('button', { name: 'Remove MX record 1' })).toBeDisabled();

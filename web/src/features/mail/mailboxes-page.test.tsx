@@ -1,0 +1,140 @@
+import { defaultMailSettings } from '@mailroom/contract/mail';
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import MailboxesPage from './mailboxes-page.tsx';
+
+type Reply = { status: number; body: unknown; total?: number };
+let routes: Record<string, Reply[]>;
+const calls: string[] = [];
+const bodies = new Map<string, unknown>();
+
+function reply(r: Reply): Response {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (r.total !== undefined) headers['X-Total-Count'] = String(r.total);
+  return new Response(JSON.stringify(r.body), { status: r.status, headers });
+}
+
+beforeEach(() => {
+  calls.length = 0;
+  bodies.clear();
+  routes = {};
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const path = new URL(input, 'http://x').searchParams.get('path') ?? '';
+      calls.push(`${init?.method ?? 'GET'} ${path}`);
+      if (typeof init?.body === 'string') bodies.set(path, JSON.parse(init.body));
+      // The longest matching prefix wins, so mail/users/remove is not taken for mail/users.
+      const key = Object.keys(routes)
+        .filter((k) => path.startsWith(k))
+        .sort((a, b) => b.length - a.length)[0];
+      const queue = key ? routes[key]! : [];
+      const next = queue.length > 1 ? queue.shift()! : queue[0];
+      return reply(next ?? { status: 404, body: { code: 'NOT_FOUND', message: 'nope' } });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const serverError = {
+  status: 500,
+  body: { code: 'INTERNAL_ERROR', message: 'boom', details: null, timestamp: '', retryable: true },
+};
+const settings = {
+  status: 200,
+  body: {
+    settings: defaultMailSettings('mx.example.com', 'example.com'),
+    defaults: defaultMailSettings('mx.example.com', 'example.com'),
+    version: 1,
+    appliedAt: null,
+    check: null,
+  },
+};
+const box = {
+  email: 'a@example.com',
+  quota: 100 * 1024 * 1024,
+  used: 90 * 1024 * 1024,
+  status: 'active',
+  createdAt: '2025-01-01T00:00:00Z',
+};
+
+function renderPage() {
+  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <MantineProvider>
+      <ModalsProvider>
+        <QueryClientProvider client={qc}>
+          <MemoryRouter>
+            <MailboxesPage />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </ModalsProvider>
+    </MantineProvider>,
+  );
+  return userEvent.setup();
+}
+
+describe('MailboxesPage', { timeout: 30_000 }, () => {
+  it("shows 'Failed to load mailboxes' with Try Again, then the empty text", async () => {
+    routes['mail/settings'] = [settings];
+    routes['mail/users'] = [serverError, { status: 200, body: [], total: 0 }];
+    const user = renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to load mailboxes');
+    expect(alert).toHaveTextContent('Internal server error. Please try again later.');
+    await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    expect((await screen.findAllByText('No mailboxes found')).length).toBeGreaterThan(0);
+  });
+
+  it('shows a mailbox above 80 % in red and reports a failed delete with Try Again and Dismiss', async () => {
+    routes['mail/settings'] = [settings];
+    routes['mail/users/remove'] = [serverError];
+    routes['mail/users'] = [{ status: 200, body: [box], total: 1 }];
+    const user = renderPage();
+    const row = (await screen.findAllByText('a@example.com'))[0]!.closest('tr')!;
+    expect(row).toHaveTextContent('100.00 MB');
+    expect(row).toHaveTextContent('90.00 MB');
+    expect(within(row).getByText('90%')).toBeInTheDocument();
+    expect(within(row).getByRole('progressbar').getAttribute('style')).toContain('red');
+
+    await user.click(within(row).getByRole('button', { name: 'Delete a@example.com' }));
+    expect(
+      await screen.findByText('Are you sure you want to delete the mailbox a@example.com?'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Failed to delete mailbox');
+    await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(calls.filter((c) => c.startsWith('POST mail/users/remove/'))).toHaveLength(2));
+    await user.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Dismiss' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+
+  it('prefills the Default Quota, sends bytes and reloads the list after a create', async () => {
+    routes['mail/settings'] = [settings];
+    routes['mail/users/add'] = [{ status: 200, body: { success: true } }];
+    routes['mail/users'] = [{ status: 200, body: [], total: 0 }];
+    const user = renderPage();
+    await screen.findAllByText('No mailboxes found');
+    await user.click(screen.getByRole('button', { name: 'Add Mailbox' }));
+    const quota = await screen.findByRole('textbox', { name: /Quota \(MB\)/ });
+    await waitFor(() => expect(quota).toHaveValue('1000'));
+    await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'new@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'long-password');
+    await user.clear(quota);
+    await user.type(quota, '2');
+    await user.click(screen.getByRole('button', { name: 'Create Mailbox' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Create Mailbox' })).toBeNull());
+    expect(bodies.get('mail/users/add')).toEqual({
+      email: 'new@example.com',
+      password: 'long-password',
+      quota: 2 * 1024 * 1024,
+    });
+    expect(calls.filter((c) => c === 'GET mail/users').length).toBeGreaterThanOrEqual(2);
+  });
+});
