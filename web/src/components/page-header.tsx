@@ -19,7 +19,7 @@ export function PageHeader({ title, breadcrumbs, subtitle, actions }: PageHeader
   return (
     <Stack gap="xs" mb="lg">
       {breadcrumbs && breadcrumbs.length > 0 && (
-        <Breadcrumbs aria-label="Breadcrumb" separatorMargin={6}>
+        <Breadcrumbs component="nav" aria-label="Breadcrumb" separatorMargin={6}>
           {breadcrumbs.map((c, i) =>
             c.to && i < breadcrumbs.length - 1 ? (
               <Anchor key={`${c.label}-${i}`} component={Link} to={c.to} size="sm">

@@ -20,6 +20,8 @@ export function ToastBridge() {
           message: n.message,
           color: COLOR[n.type],
           autoClose: AUTO_HIDE_MS,
+          closeButtonProps: { 'aria-label': 'Dismiss notification' },
+          styles: { description: { color: 'var(--mantine-color-text)' } },
         });
       }),
     [],

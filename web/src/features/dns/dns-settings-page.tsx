@@ -20,7 +20,7 @@ import { useDismissableError } from './use-dismissable-error.ts';
 import { useDnsSettings } from './use-dns-settings.ts';
 import { useDnsStatus } from './use-dns-status.ts';
 import { useSaveDnsSettings } from './use-save-dns-settings.ts';
-import { zodValidate } from './zod-form.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 
 export default function DnsSettingsPage() {
   const settings = useDnsSettings();

@@ -1,7 +1,7 @@
 import { RECORD_EXPORT_COLUMNS, dnsRoutes, type DnsRecord } from '@mailroom/contract/dns';
 import { apiCallWithTotal } from '../../api/client.ts';
 import { toCsv, todayStamp } from '../../lib/csv.ts';
-import { collectPages } from './collect-pages.ts';
+import { collectPages } from '../../lib/collect-pages.ts';
 
 /** The largest page the list calls accept (ListQuery). */
 export const EXPORT_PAGE_SIZE = 1000;

@@ -8,7 +8,7 @@ import {
   toRecordInput,
 } from './record-form-values.ts';
 import { recordPath } from './record-path.ts';
-import { zodValidate } from './zod-form.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 
 const validate = zodValidate(RecordAddRequest, toRecordAddRequest);
 

@@ -5,7 +5,7 @@ import {
   type RecordAddRequest,
   type RecordInput,
 } from '@mailroom/contract/dns';
-import { numberOrUndefined, type NumberField } from './zod-form.ts';
+import { numberOrUndefined, type NumberField } from '../../lib/zod-form.ts';
 
 export interface RecordFormValues {
   zone: string;

@@ -6,7 +6,7 @@ import {
   settingsToForm,
   toSettingsRequest,
 } from './settings-form-values.ts';
-import { zodValidate } from './zod-form.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 
 const current = {
   ...DNS_SETTINGS_DEFAULTS,

@@ -1,5 +1,5 @@
 import { DNS_SETTINGS_DEFAULTS, type DnsSettings, type DnsSettingsSaveRequest } from '@mailroom/contract/dns';
-import { numberOrUndefined, type NumberField } from './zod-form.ts';
+import { numberOrUndefined, type NumberField } from '../../lib/zod-form.ts';
 
 type NumberKeys = { [K in keyof DnsSettings]: DnsSettings[K] extends number ? K : never }[keyof DnsSettings];
 

@@ -1,6 +1,6 @@
 import { ZoneCreateRequest, type Zone } from '@mailroom/contract/dns';
 import { describe, expect, it } from 'vitest';
-import { zodValidate } from './zod-form.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 import {
   derivedSoaDefaults,
   emptyZoneForm,

@@ -6,7 +6,7 @@ import {
   type ZoneType,
   type ZoneUpdateRequest,
 } from '@mailroom/contract/dns';
-import { numberOrUndefined, zodValidate, type NumberField } from './zod-form.ts';
+import { numberOrUndefined, zodValidate, type NumberField } from '../../lib/zod-form.ts';
 
 export interface ZoneFormValues {
   domain: string;

@@ -1,7 +1,7 @@
 import { ALIAS_EXPORT_COLUMNS, MAIL_LIST_MAX_LIMIT, mailRoutes, type Alias } from '@mailroom/contract/mail';
 import { apiCallWithTotal } from '../../api/client.ts';
 import { toCsv, todayStamp } from '../../lib/csv.ts';
-import { collectPages } from './collect-pages.ts';
+import { collectPages } from '../../lib/collect-pages.ts';
 
 /** §9: the file name carries the date. */
 export function aliasExportFileName(stamp: string = todayStamp()): string {

@@ -13,7 +13,7 @@ import {
 import { reportFailure } from '../report-failure.ts';
 import { useCreateRecord } from '../use-create-record.ts';
 import { useUpdateRecord } from '../use-update-record.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { RecordFields } from './record-fields.tsx';
 
 export interface RecordFormProps {

@@ -10,7 +10,7 @@ import {
   zoneToForm,
   type ZoneFormValues,
 } from '../zone-form-values.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { ZoneFields } from './zone-fields.tsx';
 
 /** Edits a zone's SOA fields; mounted only while a zone is being edited. */

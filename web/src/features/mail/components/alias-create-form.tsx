@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useCreateAlias } from '../use-create-alias.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { AliasFields, type AliasValues } from './alias-fields.tsx';
 

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useUpdateAlias } from '../use-update-alias.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { AliasFields, type AliasValues } from './alias-fields.tsx';
 
 /** Edit an alias's destination(s) and status (active/disabled). */

@@ -5,7 +5,7 @@ import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { ApiError } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { MxRecordsField } from './mx-records-field.tsx';
 import { toFormValues, type SettingsValues } from './settings-values.ts';
 

@@ -5,7 +5,7 @@ import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { quotaFieldToBytes } from '../mail-units.ts';
 import { useCreateMailbox } from '../use-create-mailbox.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { QuotaInput } from './quota-input.tsx';
 

@@ -9,7 +9,7 @@ import { bytesToQuotaField, quotaFieldToBytes, type QuotaField } from '../mail-u
 import { useChangeMailboxPassword } from '../use-change-mailbox-password.ts';
 import { useChangeMailboxQuota } from '../use-change-mailbox-quota.ts';
 import { useSetMailboxSuspended } from '../use-set-mailbox-suspended.ts';
-import { zodValidate } from '../zod-form.ts';
+import { zodValidate } from '../../../lib/zod-form.ts';
 import { QuotaInput } from './quota-input.tsx';
 
 export interface MailboxEditModalProps {
