@@ -75,6 +75,8 @@ export async function signIn(page: Page, who: { email: string; password: string 
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL('**/dashboard');
+  // The shell is loaded on demand: wait for it, so its keyboard shortcuts are listening.
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
   const key = await page.evaluate(() => localStorage.getItem('api_key'));
   expect(key, 'the api key stored after sign-in').toBeTruthy();
   return key!;

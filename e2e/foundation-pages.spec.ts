@@ -64,7 +64,7 @@ test.describe('console pages', () => {
       }
       await expect(page.getByRole('status', { name: /Loading/ })).toHaveCount(0);
       if (p.axe) await axeCheck(page, p.path);
-      await shot(page, p.name);
+      await shot(page, `page-${p.name}`);
     });
   }
 

@@ -55,14 +55,24 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
           .execute()
       : [];
   } else {
-    // Keys from the index first, so a deep offset walks the index and not the table.
-    const keys = sql`select a.source from mail_aliases a where 1 = 1 ${status}
-      order by ${order} limit ${limit} offset ${offset}`;
-    rows = (
-      await sql<{ source: string; destination: string; status: string }>`
-        select a.source, a.destination, a.status from (${keys}) k join mail_aliases a on a.source = k.source
-        order by ${order}`.execute(db)
+    // Keys from the index first, so a deep offset walks the index and not the table; then the
+    // page's rows by key (a join here lets SQLite pick a plan that scans the whole table).
+    const keys = (
+      await sql<{ source: string }>`select a.source from mail_aliases a where 1 = 1 ${status}
+        order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
+    rows = keys.length
+      ? await db
+          .selectFrom('mail_aliases as a')
+          .select(['a.source', 'a.destination', 'a.status'])
+          .where(
+            'a.source',
+            'in',
+            keys.map((k) => k.source),
+          )
+          .orderBy(order)
+          .execute()
+      : [];
     total = query.status
       ? Number(
           (
