@@ -57,7 +57,7 @@ test.describe('console pages', () => {
       await expect(page).toHaveURL(new RegExp(`${p.path}$`));
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       if (p.path !== '/dashboard') {
-        const crumbs = page.getByLabel('Breadcrumb');
+        const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
         await expect(crumbs.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard');
       } else {
         await expect(page.getByTestId('system-status')).toBeVisible();

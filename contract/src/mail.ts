@@ -39,7 +39,6 @@ export const mailMessages = {
   domainInUse: (domain: string) => `Domain ${domain} is still used by mailboxes or aliases`,
   domainExists: (domain: string) => `Domain ${domain} already exists`,
   domainNotFound: (domain: string) => `Domain ${domain} was not found`,
-  purgeActive: (email: string) => `Mailbox ${email} still exists; remove it before purging its mail`,
   noLogs: 'No mail log is readable on this server (looked for /var/log/mail.log and the systemd journal).',
   importMissingColumns: 'The CSV needs a header row with the columns source and destination',
   settingsSaved: 'Mail settings saved successfully!',

@@ -4,7 +4,10 @@ import { freePort, type RunningServer, startServer } from '../../../e2e/server-p
 
 export const BENCH_ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 
-/** The real Mailroom server (tsx server/src/main.ts) on a free port with a fresh data folder. */
+/**
+ * The real Mailroom server (tsx server/src/main.ts) on a free port with a fresh data folder, at
+ * LOG_LEVEL=warn (no per-request log lines) unless `env` says otherwise.
+ */
 export function startMailroom(outDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
   return startServer({
     adminEmail: BENCH_ADMIN.email,

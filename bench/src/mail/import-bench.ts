@@ -53,7 +53,7 @@ export async function importBench(ctx: BenchContext): Promise<BenchRow[]> {
   const csvFile = path.join(ctx.outDir, 'mail-aliases-100k.csv');
   writeFileSync(csvFile, aliasCsv(IMPORT_ROWS));
   const rows: BenchRow[] = [];
-  const cluster = await benchCluster(ctx.log);
+  const cluster = await benchCluster((m) => ctx.log(m));
   for (const dialect of ['sqlite', 'postgres'] as const) {
     if (dialect === 'postgres' && !cluster) {
       rows.push({ measure: 'alias CSV import 100k rows, PostgreSQL', value: 'skipped: no postgresql' });

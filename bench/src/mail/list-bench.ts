@@ -1,5 +1,5 @@
 // The server's Fastify type augmentations (request.admin, auditTarget…) come with its source.
-/// <reference path="../../../server/src/http/route-config.d.ts" />
+import type {} from '../../../server/src/http/route-config.d.ts';
 import path from 'node:path';
 import { buildApp } from '../../../server/src/app.ts';
 import { loadConfig } from '../../../server/src/config.ts';
@@ -69,6 +69,11 @@ const SCENARIOS: Scenario[] = [
     goal: true,
   },
   {
+    measure: 'aliases: search domain, 50,000 matches counted',
+    url: (r) => `/api/mail/aliases?limit=100&q=d${Math.floor(r() * 20)}.bench.test`,
+    goal: false,
+  },
+  {
     measure: 'aliases: deep page (offset up to 999,900)',
     url: (r) => `/api/mail/aliases?limit=100&offset=${Math.floor(r() * 10_000) * 100}`,
     goal: true,
@@ -78,7 +83,7 @@ const SCENARIOS: Scenario[] = [
 /** Paged lists and searches through the whole API stack (auth guard, validation, serialisation). */
 export async function listBench(ctx: BenchContext): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const cluster = await benchCluster(ctx.log);
+  const cluster = await benchCluster((m) => ctx.log(m));
   for (const dialect of ['sqlite', 'postgres'] as Dialect[]) {
     const name = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
     if (dialect === 'postgres' && !cluster) {

@@ -4,7 +4,11 @@ import { promises as fs } from 'node:fs';
  * The last `lines` lines of a file, reading backwards in chunks so a large log costs only what
  * is shown. Null when the file cannot be read.
  */
-export async function tailFile(file: string, lines: number, maxBytes = 8 * 1024 * 1024): Promise<string[] | null> {
+export async function tailFile(
+  file: string,
+  lines: number,
+  maxBytes = 8 * 1024 * 1024,
+): Promise<string[] | null> {
   let handle;
   try {
     handle = await fs.open(file, 'r');

@@ -71,7 +71,10 @@ export class HashPool {
   private spawn(): Slot {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { argon2: createRequire(import.meta.url).resolve('@node-rs/argon2'), options: ARGON2_OPTIONS },
+      workerData: {
+        argon2: createRequire(import.meta.url).resolve('@node-rs/argon2'),
+        options: ARGON2_OPTIONS,
+      },
     });
     const slot: Slot = { worker, task: null };
     worker.on('message', (m: { id: number; hash?: string; error?: string }) => {

@@ -5,7 +5,11 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   let t: TestContext;
   beforeAll(async () => {
     t = await startTestApp(dialect);
-    const mb = await t.call({ method: 'POST', url: '/api/mail/users/add', payload: { email: 'box@example.com', password: 'password-box' } });
+    const mb = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { email: 'box@example.com', password: 'password-box' },
+    });
     expect(mb.statusCode).toBe(200);
   });
   afterAll(async () => t.close());
@@ -15,7 +19,10 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   const list = async (qs = '') => {
     const res = await t.call({ method: 'GET', url: `/api/mail/aliases${qs}` });
     expect(res.statusCode).toBe(200);
-    return { items: res.json<{ source: string; destination: string; status: string }[]>(), total: Number(res.headers['x-total-count']) };
+    return {
+      items: res.json<{ source: string; destination: string; status: string }[]>(),
+      total: Number(res.headers['x-total-count']),
+    };
   };
   const importCsv = (csv: string, dryRun = false) =>
     t.call({
@@ -41,9 +48,21 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
       [{ source: 'x@example.com' }, 'destination', 'Destination Email is required'],
       [{ source: 'nope', destination: 'a@b.com' }, 'source', 'Please enter a valid email address'],
       [{ source: 'x@example.com', destination: 'nope' }, 'destination', 'Please enter a valid email address'],
-      [{ source: 'x@example.com', destination: 'a@b.com,,c@d.com' }, 'destination', 'Please enter a valid email address'],
-      [{ source: 'x@example.com', destination: 'a@b.com, bad' }, 'destination', 'Please enter a valid email address'],
-      [{ source: 'x@example.com', destination: 'X@example.com' }, 'destination', 'Destination Email must differ from Source Email'],
+      [
+        { source: 'x@example.com', destination: 'a@b.com,,c@d.com' },
+        'destination',
+        'Please enter a valid email address',
+      ],
+      [
+        { source: 'x@example.com', destination: 'a@b.com, bad' },
+        'destination',
+        'Please enter a valid email address',
+      ],
+      [
+        { source: 'x@example.com', destination: 'X@example.com' },
+        'destination',
+        'Destination Email must differ from Source Email',
+      ],
     ];
     for (const [payload, field, message] of cases) {
       const res = await t.call({ method: 'POST', url: '/api/mail/aliases/add', payload });
@@ -59,7 +78,11 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     const mb = await add('box@example.com', 'other@example.net');
     expect(mb.statusCode).toBe(409);
     expect(mb.json().message).toBe('box@example.com is a mailbox; an alias cannot use the same address');
-    const reverse = await t.call({ method: 'POST', url: '/api/mail/users/add', payload: { email: 'info@example.com', password: 'password-1' } });
+    const reverse = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { email: 'info@example.com', password: 'password-1' },
+    });
     expect(reverse.statusCode).toBe(409);
   });
 
@@ -71,14 +94,23 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toContainEqual({
       field: 'destination',
-      message: 'This alias would create a loop: d@loop.test → a@loop.test → b@loop.test → c@loop.test → d@loop.test',
+      message:
+        'This alias would create a loop: d@loop.test → a@loop.test → b@loop.test → c@loop.test → d@loop.test',
     });
     // Changing an existing alias to close a loop is refused the same way.
-    const upd = await t.call({ method: 'POST', url: '/api/mail/aliases/update/c@loop.test', payload: { destination: 'a@loop.test' } });
+    const upd = await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/c@loop.test',
+      payload: { destination: 'a@loop.test' },
+    });
     expect(upd.statusCode).toBe(400);
     expect(upd.json().details[0].message).toContain('loop');
     // A disabled link still counts: enabling it later must not close a loop.
-    await t.call({ method: 'POST', url: '/api/mail/aliases/update/b@loop.test', payload: { status: 'disabled' } });
+    await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/b@loop.test',
+      payload: { status: 'disabled' },
+    });
     expect((await add('d@loop.test', 'a@loop.test')).statusCode).toBe(400);
   });
 
@@ -92,12 +124,24 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     expect((await list('?q=info@')).items).toEqual([
       { source: 'info@example.com', destination: 'box@example.com,new@example.net', status: 'disabled' },
     ]);
-    const bad = await t.call({ method: 'POST', url: '/api/mail/aliases/update/info@example.com', payload: { status: 'paused' } });
+    const bad = await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/info@example.com',
+      payload: { status: 'paused' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].field).toBe('status');
-    const empty = await t.call({ method: 'POST', url: '/api/mail/aliases/update/info@example.com', payload: {} });
+    const empty = await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/info@example.com',
+      payload: {},
+    });
     expect(empty.statusCode).toBe(400);
-    const missing = await t.call({ method: 'POST', url: '/api/mail/aliases/update/ghost@example.com', payload: { status: 'active' } });
+    const missing = await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/ghost@example.com',
+      payload: { status: 'active' },
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('Alias ghost@example.com was not found');
   });
@@ -106,15 +150,24 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     expect((await list('?q=TEAM')).items.map((a) => a.source)).toEqual(['team@example.com']);
     expect((await list('?q=loop.test')).total).toBe(3);
     // destination starting with box@
-    expect((await list('?q=box@')).items.map((a) => a.source)).toEqual(['info@example.com', 'team@example.com']);
+    expect((await list('?q=box@')).items.map((a) => a.source)).toEqual([
+      'info@example.com',
+      'team@example.com',
+    ]);
     const page = await list('?q=loop&limit=2&offset=1&sort=-source');
     expect(page.total).toBe(3);
     expect(page.items.map((a) => a.source)).toEqual(['b@loop.test', 'a@loop.test']);
-    expect((await list('?status=disabled')).items.map((a) => a.source)).toEqual(['b@loop.test', 'info@example.com']);
+    expect((await list('?status=disabled')).items.map((a) => a.source)).toEqual([
+      'b@loop.test',
+      'info@example.com',
+    ]);
   });
 
   it('removes an alias (404 when absent), also through index.php?path=', async () => {
-    const res = await t.call({ method: 'POST', url: '/api/index.php?path=mail/aliases/remove/team@example.com' });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/index.php?path=mail/aliases/remove/team@example.com',
+    });
     expect(res.statusCode).toBe(200);
     expect((await list('?q=team')).items).toEqual([]);
     const again = await t.call({ method: 'POST', url: '/api/mail/aliases/remove/team@example.com' });
@@ -148,7 +201,10 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
         { row: 6, message: 'source: An alias for info@example.com already exists' },
         { row: 7, message: 'source: box@example.com is a mailbox; an alias cannot use the same address' },
         { row: 8, message: 'source: sales@shop.test appears more than once (first on row 2)' },
-        { row: 10, message: 'destination: This alias would create a loop: y@shop.test → x@shop.test → y@shop.test' },
+        {
+          row: 10,
+          message: 'destination: This alias would create a loop: y@shop.test → x@shop.test → y@shop.test',
+        },
         { row: 11, message: 'source: An alias for a@loop.test already exists' },
         { row: 13, message: 'destination: Destination Email must differ from Source Email' },
       ],
@@ -170,7 +226,9 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   });
 
   it('re-imports its own export format (status column) and neutralises nothing server-side', async () => {
-    const res = await importCsv('source,destination,status\r\nexported@shop.test,box@example.com,disabled\r\n');
+    const res = await importCsv(
+      'source,destination,status\r\nexported@shop.test,box@example.com,disabled\r\n',
+    );
     expect(res.json()).toMatchObject({ imported: 1, errors: [] });
     expect((await list('?q=exported')).items[0]!.status).toBe('disabled');
     const bad = await importCsv('source,destination,status\nst@shop.test,box@example.com,sleeping\n');
@@ -183,12 +241,20 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     const db = t.deps.database.db;
     const { sql } = await import('kysely');
     if (dialect === 'sqlite') {
-      await sql`create trigger fail_import before insert on mail_aliases when new.source = 'boom@atomic.test' begin select raise(abort, 'boom'); end`.execute(db);
+      await sql`create trigger fail_import before insert on mail_aliases when new.source = 'boom@atomic.test' begin select raise(abort, 'boom'); end`.execute(
+        db,
+      );
     } else {
-      await sql`create function fail_import() returns trigger language plpgsql as $$ begin if new.source = 'boom@atomic.test' then raise exception 'boom'; end if; return new; end $$`.execute(db);
-      await sql`create trigger fail_import before insert on mail_aliases for each row execute function fail_import()`.execute(db);
+      await sql`create function fail_import() returns trigger language plpgsql as $$ begin if new.source = 'boom@atomic.test' then raise exception 'boom'; end if; return new; end $$`.execute(
+        db,
+      );
+      await sql`create trigger fail_import before insert on mail_aliases for each row execute function fail_import()`.execute(
+        db,
+      );
     }
-    const res = await importCsv('source,destination\na1@atomic.test,box@example.com\na2@atomic.test,box@example.com\nboom@atomic.test,box@example.com\n');
+    const res = await importCsv(
+      'source,destination\na1@atomic.test,box@example.com\na2@atomic.test,box@example.com\nboom@atomic.test,box@example.com\n',
+    );
     expect(res.statusCode).toBe(500);
     await sql`drop trigger fail_import${dialect === 'postgres' ? sql` on mail_aliases` : sql``}`.execute(db);
     expect((await list()).total).toBe(before);
@@ -200,7 +266,10 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   it('refuses a CSV without the source/destination header, naming the problem', async () => {
     const res = await importCsv('from,to\na@b.com,c@d.com\n');
     expect(res.statusCode).toBe(400);
-    expect(res.json().details).toContainEqual({ field: 'file', message: 'The CSV needs a header row with the columns source and destination' });
+    expect(res.json().details).toContainEqual({
+      field: 'file',
+      message: 'The CSV needs a header row with the columns source and destination',
+    });
     const broken = await importCsv('source,destination\n"unterminated,box@example.com\n');
     expect(broken.statusCode).toBe(400);
     expect(broken.json().details[0].field).toBe('file');

@@ -13,11 +13,15 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const add = (payload: unknown) => t.call({ method: 'POST', url: '/api/mail/users/add', payload: payload as object });
+  const add = (payload: unknown) =>
+    t.call({ method: 'POST', url: '/api/mail/users/add', payload: payload as object });
   const list = async (qs = '') => {
     const res = await t.call({ method: 'GET', url: `/api/mail/users${qs}` });
     expect(res.statusCode).toBe(200);
-    return { items: res.json<{ email: string; quota: number; used: number; status: string }[]>(), total: Number(res.headers['x-total-count']) };
+    return {
+      items: res.json<{ email: string; quota: number; used: number; status: string }[]>(),
+      total: Number(res.headers['x-total-count']),
+    };
   };
 
   it('creates a mailbox, lower-cased, with an argon2id hash Dovecot reads', async () => {
@@ -26,7 +30,13 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     expect(res.json()).toMatchObject({ success: true });
     const { items } = await list('?q=alice');
     expect(items).toEqual([
-      { email: 'alice@example.com', quota: 100 * MB, used: 0, status: 'active', createdAt: expect.any(String) },
+      {
+        email: 'alice@example.com',
+        quota: 100 * MB,
+        used: 0,
+        status: 'active',
+        createdAt: expect.any(String),
+      },
     ]);
     const row = await t.deps.database.db
       .selectFrom('mailboxes')
@@ -37,12 +47,19 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     expect(await verify(row.password_hash.slice('{ARGON2ID}'.length), 'alice-password')).toBe(true);
     expect(row).toMatchObject({ maildir: 'example.com/alice/', domain: 'example.com' });
     const domains = await t.call({ method: 'GET', url: '/api/mail/domains' });
-    expect(domains.json()).toContainEqual({ domain: 'example.com', mailboxes: 1, aliases: 0, explicit: false });
+    expect(domains.json()).toContainEqual({
+      domain: 'example.com',
+      mailboxes: 1,
+      aliases: 0,
+      explicit: false,
+    });
   });
 
   it('treats an absent or null quota as unlimited (0)', async () => {
     expect((await add({ email: 'nolimit@example.com', password: 'password-1' })).statusCode).toBe(200);
-    expect((await add({ email: 'nulllimit@example.com', password: 'password-1', quota: null })).statusCode).toBe(200);
+    expect(
+      (await add({ email: 'nulllimit@example.com', password: 'password-1', quota: null })).statusCode,
+    ).toBe(200);
     const { items } = await list('?q=n');
     expect(items.map((m) => [m.email, m.quota])).toEqual([
       ['nolimit@example.com', 0],
@@ -60,7 +77,11 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
       [{ email: 'x@example.com', password: 'password-1', quota: -1 }, 'quota', 'Quota must be at least 0'],
       [{ email: 'x@example.com', password: 'password-1', quota: 'lots' }, 'quota', 'Quota must be a number'],
       // A hosted address needs a real domain: it becomes a folder name.
-      [{ email: 'x@bad/../domain.com', password: 'password-1' }, 'email', 'Please enter a valid email address'],
+      [
+        { email: 'x@bad/../domain.com', password: 'password-1' },
+        'email',
+        'Please enter a valid email address',
+      ],
     ];
     for (const [payload, field, message] of cases) {
       const res = await add(payload);
@@ -74,14 +95,22 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
   it('refuses a quota above Max Quota (settings) but allows unlimited', async () => {
     const res = await add({ email: 'big@example.com', password: 'password-1', quota: 10001 * MB });
     expect(res.statusCode).toBe(400);
-    expect(res.json().details).toContainEqual({ field: 'quota', message: 'Quota must be at most 10000 MB (Max Quota)' });
-    expect((await add({ email: 'big@example.com', password: 'password-1', quota: 10000 * MB })).statusCode).toBe(200);
+    expect(res.json().details).toContainEqual({
+      field: 'quota',
+      message: 'Quota must be at most 10000 MB (Max Quota)',
+    });
+    expect(
+      (await add({ email: 'big@example.com', password: 'password-1', quota: 10000 * MB })).statusCode,
+    ).toBe(200);
   });
 
   it('answers 409 for a duplicate, whatever its case', async () => {
     const res = await add({ email: 'ALICE@example.com', password: 'password-2' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'CONFLICT', message: 'A mailbox alice@example.com already exists' });
+    expect(res.json()).toMatchObject({
+      code: 'CONFLICT',
+      message: 'A mailbox alice@example.com already exists',
+    });
   });
 
   it('changes password, quota, and suspends/resumes', async () => {
@@ -90,7 +119,11 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
       .select('password_hash')
       .where('email', '=', 'alice@example.com')
       .executeTakeFirstOrThrow();
-    const pw = await t.call({ method: 'POST', url: '/api/mail/users/password/alice@example.com', payload: { password: 'new-password-9' } });
+    const pw = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/password/alice@example.com',
+      payload: { password: 'new-password-9' },
+    });
     expect(pw.statusCode).toBe(200);
     const after = await t.deps.database.db
       .selectFrom('mailboxes')
@@ -100,18 +133,33 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     expect(after.password_hash).not.toBe(before.password_hash);
     expect(await verify(after.password_hash.slice('{ARGON2ID}'.length), 'new-password-9')).toBe(true);
 
-    const short = await t.call({ method: 'POST', url: '/api/mail/users/password/alice@example.com', payload: { password: 'x' } });
+    const short = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/password/alice@example.com',
+      payload: { password: 'x' },
+    });
     expect(short.statusCode).toBe(400);
-    expect(short.json().details).toContainEqual({ field: 'password', message: 'Password must be at least 8 characters' });
+    expect(short.json().details).toContainEqual({
+      field: 'password',
+      message: 'Password must be at least 8 characters',
+    });
 
-    const quota = await t.call({ method: 'POST', url: '/api/mail/users/quota/alice@example.com', payload: { quota: 0 } });
+    const quota = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/quota/alice@example.com',
+      payload: { quota: 0 },
+    });
     expect(quota.statusCode).toBe(200);
     expect((await list('?q=alice')).items[0]!.quota).toBe(0);
 
-    expect((await t.call({ method: 'POST', url: '/api/mail/users/suspend/alice@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/suspend/alice@example.com' })).statusCode,
+    ).toBe(200);
     expect((await list('?q=alice')).items[0]!.status).toBe('suspended');
     expect((await list('?status=suspended')).items.map((m) => m.email)).toEqual(['alice@example.com']);
-    expect((await t.call({ method: 'POST', url: '/api/mail/users/resume/alice@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/resume/alice@example.com' })).statusCode,
+    ).toBe(200);
     expect((await list('?q=alice')).items[0]!.status).toBe('active');
   });
 
@@ -122,7 +170,15 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
       '/api/mail/users/suspend/ghost@example.com',
       '/api/mail/users/remove/ghost@example.com',
     ]) {
-      const res = await t.call({ method: 'POST', url, payload: url.includes('password') ? { password: 'password-1' } : url.includes('quota') ? { quota: 1 } : undefined });
+      const res = await t.call({
+        method: 'POST',
+        url,
+        payload: url.includes('password')
+          ? { password: 'password-1' }
+          : url.includes('quota')
+            ? { quota: 1 }
+            : undefined,
+      });
       expect(res.statusCode, url).toBe(404);
       expect(res.json().message).toBe('Mailbox ghost@example.com was not found');
     }
@@ -172,12 +228,18 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
 
   it('pages, sorts and searches on the server with X-Total-Count', async () => {
     for (let i = 0; i < 12; i++) {
-      const res = await add({ email: `page${String(i).padStart(2, '0')}@paging.test`, password: 'password-p', quota: (i + 1) * MB });
+      const res = await add({
+        email: `page${String(i).padStart(2, '0')}@paging.test`,
+        password: 'password-p',
+        quota: (i + 1) * MB,
+      });
       expect(res.statusCode).toBe(200);
     }
     const first = await list('?q=page&limit=5');
     expect(first.total).toBe(12);
-    expect(first.items.map((m) => m.email)).toEqual(['page00', 'page01', 'page02', 'page03', 'page04'].map((p) => `${p}@paging.test`));
+    expect(first.items.map((m) => m.email)).toEqual(
+      ['page00', 'page01', 'page02', 'page03', 'page04'].map((p) => `${p}@paging.test`),
+    );
     const third = await list('?q=page&limit=5&offset=10');
     expect(third.items.map((m) => m.email)).toEqual(['page10@paging.test', 'page11@paging.test']);
     const byQuota = await list('?q=paging.test&limit=2&sort=-quota');
@@ -200,7 +262,10 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
       ['nolimit@example.com', 50 * MB], // unlimited: 0 %
     ] as const;
     for (const [username, bytes] of usage) {
-      await t.deps.database.db.insertInto('mail_quota_usage').values({ username, bytes: Math.round(bytes), messages: 1 }).execute();
+      await t.deps.database.db
+        .insertInto('mail_quota_usage')
+        .values({ username, bytes: Math.round(bytes), messages: 1 })
+        .execute();
     }
     const { items } = await list('?q=page00');
     expect(items[0]!.used).toBe(Math.round(0.9 * MB));
@@ -226,8 +291,12 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
   it('records changes in the audit log without passwords', async () => {
     const res = await t.call({ method: 'GET', url: '/api/audit?action=mail.mailbox' });
     const entries = res.json().entries as { action: string; target: string; details: string | null }[];
-    expect(entries.some((e) => e.action === 'mail.mailbox.create' && e.target === 'alice@example.com')).toBe(true);
-    expect(entries.some((e) => e.action === 'mail.mailbox.remove' && e.target === 'bob@example.com')).toBe(true);
+    expect(entries.some((e) => e.action === 'mail.mailbox.create' && e.target === 'alice@example.com')).toBe(
+      true,
+    );
+    expect(entries.some((e) => e.action === 'mail.mailbox.remove' && e.target === 'bob@example.com')).toBe(
+      true,
+    );
     expect(JSON.stringify(entries)).not.toContain('alice-password');
   });
 

@@ -57,7 +57,9 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
       "query = SELECT destination FROM mail_aliases WHERE source = '%s' AND status = 'active'",
     );
     const type = dialect === 'sqlite' ? 'sqlite' : 'pgsql';
-    expect(file('/etc/postfix/main.cf')).toContain(`virtual_alias_maps = ${type}:${t.deps.host.path('/etc/postfix/mailroom/virtual-aliases.cf')}`);
+    expect(file('/etc/postfix/main.cf')).toContain(
+      `virtual_alias_maps = ${type}:${t.deps.host.path('/etc/postfix/mailroom/virtual-aliases.cf')}`,
+    );
     expect(file('/etc/dovecot/dovecot-sql.conf.ext')).toContain(`driver = ${type}`);
     expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toContain('disable_plaintext_auth = yes');
     expect(file('/etc/postfix/master.cf')).toMatch(/^dovecot\s+unix/m);
@@ -72,10 +74,18 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
       [{ ...settings, defaultQuota: 0 }, 'settings.defaultQuota', 'Default Quota must be at least 1'],
       [{ ...settings, maxQuota: 0 }, 'settings.maxQuota', 'Max Quota must be at least 1'],
       [{ ...settings, maxMessageSize: 0 }, 'settings.maxMessageSize', 'Max Message Size must be at least 1'],
-      [{ ...settings, deliveryTimeout: 0 }, 'settings.deliveryTimeout', 'Delivery Timeout must be at least 1'],
+      [
+        { ...settings, deliveryTimeout: 0 },
+        'settings.deliveryTimeout',
+        'Delivery Timeout must be at least 1',
+      ],
       [{ ...settings, mxRecords: [] }, 'settings.mxRecords', 'At least one MX record is required'],
       [{ ...settings, hostname: 'bad host\nname' }, 'settings.hostname', 'Please enter a valid domain name'],
-      [{ ...settings, defaultQuota: 20000 }, 'settings.defaultQuota', 'Default Quota must not exceed Max Quota'],
+      [
+        { ...settings, defaultQuota: 20000 },
+        'settings.defaultQuota',
+        'Default Quota must not exceed Max Quota',
+      ],
     ];
     for (const [s, field, message] of cases) {
       const res = await save(s, version);
@@ -139,33 +149,40 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     expect(file('/etc/postfix/main.cf')).toContain('smtpd_recipient_limit = 60');
   });
 
-  it.runIf(HAS_POSTCONF)('a failed check keeps the last good files, saves nothing and reports the output', async () => {
-    const main = t.deps.host.path('/etc/postfix/main.cf');
-    const broken = readFileSync(main, 'utf8') + 'this line is not a parameter\n';
-    writeFileSync(main, broken);
-    const dovecotBefore = file('/etc/dovecot/conf.d/90-mailroom.conf');
-    const { settings, version } = await get();
-    const res = await save({ ...settings, allowPlainText: false, maxRecipients: 70 }, version);
-    expect(res.statusCode).toBe(422);
-    const body = res.json();
-    expect(body.code).toBe('CHECK_FAILED');
-    expect(body.details.output).toContain("missing '=' after attribute name");
-    expect(file('/etc/postfix/main.cf')).toBe(broken);
-    expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toBe(dovecotBefore);
-    const after = await get();
-    expect(after.version).toBe(version);
-    expect(after.settings.maxRecipients).toBe(60);
-    expect(after.check.ok).toBe(false);
-    expect(after.check.output).toContain("missing '=' after attribute name");
-    // Fixed by the administrator, the next save goes through.
-    writeFileSync(main, broken.replace('this line is not a parameter\n', ''));
-    const ok = await save({ ...settings, maxRecipients: 70 }, version);
-    expect(ok.statusCode).toBe(200);
-    expect(ok.json().check.ok).toBe(true);
-  });
+  it.runIf(HAS_POSTCONF)(
+    'a failed check keeps the last good files, saves nothing and reports the output',
+    async () => {
+      const main = t.deps.host.path('/etc/postfix/main.cf');
+      const broken = readFileSync(main, 'utf8') + 'this line is not a parameter\n';
+      writeFileSync(main, broken);
+      const dovecotBefore = file('/etc/dovecot/conf.d/90-mailroom.conf');
+      const { settings, version } = await get();
+      const res = await save({ ...settings, allowPlainText: false, maxRecipients: 70 }, version);
+      expect(res.statusCode).toBe(422);
+      const body = res.json();
+      expect(body.code).toBe('CHECK_FAILED');
+      expect(body.details.output).toContain("missing '=' after attribute name");
+      expect(file('/etc/postfix/main.cf')).toBe(broken);
+      expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toBe(dovecotBefore);
+      const after = await get();
+      expect(after.version).toBe(version);
+      expect(after.settings.maxRecipients).toBe(60);
+      expect(after.check.ok).toBe(false);
+      expect(after.check.output).toContain("missing '=' after attribute name");
+      // Fixed by the administrator, the next save goes through.
+      writeFileSync(main, broken.replace('this line is not a parameter\n', ''));
+      const ok = await save({ ...settings, maxRecipients: 70 }, version);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json().check.ok).toBe(true);
+    },
+  );
 
   it('gives each mail domain a 2048-bit DKIM key, its DNS text, files, and the DNS facts', async () => {
-    const add = await t.call({ method: 'POST', url: '/api/mail/users/add', payload: { email: 'dk@dkim.test', password: 'password-dk' } });
+    const add = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { email: 'dk@dkim.test', password: 'password-dk' },
+    });
     expect(add.statusCode).toBe(200);
     const res = await t.call({ method: 'GET', url: '/api/mail/dkim' });
     expect(res.statusCode).toBe(200);
@@ -176,7 +193,9 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     const der = Buffer.from(rec.txt.split('p=')[1], 'base64');
     const key = createPublicKey({ key: der, format: 'der', type: 'spki' });
     expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
-    expect(file('/etc/opendkim/mailroom/key.table')).toContain(`mail._domainkey.dkim.test dkim.test:mail:${t.deps.host.path('/etc/opendkim/keys/dkim.test/mail.private')}`);
+    expect(file('/etc/opendkim/mailroom/key.table')).toContain(
+      `mail._domainkey.dkim.test dkim.test:mail:${t.deps.host.path('/etc/opendkim/keys/dkim.test/mail.private')}`,
+    );
     expect(file('/etc/opendkim/keys/dkim.test/mail.private')).toContain('PRIVATE KEY');
     // The key is kept: a later save does not replace it.
     const { settings, version } = await get();
@@ -199,11 +218,25 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
   });
 
   it('adds and removes domains explicitly; a used domain cannot go', async () => {
-    expect((await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'Spare.test' } })).statusCode).toBe(200);
-    const again = await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'spare.test' } });
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'Spare.test' } }))
+        .statusCode,
+    ).toBe(200);
+    const again = await t.call({
+      method: 'POST',
+      url: '/api/mail/domains/add',
+      payload: { domain: 'spare.test' },
+    });
     expect(again.statusCode).toBe(409);
-    const bad = await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'not a domain' } });
-    expect(bad.json().details).toContainEqual({ field: 'domain', message: 'Please enter a valid domain name' });
+    const bad = await t.call({
+      method: 'POST',
+      url: '/api/mail/domains/add',
+      payload: { domain: 'not a domain' },
+    });
+    expect(bad.json().details).toContainEqual({
+      field: 'domain',
+      message: 'Please enter a valid domain name',
+    });
     expect((await t.call({ method: 'GET', url: '/api/mail/domains' })).json()).toContainEqual({
       domain: 'spare.test',
       mailboxes: 0,
@@ -212,8 +245,12 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     });
     const used = await t.call({ method: 'POST', url: '/api/mail/domains/remove/dkim.test' });
     expect(used.statusCode).toBe(409);
-    expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(200);
-    expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(
+      200,
+    );
+    expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(
+      404,
+    );
   });
 
   it('shows recent mail log lines, or says clearly that none is readable', async () => {
@@ -221,16 +258,25 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     expect(empty.statusCode).toBe(200);
     const body = empty.json();
     if (body.source === null) {
-      expect(body.message).toBe('No mail log is readable on this server (looked for /var/log/mail.log and the systemd journal).');
+      expect(body.message).toBe(
+        'No mail log is readable on this server (looked for /var/log/mail.log and the systemd journal).',
+      );
     }
     const { mkdirSync } = await import('node:fs');
     const log = t.deps.host.path('/var/log/mail.log');
     mkdirSync(t.deps.host.path('/var/log'), { recursive: true });
-    writeFileSync(log, Array.from({ length: 300 }, (_, i) => `line ${i + 1} postfix/smtpd[1]: connect`).join('\n') + '\n');
+    writeFileSync(
+      log,
+      Array.from({ length: 300 }, (_, i) => `line ${i + 1} postfix/smtpd[1]: connect`).join('\n') + '\n',
+    );
     const res = await t.call({ method: 'GET', url: '/api/mail/logs?lines=3' });
     expect(res.json()).toEqual({
       source: log,
-      lines: ['line 298 postfix/smtpd[1]: connect', 'line 299 postfix/smtpd[1]: connect', 'line 300 postfix/smtpd[1]: connect'],
+      lines: [
+        'line 298 postfix/smtpd[1]: connect',
+        'line 299 postfix/smtpd[1]: connect',
+        'line 300 postfix/smtpd[1]: connect',
+      ],
       message: null,
     });
     expect((await t.call({ method: 'GET', url: '/api/mail/logs' })).json().lines).toHaveLength(200);

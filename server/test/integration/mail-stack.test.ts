@@ -11,7 +11,8 @@ import { freePort } from '../postgres-cluster.ts';
 
 const BIN_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 const which = (cmd: string) => BIN_DIRS.map((d) => path.join(d, cmd)).find((p) => existsSync(p)) ?? null;
-const postconfMaps = () => (which('postconf') ? spawnSync(which('postconf')!, ['-m'], { encoding: 'utf8' }).stdout : '');
+const postconfMaps = () =>
+  which('postconf') ? spawnSync(which('postconf')!, ['-m'], { encoding: 'utf8' }).stdout : '';
 const dovecotModule = (name: string) => existsSync(`/usr/lib/dovecot/modules/${name}`);
 
 function missingFor(dialect: string): string[] {
@@ -116,25 +117,37 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
   let appClosed = false;
   const isRoot = process.getuid?.() === 0;
 
-  const doveadm = (args: string[]) => spawnSync(which('doveadm')!, ['-c', conf, ...args], { encoding: 'utf8' });
+  const doveadm = (args: string[]) =>
+    spawnSync(which('doveadm')!, ['-c', conf, ...args], { encoding: 'utf8' });
   const authTest = (user: string, password: string) => doveadm(['auth', 'test', user, password]);
   const postmapQ = (key: string, table: string) => {
     const type = dialect === 'sqlite' ? 'sqlite' : 'pgsql';
-    const r = spawnSync(which('postmap')!, ['-q', key, `${type}:${t.deps.host.path(`/etc/postfix/mailroom/${table}.cf`)}`], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      which('postmap')!,
+      ['-q', key, `${type}:${t.deps.host.path(`/etc/postfix/mailroom/${table}.cf`)}`],
+      {
+        encoding: 'utf8',
+      },
+    );
     if (/fatal|error/i.test(r.stderr)) throw new Error(`postmap failed: ${r.stderr}`);
     return r.status === 0 ? r.stdout.trim() : null;
   };
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
+    // The files are rendered beside the start; reading the settings waits for them.
+    const settings = await t.call({ method: 'GET', url: '/api/mail/settings' });
+    expect(settings.json().check).toMatchObject({ ok: true });
     work = mkdtempSync(path.join(os.tmpdir(), 'mailroom-dovecot-'));
     imapPort = await freePort();
     const me = os.userInfo();
     const group = spawnSync('id', ['-gn'], { encoding: 'utf8' }).stdout.trim();
     // Dovecot refuses to run login processes or mail access as root; as root we use dovenull/nobody.
-    const loginUser = isRoot ? (spawnSync('id', ['dovenull']).status === 0 ? 'dovenull' : 'nobody') : me.username;
+    const loginUser = isRoot
+      ? spawnSync('id', ['dovenull']).status === 0
+        ? 'dovenull'
+        : 'nobody'
+      : me.username;
     const mailUid = isRoot ? 65534 : me.uid;
     const mailGid = isRoot ? 65534 : me.gid;
     const vmail = t.deps.host.path('/var/vmail');
@@ -194,7 +207,8 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
     dovecot.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const deadline = Date.now() + 20_000;
     for (;;) {
-      const up = existsSync(path.join(work, 'run/auth-client')) &&
+      const up =
+        existsSync(path.join(work, 'run/auth-client')) &&
         (await new Promise<boolean>((resolve) => {
           const s = net.connect(imapPort, '127.0.0.1', () => {
             s.end();
@@ -203,7 +217,8 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
           s.on('error', () => resolve(false));
         }));
       if (up) break;
-      if (dovecot.exitCode !== null || Date.now() > deadline) throw new Error(`dovecot did not start: ${stderr}`);
+      if (dovecot.exitCode !== null || Date.now() > deadline)
+        throw new Error(`dovecot did not start: ${stderr}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   });
@@ -242,7 +257,10 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
     const c = await Imap.connect(imapPort);
     try {
       expect(await c.command('a1', 'LOGIN "alice@example.com" "alice-secret-1"')).toMatch(/^a1 OK/);
-      const message = 'From: bob@example.net\r\nTo: alice@example.com\r\nSubject: hello\r\n\r\n' + 'x'.repeat(2000) + '\r\n';
+      const message =
+        'From: bob@example.net\r\nTo: alice@example.com\r\nSubject: hello\r\n\r\n' +
+        'x'.repeat(2000) +
+        '\r\n';
       expect(await c.command('a2', 'APPEND INBOX', message)).toMatch(/^a2 OK/);
       await c.command('a3', 'LOGOUT');
     } finally {
@@ -261,35 +279,69 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
 
   it('a suspended mailbox cannot sign in nor receive; resumed, it can again', async () => {
     expect(postmapQ('alice@example.com', 'virtual-mailboxes')).toBe('example.com/alice/');
-    expect((await t.call({ method: 'POST', url: '/api/mail/users/suspend/alice@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/suspend/alice@example.com' })).statusCode,
+    ).toBe(200);
     expect(authTest('alice@example.com', 'alice-secret-1').status).not.toBe(0);
     expect(await imapLogin(imapPort, 'alice@example.com', 'alice-secret-1')).toMatch(/^a1 NO/);
     expect(postmapQ('alice@example.com', 'virtual-mailboxes')).toBeNull();
-    expect((await t.call({ method: 'POST', url: '/api/mail/users/resume/alice@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/resume/alice@example.com' })).statusCode,
+    ).toBe(200);
     expect(authTest('alice@example.com', 'alice-secret-1').status).toBe(0);
     expect(postmapQ('alice@example.com', 'virtual-mailboxes')).toBe('example.com/alice/');
   });
 
   it('a changed password takes effect at once', async () => {
-    const res = await t.call({ method: 'POST', url: '/api/mail/users/password/alice@example.com', payload: { password: 'alice-secret-2' } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/password/alice@example.com',
+      payload: { password: 'alice-secret-2' },
+    });
     expect(res.statusCode).toBe(200);
     expect(authTest('alice@example.com', 'alice-secret-1').status).not.toBe(0);
     expect(authTest('alice@example.com', 'alice-secret-2').status).toBe(0);
   });
 
   it('an alias resolves with postmap -q; a disabled or removed one does not', async () => {
-    expect((await t.call({ method: 'POST', url: '/api/mail/aliases/add', payload: { source: 'info@example.com', destination: 'alice@example.com, ext@example.net' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.call({
+          method: 'POST',
+          url: '/api/mail/aliases/add',
+          payload: { source: 'info@example.com', destination: 'alice@example.com, ext@example.net' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(postmapQ('info@example.com', 'virtual-aliases')).toBe('alice@example.com,ext@example.net');
     expect(postmapQ('INFO@EXAMPLE.COM', 'virtual-aliases')).toBe('alice@example.com,ext@example.net');
     expect(postmapQ('example.com', 'virtual-domains')).toBe('example.com');
     expect(postmapQ('example.org', 'virtual-domains')).toBeNull();
-    await t.call({ method: 'POST', url: '/api/mail/aliases/update/info@example.com', payload: { status: 'disabled' } });
+    await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/info@example.com',
+      payload: { status: 'disabled' },
+    });
     expect(postmapQ('info@example.com', 'virtual-aliases')).toBeNull();
-    await t.call({ method: 'POST', url: '/api/mail/aliases/update/info@example.com', payload: { status: 'active' } });
+    await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/info@example.com',
+      payload: { status: 'active' },
+    });
     expect(postmapQ('info@example.com', 'virtual-aliases')).toBe('alice@example.com,ext@example.net');
-    expect((await t.call({ method: 'POST', url: '/api/mail/aliases/add', payload: { source: 'gone@example.com', destination: 'alice@example.com' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.call({
+          method: 'POST',
+          url: '/api/mail/aliases/add',
+          payload: { source: 'gone@example.com', destination: 'alice@example.com' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(postmapQ('gone@example.com', 'virtual-aliases')).toBe('alice@example.com');
-    expect((await t.call({ method: 'POST', url: '/api/mail/aliases/remove/gone@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/aliases/remove/gone@example.com' })).statusCode,
+    ).toBe(200);
     expect(postmapQ('gone@example.com', 'virtual-aliases')).toBeNull();
   });
 

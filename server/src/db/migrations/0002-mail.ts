@@ -30,7 +30,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Search by domain prefix, the "active" counter (quota > 0) and the createdAt sort.
   await db.schema.createIndex('mailboxes_domain_idx').on('mailboxes').columns(['domain', 'email']).execute();
   await db.schema.createIndex('mailboxes_quota_idx').on('mailboxes').column('quota').execute();
-  await db.schema.createIndex('mailboxes_created_idx').on('mailboxes').columns(['created_at', 'email']).execute();
+  await db.schema
+    .createIndex('mailboxes_created_idx')
+    .on('mailboxes')
+    .columns(['created_at', 'email'])
+    .execute();
 
   await withId(db, db.schema.createTable('mail_aliases'))
     .addColumn('source', address(db), (c) => c.notNull().unique())
@@ -41,7 +45,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   // Search by source-domain prefix or destination prefix.
-  await db.schema.createIndex('mail_aliases_domain_idx').on('mail_aliases').columns(['domain', 'source']).execute();
+  await db.schema
+    .createIndex('mail_aliases_domain_idx')
+    .on('mail_aliases')
+    .columns(['domain', 'source'])
+    .execute();
   await db.schema
     .createIndex('mail_aliases_destination_idx')
     .on('mail_aliases')
@@ -78,7 +86,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['dkim_keys', 'mail_settings', 'mail_quota_usage', 'mail_aliases', 'mailboxes', 'mail_domains']) {
+  for (const t of [
+    'dkim_keys',
+    'mail_settings',
+    'mail_quota_usage',
+    'mail_aliases',
+    'mailboxes',
+    'mail_domains',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

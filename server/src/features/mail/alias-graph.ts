@@ -40,7 +40,8 @@ export class AliasGraph {
    */
   async findLoop(source: string, destinations: string[]): Promise<string[] | null> {
     // The common case: every destination is known to lead nowhere.
-    if (destinations.every((d) => d !== source && this.edges.has(d) && !this.edges.get(d)?.length)) return null;
+    if (destinations.every((d) => d !== source && this.edges.has(d) && !this.edges.get(d)?.length))
+      return null;
     const parent = new Map<string, string>();
     let level: string[] = [];
     for (const d of destinations) {
@@ -57,7 +58,8 @@ export class AliasGraph {
         for (const d of this.edges.get(node) ?? []) {
           if (d === source) {
             const chain = [source];
-            for (let n: string | undefined = node; n !== undefined && n !== source; n = parent.get(n)) chain.unshift(n);
+            for (let n: string | undefined = node; n !== undefined && n !== source; n = parent.get(n))
+              chain.unshift(n);
             chain.unshift(source);
             return chain;
           }

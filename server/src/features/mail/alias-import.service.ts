@@ -37,7 +37,12 @@ function columns(header: string[] | undefined): { source: number; destination: n
 
 function parseCsv(text: string): string[][] {
   try {
-    return parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false, trim: true }) as string[][];
+    return parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: false,
+      trim: true,
+    });
   } catch (err) {
     throw fieldError('file', `The CSV could not be read: ${(err as Error).message}`);
   }
@@ -51,7 +56,9 @@ const destinationRule = destinationField('Destination Email');
 type Checked = { ok: true; value: string } | { ok: false; message: string };
 const check = (schema: typeof sourceField | typeof destinationRule, v: string): Checked => {
   const r = schema.safeParse(v);
-  return r.success ? { ok: true, value: r.data.toLowerCase() } : { ok: false, message: r.error.issues[0]!.message };
+  return r.success
+    ? { ok: true, value: r.data.toLowerCase() }
+    : { ok: false, message: r.error.issues[0]!.message };
 };
 
 /**
@@ -115,7 +122,13 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
       continue;
     }
     firstRow.set(source, row);
-    candidates.push({ row, source, domain, destination, status: rawStatus === 'disabled' ? 'disabled' : 'active' });
+    candidates.push({
+      row,
+      source,
+      domain,
+      destination,
+      status: rawStatus === 'disabled' ? 'disabled' : 'active',
+    });
   }
 
   const run = async (trx: Db): Promise<ImportOutcome> => {

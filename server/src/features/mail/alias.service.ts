@@ -41,7 +41,9 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
     const keys = (await sql<{ source: string; total: number }>`${page}`.execute(db)).rows;
     total = keys.length
       ? Number(keys[0]!.total)
-      : Number((await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0);
+      : Number(
+          (await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
+        );
     rows = keys.length
       ? await db
           .selectFrom('mail_aliases as a')
@@ -110,16 +112,28 @@ async function refuseLoop(db: Db, source: string, destination: string): Promise<
 }
 
 /** Creates an alias; answers whether its domain is new. */
-export async function createAlias(db: Db, input: { source: string; destination: string }): Promise<{ newDomain: boolean }> {
+export async function createAlias(
+  db: Db,
+  input: { source: string; destination: string },
+): Promise<{ newDomain: boolean }> {
   const { source, destination } = input;
   const { domain } = splitAddress(source);
   if (!isHostedDomain(domain)) throw fieldError('source', fieldMessages.email);
-  if (splitDestinations(destination).includes(source)) throw fieldError('destination', mailMessages.aliasSelf);
+  if (splitDestinations(destination).includes(source))
+    throw fieldError('destination', mailMessages.aliasSelf);
   try {
     return await db.transaction().execute(async (trx) => {
-      const exists = await trx.selectFrom('mail_aliases').select('id').where('source', '=', source).executeTakeFirst();
+      const exists = await trx
+        .selectFrom('mail_aliases')
+        .select('id')
+        .where('source', '=', source)
+        .executeTakeFirst();
       if (exists) throw conflict(mailMessages.aliasExists(source));
-      const mailbox = await trx.selectFrom('mailboxes').select('id').where('email', '=', source).executeTakeFirst();
+      const mailbox = await trx
+        .selectFrom('mailboxes')
+        .select('id')
+        .where('email', '=', source)
+        .executeTakeFirst();
       if (mailbox) throw conflict(mailMessages.aliasIsMailbox(source));
       await refuseLoop(trx, source, destination);
       const now = new Date().toISOString();
@@ -138,7 +152,11 @@ export async function createAlias(db: Db, input: { source: string; destination: 
 
 export async function removeAlias(db: Db, source: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('mail_aliases').select('domain').where('source', '=', source).executeTakeFirst();
+    const row = await trx
+      .selectFrom('mail_aliases')
+      .select('domain')
+      .where('source', '=', source)
+      .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
     await trx.deleteFrom('mail_aliases').where('source', '=', source).execute();
     await countOutOfDomain(trx, row.domain, { aliases: 1 });
@@ -151,7 +169,11 @@ export async function updateAlias(
   input: { destination?: string | undefined; status?: 'active' | 'disabled' | undefined },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('mail_aliases').select('id').where('source', '=', source).executeTakeFirst();
+    const row = await trx
+      .selectFrom('mail_aliases')
+      .select('id')
+      .where('source', '=', source)
+      .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
     if (input.destination !== undefined) await refuseLoop(trx, source, input.destination);
     await trx

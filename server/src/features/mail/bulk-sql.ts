@@ -19,7 +19,12 @@ function chunks<T>(items: T[]): T[][] {
 }
 
 /** Which of `values` are present in `table.column`. */
-export async function existing(db: Db, table: 'mail_aliases' | 'mailboxes', column: 'source' | 'email', values: string[]): Promise<Set<string>> {
+export async function existing(
+  db: Db,
+  table: 'mail_aliases' | 'mailboxes',
+  column: 'source' | 'email',
+  values: string[],
+): Promise<Set<string>> {
   const found = new Set<string>();
   for (const part of chunks(values)) {
     const list = pg(db)

@@ -20,7 +20,10 @@ export function dkimTxt(publicKeyPem: string): string {
 export const dkimRecordName = (domain: string, selector: string) => `${selector}._domainkey.${domain}`;
 
 /** OpenDKIM KeyTable and SigningTable (refile) for the given keys. */
-export function renderDkimTables(keys: DkimKeyRow[], keyPath: (k: DkimKeyRow) => string): { keyTable: string; signingTable: string } {
+export function renderDkimTables(
+  keys: DkimKeyRow[],
+  keyPath: (k: DkimKeyRow) => string,
+): { keyTable: string; signingTable: string } {
   const keyTable = [MANAGED_HEADER];
   const signingTable = [MANAGED_HEADER];
   for (const k of keys) {

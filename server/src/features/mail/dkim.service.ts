@@ -5,7 +5,13 @@ import type { DkimRecord } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
-import { DKIM_SELECTOR, dkimRecordName, dkimTxt, type DkimKeyRow, renderDkimTables } from './dkim.renderer.ts';
+import {
+  DKIM_SELECTOR,
+  dkimRecordName,
+  dkimTxt,
+  type DkimKeyRow,
+  renderDkimTables,
+} from './dkim.renderer.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { serializedOn } from './host-queue.ts';
 
@@ -24,7 +30,9 @@ async function newKeyPair(): Promise<{ privateKey: string; publicKey: string }> 
 export async function ensureDkimKeys(db: Db): Promise<number> {
   const missing = await db
     .selectFrom('mail_domains as d')
-    .leftJoin('dkim_keys as k', (j) => j.onRef('k.domain', '=', 'd.domain').on('k.selector', '=', DKIM_SELECTOR))
+    .leftJoin('dkim_keys as k', (j) =>
+      j.onRef('k.domain', '=', 'd.domain').on('k.selector', '=', DKIM_SELECTOR),
+    )
     .select('d.domain')
     .where('k.id', 'is', null)
     .execute();
@@ -72,7 +80,10 @@ export async function listDkimRecords(db: Db): Promise<DkimRecord[]> {
 }
 
 /** Private key files (0600) and OpenDKIM's KeyTable/SigningTable. */
-export function dkimFiles(host: Host, keys: DkimKeyRow[]): { path: string; content: string; mode?: number }[] {
+export function dkimFiles(
+  host: Host,
+  keys: DkimKeyRow[],
+): { path: string; content: string; mode?: number }[] {
   const keyPath = (k: DkimKeyRow) => MAIL_PATHS.dkimKey(k.domain, k.selector);
   const tables = renderDkimTables(keys, (k) => host.path(keyPath(k)));
   return [

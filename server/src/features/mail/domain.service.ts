@@ -21,7 +21,9 @@ export async function countIntoDomains(
   for (let i = 0; i < domains.length; i += 500) {
     const chunk = domains.slice(i, i + 500);
     const existing = new Set(
-      (await db.selectFrom('mail_domains').select('domain').where('domain', 'in', chunk).execute()).map((r) => r.domain),
+      (await db.selectFrom('mail_domains').select('domain').where('domain', 'in', chunk).execute()).map(
+        (r) => r.domain,
+      ),
     );
     for (const d of chunk) if (!existing.has(d)) created.push(d);
     await db
@@ -50,7 +52,11 @@ export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: num
   countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
 
 /** Lowers a domain's counters; a domain nothing uses any more (and not added explicitly) goes. */
-export async function countOutOfDomain(db: Db, domain: string, delta: { mailboxes?: number; aliases?: number }): Promise<void> {
+export async function countOutOfDomain(
+  db: Db,
+  domain: string,
+  delta: { mailboxes?: number; aliases?: number },
+): Promise<void> {
   await db
     .updateTable('mail_domains')
     .set((eb) => ({
@@ -85,7 +91,11 @@ export async function listDomains(db: Db): Promise<MailDomain[]> {
 /** Adds a domain explicitly; answers whether it is new. */
 export async function addDomain(db: Db, domain: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('mail_domains').select('explicit').where('domain', '=', domain).executeTakeFirst();
+    const row = await trx
+      .selectFrom('mail_domains')
+      .select('explicit')
+      .where('domain', '=', domain)
+      .executeTakeFirst();
     if (row && Number(row.explicit) === 1) throw conflict(mailMessages.domainExists(domain));
     if (row) {
       await trx.updateTable('mail_domains').set({ explicit: 1 }).where('domain', '=', domain).execute();
@@ -94,7 +104,13 @@ export async function addDomain(db: Db, domain: string): Promise<boolean> {
     try {
       await trx
         .insertInto('mail_domains')
-        .values({ domain, explicit: 1, mailbox_count: 0, alias_count: 0, created_at: new Date().toISOString() })
+        .values({
+          domain,
+          explicit: 1,
+          mailbox_count: 0,
+          alias_count: 0,
+          created_at: new Date().toISOString(),
+        })
         .execute();
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(mailMessages.domainExists(domain));
@@ -113,7 +129,8 @@ export async function removeDomain(db: Db, domain: string): Promise<void> {
       .where('domain', '=', domain)
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.domainNotFound(domain));
-    if (Number(row.mailbox_count) > 0 || Number(row.alias_count) > 0) throw conflict(mailMessages.domainInUse(domain));
+    if (Number(row.mailbox_count) > 0 || Number(row.alias_count) > 0)
+      throw conflict(mailMessages.domainInUse(domain));
     await trx.deleteFrom('mail_domains').where('domain', '=', domain).execute();
   });
 }

@@ -28,7 +28,8 @@ function connectLine(conn: MailDbConn): string {
     `user=${conn.user}`,
   ];
   if (conn.password) parts.push(`password=${conn.password}`);
-  for (const p of parts) if (/\s/.test(p)) throw new Error('database connection values must not contain spaces');
+  for (const p of parts)
+    if (/\s/.test(p)) throw new Error('database connection values must not contain spaces');
   return parts.join(' ');
 }
 
@@ -88,7 +89,12 @@ export function renderDovecotMailroom(s: MailSettings, conn: MailDbConn, p: Dove
     `disable_plaintext_auth = ${s.allowPlainText ? 'no' : 'yes'}`,
     `auth_username_format = %Lu`,
     `ssl = ${s.enableTLS ? 'yes' : 'no'}`,
-    ...(s.enableTLS ? [`ssl_cert = <${assertOneLine(p.tlsCert, 'cert path')}`, `ssl_key = <${assertOneLine(p.tlsKey, 'key path')}`] : []),
+    ...(s.enableTLS
+      ? [
+          `ssl_cert = <${assertOneLine(p.tlsCert, 'cert path')}`,
+          `ssl_key = <${assertOneLine(p.tlsKey, 'key path')}`,
+        ]
+      : []),
     `postmaster_address = postmaster@${s.domain}`,
     `hostname = ${s.hostname}`,
     '',
@@ -148,7 +154,11 @@ export function renderDovecotServices(p: DovecotPaths): string {
 export function renderDovecotConf(p: DovecotPaths): string {
   const lines = [MANAGED_HEADER, 'protocols = imap', 'listen = *, ::'];
   if (p.local) {
-    lines.push(`base_dir = ${p.local.baseDir}`, `state_dir = ${p.local.stateDir}`, `log_path = ${p.local.logPath}`);
+    lines.push(
+      `base_dir = ${p.local.baseDir}`,
+      `state_dir = ${p.local.stateDir}`,
+      `log_path = ${p.local.logPath}`,
+    );
   }
   lines.push('!include_try conf.d/*.conf', '');
   return lines.join('\n');

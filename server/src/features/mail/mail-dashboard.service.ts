@@ -23,7 +23,10 @@ export async function mailDashboard(db: Db): Promise<MailDashboard> {
   const [totals, active, top, procs] = await Promise.all([
     db
       .selectFrom('mail_domains')
-      .select((eb) => [eb.fn.sum<number>('mailbox_count').as('mailboxes'), eb.fn.sum<number>('alias_count').as('aliases')])
+      .select((eb) => [
+        eb.fn.sum<number>('mailbox_count').as('mailboxes'),
+        eb.fn.sum<number>('alias_count').as('aliases'),
+      ])
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('mailboxes')

@@ -3,7 +3,15 @@ import type { DatabaseHandle } from '../../db/database.ts';
 /** How Postfix and Dovecot reach Mailroom's database. */
 export type MailDbConn =
   | { dialect: 'sqlite'; path: string }
-  | { dialect: 'postgres'; host: string; port: number; socketDir: string | null; user: string; password: string; dbname: string };
+  | {
+      dialect: 'postgres';
+      host: string;
+      port: number;
+      socketDir: string | null;
+      user: string;
+      password: string;
+      dbname: string;
+    };
 
 export function mailDbConn(database: DatabaseHandle): MailDbConn {
   if (database.dialect === 'sqlite') {

@@ -42,7 +42,11 @@ export async function readMailSettings(db: Db): Promise<StoredSettings> {
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-    row = await db.selectFrom('mail_settings').selectAll().where('id', '=', SETTINGS_ID).executeTakeFirstOrThrow();
+    row = await db
+      .selectFrom('mail_settings')
+      .selectAll()
+      .where('id', '=', SETTINGS_ID)
+      .executeTakeFirstOrThrow();
   }
   const parsed = MailSettings.safeParse(JSON.parse(row.settings));
   return {

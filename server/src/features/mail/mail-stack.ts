@@ -84,14 +84,29 @@ export async function renderMailFiles(
   const dp = dovecotPaths(host);
   const secret = conn.dialect === 'postgres' ? 0o640 : 0o644;
   const files: FileSpec[] = [
-    { path: MAIL_PATHS.virtualDomains, content: renderPostfixMap(conn, POSTFIX_QUERIES.domains), mode: secret },
-    { path: MAIL_PATHS.virtualMailboxes, content: renderPostfixMap(conn, POSTFIX_QUERIES.mailboxes), mode: secret },
-    { path: MAIL_PATHS.virtualAliases, content: renderPostfixMap(conn, POSTFIX_QUERIES.aliases), mode: secret },
+    {
+      path: MAIL_PATHS.virtualDomains,
+      content: renderPostfixMap(conn, POSTFIX_QUERIES.domains),
+      mode: secret,
+    },
+    {
+      path: MAIL_PATHS.virtualMailboxes,
+      content: renderPostfixMap(conn, POSTFIX_QUERIES.mailboxes),
+      mode: secret,
+    },
+    {
+      path: MAIL_PATHS.virtualAliases,
+      content: renderPostfixMap(conn, POSTFIX_QUERIES.aliases),
+      mode: secret,
+    },
     {
       path: MAIL_PATHS.postfixMain,
       content: renderMainCf(await host.readFile(MAIL_PATHS.postfixMain), postfixParams(s, conn, pp)),
     },
-    { path: MAIL_PATHS.postfixMaster, content: renderMasterCf(await host.readFile(MAIL_PATHS.postfixMaster), s, pp) },
+    {
+      path: MAIL_PATHS.postfixMaster,
+      content: renderMasterCf(await host.readFile(MAIL_PATHS.postfixMaster), s, pp),
+    },
     { path: MAIL_PATHS.dovecotSql, content: renderDovecotSql(conn, dp), mode: 0o640 },
     { path: MAIL_PATHS.dovecotDict, content: renderDovecotDict(conn), mode: 0o640 },
     { path: MAIL_PATHS.dovecotMailroom, content: renderDovecotMailroom(s, conn, dp) },
@@ -137,15 +152,24 @@ export async function checkStagedMailFiles(
         if (bad || r.stderr.trim()) out.push(`postconf ${flag}: ${r.stderr.trim() || `exit ${r.code}`}`);
       }
       if (ok) out.push('postconf: main.cf and master.cf parsed');
-    } else if (!postconf) out.push('postconf not installed (Debian package: postfix): Postfix files not checked');
+    } else if (!postconf)
+      out.push('postconf not installed (Debian package: postfix): Postfix files not checked');
 
     const postmap = await host.which('postmap');
     if (postmap) {
-      for (const file of [MAIL_PATHS.virtualDomains, MAIL_PATHS.virtualMailboxes, MAIL_PATHS.virtualAliases]) {
+      for (const file of [
+        MAIL_PATHS.virtualDomains,
+        MAIL_PATHS.virtualMailboxes,
+        MAIL_PATHS.virtualAliases,
+      ]) {
         const f = stagedOf(file);
         if (!f) continue;
         ran = true;
-        const r = await host.run(postmap, ['-q', 'mailroom-check@mailroom.invalid', `${postfixMapType(conn)}:${f.staged}`]);
+        const r = await host.run(postmap, [
+          '-q',
+          'mailroom-check@mailroom.invalid',
+          `${postfixMapType(conn)}:${f.staged}`,
+        ]);
         if ((r.code !== 0 && r.code !== 1) || failed(r.stderr)) {
           ok = false;
           out.push(`postmap ${path.basename(file)}: ${r.stderr.trim() || `exit ${r.code}`}`);
@@ -165,7 +189,8 @@ export async function checkStagedMailFiles(
         ok = false;
         out.push(`doveconf: ${r.stderr.trim() || `exit ${r.code}`}`);
       } else out.push('doveconf: Dovecot settings parsed');
-    } else if (!doveconf) out.push('doveconf not installed (Debian package: dovecot-core): Dovecot files not checked');
+    } else if (!doveconf)
+      out.push('doveconf not installed (Debian package: dovecot-core): Dovecot files not checked');
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
@@ -177,17 +202,31 @@ export async function checkStagedMailFiles(
  * Postfix and Dovecot can start; replace it with a real one (SSL area) at the same paths.
  */
 export async function ensureTlsCertificate(host: Host, hostname: string): Promise<string | null> {
-  if ((await fileExists(host, MAIL_PATHS.tlsCert)) && (await fileExists(host, MAIL_PATHS.tlsKey))) return null;
+  if ((await fileExists(host, MAIL_PATHS.tlsCert)) && (await fileExists(host, MAIL_PATHS.tlsKey)))
+    return null;
   const openssl = await host.which('openssl');
-  if (!openssl) return `TLS is on but there is no certificate at ${host.path(MAIL_PATHS.tlsCert)} and openssl is not installed (Debian package: openssl)`;
+  if (!openssl)
+    return `TLS is on but there is no certificate at ${host.path(MAIL_PATHS.tlsCert)} and openssl is not installed (Debian package: openssl)`;
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-tls-'));
   try {
     const key = path.join(tmp, 'key.pem');
     const crt = path.join(tmp, 'crt.pem');
     const r = await host.run(openssl, [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '825',
-      '-subj', `/CN=${hostname}`, '-addext', `subjectAltName=DNS:${hostname}`,
-      '-keyout', key, '-out', crt,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '825',
+      '-subj',
+      `/CN=${hostname}`,
+      '-addext',
+      `subjectAltName=DNS:${hostname}`,
+      '-keyout',
+      key,
+      '-out',
+      crt,
     ]);
     if (r.code !== 0) return `could not make a self-signed certificate: ${r.stderr.trim()}`;
     await host.commitFiles([

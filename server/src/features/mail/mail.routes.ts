@@ -29,7 +29,8 @@ import {
   setMailboxStatus,
 } from './mailbox.service.ts';
 
-const CHECK_FAILED_MESSAGE = 'The mail server rejected the new configuration; the previous files are still in place.';
+const CHECK_FAILED_MESSAGE =
+  'The mail server rejected the new configuration; the previous files are still in place.';
 
 export function registerMail(app: FastifyInstance, deps: AppDeps): void {
   const ctx = mailContext(deps);
@@ -49,21 +50,26 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
     return dkimJob;
   };
-  app.addHook('onClose', async () => {
-    await dkimJob;
-  });
-
-  // The mail server's files exist from the first start, with the saved (or default) settings.
+  // The mail server's files are rendered at start with the saved (or default) settings. This
+  // runs beside the start (a slow checker must not hold the app back); reading or saving the
+  // settings waits for it, and close() lets it finish.
+  let startup: Promise<void> = Promise.resolve();
   app.addHook('onReady', async () => {
-    try {
-      const { settings } = await readMailSettings(db);
-      const r = await applyMailStack(db, host, conn, settings);
-      await recordApply(db, r.check, r.ok);
-      if (!r.ok) app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
-    } catch (err) {
-      app.log.error({ err }, 'could not render the mail configuration at start');
-    }
-    void scheduleDkim();
+    startup = (async () => {
+      try {
+        const { settings } = await readMailSettings(db);
+        const r = await applyMailStack(db, host, conn, settings);
+        await recordApply(db, r.check, r.ok);
+        if (!r.ok) app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
+      } catch (err) {
+        app.log.error({ err }, 'could not render the mail configuration at start');
+      }
+      void scheduleDkim();
+    })();
+  });
+  app.addHook('onClose', async () => {
+    await startup;
+    await dkimJob;
   });
 
   void app.register(async (scope) => {
@@ -149,10 +155,20 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
     registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request }) => {
       const outcome = await importAliases(db, body, query.dryRun);
       request.auditTarget = `${outcome.imported} aliases`;
-      request.auditDetails = { imported: outcome.imported, skipped: outcome.skipped, errors: outcome.errors.length, dryRun: outcome.dryRun };
+      request.auditDetails = {
+        imported: outcome.imported,
+        skipped: outcome.skipped,
+        errors: outcome.errors.length,
+        dryRun: outcome.dryRun,
+      };
       // Many new domains can mean many keys: the answer does not wait for them.
       if (outcome.newDomains.length) void scheduleDkim();
-      return { imported: outcome.imported, skipped: outcome.skipped, errors: outcome.errors, dryRun: outcome.dryRun };
+      return {
+        imported: outcome.imported,
+        skipped: outcome.skipped,
+        errors: outcome.errors,
+        dryRun: outcome.dryRun,
+      };
     });
 
     registerRoute(scope, mailRoutes.listDomains, async () => listDomains(db));
@@ -168,9 +184,13 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       return { success: true as const };
     });
 
-    registerRoute(scope, mailRoutes.getSettings, async () => settingsResponse(await readMailSettings(db)));
+    registerRoute(scope, mailRoutes.getSettings, async () => {
+      await startup;
+      return settingsResponse(await readMailSettings(db));
+    });
 
     registerRoute(scope, mailRoutes.saveSettings, async ({ body, request }) => {
+      await startup;
       const current = await readMailSettings(db);
       if (body.version !== current.version) throw conflict(staleMessage, { version: current.version });
       request.auditDetails = { version: body.version + 1 };

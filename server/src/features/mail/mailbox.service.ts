@@ -6,7 +6,14 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
 import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
-import { folderName, isHostedDomain, isUniqueViolation, maildirOf, prefixRange, splitAddress } from './mail-address.ts';
+import {
+  folderName,
+  isHostedDomain,
+  isUniqueViolation,
+  maildirOf,
+  prefixRange,
+  splitAddress,
+} from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { readMailSettings } from './mail-settings.service.ts';
@@ -37,7 +44,8 @@ const SORTS = {
 export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Page<Mailbox>> {
   const key = (query.sort ?? 'email').replace(/^-/, '') as keyof typeof SORTS;
   const order = sql`${SORTS[key]} ${query.sort?.startsWith('-') ? sql`desc` : sql`asc`}, m.email`;
-  const usageJoin = key === 'used' || key === 'usage' ? sql`left join mail_quota_usage u on u.username = m.email` : sql``;
+  const usageJoin =
+    key === 'used' || key === 'usage' ? sql`left join mail_quota_usage u on u.username = m.email` : sql``;
   const status = query.status ? sql`and status = ${query.status}` : sql``;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
@@ -110,7 +118,8 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
 async function checkQuota(db: Db, quota: number): Promise<void> {
   if (quota === 0) return;
   const { settings } = await readMailSettings(db);
-  if (quota > settings.maxQuota * MB) throw fieldError('quota', mailMessages.quotaAboveMax(settings.maxQuota));
+  if (quota > settings.maxQuota * MB)
+    throw fieldError('quota', mailMessages.quotaAboveMax(settings.maxQuota));
 }
 
 function checkHosted(email: string): void {
@@ -125,9 +134,17 @@ export async function createMailbox(
   const { email, quota } = input;
   checkHosted(email);
   await checkQuota(ctx.db, quota);
-  const clash = await ctx.db.selectFrom('mail_aliases').select('id').where('source', '=', email).executeTakeFirst();
+  const clash = await ctx.db
+    .selectFrom('mail_aliases')
+    .select('id')
+    .where('source', '=', email)
+    .executeTakeFirst();
   if (clash) throw conflict(mailMessages.mailboxIsAlias(email));
-  const exists = await ctx.db.selectFrom('mailboxes').select('id').where('email', '=', email).executeTakeFirst();
+  const exists = await ctx.db
+    .selectFrom('mailboxes')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
   if (exists) throw conflict(mailMessages.mailboxExists(email));
   // Hash before the transaction: the database is not held while a core works on argon2.
   const passwordHash = await ctx.hasher.hash(input.password);
@@ -167,7 +184,11 @@ const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, '').replace('
  */
 export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ movedTo: string | null }> {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('mailboxes').select(['maildir', 'domain']).where('email', '=', email).executeTakeFirst();
+    const row = await trx
+      .selectFrom('mailboxes')
+      .select(['maildir', 'domain'])
+      .where('email', '=', email)
+      .executeTakeFirst();
     if (!row) throw notFound(mailMessages.mailboxNotFound(email));
     await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
     await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
@@ -195,7 +216,11 @@ export async function purgeMailbox(ctx: MailCtx, email: string): Promise<string[
   return removed;
 }
 
-async function updateMailbox(db: Db, email: string, set: { password_hash?: string; quota?: number; status?: string }) {
+async function updateMailbox(
+  db: Db,
+  email: string,
+  set: { password_hash?: string; quota?: number; status?: string },
+) {
   const res = await db
     .updateTable('mailboxes')
     .set({ ...set, updated_at: new Date().toISOString() })
@@ -205,7 +230,11 @@ async function updateMailbox(db: Db, email: string, set: { password_hash?: strin
 }
 
 export async function changePassword(ctx: MailCtx, email: string, password: string): Promise<void> {
-  const exists = await ctx.db.selectFrom('mailboxes').select('id').where('email', '=', email).executeTakeFirst();
+  const exists = await ctx.db
+    .selectFrom('mailboxes')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirst();
   if (!exists) throw notFound(mailMessages.mailboxNotFound(email));
   await updateMailbox(ctx.db, email, { password_hash: await ctx.hasher.hash(password) });
 }
@@ -216,7 +245,11 @@ export async function changeQuota(ctx: MailCtx, email: string, quota: number): P
 }
 
 /** Suspended: Dovecot's passdb/userdb and Postfix's mailbox map skip it; its mail stays. */
-export async function setMailboxStatus(ctx: MailCtx, email: string, status: 'active' | 'suspended'): Promise<void> {
+export async function setMailboxStatus(
+  ctx: MailCtx,
+  email: string,
+  status: 'active' | 'suspended',
+): Promise<void> {
   await updateMailbox(ctx.db, email, { status });
   if (status === 'suspended' && ctx.host.reloadEnabled) {
     const doveadm = await ctx.host.which('doveadm');

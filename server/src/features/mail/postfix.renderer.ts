@@ -32,7 +32,9 @@ export function renderPostfixMap(conn: MailDbConn, query: string): string {
   if (conn.dialect === 'sqlite') {
     lines.push(`dbpath = ${assertOneLine(conn.path, 'database path')}`);
   } else {
-    const host = conn.socketDir ? `unix:${conn.socketDir}/.s.PGSQL.${conn.port}` : `inet:${conn.host}:${conn.port}`;
+    const host = conn.socketDir
+      ? `unix:${conn.socketDir}/.s.PGSQL.${conn.port}`
+      : `inet:${conn.host}:${conn.port}`;
     lines.push(
       `hosts = ${assertOneLine(host, 'database host')}`,
       `user = ${assertOneLine(conn.user, 'database user')}`,
