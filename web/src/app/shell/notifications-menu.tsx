@@ -12,7 +12,7 @@ import {
   ThemeIcon,
   UnstyledButton,
 } from '@mantine/core';
-import { useInterval } from '@mantine/hooks';
+import { useInterval, useWindowEvent } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconBell,
@@ -133,6 +133,11 @@ export function NotificationsMenu() {
     // clock is stable enough; restart only when the dropdown opens or closes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [opened]);
+
+  // Esc closes the dropdown wherever focus is (the popover only hears it from inside).
+  useWindowEvent('keydown', (e) => {
+    if (opened && e.key === 'Escape') setOpened(false);
+  });
 
   const badge = badgeLabel(unreadCount);
   const hasRead = notifications.some((n) => n.read);

@@ -125,7 +125,8 @@ function ConsoleFrame() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar>
+      {/* Off-screen on phones while closed: inert keeps Tab and screen readers out of it. */}
+      <AppShell.Navbar inert={!wide && !menuOpened}>
         <Sidebar email={email} onNavigate={menu.close} onSignOut={doSignOut} />
       </AppShell.Navbar>
       <AppShell.Main>
