@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, PostgresAdapter } from 'kysely';
 import pg from 'pg';
+import { registerRawSqlite } from './prepared.ts';
 import type { Database } from './schema.ts';
 
 // int8 and numeric come back as strings by default; our counts and byte sizes fit in a double.
@@ -28,7 +29,9 @@ export function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: 
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', postgresUrl: url, close: () => db.destroy() };
   }
-  const file = url?.startsWith('sqlite:') ? path.resolve(url.slice('sqlite:'.length)) : path.join(opts.dataDir, 'mailroom.db');
+  const file = url?.startsWith('sqlite:')
+    ? path.resolve(url.slice('sqlite:'.length))
+    : path.join(opts.dataDir, 'mailroom.db');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -36,6 +39,7 @@ export function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: 
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  registerRawSqlite(db, sqlite);
   return { db, dialect: 'sqlite', sqlitePath: file, close: () => db.destroy() };
 }
 

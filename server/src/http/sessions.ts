@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 
 export interface SessionPolicy {
@@ -43,6 +44,24 @@ export async function createSession(
   return token;
 }
 
+// Run on every authenticated request: built and prepared once (see db/prepared.ts).
+const selectSession = preparedQuery((db) =>
+  db
+    .selectFrom('sessions')
+    .innerJoin('admins', 'admins.id', 'sessions.admin_id')
+    .select([
+      'sessions.id as id',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'admins.id as admin_id',
+      'admins.email',
+    ])
+    .where('sessions.token_hash', '=', ''),
+);
+const slideSession = preparedQuery((db) =>
+  db.updateTable('sessions').set({ last_seen_at: 0 }).where('id', '=', 0),
+);
+
 /**
  * Finds the live session for a token and slides its idle window. Expired sessions (idle or
  * absolute) are deleted on sight.
@@ -53,27 +72,14 @@ export async function touchSession(
   token: string,
   now = Date.now(),
 ): Promise<SessionAdmin | null> {
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('admins', 'admins.id', 'sessions.admin_id')
-    .select([
-      'sessions.id as id',
-      'sessions.last_seen_at',
-      'sessions.expires_at',
-      'admins.id as admin_id',
-      'admins.email',
-    ])
-    .where('sessions.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const [row] = await selectSession(db, [hashToken(token)]);
   if (!row) return null;
   if (row.expires_at <= now || row.last_seen_at + policy.idleMs <= now) {
     await db.deleteFrom('sessions').where('id', '=', row.id).execute();
     return null;
   }
   // Write the sliding timestamp at most every 10 s: reads stay reads under load.
-  if (now - row.last_seen_at > 10_000) {
-    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
-  }
+  if (now - row.last_seen_at > 10_000) await slideSession(db, [now, row.id]);
   return { sessionId: row.id, adminId: row.admin_id, email: row.email };
 }
 
