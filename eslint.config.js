@@ -4,7 +4,19 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const AREAS = ['auth', 'mail', 'dns', 'ssl', 'web', 'mfa', 'system', 'monitoring', 'bulk', 'audit', 'dashboard'];
+const AREAS = [
+  'auth',
+  'mail',
+  'dns',
+  'ssl',
+  'web',
+  'mfa',
+  'system',
+  'monitoring',
+  'bulk',
+  'audit',
+  'dashboard',
+];
 
 // A feature folder may not reach into another feature's internals; shared code lives in
 // components/, lib/, api/ (web) or http/, host/, db/ (server). app/ may import features (router).
@@ -56,10 +68,18 @@ export default tseslint.config(
           zones: [
             ...featureZones('./server/src'),
             ...featureZones('./web/src'),
-            { target: './web/src/components', from: './web/src/features', message: 'components/ are shared.' },
+            {
+              target: './web/src/components',
+              from: './web/src/features',
+              message: 'components/ are shared.',
+            },
             { target: './web/src/lib', from: './web/src/features', message: 'lib/ is shared.' },
             { target: './web/src/api', from: './web/src/features', message: 'api/ is shared.' },
-            { target: './web/src/features', from: './web/src/app', message: 'features never import the shell.' },
+            {
+              target: './web/src/features',
+              from: './web/src/app',
+              message: 'features never import the shell.',
+            },
             { target: './contract', from: './server', message: 'the contract stands alone.' },
             { target: './contract', from: './web', message: 'the contract stands alone.' },
             { target: './web', from: './server', message: 'web and server meet only in contract/.' },
@@ -68,7 +88,9 @@ export default tseslint.config(
         },
       ],
     },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })] },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+    },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],

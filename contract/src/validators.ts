@@ -22,8 +22,7 @@ export const passwordField = (label: string, min: number) =>
     .min(min, fieldMessages.minLength(label, min))
     .max(1024, `${label} must be at most 1024 characters`);
 
-export const domainField = (label: string) =>
-  requiredString(label).regex(DOMAIN_RE, fieldMessages.domain);
+export const domainField = (label: string) => requiredString(label).regex(DOMAIN_RE, fieldMessages.domain);
 
 /** A required whole number with a minimum, with the spec's messages. */
 export const requiredInt = (label: string, min: number, max?: number) => {

@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   const host = new Host(config.hostRoot, config.reload);
   const app = await buildApp({ config, database, host }, { logger: { level: config.logLevel } });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
-  await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) => app.log.warn(m));
+  await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
+    app.log.warn(m),
+  );
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -41,6 +43,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Mailroom failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.stderr.write(
+    `Mailroom failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+  );
   process.exit(1);
 });

@@ -48,7 +48,11 @@ export async function startTestApp(
   opts: BuildOptions & { env?: Record<string, string> } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
-  const config = loadConfig({ MAILROOM_DATA_DIR: dataDir, MAILROOM_WEB_DIST: path.join(dataDir, 'no-web'), ...opts.env });
+  const config = loadConfig({
+    MAILROOM_DATA_DIR: dataDir,
+    MAILROOM_WEB_DIST: path.join(dataDir, 'no-web'),
+    ...opts.env,
+  });
   const database = await freshDatabase(dialect, dataDir);
   await migrateToLatest(database.db);
   await addAdmin(database.db, ADMIN.email, ADMIN.password);
@@ -56,7 +60,7 @@ export async function startTestApp(
   const deps: AppDeps = { config, database, host };
   const app = await buildApp(deps, opts);
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
-  const token = (login.json<{ api_key: string }>()).api_key;
+  const token = login.json<{ api_key: string }>().api_key;
   return {
     app,
     deps,

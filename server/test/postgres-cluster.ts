@@ -9,10 +9,15 @@ export interface Cluster {
   stop(): void;
 }
 
-const PG_BIN_DIRS = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'];
+const PG_BIN_DIRS = [
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+];
 
 export function findPgBin(): string | null {
-  for (const d of PG_BIN_DIRS) if (existsSync(path.join(d, 'initdb')) && existsSync(path.join(d, 'postgres'))) return d;
+  for (const d of PG_BIN_DIRS)
+    if (existsSync(path.join(d, 'initdb')) && existsSync(path.join(d, 'postgres'))) return d;
   return null;
 }
 
@@ -29,7 +34,8 @@ export function freePort(): Promise<number> {
 function postgresIds(): { uid?: number; gid?: number } {
   const id = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
   const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-  if (id.status !== 0) throw new Error("running as root needs a 'postgres' user (Debian package: postgresql)");
+  if (id.status !== 0)
+    throw new Error("running as root needs a 'postgres' user (Debian package: postgresql)");
   return { uid: Number(id.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
@@ -42,16 +48,38 @@ export async function startCluster(): Promise<Cluster> {
   const ids = process.getuid?.() === 0 ? postgresIds() : {};
   if (ids.uid !== undefined) spawnSync('chown', [`${ids.uid}:${ids.gid}`, dir]);
   const data = path.join(dir, 'data');
-  const init = spawnSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
-    encoding: 'utf8',
-    ...ids,
-  });
+  const init = spawnSync(
+    path.join(bin, 'initdb'),
+    ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'],
+    {
+      encoding: 'utf8',
+      ...ids,
+    },
+  );
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
-  const proc = spawn(path.join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir,
-    '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
-  ], { stdio: 'ignore', ...ids });
+  const proc = spawn(
+    path.join(bin, 'postgres'),
+    [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      dir,
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=200',
+    ],
+    { stdio: 'ignore', ...ids },
+  );
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + 30_000;
   for (;;) {

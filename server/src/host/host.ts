@@ -35,7 +35,10 @@ export class Host {
   path(systemPath: string): string {
     const rel = path.normalize(systemPath).replace(/^(\.\.(\/|$))+/, '');
     const resolved = path.resolve(this.root, '.' + path.sep + rel);
-    if (resolved !== this.root && !resolved.startsWith(this.root.endsWith(path.sep) ? this.root : this.root + path.sep)) {
+    if (
+      resolved !== this.root &&
+      !resolved.startsWith(this.root.endsWith(path.sep) ? this.root : this.root + path.sep)
+    ) {
       throw new Error(`path escapes the host root: ${systemPath}`);
     }
     return resolved;
@@ -93,7 +96,11 @@ export class Host {
   }
 
   /** Runs a program without a shell; never throws for a non-zero exit. */
-  run(cmd: string, args: string[], opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<RunResult> {
+  run(
+    cmd: string,
+    args: string[],
+    opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {},
+  ): Promise<RunResult> {
     return new Promise((resolve) => {
       const child = execFile(
         cmd,
@@ -102,7 +109,11 @@ export class Host {
         (err, stdout, stderr) => {
           const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
           const code = e ? (typeof e.code === 'number' ? e.code : 127) : 0;
-          resolve({ code, stdout: String(stdout), stderr: e && !stderr ? String(e.message) : String(stderr) });
+          resolve({
+            code,
+            stdout: String(stdout),
+            stderr: e && !stderr ? String(e.message) : String(stderr),
+          });
         },
       );
       if (opts.input !== undefined) child.stdin?.end(opts.input);

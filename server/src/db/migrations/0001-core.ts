@@ -36,9 +36,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('bucket', 'text', (c) => c.notNull())
     .addColumn('at', bigint(db), (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('login_attempts_bucket_idx').on('login_attempts').columns(['bucket', 'at']).execute();
+  await db.schema
+    .createIndex('login_attempts_bucket_idx')
+    .on('login_attempts')
+    .columns(['bucket', 'at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['login_attempts', 'audit_log', 'sessions', 'admins']) await db.schema.dropTable(t).execute();
+  for (const t of ['login_attempts', 'audit_log', 'sessions', 'admins'])
+    await db.schema.dropTable(t).execute();
 }

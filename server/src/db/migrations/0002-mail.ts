@@ -36,13 +36,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['created_at', 'email'])
     .execute();
 
-  await withId(db, db.schema.createTable('mail_aliases'))
-    .addColumn('source', address(db), (c) => c.notNull().unique())
+  // Keyed by source: on SQLite the table itself is the source index (WITHOUT ROWID).
+  await db.schema
+    .createTable('mail_aliases')
+    .addColumn('source', address(db), (c) => c.primaryKey())
     .addColumn('domain', address(db), (c) => c.notNull())
     .addColumn('destination', address(db), (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
+    .$call((b) => (isPostgres(db) ? b : b.modifyEnd(sql`without rowid`)))
     .execute();
   // Search by source-domain prefix or destination prefix.
   await db.schema
