@@ -10,6 +10,7 @@ import type { AppDeps } from './app-deps.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
+import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
@@ -63,7 +64,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAuth(app, deps, opts.throttle);
   registerSystem(app, deps);
   registerAudit(app, deps);
-  registerDns(app, deps);
+  // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
+  // neither feature imports the other.
+  registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
   registerMail(app, deps);
 
   await installSpa(app, deps.config.webDist);
