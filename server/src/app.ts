@@ -66,7 +66,18 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAudit(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
-  registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
+  const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
+  // A successful mail change may move MX, DKIM, SPF or DMARC: republish the mail domains' zones
+  // before the answer leaves (only zones whose text changed are rewritten).
+  app.addHook('onSend', async (request, reply, payload) => {
+    const action = request.routeOptions.config?.audit;
+    if (request.method !== 'GET' && reply.statusCode < 400 && action?.startsWith('mail.')) {
+      await dns
+        .republishMailZones()
+        .catch((err: unknown) => request.log.error({ err }, 'DNS republish failed'));
+    }
+    return payload;
+  });
   registerMail(app, deps);
 
   await installSpa(app, deps.config.webDist);

@@ -40,3 +40,25 @@ export async function applyAll(ctx: DnsContext): Promise<void> {
     };
   });
 }
+
+/**
+ * Renders the zones of the mail domains again after a mail change (MX, DKIM, SPF, DMARC follow the
+ * mail settings). Only zones whose text changed get a new serial, a check and a write.
+ */
+export async function republishMailZones(ctx: DnsContext): Promise<void> {
+  if (!ctx.mailFacts) return;
+  const domains = (await ctx.mailFacts()).map((f) => f.domain.toLowerCase());
+  if (!domains.length) return;
+  await runDnsAction(ctx, async (trx) => {
+    const zones = await trx
+      .selectFrom('dns_zones')
+      .select('domain')
+      .where('zone_type', '=', 'primary')
+      .where('domain', 'in', domains)
+      .execute();
+    return {
+      value: undefined,
+      plan: { zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })) },
+    };
+  });
+}

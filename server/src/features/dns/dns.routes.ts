@@ -7,7 +7,7 @@ import { registerRoute } from '../../http/register-route.ts';
 import { bindLayout } from './bind-layout.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
-import { applyAll, getSettingsState, saveSettings } from './dns-settings.actions.ts';
+import { applyAll, getSettingsState, republishMailZones, saveSettings } from './dns-settings.actions.ts';
 import { readStatus } from './dns-status.service.ts';
 import { importRecords } from './record-import.service.ts';
 import { addRecord, deleteRecord, listRecords, removeRecordByName, updateRecord } from './record.service.ts';
@@ -25,7 +25,12 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 const yes = (v: string | undefined) => v === '1' || v === 'true';
 
-export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): void {
+export interface DnsHandle {
+  /** Re-render the mail domains' zones after a mail change. */
+  republishMailZones(): Promise<void>;
+}
+
+export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
   const ctx: DnsContext = {
     deps,
     layout: bindLayout(deps.host, opts.listenOn ? { listenOn: opts.listenOn } : {}),
@@ -111,4 +116,5 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
       return result;
     });
   });
+  return { republishMailZones: () => republishMailZones(ctx) };
 }
