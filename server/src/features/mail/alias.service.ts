@@ -125,7 +125,7 @@ export async function createAlias(
     return await db.transaction().execute(async (trx) => {
       const exists = await trx
         .selectFrom('mail_aliases')
-        .select('id')
+        .select('source')
         .where('source', '=', source)
         .executeTakeFirst();
       if (exists) throw conflict(mailMessages.aliasExists(source));
@@ -171,7 +171,7 @@ export async function updateAlias(
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
-      .select('id')
+      .select('source')
       .where('source', '=', source)
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));

@@ -60,7 +60,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
         const { settings } = await readMailSettings(db);
         const r = await applyMailStack(db, host, conn, settings);
         await recordApply(db, r.check, r.ok);
-        if (!r.ok) app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
+        if (!r.ok)
+          app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
       } catch (err) {
         app.log.error({ err }, 'could not render the mail configuration at start');
       }

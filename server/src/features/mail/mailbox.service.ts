@@ -136,7 +136,7 @@ export async function createMailbox(
   await checkQuota(ctx.db, quota);
   const clash = await ctx.db
     .selectFrom('mail_aliases')
-    .select('id')
+    .select('source')
     .where('source', '=', email)
     .executeTakeFirst();
   if (clash) throw conflict(mailMessages.mailboxIsAlias(email));
