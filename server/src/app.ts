@@ -78,7 +78,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     }
     return payload;
   });
-  registerMail(app, deps);
+  registerMail(app, deps, { onDnsFactsChanged: () => dns.republishMailZones() });
 
   await installSpa(app, deps.config.webDist);
   await app.ready();

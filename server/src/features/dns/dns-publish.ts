@@ -111,12 +111,16 @@ function firstProblem(output: string): string {
   return lines.find((l) => !WARNING_LINE.some((w) => w.test(l))) ?? lines[0] ?? output;
 }
 
-async function publish(trx: Db, ctx: DnsContext, plan: PublishPlan): Promise<PublishOutcome> {
+async function publish(
+  trx: Db,
+  ctx: DnsContext,
+  plan: PublishPlan,
+  facts: MailDnsFacts[],
+): Promise<PublishOutcome> {
   const { host } = ctx.deps;
   const now = new Date();
   const files: { path: string; content: string }[] = [];
   const zonePlans = plan.zones ?? [];
-  const facts = zonePlans.length && ctx.mailFacts ? await ctx.mailFacts() : [];
   const rendered: string[] = [];
   const zoneUpdates: ZoneRendered[] = [];
 
@@ -352,11 +356,14 @@ export async function runDnsAction<T>(
   const { db, dialect } = ctx.deps.database;
   let outcome: PublishOutcome | undefined;
   let value: T;
+  // Read before the transaction: the provider queries through its own connection, which on SQLite
+  // (one connection, held by the transaction) would wait forever.
+  const facts = ctx.mailFacts ? await ctx.mailFacts() : [];
   try {
     value = await db.transaction().execute(async (trx) => {
       await lockDns(trx, dialect);
       const res = await body(trx);
-      outcome = await publish(trx, ctx, res.plan);
+      outcome = await publish(trx, ctx, res.plan, facts);
       if (outcome.zones.length || outcome.confs) {
         const what = [
           outcome.zones.length

@@ -32,7 +32,12 @@ import {
 const CHECK_FAILED_MESSAGE =
   'The mail server rejected the new configuration; the previous files are still in place.';
 
-export function registerMail(app: FastifyInstance, deps: AppDeps): void {
+export interface MailOptions {
+  /** Called after new DKIM keys may exist, so DNS can publish them. */
+  onDnsFactsChanged?: () => Promise<void>;
+}
+
+export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOptions = {}): void {
   const ctx = mailContext(deps);
   const { db } = ctx;
   const { host } = deps;
@@ -46,6 +51,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps): void {
       .then(async () => {
         const { settings } = await readMailSettings(db);
         await refreshDkim(db, host, settings.enableDKIM);
+        await opts.onDnsFactsChanged?.();
       })
       .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
     return dkimJob;
