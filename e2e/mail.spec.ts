@@ -481,6 +481,7 @@ test.describe('mail screens', () => {
     await expect(logs.getByText(/No mail log is readable|lines from|no mail lines/)).toBeVisible();
     await shot(page, 'mail-logs');
     await logs.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(logs).toBeHidden();
 
     await axeCheck(page, '/mail');
     await shot(page, 'mail-dashboard');
