@@ -278,6 +278,8 @@ export const SystemRecord = z.object({
   explanation: z.string(),
   /** True when a zone for this mail domain exists, so the record is served. */
   published: z.boolean(),
+  /** Why: served, no primary zone for the domain yet, or the administrator's own record wins. */
+  state: z.enum(['served', 'no-zone', 'overridden']),
 });
 export type SystemRecord = z.infer<typeof SystemRecord>;
 

@@ -24,6 +24,7 @@ interface SysRec {
   value: string;
   priority?: number;
   published: boolean;
+  state: string;
   explanation: string;
 }
 
@@ -81,7 +82,12 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
       'autodiscover CNAME mx.mail.test',
     ]);
     expect(
-      recs.every((r) => !r.published && r.explanation.includes('there is no DNS zone for mail.test')),
+      recs.every(
+        (r) =>
+          !r.published &&
+          r.state === 'no-zone' &&
+          r.explanation.includes('there is no DNS zone for mail.test'),
+      ),
     ).toBe(true);
     expect(recs[0]).toMatchObject({ priority: 10, source: 'mail' });
     expect((await call('GET', 'dns/system-records')).json<SysRec[]>()).toHaveLength(9);
@@ -101,7 +107,7 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
     );
     expect(content).toContain('autoconfig\t3600\tIN\tCNAME\tmx.mail.test.\n');
     const recs = (await call('GET', 'dns/system-records?zone=mail.test')).json<SysRec[]>();
-    expect(recs.every((r) => r.published)).toBe(true);
+    expect(recs.every((r) => r.published && r.state === 'served')).toBe(true);
     // Not stored as records: the zone still counts none of its own.
     expect((await call('GET', 'dns/records/mail.test')).json()).toEqual([]);
   });
@@ -126,6 +132,7 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
     const recs = (await call('GET', 'dns/system-records?zone=mail.test')).json<SysRec[]>();
     const autoconfig = recs.find((r) => r.qname === 'autoconfig');
     expect(autoconfig?.published).toBe(false);
+    expect(autoconfig?.state).toBe('overridden');
     expect(autoconfig?.explanation).toContain('your own record at this name takes precedence');
   });
 

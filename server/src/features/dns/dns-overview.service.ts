@@ -61,12 +61,19 @@ export async function systemRecords(ctx: DnsContext, zone?: string): Promise<Sys
       const mine = own.filter((o) => o.qname === d.qname);
       const overridden = overriddenBy(d, mine);
       const published = !!z && z.zone_type === 'primary' && !overridden;
+      const state = published ? 'served' : overridden && z ? 'overridden' : 'no-zone';
       const why = !z
         ? ` Not served: there is no DNS zone for ${f.domain}.`
         : overridden
           ? ' Not served: your own record at this name takes precedence.'
           : '';
-      out.push({ ...d, ttl: z?.default_ttl ?? 3600, published, explanation: d.explanation + why });
+      out.push({
+        ...d,
+        ttl: z?.default_ttl ?? 3600,
+        published,
+        state,
+        explanation: d.explanation + why,
+      });
     }
   }
   return out;

@@ -4,7 +4,7 @@ import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 export const SPF_VALUE = 'v=spf1 mx -all';
 export const dmarcValue = (domain: string) => `v=DMARC1; p=quarantine; rua=mailto:postmaster@${domain}`;
 
-type Derived = Omit<SystemRecord, 'published' | 'ttl'>;
+type Derived = Omit<SystemRecord, 'published' | 'state' | 'ttl'>;
 
 /** The records a mail domain needs, with why each exists. Names are relative to the domain. */
 export function deriveMailRecords(f: MailDnsFacts): Derived[] {

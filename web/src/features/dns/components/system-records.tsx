@@ -4,6 +4,12 @@ import { CopyButton } from '../../../components/copy-button.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { displayName } from '../record-form-values.ts';
 
+const SERVED_LABEL: Record<SystemRecord['state'], string> = {
+  served: 'Served',
+  'no-zone': 'No zone yet',
+  overridden: 'Overridden',
+};
+
 /** Read-only records derived from the mail settings, with what each is for. */
 export function SystemRecords({ records }: { records: SystemRecord[] }) {
   return (
@@ -32,12 +38,18 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
           <Table verticalSpacing="xs" aria-label="System records">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th scope="col">Zone</Table.Th>
+                <Table.Th scope="col" miw={120}>
+                  Zone
+                </Table.Th>
                 <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Type</Table.Th>
+                <Table.Th scope="col" miw={90}>
+                  Type
+                </Table.Th>
                 <Table.Th scope="col">Value</Table.Th>
                 <Table.Th scope="col">TTL</Table.Th>
-                <Table.Th scope="col">Served</Table.Th>
+                <Table.Th scope="col" miw={130}>
+                  Served
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -72,10 +84,7 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
                   </Table.Td>
                   <Table.Td>{r.ttl}</Table.Td>
                   <Table.Td>
-                    <StatusBadge
-                      status={r.published ? 'ok' : 'pending'}
-                      label={r.published ? 'Served' : 'No zone yet'}
-                    />
+                    <StatusBadge status={r.published ? 'ok' : 'pending'} label={SERVED_LABEL[r.state]} />
                   </Table.Td>
                 </Table.Tr>
               ))}
