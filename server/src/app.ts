@@ -45,7 +45,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   rejectNulCharacters(app);
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   installMetrics(app);
   await app.register(fastifySwagger, {
     openapi: {
