@@ -20,6 +20,13 @@ describe('CSV rows', () => {
     ]);
   });
 
+  it('reads quotes inside a field, a lone CR and an unclosed quote as before', () => {
+    expect(rows('a"b,c"d,e\rf,"g""\r\n"\r\nh,"open\nend')).toEqual([
+      [1, 'ab,cd', 'e\rf', 'g"\r\n'],
+      [3, 'h', 'open\nend'],
+    ]);
+  });
+
   it('drops a byte order mark', () => {
     expect(rows('\uFEFFzone,name')).toEqual([[1, 'zone', 'name']]);
   });

@@ -4,6 +4,11 @@ export interface CsvRow {
   fields: string[];
 }
 
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+
 /**
  * RFC 4180 rows from text: comma-separated, fields optionally in double quotes (`""` is a quote,
  * quoted fields may hold commas and line breaks); CRLF or LF line ends. Lines without a quote take
@@ -24,34 +29,43 @@ export function* csvRows(text: string): Generator<CsvRow> {
       line++;
       continue;
     }
-    // Slow path: scan one record, which may span several lines.
+    // Slow path: scan one record, which may span several lines, a run of plain characters at a time.
     const start = line;
     const fields: string[] = [];
     let field = '';
     let i = pos;
     let quoted = false;
-    for (; i < n; i++) {
-      const c = text[i];
+    while (i < n) {
       if (quoted) {
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i++;
-          } else quoted = false;
+        let q = text.indexOf('"', i);
+        if (q === -1) q = n;
+        for (let nl = text.indexOf('\n', i); nl !== -1 && nl < q; nl = text.indexOf('\n', nl + 1)) line++;
+        field += text.slice(i, q);
+        if (q < n && text.charCodeAt(q + 1) === QUOTE) {
+          field += '"';
+          i = q + 2;
         } else {
-          if (c === '\n') line++;
-          field += c;
+          quoted = false;
+          i = q + 1;
         }
-      } else if (c === '"') {
-        quoted = true;
-      } else if (c === ',') {
+        continue;
+      }
+      let j = i;
+      let c = 0;
+      while (j < n) {
+        c = text.charCodeAt(j);
+        if (c === QUOTE || c === COMMA || c === LF || c === CR) break;
+        j++;
+      }
+      field += text.slice(i, j);
+      i = j;
+      if (j >= n || c === LF) break;
+      if (c === QUOTE) quoted = true;
+      else if (c === COMMA) {
         fields.push(field);
         field = '';
-      } else if (c === '\n') {
-        break;
-      } else if (c !== '\r' || text[i + 1] !== '\n') {
-        field += c;
-      }
+      } else if (text.charCodeAt(j + 1) !== LF) field += '\r';
+      i++;
     }
     fields.push(field);
     yield { line: start, fields };

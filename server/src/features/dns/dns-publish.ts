@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { DnsCheckStatus, DnsRecordType } from '@mailroom/contract/dns';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { StagedFile } from '../../host/host.ts';
+import type { Host, StagedFile } from '../../host/host.ts';
 import { AppError, checkFailed } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
+import { commitManyFiles, unstagedOutput } from '../../host/bulk-commit.ts';
 import {
   type BindCheck,
   CHECKER_MISSING,
@@ -55,6 +57,7 @@ interface PublishOutcome {
 type Db = Kysely<Database>;
 
 const CHECK_BATCH = 1000;
+const CHECKERS = Math.max(1, Math.min(2, availableParallelism()));
 const READ_BATCH = 500;
 
 /** Serialises DNS changes: SQLite does by its single writer, PostgreSQL by a row lock. */
@@ -243,7 +246,7 @@ async function publish(
 
   let check: BindCheck = { ok: true, checked: true, output: '' };
   if (files.length) {
-    const result = await host.commitFiles(files, async (staged) => {
+    const result = await commitManyFiles(host, files, async (staged) => {
       check = await checkStaged(ctx, staged, confPaths);
       return { ok: check.ok, output: check.output };
     });
@@ -270,6 +273,44 @@ async function publish(
   return { check, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes };
 }
 
+/**
+ * Loads zone files with one checker per core, each taking the next batch when it is done. Batches
+ * hold about the same number of bytes (at least one per core, at most CHECK_BATCH zones, which keeps
+ * each checker's output — a warning per MX/SRV target without an address — bounded). Answers the
+ * results in batch order; after a failure no further batch is started.
+ */
+async function checkInBatches(host: Host, list: { domain: string; file: string; size: number }[]) {
+  const total = list.reduce((n, z) => n + z.size, 0);
+  const count = Math.min(list.length, Math.max(CHECKERS, Math.ceil(list.length / CHECK_BATCH)));
+  const target = total / count;
+  const batches: (typeof list)[] = [];
+  let current: typeof list = [];
+  let bytes = 0;
+  for (const z of list) {
+    if (current.length && (current.length === CHECK_BATCH || bytes + z.size / 2 > target)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(z);
+    bytes += z.size;
+  }
+  if (current.length) batches.push(current);
+  const results: BindCheck[] = [];
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < batches.length) {
+      const i = next++;
+      const r = await checkNamedConf(host, zoneCheckConf('/', batches[i] ?? []), true);
+      results[i] = r;
+      if (!r.ok) failed = true;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CHECKERS, batches.length) }, worker));
+  return results.filter((r): r is BindCheck => r !== undefined);
+}
+
 /** Proves the staged set: zone files loaded by `named-checkconf -z`, the configuration parsed whole. */
 async function checkStaged(
   ctx: DnsContext,
@@ -277,7 +318,6 @@ async function checkStaged(
   confPaths: Set<string>,
 ): Promise<BindCheck> {
   const { host } = ctx.deps;
-  const unstage = (out: string) => staged.reduce((o, s) => o.split(s.staged).join(s.target), out);
   const zoneFiles = staged.filter((s) => !confPaths.has(s.target));
   const outputs: string[] = [];
   let checked = true;
@@ -285,21 +325,14 @@ async function checkStaged(
     const list = zoneFiles.map((s) => ({
       domain: s.target.slice(s.target.lastIndexOf('/db.') + 4),
       file: s.staged,
+      size: s.content.length,
     }));
-    // Batches keep each checker's output (a warning per MX/SRV target without an address) bounded,
-    // and two run side by side.
-    const batches: (typeof list)[] = [];
-    for (let i = 0; i < list.length; i += CHECK_BATCH) batches.push(list.slice(i, i + CHECK_BATCH));
-    for (let i = 0; i < batches.length; i += 2) {
-      const results = await Promise.all(
-        batches.slice(i, i + 2).map((b) => checkNamedConf(host, zoneCheckConf('/', b), true)),
-      );
-      const failed = results.find((r) => !r.ok);
-      if (failed) return { ...failed, output: unstage(failed.output) };
-      for (const r of results) {
-        checked &&= r.checked;
-        if (outputs.length < 20) outputs.push(problemLines(r.output).split('\n').slice(0, 50).join('\n'));
-      }
+    const results = await checkInBatches(host, list);
+    const failed = results.find((r) => !r.ok);
+    if (failed) return { ...failed, output: unstagedOutput(failed.output) };
+    for (const r of results) {
+      checked &&= r.checked;
+      if (outputs.length < 20) outputs.push(problemLines(r.output).split('\n').slice(0, 50).join('\n'));
     }
   }
   const confs = staged.filter((s) => confPaths.has(s.target));
@@ -308,11 +341,15 @@ async function checkStaged(
     const order = [ctx.layout.options, ctx.layout.logging, ctx.layout.zones];
     const text = order.map((p) => confs.find((s) => s.target === p)?.content ?? '').join('\n');
     const r = await checkNamedConf(host, text, false);
-    if (!r.ok) return { ...r, output: unstage(r.output) };
+    if (!r.ok) return { ...r, output: unstagedOutput(r.output) };
     checked &&= r.checked;
     outputs.push(r.output);
   }
-  return { ok: true, checked, output: checked ? problemLines(unstage(outputs.join('\n'))) : CHECKER_MISSING };
+  return {
+    ok: true,
+    checked,
+    output: checked ? problemLines(unstagedOutput(outputs.join('\n'))) : CHECKER_MISSING,
+  };
 }
 
 async function afterCommit(ctx: DnsContext, outcome: PublishOutcome): Promise<void> {

@@ -70,6 +70,7 @@ function parseRow(line: number, f: string[]): ParsedRow | { line: number; messag
     if (prio === null)
       return { line, message: `${recordLabels.priority} must be a whole number from 0 to 65535` };
   }
+  const lowerZone = zone.toLowerCase();
   let v = value;
   let w: number | null = null;
   let p: number | null = null;
@@ -92,7 +93,7 @@ function parseRow(line: number, f: string[]): ParsedRow | { line: number; messag
   }
   return {
     line,
-    zone: zone.toLowerCase().replace(/\.$/, ''),
+    zone: lowerZone.endsWith('.') ? lowerZone.slice(0, -1) : lowerZone,
     input: {
       qname: name,
       rtype: rtype as DnsRecordType,
@@ -110,13 +111,24 @@ function isBlank(fields: string[]): boolean {
   return true;
 }
 
+type AtName = ExistingRecord | ExistingRecord[];
+
+function addAtName(map: Map<string, AtName>, name: string, r: ExistingRecord, here = map.get(name)) {
+  if (!here) map.set(name, r);
+  else if (Array.isArray(here)) here.push(r);
+  else map.set(name, [here, r]);
+}
+
 interface ZoneState {
   domain: string;
   primary: boolean;
   /** Records the zone had before this import. */
   existing: number;
-  /** Records at each name: the existing ones (read on first use) and those accepted so far. */
-  byName: Map<string, ExistingRecord[]> | null;
+  /**
+   * Records at each name: the existing ones (read on first use) and those accepted so far; a name
+   * with one record holds it without an array (most names have one, and an import has millions).
+   */
+  byName: Map<string, AtName> | null;
   accepted: RecordFields[];
 }
 
@@ -152,20 +164,16 @@ export async function importRecords(
         accepted: [],
       });
     }
-    const byNameOf = async (z: ZoneState): Promise<Map<string, ExistingRecord[]>> => {
+    const byNameOf = async (z: ZoneState): Promise<Map<string, AtName>> => {
       if (z.byName) return z.byName;
-      const map = new Map<string, ExistingRecord[]>();
+      const map = new Map<string, AtName>();
       if (z.existing > 0) {
         const rows = await trx
           .selectFrom('dns_records')
           .select(['id', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
           .where('zone', '=', z.domain)
           .execute();
-        for (const e of rows) {
-          const list = map.get(e.qname);
-          if (list) list.push(e);
-          else map.set(e.qname, [e]);
-        }
+        for (const e of rows) addAtName(map, e.qname, e);
       }
       z.byName = map;
       return map;
@@ -198,13 +206,12 @@ export async function importRecords(
       const rec = res.record;
       const byName = zone.byName ?? (await byNameOf(zone));
       const here = byName.get(rec.qname);
-      const clash = here ? conflictAtName(rec, here) : null;
+      const clash = here ? conflictAtName(rec, Array.isArray(here) ? here : [here]) : null;
       if (clash) {
         refuse(p.line, clash.message);
         continue;
       }
-      if (here) here.push(rec);
-      else byName.set(rec.qname, [rec]);
+      addAtName(byName, rec.qname, rec, here);
       zone.accepted.push(rec);
       imported++;
     }
@@ -218,11 +225,13 @@ export async function importRecords(
       for (const z of touched) {
         // Stable: rows at one name and type keep their file order, which their ids then follow.
         z.accepted.sort(byNameAndType);
-        for (const r of z.accepted) deltas.add(z.domain, r.rtype, 1);
+        const perType = new Map<string, number>();
+        for (const r of z.accepted) perType.set(r.rtype, (perType.get(r.rtype) ?? 0) + 1);
+        for (const [rtype, n] of perType) deltas.add(z.domain, rtype, n);
       }
       await bulkInsertRecords(
         trx,
-        ctx.deps.database.dialect,
+        ctx.deps.database,
         touched.map((z) => ({ zone: z.domain, records: z.accepted })),
       );
       await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);

@@ -57,7 +57,14 @@ export function normalizeRecord(
 ): { record: RecordFields } | { problem: RecordProblem } {
   const qname = toRelativeName(input.qname, zone);
   if (qname === null) return { problem: { field: 'qname', message: dnsMessages.nameOutsideZone(zone) } };
-  const first = recordFieldProblems({ ...input, qname })[0];
+  const first = recordFieldProblems({
+    qname,
+    rtype: input.rtype,
+    value: input.value,
+    priority: input.priority,
+    weight: input.weight,
+    port: input.port,
+  })[0];
   if (first) return { problem: { field: first[0], message: first[1] } };
   if (!settings.enableWildcardQueries && qname.split('.').includes('*')) {
     return { problem: { field: 'qname', message: dnsMessages.wildcardOff } };

@@ -43,11 +43,15 @@ export function soaMailbox(email: string): string {
   return `${local}.${email.slice(at + 1).toLowerCase()}.`;
 }
 
+const PLAIN_TXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /**
  * A TXT value as master-file strings: split into ≤ 255-byte pieces (RFC 1035 character-strings),
  * each quoted, with `"` and `\` escaped and bytes outside printable ASCII written as \DDD.
  */
 export function txtStrings(text: string): string {
+  // Most values are short printable ASCII without quotes or backslashes: one string, as written.
+  if (text.length <= 255 && PLAIN_TXT.test(text)) return `"${text}"`;
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length === 0) return '""';
   const parts: string[] = [];
