@@ -34,14 +34,22 @@ export class AliasGraph {
     }
   }
 
+  /** The common case, answered without waiting: every destination is known to lead nowhere. */
+  leadsNowhere(source: string, destinations: string[]): boolean {
+    for (const d of destinations) {
+      if (d === source) return false;
+      const next = this.edges.get(d);
+      if (next === undefined || (next !== null && next.length > 0)) return false;
+    }
+    return true;
+  }
+
   /**
    * The chain `source → … → source` that adding `source → destinations` would close, or null.
    * Breadth-first, so the reported chain is a shortest one.
    */
   async findLoop(source: string, destinations: string[]): Promise<string[] | null> {
-    // The common case: every destination is known to lead nowhere.
-    if (destinations.every((d) => d !== source && this.edges.has(d) && !this.edges.get(d)?.length))
-      return null;
+    if (this.leadsNowhere(source, destinations)) return null;
     const parent = new Map<string, string>();
     let level: string[] = [];
     for (const d of destinations) {

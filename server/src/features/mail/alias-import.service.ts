@@ -8,8 +8,9 @@ import type { Database } from '../../db/schema.ts';
 import { fieldError } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { existing, insertAliasRows } from './bulk-sql.ts';
-import { countIntoDomains } from './domain.service.ts';
-import { isHostedDomain, splitAddress } from './mail-address.ts';
+import { countIntoDomains, tableSizes } from './domain.service.ts';
+import { isHostedDomain } from './mail-address.ts';
+import { splitPlainCsv } from './plain-csv.ts';
 
 type Db = Kysely<Database>;
 
@@ -18,6 +19,8 @@ interface Candidate {
   source: string;
   domain: string;
   destination: string;
+  /** The destination's addresses; shared by every row with the same destination text. */
+  dests: string[];
   status: 'active' | 'disabled';
 }
 
@@ -36,6 +39,8 @@ function columns(header: string[] | undefined): { source: number; destination: n
 }
 
 function parseCsv(text: string): string[][] {
+  const plain = splitPlainCsv(text);
+  if (plain) return plain;
   try {
     return parse(text, {
       bom: true,
@@ -61,6 +66,18 @@ const check = (schema: typeof sourceField | typeof destinationRule, v: string): 
     : { ok: false, message: r.error.issues[0]!.message };
 };
 
+// The contract's email rule (trimmed, ≤ 254, something@something.tld) as one test, for the
+// per-row hot path; anything it refuses goes to the contract's schema, which words the error.
+const PLAIN_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const checkSource = (v: string): Checked =>
+  v.length <= 254 && PLAIN_EMAIL.test(v) ? { ok: true, value: v.toLowerCase() } : check(sourceField, v);
+
+interface Destination {
+  checked: Checked;
+  /** The accepted list's addresses (for the self-alias check). */
+  parts: string[];
+}
+
 /**
  * Imports aliases from CSV in one transaction. Rows missing source or destination are skipped
  * (§5); invalid rows, duplicates, existing sources, mailbox addresses and loops are reported per
@@ -74,7 +91,8 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
   let skipped = 0;
   const candidates: Candidate[] = [];
   const firstRow = new Map<string, number>();
-  const destinationCache = new Map<string, Checked>();
+  const destinationCache = new Map<string, Destination>();
+  const hostedCache = new Map<string, boolean>();
 
   for (let i = 1; i < records.length; i++) {
     const rec = records[i]!;
@@ -85,17 +103,19 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
       skipped++;
       continue;
     }
-    const src = check(sourceField, rawSource);
+    const src = checkSource(rawSource);
     if (!src.ok) {
       errors.push({ row, message: `source: ${src.message}` });
       continue;
     }
     // Destinations repeat across rows (many aliases to few mailboxes): check each text once.
-    let dst = destinationCache.get(rawDestination);
-    if (!dst) {
-      dst = check(destinationRule, rawDestination);
-      destinationCache.set(rawDestination, dst);
+    let cached = destinationCache.get(rawDestination);
+    if (!cached) {
+      const checked = check(destinationRule, rawDestination);
+      cached = { checked, parts: checked.ok ? splitDestinations(checked.value) : [] };
+      destinationCache.set(rawDestination, cached);
     }
+    const dst = cached.checked;
     if (!dst.ok) {
       errors.push({ row, message: `destination: ${dst.message}` });
       continue;
@@ -107,12 +127,14 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
       errors.push({ row, message: 'status: Status must be active or disabled' });
       continue;
     }
-    const { domain } = splitAddress(source);
-    if (!isHostedDomain(domain)) {
+    const domain = source.slice(source.lastIndexOf('@') + 1);
+    let hosted = hostedCache.get(domain);
+    if (hosted === undefined) hostedCache.set(domain, (hosted = isHostedDomain(domain)));
+    if (!hosted) {
       errors.push({ row, message: `source: ${fieldMessages.email}` });
       continue;
     }
-    if (splitDestinations(destination).includes(source)) {
+    if (cached.parts.includes(source)) {
       errors.push({ row, message: `destination: ${mailMessages.aliasSelf}` });
       continue;
     }
@@ -127,32 +149,38 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
       source,
       domain,
       destination,
+      dests: cached.parts,
       status: rawStatus === 'disabled' ? 'disabled' : 'active',
     });
   }
 
   const run = async (trx: Db): Promise<ImportOutcome> => {
     const sources = candidates.map((c) => c.source);
+    const sizes = await tableSizes(trx);
     const [aliases, mailboxes] = await Promise.all([
-      existing(trx, 'mail_aliases', 'source', sources),
-      existing(trx, 'mailboxes', 'email', sources),
+      existing(trx, 'mail_aliases', 'source', sources, sizes.aliases),
+      existing(trx, 'mailboxes', 'email', sources, sizes.mailboxes),
     ]);
     const taken = new Map<string, string>();
     for (const a of aliases) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
     for (const m of mailboxes) taken.set(m, `source: ${mailMessages.aliasIsMailbox(m)}`);
     const graph = new AliasGraph(trx);
-    const free = candidates.filter((c) => {
-      const reason = taken.get(c.source);
-      if (reason) errors.push({ row: c.row, message: reason });
-      return !reason;
-    });
-    // Sources being imported are not in the database yet: they start as "no alias" until accepted.
-    for (const c of free) graph.set(c.source, []);
-    await graph.preload(free.flatMap((c) => splitDestinations(c.destination)));
+    const free = taken.size
+      ? candidates.filter((c) => {
+          const reason = taken.get(c.source);
+          if (reason) errors.push({ row: c.row, message: reason });
+          return !reason;
+        })
+      : candidates;
+    // Sources being imported are not in the database (else they are taken), so the graph reads
+    // them as "no alias" until accepted. Each destination address is read once, not once per row.
+    const reachable = new Set<string>();
+    for (const d of destinationCache.values()) for (const a of d.parts) reachable.add(a);
+    await graph.preload(reachable);
     const accepted: Candidate[] = [];
     for (const c of free) {
-      const dests = splitDestinations(c.destination);
-      const chain = await graph.findLoop(c.source, dests);
+      const { dests } = c;
+      const chain = graph.leadsNowhere(c.source, dests) ? null : await graph.findLoop(c.source, dests);
       if (chain) {
         errors.push({ row: c.row, message: `destination: ${mailMessages.aliasLoop(chain)}` });
         continue;

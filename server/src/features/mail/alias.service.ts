@@ -1,17 +1,39 @@
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
+import { pageWindow } from './page-window.ts';
 import type { Page } from './mailbox.service.ts';
 
 type Db = Kysely<Database>;
 
 const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: sql`a.status` } as const;
+
+type AliasRow = { source: string; destination: string; status: string };
+
+/** The rows of a page's keys, in the page's order. */
+async function aliasRows(
+  db: Db,
+  keys: { source: string }[],
+  order: RawBuilder<unknown>,
+): Promise<AliasRow[]> {
+  if (!keys.length) return [];
+  return db
+    .selectFrom('mail_aliases as a')
+    .select(['a.source', 'a.destination', 'a.status'])
+    .where(
+      'a.source',
+      'in',
+      keys.map((k) => k.source),
+    )
+    .orderBy(order)
+    .execute();
+}
 
 /**
  * A page of aliases; `q` matches the start of the source, of its domain, or of the destination.
@@ -19,23 +41,23 @@ const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: 
  */
 export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<Alias>> {
   const key = (query.sort ?? 'source').replace(/^-/, '') as keyof typeof SORTS;
-  const order = sql`${SORTS[key]} ${query.sort?.startsWith('-') ? sql`desc` : sql`asc`}, a.source`;
+  const desc = query.sort?.startsWith('-') ?? false;
+  const order = sql`${SORTS[key]} ${desc ? sql`desc` : sql`asc`}, a.source`;
   const status = query.status ? sql`and status = ${query.status}` : sql``;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
-  let rows: { source: string; destination: string; status: string; total?: number }[];
+  let rows: AliasRow[];
   let total: number;
   if (query.q?.trim()) {
     const [lo, hi] = prefixRange(query.q);
     const matches = sql`select source from mail_aliases where source >= ${lo} and source < ${hi} ${status}
       union select source from mail_aliases where domain >= ${lo} and domain < ${hi} ${status}
       union select source from mail_aliases where destination >= ${lo} and destination < ${hi} ${status}`;
-    const desc = query.sort?.startsWith('-') ? sql`desc` : sql`asc`;
     // Sorted by source, the matches alone give the page; other orders need the row.
     const page =
       key === 'source'
         ? sql`select f.source, count(*) over () as total from (${matches}) f
-            order by f.source ${desc} limit ${limit} offset ${offset}`
+            order by f.source ${desc ? sql`desc` : sql`asc`} limit ${limit} offset ${offset}`
         : sql`select a.source, count(*) over () as total from (${matches}) f join mail_aliases a on a.source = f.source
             order by ${order} limit ${limit} offset ${offset}`;
     const keys = (await sql<{ source: string; total: number }>`${page}`.execute(db)).rows;
@@ -44,55 +66,42 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
       : Number(
           (await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
         );
-    rows = keys.length
-      ? await db
-          .selectFrom('mail_aliases as a')
-          .select(['a.source', 'a.destination', 'a.status'])
-          .where(
-            'a.source',
-            'in',
-            keys.map((k) => k.source),
-          )
-          .orderBy(order)
-          .execute()
-      : [];
-  } else {
+    rows = await aliasRows(db, keys, order);
+  } else if (query.status) {
     // Keys from the index first, so a deep offset walks the index and not the table; then the
     // page's rows by key (a join here lets SQLite pick a plan that scans the whole table).
     const keys = (
       await sql<{ source: string }>`select a.source from mail_aliases a where 1 = 1 ${status}
         order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
-    rows = keys.length
-      ? await db
-          .selectFrom('mail_aliases as a')
-          .select(['a.source', 'a.destination', 'a.status'])
-          .where(
-            'a.source',
-            'in',
-            keys.map((k) => k.source),
-          )
-          .orderBy(order)
-          .execute()
-      : [];
-    total = query.status
-      ? Number(
-          (
-            await db
-              .selectFrom('mail_aliases')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where('status', '=', query.status)
-              .executeTakeFirstOrThrow()
-          ).n,
-        )
-      : Number(
-          (
-            await db
-              .selectFrom('mail_domains')
-              .select((eb) => eb.fn.sum<number>('alias_count').as('n'))
-              .executeTakeFirstOrThrow()
-          ).n ?? 0,
-        );
+    rows = await aliasRows(db, keys, order);
+    total = Number(
+      (
+        await db
+          .selectFrom('mail_aliases')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', query.status)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  } else {
+    // The unfiltered total is the domains' counters; knowing it first lets a deep page be read
+    // from the nearer end of the index.
+    total = Number(
+      (
+        await db
+          .selectFrom('mail_domains')
+          .select((eb) => eb.fn.sum<number>('alias_count').as('n'))
+          .executeTakeFirstOrThrow()
+      ).n ?? 0,
+    );
+    const w = pageWindow(total, offset, limit);
+    const keyOrder = w.reverse ? sql`${SORTS[key]} ${desc ? sql`asc` : sql`desc`}, a.source desc` : order;
+    const keys = (
+      await sql<{ source: string }>`select a.source from mail_aliases a
+        order by ${keyOrder} limit ${w.limit} offset ${w.offset}`.execute(db)
+    ).rows;
+    rows = await aliasRows(db, keys, order);
   }
   return {
     items: rows.map((r) => ({

@@ -18,14 +18,27 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-/** Which of `values` are present in `table.column`. */
+/**
+ * Which of `values` are present in `table.column`. `tableRows` (about how many rows the table
+ * has) picks the plan: a table no bigger than the list is read whole and matched in memory,
+ * otherwise the list is looked up in the table's index.
+ */
 export async function existing(
   db: Db,
   table: 'mail_aliases' | 'mailboxes',
   column: 'source' | 'email',
   values: string[],
+  tableRows: number,
 ): Promise<Set<string>> {
   const found = new Set<string>();
+  if (tableRows <= values.length) {
+    const all = sql<{ v: string }>`select ${sql.ref(column)} as v from ${sql.table(table)}`;
+    const { rows } = await all.execute(db);
+    if (!rows.length) return found;
+    const wanted = new Set(values);
+    for (const r of rows) if (wanted.has(r.v)) found.add(r.v);
+    return found;
+  }
   for (const part of chunks(values)) {
     const list = pg(db)
       ? sql`select ${sql.ref(column)} as v from ${sql.table(table)} where ${sql.ref(column)} = any(${part}::text[])`

@@ -48,6 +48,18 @@ export async function countIntoDomains(
   return created;
 }
 
+/** How many mailboxes and aliases there are, from the domains' counters (no table is counted). */
+export async function tableSizes(db: Db): Promise<{ mailboxes: number; aliases: number }> {
+  const row = await db
+    .selectFrom('mail_domains')
+    .select((eb) => [
+      eb.fn.sum<number>('mailbox_count').as('mailboxes'),
+      eb.fn.sum<number>('alias_count').as('aliases'),
+    ])
+    .executeTakeFirst();
+  return { mailboxes: Number(row?.mailboxes ?? 0), aliases: Number(row?.aliases ?? 0) };
+}
+
 export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: number; aliases?: number }) =>
   countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
 

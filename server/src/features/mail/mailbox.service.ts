@@ -15,10 +15,13 @@ import {
   splitAddress,
 } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
+import { pageWindow } from './page-window.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { readMailSettings } from './mail-settings.service.ts';
 
 type Db = Kysely<Database>;
+
+type Count = { n: number };
 
 export interface Page<T> {
   items: T[];
@@ -38,12 +41,13 @@ const SORTS = {
  * A page of mailboxes; `q` matches the start of the address or of its domain.
  *
  * Two steps keep pages fast at 100k rows: the page's keys come from an index (each search branch
- * is an index range, their union is small), counted in the same pass; only those keys are then
- * joined to the usage table.
+ * is an index range), then only those keys are joined to the usage table. The unfiltered total
+ * comes from the domains' counters.
  */
 export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Page<Mailbox>> {
   const key = (query.sort ?? 'email').replace(/^-/, '') as keyof typeof SORTS;
-  const order = sql`${SORTS[key]} ${query.sort?.startsWith('-') ? sql`desc` : sql`asc`}, m.email`;
+  const desc = query.sort?.startsWith('-') ?? false;
+  const order = sql`${SORTS[key]} ${desc ? sql`desc` : sql`asc`}, m.email`;
   const usageJoin =
     key === 'used' || key === 'usage' ? sql`left join mail_quota_usage u on u.username = m.email` : sql``;
   const status = query.status ? sql`and status = ${query.status}` : sql``;
@@ -51,16 +55,28 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
   const offset = query.offset ?? 0;
   let keys: { email: string; total?: number }[];
   let total: number | null = null;
-  if (query.q?.trim()) {
+  if (query.q?.trim() && key === 'email') {
+    // The two branches made disjoint (domain matches whose address does not match), so each is
+    // counted and cut to the page on its own index, with no union of every match to sort.
+    const [lo, hi] = prefixRange(query.q);
+    const byEmail = sql`email >= ${lo} and email < ${hi}`;
+    const a = sql`select email from mailboxes where ${byEmail} ${status}`;
+    const b = sql`select email from mailboxes where domain >= ${lo} and domain < ${hi} and not (${byEmail}) ${status}`;
+    const dir = desc ? sql`desc` : sql`asc`;
+    const upTo = offset + limit;
+    keys = (
+      await sql<{ email: string }>`select f.email from (
+          select x.email from (${a} order by email ${dir} limit ${upTo}) x
+          union all select y.email from (${b} order by email ${dir} limit ${upTo}) y) f
+        order by f.email ${dir} limit ${limit} offset ${offset}`.execute(db)
+    ).rows;
+    const both = sql<Count>`select (select count(*) from (${a}) x) + (select count(*) from (${b}) y) as n`;
+    total = Number((await both.execute(db)).rows[0]?.n ?? 0);
+  } else if (query.q?.trim()) {
     const [lo, hi] = prefixRange(query.q);
     const matches = sql`select email from mailboxes where email >= ${lo} and email < ${hi} ${status}
       union select email from mailboxes where domain >= ${lo} and domain < ${hi} ${status}`;
-    // Sorted by address, the matches alone give the page; other orders need the row.
-    const page =
-      key === 'email'
-        ? sql`select f.email, count(*) over () as total from (${matches}) f
-            order by f.email ${query.sort?.startsWith('-') ? sql`desc` : sql`asc`} limit ${limit} offset ${offset}`
-        : sql`select m.email, count(*) over () as total
+    const page = sql`select m.email, count(*) over () as total
             from (${matches}) f join mailboxes m on m.email = f.email ${usageJoin}
             order by ${order} limit ${limit} offset ${offset}`;
     keys = (await sql<{ email: string; total: number }>`${page}`.execute(db)).rows;
@@ -69,30 +85,37 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       const c = await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db);
       total = Number(c.rows[0]?.n ?? 0);
     }
-  } else {
+  } else if (query.status) {
     keys = (
       await sql<{ email: string }>`select m.email from mailboxes m ${usageJoin}
-        where 1 = 1 ${query.status ? sql`and m.status = ${query.status}` : sql``}
-        order by ${order} limit ${limit} offset ${offset}`.execute(db)
+        where m.status = ${query.status} order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
-    total = query.status
-      ? Number(
-          (
-            await db
-              .selectFrom('mailboxes')
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .where('status', '=', query.status)
-              .executeTakeFirstOrThrow()
-          ).n,
-        )
-      : Number(
-          (
-            await db
-              .selectFrom('mail_domains')
-              .select((eb) => eb.fn.sum<number>('mailbox_count').as('n'))
-              .executeTakeFirstOrThrow()
-          ).n ?? 0,
-        );
+    total = Number(
+      (
+        await db
+          .selectFrom('mailboxes')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', query.status)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  } else {
+    // The unfiltered total is the domains' counters; knowing it first lets a deep page be read
+    // from the nearer end of the index.
+    total = Number(
+      (
+        await db
+          .selectFrom('mail_domains')
+          .select((eb) => eb.fn.sum<number>('mailbox_count').as('n'))
+          .executeTakeFirstOrThrow()
+      ).n ?? 0,
+    );
+    const w = pageWindow(total, offset, limit);
+    const keyOrder = w.reverse ? sql`${SORTS[key]} ${desc ? sql`asc` : sql`desc`}, m.email desc` : order;
+    keys = (
+      await sql<{ email: string }>`select m.email from mailboxes m ${usageJoin}
+        order by ${keyOrder} limit ${w.limit} offset ${w.offset}`.execute(db)
+    ).rows;
   }
   if (!keys.length) return { items: [], total };
   const emails = keys.map((k) => k.email);
