@@ -69,14 +69,16 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
   // A successful mail change may move MX, DKIM, SPF or DMARC: republish the mail domains' zones
   // before the answer leaves (only zones whose text changed are rewritten).
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const action = request.routeOptions.config?.audit;
-    if (request.method !== 'GET' && reply.statusCode < 400 && action?.startsWith('mail.')) {
-      await dns
-        .republishMailZones()
-        .catch((err: unknown) => request.log.error({ err }, 'DNS republish failed'));
+    if (request.method === 'GET' || reply.statusCode >= 400 || !action?.startsWith('mail.')) {
+      done(null, payload);
+      return;
     }
-    return payload;
+    dns
+      .republishMailZones()
+      .catch((err: unknown) => request.log.error({ err }, 'DNS republish failed'))
+      .finally(() => done(null, payload));
   });
   registerMail(app, deps, { onDnsFactsChanged: () => dns.republishMailZones() });
 

@@ -19,11 +19,15 @@ function nulPath(value: unknown, path: string, depth: number): string | null {
  * it up front as a 400 naming the field, on both databases alike.
  */
 export function rejectNulCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const parts = { params: request.params, query: request.query, body: request.body };
     for (const [part, value] of Object.entries(parts)) {
       const field = nulPath(value, '', 0);
-      if (field !== null) throw fieldError(field || part, 'Text must not contain NUL characters');
+      if (field !== null) {
+        done(fieldError(field || part, 'Text must not contain NUL characters'));
+        return;
+      }
     }
+    done();
   });
 }
