@@ -28,9 +28,11 @@ function runOrExit(cmd, args) {
 
 const needInstall = installReason(root);
 if (needInstall) {
-  const ci = existsSync(path.join(root, 'package-lock.json'));
-  step(`${needInstall}: running npm ${ci ? 'ci' : 'install'}`);
-  runOrExit(npm, [ci ? 'ci' : 'install']);
+  // `npm install`, not `npm ci`: it installs exactly what package-lock.json pins, but `npm ci`
+  // refuses this lock because it cannot list other platforms' optional native bindings of
+  // unrs-resolver (used by the lint plugin) that the registry here does not serve.
+  step(`${needInstall}: running npm install`);
+  runOrExit(npm, ['install', '--no-audit', '--no-fund']);
 }
 
 const needBuild = webBuildReason(root);
