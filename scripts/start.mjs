@@ -2,7 +2,6 @@
 // `npm start`: install dependencies if missing, build the web app if stale, then run the server
 // (which migrates the database at start). Plain Node with no dependencies on purpose.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installReason, webBuildReason } from './lib/freshness.mjs';
