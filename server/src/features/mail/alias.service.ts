@@ -7,6 +7,7 @@ import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
+import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { pageWindow } from './page-window.ts';
 import type { Page } from './mailbox.service.ts';
 
@@ -75,26 +76,9 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
         order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
     rows = await aliasRows(db, keys, order);
-    total = Number(
-      (
-        await db
-          .selectFrom('mail_aliases')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('status', '=', query.status)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    total = await totalWithStatus(db, 'mail_aliases', query.status);
   } else {
-    // The unfiltered total is the domains' counters; knowing it first lets a deep page be read
-    // from the nearer end of the index.
-    total = Number(
-      (
-        await db
-          .selectFrom('mail_domains')
-          .select((eb) => eb.fn.sum<number>('alias_count').as('n'))
-          .executeTakeFirstOrThrow()
-      ).n ?? 0,
-    );
+    total = await totalFromDomainCounters(db, 'alias_count');
     const w = pageWindow(total, offset, limit);
     const keyOrder = w.reverse ? sql`${SORTS[key]} ${desc ? sql`asc` : sql`desc`}, a.source desc` : order;
     const keys = (

@@ -15,6 +15,7 @@ import {
   splitAddress,
 } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
+import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { pageWindow } from './page-window.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { readMailSettings } from './mail-settings.service.ts';
@@ -90,26 +91,9 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       await sql<{ email: string }>`select m.email from mailboxes m ${usageJoin}
         where m.status = ${query.status} order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
-    total = Number(
-      (
-        await db
-          .selectFrom('mailboxes')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('status', '=', query.status)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    total = await totalWithStatus(db, 'mailboxes', query.status);
   } else {
-    // The unfiltered total is the domains' counters; knowing it first lets a deep page be read
-    // from the nearer end of the index.
-    total = Number(
-      (
-        await db
-          .selectFrom('mail_domains')
-          .select((eb) => eb.fn.sum<number>('mailbox_count').as('n'))
-          .executeTakeFirstOrThrow()
-      ).n ?? 0,
-    );
+    total = await totalFromDomainCounters(db, 'mailbox_count');
     const w = pageWindow(total, offset, limit);
     const keyOrder = w.reverse ? sql`${SORTS[key]} ${desc ? sql`asc` : sql`desc`}, m.email desc` : order;
     keys = (
