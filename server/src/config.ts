@@ -44,6 +44,12 @@ const EnvSchema = z.object({
     .min(ADMIN_PASSWORD_MIN, `must be at least ${ADMIN_PASSWORD_MIN} characters`)
     .optional(),
   MAILROOM_WEB_DIST: z.string().optional(),
+  MAILROOM_RUN_DAEMONS: bool.default(true),
+  MAILROOM_SMTP_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_SUBMISSION_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_IMAP_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_IMAPS_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_DNS_PORT: wholeNumber('', 1, 65535).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -63,7 +69,23 @@ export interface Config {
   adminPassword: string | undefined;
   webDist: string;
   logLevel: string;
+  /** Local mode: start and supervise the mail daemons and BIND from the rendered files. */
+  runDaemons: boolean;
+  /** Where the daemons listen: loopback high ports in local mode, the standard ones in system mode. */
+  ports: DaemonPorts;
 }
+
+export interface DaemonPorts {
+  smtp: number;
+  submission: number;
+  imap: number;
+  imaps: number;
+  dns: number;
+}
+
+/** Local mode (host root under the data folder) listens on 127.0.0.1 on these by default. */
+export const LOCAL_PORTS: DaemonPorts = { smtp: 2525, submission: 2587, imap: 2143, imaps: 2993, dns: 2053 };
+export const SYSTEM_PORTS: DaemonPorts = { smtp: 25, submission: 587, imap: 143, imaps: 993, dns: 53 };
 
 export class ConfigError extends Error {}
 
@@ -76,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.MAILROOM_DATA_DIR);
+  const hostRoot = path.resolve(e.MAILROOM_ROOT ?? path.join(dataDir, 'root'));
+  const base = hostRoot === '/' ? SYSTEM_PORTS : LOCAL_PORTS;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -84,11 +108,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: e.MAILROOM_SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.MAILROOM_SESSION_ABSOLUTE_HOURS * 3_600_000,
     trustProxy: e.MAILROOM_TRUST_PROXY,
-    hostRoot: path.resolve(e.MAILROOM_ROOT ?? path.join(dataDir, 'root')),
+    hostRoot,
     reload: e.MAILROOM_RELOAD,
     adminEmail: e.MAILROOM_ADMIN_EMAIL,
     adminPassword: e.MAILROOM_ADMIN_PASSWORD,
     webDist: path.resolve(e.MAILROOM_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     logLevel: e.LOG_LEVEL,
+    runDaemons: e.MAILROOM_RUN_DAEMONS,
+    ports: {
+      smtp: e.MAILROOM_SMTP_PORT ?? base.smtp,
+      submission: e.MAILROOM_SUBMISSION_PORT ?? base.submission,
+      imap: e.MAILROOM_IMAP_PORT ?? base.imap,
+      imaps: e.MAILROOM_IMAPS_PORT ?? base.imaps,
+      dns: e.MAILROOM_DNS_PORT ?? base.dns,
+    },
   };
 }

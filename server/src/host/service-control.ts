@@ -1,0 +1,38 @@
+/** The daemons Mailroom renders files for and reloads after a checked change. */
+export type DaemonName = 'postfix' | 'dovecot' | 'rspamd' | 'named';
+
+export interface DaemonState {
+  name: DaemonName;
+  /**
+   * running: up, from Mailroom's files; stopped: not running (and `detail` says why and the fix);
+   * failed: exited or refused to start; not-installed: the program is missing;
+   * unmanaged: Mailroom neither runs nor reloads it (local mode with MAILROOM_RUN_DAEMONS=0, say).
+   */
+  state: 'running' | 'stopped' | 'failed' | 'not-installed' | 'unmanaged';
+  pid: number | null;
+  /** ISO time the current process started, when running. */
+  since: string | null;
+  /** One plain sentence: what is true, and the fix when it is not running. */
+  detail: string;
+}
+
+export interface ReloadResult {
+  /** False when the reload was attempted and failed; true when done or deliberately skipped. */
+  ok: boolean;
+  /** Whether a reload was really attempted (false: reloads are off, or the daemon is not run). */
+  attempted: boolean;
+  /** The command's own words, or why nothing was attempted. */
+  output: string;
+}
+
+/**
+ * Reloads and reports the daemons. In system mode systemd runs them and this only reloads; in local
+ * mode Mailroom's own supervisor starts, supervises and reloads them on loopback ports.
+ */
+export interface ServiceControl {
+  /** Makes `name` pick up its new files. `zones`: for named, reload only these zones. */
+  reload(name: DaemonName, opts?: { zones?: string[]; reconfig?: boolean }): Promise<ReloadResult>;
+  states(): Promise<DaemonState[]>;
+  /** Stops what this control started (local mode); a no-op in system mode. */
+  close(): Promise<void>;
+}
