@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureInitialAdmin } from './features/auth/admin.service.ts';
 import { Host } from './host/host.ts';
+import { systemServiceControl } from './host/system-services.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -18,8 +20,10 @@ async function main(): Promise<void> {
   }
   const database = openDatabase(config);
   const applied = await migrateToLatest(database.db);
-  const host = new Host(config.hostRoot, config.reload);
-  const app = await buildApp({ config, database, host }, { logger: { level: config.logLevel } });
+  const host = new Host(config.hostRoot, config.reload, path.join(config.dataDir, 'backups', 'system-files'));
+  // System mode with reloads: systemd runs the daemons, Mailroom reloads them through sudo.
+  const services = config.hostRoot === '/' && config.reload ? systemServiceControl(host) : undefined;
+  const app = await buildApp({ config, database, host, services }, { logger: { level: config.logLevel } });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
     app.log.warn(m),

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { backupReplacedFiles } from './system-file-backup.ts';
 
 export interface RunResult {
   code: number;
@@ -29,6 +30,8 @@ export class Host {
   constructor(
     readonly root: string,
     readonly reloadEnabled: boolean,
+    /** Where files Mailroom takes over are copied before their first replacement (null: no copies). */
+    readonly backupDir: string | null = null,
   ) {}
 
   /** Maps a system path like `/etc/bind/named.conf` to its place under the host root. */
@@ -83,6 +86,12 @@ export class Host {
         await Promise.all(staged.map((s) => fs.rm(s.staged, { force: true })));
         return result;
       }
+      if (this.backupDir)
+        await backupReplacedFiles(
+          this.backupDir,
+          this.root,
+          staged.map((s) => s.target),
+        );
       for (const s of staged) await fs.rename(s.staged, s.target);
       return result;
     } catch (err) {
