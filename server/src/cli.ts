@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { ensureMailRole, mailRoleUrl } from './db/mail-role.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from './features/auth/admin.service.ts';
 import { recordAudit } from './http/audit.ts';
@@ -16,6 +17,8 @@ Commands:
   admin list                           list administrators
   admin remove <email>                 remove an administrator (never the last one)
   migrate                              run the database migrations
+  db mail-role [role] [--password P]   PostgreSQL: create or update the role Postfix and Dovecot use
+                                       (read-only lookup views); prints its MAILROOM_MAIL_DB_URL
   openapi                              print the OpenAPI document of the API
 
 The password comes from --password, else MAILROOM_ADMIN_PASSWORD, else standard input (one line);
@@ -163,6 +166,44 @@ async function adminCommand(sub: string | undefined, rest: string[], io: CliIo):
   }
 }
 
+async function dbCommand(sub: string | undefined, rest: string[], io: CliIo): Promise<void> {
+  if (sub !== 'mail-role')
+    throw new UsageError(sub ? `unknown db command ${sub}` : 'db needs a command: mail-role');
+  const parsed = parseArgs(rest);
+  const [role, ...extra] = parsed.positional;
+  if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
+  const config = loadConfig(io.env);
+  if (!config.databaseUrl || config.databaseUrl.startsWith('sqlite:'))
+    throw new UsageError('db mail-role is for PostgreSQL: DATABASE_URL must be postgres://…');
+  const databaseUrl = config.databaseUrl;
+  const result = await withDatabase(io, async ({ db }) => {
+    try {
+      const r = await ensureMailRole(db, { role, password: parsed.password });
+      await recordAudit(db, {
+        actor: cliActor(),
+        action: 'db.mail_role',
+        target: r.role,
+        outcome: 'success',
+      });
+      return r;
+    } catch (err) {
+      if ((err as { code?: string }).code === '42501')
+        throw new Error(
+          `${(err as Error).message}: run it once with a DATABASE_URL whose role may create roles ` +
+            '(CREATEROLE or superuser), e.g. as the postgres user over the local socket',
+        );
+      throw err;
+    }
+  });
+  io.out(
+    `Role ${result.role} ${result.created ? 'created' : 'updated'}: it reads ${result.views.join(', ')} ` +
+      '(and updates the quota counters), nothing else.\n' +
+      'Put this line in the settings of the service (/etc/mailroom/mailroom.env), restart Mailroom and save ' +
+      'the mail settings once so Postfix and Dovecot connect as that role:\n' +
+      `MAILROOM_MAIL_DB_URL=${mailRoleUrl(databaseUrl, result.role, result.password)}\n`,
+  );
+}
+
 /** Runs one command and answers its exit code; never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -170,6 +211,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     switch (command ?? '') {
       case 'admin':
         await adminCommand(rest[0], rest.slice(1), io);
+        return EXIT.ok;
+      case 'db':
+        await dbCommand(rest[0], rest.slice(1), io);
         return EXIT.ok;
       case 'migrate': {
         if (rest.length) throw new UsageError('migrate takes no arguments');

@@ -33,6 +33,10 @@ const EnvSchema = z.object({
     .string()
     .regex(/^(postgres(ql)?:\/\/|sqlite:)/, 'must start with postgres://, postgresql:// or sqlite:')
     .optional(),
+  MAILROOM_MAIL_DB_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
   MAILROOM_SESSION_IDLE_MINUTES: wholeNumber('of minutes ', 1).default(30),
   MAILROOM_SESSION_ABSOLUTE_HOURS: wholeNumber('of hours ', 1).default(12),
   MAILROOM_TRUST_PROXY: bool.default(false),
@@ -58,6 +62,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: the read-only role Postfix and Dovecot connect as (`mailroom db mail-role`). */
+  mailDbUrl: string | undefined;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
   trustProxy: boolean;
@@ -97,6 +103,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment settings:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.MAILROOM_MAIL_DB_URL && !e.DATABASE_URL?.startsWith('postgres'))
+    throw new ConfigError(
+      'Invalid environment settings:\n  MAILROOM_MAIL_DB_URL: only for PostgreSQL (DATABASE_URL is not postgres://)',
+    );
   const dataDir = path.resolve(e.MAILROOM_DATA_DIR);
   const hostRoot = path.resolve(e.MAILROOM_ROOT ?? path.join(dataDir, 'root'));
   const base = hostRoot === '/' ? SYSTEM_PORTS : LOCAL_PORTS;
@@ -105,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    mailDbUrl: e.MAILROOM_MAIL_DB_URL,
     sessionIdleMs: e.MAILROOM_SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.MAILROOM_SESSION_ABSOLUTE_HOURS * 3_600_000,
     trustProxy: e.MAILROOM_TRUST_PROXY,

@@ -13,13 +13,17 @@ export type MailDbConn =
       dbname: string;
     };
 
-export function mailDbConn(database: DatabaseHandle): MailDbConn {
+/**
+ * `mailDbUrl` (MAILROOM_MAIL_DB_URL): on PostgreSQL, the read-only role the daemons connect as
+ * instead of Mailroom's own (docs/install.md, `mailroom db mail-role`).
+ */
+export function mailDbConn(database: DatabaseHandle, mailDbUrl?: string): MailDbConn {
   if (database.dialect === 'sqlite') {
     if (!database.sqlitePath) throw new Error('SQLite database without a file path');
     return { dialect: 'sqlite', path: database.sqlitePath };
   }
   if (!database.postgresUrl) throw new Error('PostgreSQL database without a URL');
-  const url = new URL(database.postgresUrl);
+  const url = new URL(mailDbUrl ?? database.postgresUrl);
   const socketHost = url.searchParams.get('host');
   return {
     dialect: 'postgres',

@@ -41,7 +41,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const ctx = mailContext(deps);
   const { db } = ctx;
   const { host } = deps;
-  const conn = mailDbConn(deps.database);
+  const conn = mailDbConn(deps.database, deps.config.mailDbUrl);
 
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; close() waits for a running job.
