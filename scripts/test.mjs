@@ -27,7 +27,12 @@ const STEPS = [
     args: ['run', '--silent', 'typecheck'],
   },
   { name: 'unit', title: 'Unit and API tests (vitest, all projects)', cmd: bin('vitest'), args: ['run'] },
-  { name: 'build', title: 'Web build (vite)', cmd: npm, args: ['run', 'build', '-w', 'web'] },
+  {
+    name: 'build',
+    title: 'Build (server to server/dist, web app with vite)',
+    cmd: npm,
+    args: ['run', 'build'],
+  },
   {
     name: 'e2e',
     title: 'Browser tests (Playwright + /usr/bin/chromium)',

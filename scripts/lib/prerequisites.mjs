@@ -38,6 +38,12 @@ export const PREREQUISITES = [
     paths: [['/usr/bin/named-checkzone', '/usr/bin/named-checkconf']],
   },
   { pkg: 'sqlite3', for: 'integration tests', paths: [['/usr/bin/sqlite3']] },
+  { pkg: 'sudo', for: 'deploy tests (visudo -cf of deploy/sudoers)', paths: [['/usr/sbin/visudo']] },
+  {
+    pkg: 'systemd',
+    for: 'deploy tests (systemd-analyze verify of deploy/mailroom.service)',
+    paths: [['/usr/bin/systemd-analyze']],
+  },
 ];
 
 /** The prerequisites whose programs are not on this machine. */
