@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
-import { domainField, emailField, passwordField, requiredInt } from './validators.ts';
+import { domainField, emailField, passwordField, queryInt, requiredInt, strictNumber } from './validators.ts';
 
 /** Forms speak MB, the API speaks bytes: 1 MB = 1024² bytes; a quota of 0 means unlimited. */
 export const MB = 1024 * 1024;
@@ -46,11 +46,13 @@ export const mailMessages = {
 
 // ---------- fields ----------
 
-const quotaBytes = z.coerce
-  .number({ error: 'Quota must be a number' })
-  .int('Quota must be a whole number of bytes')
-  .min(0, 'Quota must be at least 0')
-  .max(MAX_QUOTA_BYTES, `Quota must be at most ${MAX_QUOTA_BYTES} bytes`);
+const quotaBytes = strictNumber(
+  z
+    .number({ error: 'Quota must be a number' })
+    .int('Quota must be a whole number of bytes')
+    .min(0, 'Quota must be at least 0')
+    .max(MAX_QUOTA_BYTES, `Quota must be at most ${MAX_QUOTA_BYTES} bytes`),
+);
 
 /** One or more destination addresses, comma separated; each must be a valid email. */
 export const destinationField = (label: string) => {
@@ -103,7 +105,7 @@ export type Mailbox = z.infer<typeof Mailbox>;
 
 export const MAILBOX_SORT_FIELDS = ['email', 'quota', 'used', 'usage', 'status', 'createdAt'] as const;
 export const MailboxListQuery = ListQuery.extend({
-  limit: z.coerce.number().int().min(1).max(MAIL_LIST_MAX_LIMIT).optional(),
+  limit: queryInt(1, MAIL_LIST_MAX_LIMIT, 'limit').optional(),
   sort: z
     .enum([...MAILBOX_SORT_FIELDS, ...MAILBOX_SORT_FIELDS.map((f) => `-${f}` as const)], {
       error: `sort must be one of ${MAILBOX_SORT_FIELDS.join(', ')}, optionally prefixed with -`,
@@ -127,7 +129,7 @@ export const MailboxForm = z.object({
   password: passwordField('Password', 8),
   quota: z.union([
     z.literal(''),
-    z.coerce.number({ error: 'Quota must be a number' }).min(0, 'Quota must be at least 0'),
+    strictNumber(z.number({ error: 'Quota must be a number' }).min(0, 'Quota must be at least 0')),
   ]),
 });
 export type MailboxForm = z.input<typeof MailboxForm>;
@@ -164,7 +166,7 @@ export type Alias = z.infer<typeof Alias>;
 
 export const ALIAS_SORT_FIELDS = ['source', 'destination', 'status'] as const;
 export const AliasListQuery = ListQuery.extend({
-  limit: z.coerce.number().int().min(1).max(MAIL_LIST_MAX_LIMIT).optional(),
+  limit: queryInt(1, MAIL_LIST_MAX_LIMIT, 'limit').optional(),
   sort: z
     .enum([...ALIAS_SORT_FIELDS, ...ALIAS_SORT_FIELDS.map((f) => `-${f}` as const)], {
       error: `sort must be one of ${ALIAS_SORT_FIELDS.join(', ')}, optionally prefixed with -`,
@@ -365,12 +367,13 @@ export const MailDashboard = z.object({
 export type MailDashboard = z.infer<typeof MailDashboard>;
 
 export const MailLogsQuery = z.object({
-  lines: z.coerce
-    .number()
-    .int('lines must be a whole number')
-    .min(1, 'lines must be at least 1')
-    .max(5000)
-    .optional(),
+  lines: strictNumber(
+    z
+      .number({ error: 'lines must be a whole number' })
+      .int('lines must be a whole number')
+      .min(1, 'lines must be at least 1')
+      .max(5000),
+  ).optional(),
 });
 
 export const MailLogs = z.object({

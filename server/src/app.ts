@@ -15,7 +15,9 @@ import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
+import { installCsrfGuard } from './http/csrf.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
 import { rewriteIndexPhp } from './http/index-php.ts';
 import { installMetrics } from './http/metrics.ts';
 import { rejectNulCharacters } from './http/reject-nul.ts';
@@ -37,7 +39,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     trustProxy: deps.config.trustProxy,
     bodyLimit: DEFAULT_BODY_LIMIT,
     rewriteUrl: (req) => rewriteIndexPhp(req.url ?? '/'),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   collectRoutes(app);
@@ -46,6 +49,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installErrorHandler(app);
   rejectNulCharacters(app);
   installSecurityHeaders(app);
+  installCsrfGuard(app);
+  // Cross-site forms and simple fetches can send text/plain; no route reads it (imports take text/csv).
+  app.removeContentTypeParser('text/plain');
   installMetrics(app);
   await app.register(fastifySwagger, {
     openapi: {
