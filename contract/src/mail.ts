@@ -118,8 +118,8 @@ export type MailboxListQuery = z.infer<typeof MailboxListQuery>;
 export const CreateMailboxRequest = z.object({
   email: emailField('Email').transform((v) => v.toLowerCase()),
   password: passwordField('Password', 8),
-  /** Bytes; absent, null or 0 = unlimited (§3: 0 when the form field is empty). */
-  quota: quotaBytes.optional().default(0),
+  /** Bytes; absent, null or 0 = unlimited (§3: 0 when the form field is empty). Never "" or "0x10". */
+  quota: quotaBytes.nullish().transform((v) => v ?? 0),
 });
 export type CreateMailboxRequest = z.input<typeof CreateMailboxRequest>;
 

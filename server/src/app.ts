@@ -49,7 +49,6 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installErrorHandler(app);
   rejectNulCharacters(app);
   installSecurityHeaders(app);
-  installCsrfGuard(app);
   // Cross-site forms and simple fetches can send text/plain; no route reads it (imports take text/csv).
   app.removeContentTypeParser('text/plain');
   installMetrics(app);
@@ -64,6 +63,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     idleMs: deps.config.sessionIdleMs,
     absoluteMs: deps.config.sessionAbsoluteMs,
   });
+  installCsrfGuard(app);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 

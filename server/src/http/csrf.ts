@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from './sessions.ts';
 import { forbidden } from './errors.ts';
+import { tokenFromHeaders } from './sessions.ts';
 
 /** The header the console sends with every call (web/src/api/client.ts). */
 export const CONSOLE_HEADER = 'x-requested-with';
@@ -10,10 +10,6 @@ export const CSRF_MESSAGE =
   'Cross-site request refused: send the X-Requested-With: mailroom header or an Authorization bearer key';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function hasSessionCookie(cookie: string | undefined): boolean {
-  return cookie !== undefined && cookie.includes(`${SESSION_COOKIE}=`);
-}
 
 /** `Origin` names this very server (scheme, host and port as the request reached it). */
 function sameOrigin(request: FastifyRequest): boolean {
@@ -28,14 +24,15 @@ function sameOrigin(request: FastifyRequest): boolean {
  * that authenticates by cookie alone must therefore prove it comes from the console: the
  * console's custom header (which a cross-site request cannot set without a CORS preflight we never
  * grant) or an `Origin` equal to ours. Calls with a bearer key carry no ambient authority and are
- * not affected.
+ * not affected. Installed after the auth guard: a forged or expired cookie is a 401 first.
  */
 export function installCsrfGuard(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     if (SAFE_METHODS.has(request.method)) return done();
     const auth = request.headers.authorization;
     if (auth && /^Bearer\s/i.test(auth)) return done();
-    if (!hasSessionCookie(request.headers.cookie)) return done();
+    // Only a session key from the cookie (there is no bearer) carries the browser's ambient authority.
+    if (!tokenFromHeaders({ cookie: request.headers.cookie })) return done();
     const marker = request.headers[CONSOLE_HEADER];
     if (typeof marker === 'string' && marker.toLowerCase() === CONSOLE_HEADER_VALUE) return done();
     if (sameOrigin(request)) return done();
