@@ -266,6 +266,9 @@ export const MxRecord = z.object({
 export type MxRecord = z.infer<typeof MxRecord>;
 
 const L = mailSettingsLabels;
+/** The spec's one message for these fields, empty included: '{Label} must be at least 1'. */
+const settingsInt = (label: string, min: number, max: number) =>
+  requiredInt(label, min, max, fieldMessages.min(label, min));
 export const MailSettings = z
   .object({
     hostname: domainField(L.hostname).transform((v) => v.toLowerCase()),
@@ -280,15 +283,15 @@ export const MailSettings = z
     allowPlainText: z.boolean(),
     enableTLS: z.boolean(),
     /** MB; the Add Mailbox form starts with it. */
-    defaultQuota: requiredInt(L.defaultQuota, 1, 1024 * 1024 * 1024),
+    defaultQuota: settingsInt(L.defaultQuota, 1, 1024 * 1024 * 1024),
     /** MB; no mailbox quota may exceed it (0 = unlimited stays allowed). */
-    maxQuota: requiredInt(L.maxQuota, 1, 1024 * 1024 * 1024),
+    maxQuota: settingsInt(L.maxQuota, 1, 1024 * 1024 * 1024),
     /** MB → Postfix message_size_limit. */
-    maxMessageSize: requiredInt(L.maxMessageSize, 1, 2047),
+    maxMessageSize: settingsInt(L.maxMessageSize, 1, 2047),
     /** → Postfix smtpd_recipient_limit. */
-    maxRecipients: requiredInt(L.maxRecipients, 1, 1_000_000),
+    maxRecipients: settingsInt(L.maxRecipients, 1, 1_000_000),
     /** Seconds → Postfix smtp/lmtp delivery timeouts. */
-    deliveryTimeout: requiredInt(L.deliveryTimeout, 1, 86_400),
+    deliveryTimeout: settingsInt(L.deliveryTimeout, 1, 86_400),
   })
   .refine((s) => s.defaultQuota <= s.maxQuota, {
     message: mailMessages.defaultAboveMax,

@@ -79,10 +79,14 @@ export const queryInt = (min: number, max?: number, label?: string) => {
   return strictNumber(s);
 };
 
-/** A required whole number with a minimum, with the spec's messages. */
-export const requiredInt = (label: string, min: number, max?: number) => {
+/**
+ * A required whole number with a minimum, with the spec's messages. `blankMessage`: what an empty
+ * field says where the spec gives one message for both (mail settings: '{Label} must be at least 1').
+ */
+export const requiredInt = (label: string, min: number, max?: number, blankMessage?: string) => {
+  const missing = fieldMessages.required(label);
   let s = z
-    .number({ error: fieldMessages.required(label) })
+    .number({ error: (iss) => (blankMessage && iss.input === '' ? blankMessage : missing) })
     .int(`${label} must be a whole number`)
     .min(min, fieldMessages.min(label, min));
   if (max !== undefined) s = s.max(max, fieldMessages.max(label, max));

@@ -16,6 +16,8 @@ import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { DEFAULT_RETENTION, startPurgeTimer } from './features/auth/purge-expired.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
 import { rewriteIndexPhp } from './http/index-php.ts';
@@ -59,11 +61,23 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     },
     transform: jsonSchemaTransform,
   });
+  const rateLimit = await registerRateLimit(app, deps.database, deps.config.rateLimit);
   installAuthGuard(app, deps.database.db, {
     idleMs: deps.config.sessionIdleMs,
     absoluteMs: deps.config.sessionAbsoluteMs,
   });
+  rateLimit.afterAuth();
   installCsrfGuard(app);
+  const stopPurge = startPurgeTimer(
+    deps.database.db,
+    deps.config.purgeIntervalMs,
+    { ...DEFAULT_RETENTION, sessionIdleMs: deps.config.sessionIdleMs },
+    (err) => app.log.error({ err }, 'purge of expired sessions failed'),
+  );
+  app.addHook('onClose', (_app, done) => {
+    stopPurge();
+    done();
+  });
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 

@@ -1,17 +1,21 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { ErrorResponse } from '@mailroom/contract/errors';
+import { ErrorResponse, type FieldError } from '@mailroom/contract/errors';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 
 /** Regression cases of the bad-input sweep: every one answered 500, hung or did harm before. */
 
-function expectShape(res: LightMyRequestResponse, status: number, code?: string): ErrorResponse {
+function expectShape(
+  res: LightMyRequestResponse,
+  status: number,
+  code?: string,
+): ErrorResponse & { details: FieldError[] } {
   expect(res.statusCode).toBe(status);
   const body = ErrorResponse.strict().parse(res.json());
   if (code) expect(body.code).toBe(code);
-  return body;
+  return body as ErrorResponse & { details: FieldError[] };
 }
 
 describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
@@ -29,7 +33,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
     mkdirSync(victim, { recursive: true });
     const res = await post('mail/users/purge/x%40..%2F..%2F..%2Ftravtest');
     expectShape(res, 400, 'VALIDATION_ERROR');
-    expect(res.json().details[0].field).toBe('email');
+    expect(res.json().details[0]?.field).toBe('email');
     expect(existsSync(victim)).toBe(true);
     // A plain host-name domain is still purged normally (nothing there: an empty list).
     const ok = await post('mail/users/purge/x%40example.com');
@@ -88,7 +92,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
       { field: 'email', message: 'Please enter a valid email address' },
     ]);
     const alias = await post('mail/aliases/add', { source: 'x@example.com', destination: `d${ch}@example.org` });
-    expect(alias.json().details[0].field).toBe('destination');
+    expect(alias.json().details[0]?.field).toBe('destination');
     const domain = await post('mail/aliases/add', { source: `x@exa${ch}mple.com`, destination: 'd@example.org' });
     expect(domain.statusCode).toBe(400);
   });
@@ -97,7 +101,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
     'a quota of %j is refused, not coerced',
     async (quota) => {
       const res = await post('mail/users/add', { email: 'coerce@example.com', password: 'long-enough-1', quota });
-      expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0].field).toBe('quota');
+      expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field).toBe('quota');
     },
   );
 
@@ -105,7 +109,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
     expect((await post('mail/users/add', { email: 'q@example.com', password: 'long-enough-1', quota: 1024 })).statusCode).toBe(200);
     for (const quota of ['', null, [], '0x10', true]) {
       const res = await post('mail/users/quota/q%40example.com', { quota });
-      expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0].field, JSON.stringify(quota)).toBe('quota');
+      expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field, JSON.stringify(quota)).toBe('quota');
     }
     const { items } = { items: (await t.call({ url: '/api/mail/users?q=q%40' })).json<{ email: string; quota: number }[]>() };
     expect(items.find((m) => m.email === 'q@example.com')?.quota).toBe(1024);
@@ -115,7 +119,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
     for (const v of ['0x10', '', '1e2', 'true', '5abc']) {
       const res = await t.call({ url: `/api/mail/aliases?limit=${encodeURIComponent(v)}` });
       expect(res.statusCode, `limit=${v}`).toBe(400);
-      expect(res.json().details[0].field).toBe('limit');
+      expect(res.json().details[0]?.field).toBe('limit');
     }
     expect((await t.call({ url: '/api/mail/aliases?limit=10&offset=0' })).statusCode).toBe(200);
     // Decimal strings stay numbers where a form posts them (the DNS settings fields).
@@ -142,7 +146,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
       value: `0 issue a${' '.repeat(100_000)}b`,
       ttl: 300,
     });
-    expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0].field).toBe('value');
+    expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field).toBe('value');
   });
 
   it('the SOA admin email must have a host-name domain (it is written into the zone)', async () => {
@@ -156,7 +160,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
       retry: 1800,
       expire: 604800,
     });
-    expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0].field).toBe('adminEmail');
+    expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field).toBe('adminEmail');
   });
 
   it('the sign-in answer and API data carry Cache-Control: no-store', async () => {
