@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.ts';
+import { queryInt } from './validators.ts';
 
 export const AuditEntry = z.object({
   id: z.number(),
@@ -14,8 +15,8 @@ export const AuditEntry = z.object({
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  limit: queryInt(1, 500, 'limit').optional(),
+  offset: queryInt(0, undefined, 'offset').optional(),
   /** Prefix of the action, e.g. `mail.` or `dns.` for an area's recent activity. */
   action: z.string().max(100).optional(),
 });

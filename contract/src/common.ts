@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { queryInt } from './validators.ts';
 
 /** `?q=&limit=&offset=&sort=` on every list; the total goes in the X-Total-Count header. */
 export const ListQuery = z.object({
   q: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
+  limit: queryInt(1, 1000, 'limit').optional(),
+  offset: queryInt(0, undefined, 'offset').optional(),
   sort: z
     .string()
     .regex(/^-?[a-zA-Z_]+$/, 'sort must be a field name, optionally prefixed with -')

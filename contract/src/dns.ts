@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
-import { DOMAIN_RE, domainField, emailField, requiredInt, requiredString } from './validators.ts';
+import {
+  DOMAIN_RE,
+  domainField,
+  emailField,
+  queryInt,
+  requiredInt,
+  requiredString,
+} from './validators.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants (spec 2 §3, §9)
@@ -145,13 +152,22 @@ export function isRelativeName(v: string): boolean {
   return v.length <= 254 && RELATIVE_RE.test(v) && (v.length < 254 || v.endsWith('.'));
 }
 
-/** `flags tag value` of a CAA record, or null. */
+/** Longest CAA value (`flags tag "value"`) accepted; real ones are a CA name or a URL. */
+export const CAA_MAX_LENGTH = 2048;
+
+// Flags and tag from the start of a trimmed value: disjoint classes, so no backtracking blow-up.
+const CAA_HEAD_RE = /^(\d{1,3})\s+([A-Za-z0-9]{1,32})\s+/;
+
+/** `flags tag value` of a CAA record, or null. Linear in the length of `v`. */
 export function parseCaa(v: string): { flags: number; tag: string; value: string } | null {
-  const m = /^\s*(\d{1,3})\s+([A-Za-z0-9]+)\s+(.+?)\s*$/.exec(v);
+  if (v.length > CAA_MAX_LENGTH) return null;
+  const t = v.trim();
+  const m = CAA_HEAD_RE.exec(t);
   if (!m) return null;
   const flags = Number(m[1]);
   const tag = (m[2] ?? '').toLowerCase();
-  let value = m[3] ?? '';
+  let value = t.slice(m[0].length);
+  if (value === '') return null;
   if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
   if (flags > 255 || !(CAA_TAGS as readonly string[]).includes(tag) || value.includes('"')) return null;
   return { flags, tag, value };
@@ -291,6 +307,10 @@ const hostField = (label: string) =>
     .max(254, dnsMessages.host(label))
     .refine((v) => isHostName(v), dnsMessages.host(label));
 
+/** The SOA admin address: the spec's email check, and a host-name domain (it is written into the zone). */
+const soaEmailField = (label: string) =>
+  emailField(label).refine((v) => isHostName(v.slice(v.lastIndexOf('@') + 1)), fieldMessages.email);
+
 const soaTimers = {
   serial: requiredInt(zoneLabels.serial, 1, SERIAL_MAX),
   refresh: requiredInt(zoneLabels.refresh, 1, SOA_TIMER_MAX),
@@ -313,7 +333,7 @@ export const ZoneCreateRequest = z
     domain: domainField(zoneLabels.domain).transform((v) => v.toLowerCase()),
     zoneType: z.enum(ZONE_TYPES, { error: fieldMessages.required(zoneLabels.zoneType) }),
     primaryNs: hostField(zoneLabels.primaryNs),
-    adminEmail: emailField(zoneLabels.adminEmail),
+    adminEmail: soaEmailField(zoneLabels.adminEmail),
     ...soaTimers,
     minimum: requiredInt(zoneLabels.minimum, 1, SOA_TIMER_MAX).optional(),
     /** Required for secondary and stub zones: where the zone is transferred from. */
@@ -345,7 +365,7 @@ export type ZoneCreateRequest = z.input<typeof ZoneCreateRequest>;
 /** SOA edit: every field optional; the serial never goes backwards. */
 export const ZoneUpdateRequest = z.object({
   primaryNs: hostField(zoneLabels.primaryNs).optional(),
-  adminEmail: emailField(zoneLabels.adminEmail).optional(),
+  adminEmail: soaEmailField(zoneLabels.adminEmail).optional(),
   serial: soaTimers.serial.optional(),
   refresh: soaTimers.refresh.optional(),
   retry: soaTimers.retry.optional(),
@@ -436,7 +456,7 @@ export const RecordPathParams = z.object({
 /** Picks one of several records with the same name and type. */
 export const RecordPickQuery = z.object({
   value: z.string().optional(),
-  id: z.coerce.number().int().min(1).optional(),
+  id: queryInt(1, undefined, 'id').optional(),
 });
 
 export const RecordListQuery = ListQuery.extend({
@@ -673,7 +693,7 @@ export const DnsDashboard = z.object({
 });
 export type DnsDashboard = z.infer<typeof DnsDashboard>;
 
-export const DnsDashboardQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).optional() });
+export const DnsDashboardQuery = z.object({ limit: queryInt(1, 100, 'limit').optional() });
 
 // ---------------------------------------------------------------------------------------------
 // The route catalogue (spec 1 §7 DNS, plus the calls the real screens need)

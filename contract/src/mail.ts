@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
-import { domainField, emailField, passwordField, requiredInt } from './validators.ts';
+import { domainField, emailField, passwordField, queryInt, requiredInt, strictNumber } from './validators.ts';
 
 /** Forms speak MB, the API speaks bytes: 1 MB = 1024² bytes; a quota of 0 means unlimited. */
 export const MB = 1024 * 1024;
@@ -46,11 +46,13 @@ export const mailMessages = {
 
 // ---------- fields ----------
 
-const quotaBytes = z.coerce
-  .number({ error: 'Quota must be a number' })
-  .int('Quota must be a whole number of bytes')
-  .min(0, 'Quota must be at least 0')
-  .max(MAX_QUOTA_BYTES, `Quota must be at most ${MAX_QUOTA_BYTES} bytes`);
+const quotaBytes = strictNumber(
+  z
+    .number({ error: 'Quota must be a number' })
+    .int('Quota must be a whole number of bytes')
+    .min(0, 'Quota must be at least 0')
+    .max(MAX_QUOTA_BYTES, `Quota must be at most ${MAX_QUOTA_BYTES} bytes`),
+);
 
 /** One or more destination addresses, comma separated; each must be a valid email. */
 export const destinationField = (label: string) => {
@@ -103,7 +105,7 @@ export type Mailbox = z.infer<typeof Mailbox>;
 
 export const MAILBOX_SORT_FIELDS = ['email', 'quota', 'used', 'usage', 'status', 'createdAt'] as const;
 export const MailboxListQuery = ListQuery.extend({
-  limit: z.coerce.number().int().min(1).max(MAIL_LIST_MAX_LIMIT).optional(),
+  limit: queryInt(1, MAIL_LIST_MAX_LIMIT, 'limit').optional(),
   sort: z
     .enum([...MAILBOX_SORT_FIELDS, ...MAILBOX_SORT_FIELDS.map((f) => `-${f}` as const)], {
       error: `sort must be one of ${MAILBOX_SORT_FIELDS.join(', ')}, optionally prefixed with -`,
@@ -116,8 +118,8 @@ export type MailboxListQuery = z.infer<typeof MailboxListQuery>;
 export const CreateMailboxRequest = z.object({
   email: emailField('Email').transform((v) => v.toLowerCase()),
   password: passwordField('Password', 8),
-  /** Bytes; absent, null or 0 = unlimited (§3: 0 when the form field is empty). */
-  quota: quotaBytes.optional().default(0),
+  /** Bytes; absent, null or 0 = unlimited (§3: 0 when the form field is empty). Never "" or "0x10". */
+  quota: quotaBytes.nullish().transform((v) => v ?? 0),
 });
 export type CreateMailboxRequest = z.input<typeof CreateMailboxRequest>;
 
@@ -127,7 +129,7 @@ export const MailboxForm = z.object({
   password: passwordField('Password', 8),
   quota: z.union([
     z.literal(''),
-    z.coerce.number({ error: 'Quota must be a number' }).min(0, 'Quota must be at least 0'),
+    strictNumber(z.number({ error: 'Quota must be a number' }).min(0, 'Quota must be at least 0')),
   ]),
 });
 export type MailboxForm = z.input<typeof MailboxForm>;
@@ -164,7 +166,7 @@ export type Alias = z.infer<typeof Alias>;
 
 export const ALIAS_SORT_FIELDS = ['source', 'destination', 'status'] as const;
 export const AliasListQuery = ListQuery.extend({
-  limit: z.coerce.number().int().min(1).max(MAIL_LIST_MAX_LIMIT).optional(),
+  limit: queryInt(1, MAIL_LIST_MAX_LIMIT, 'limit').optional(),
   sort: z
     .enum([...ALIAS_SORT_FIELDS, ...ALIAS_SORT_FIELDS.map((f) => `-${f}` as const)], {
       error: `sort must be one of ${ALIAS_SORT_FIELDS.join(', ')}, optionally prefixed with -`,
@@ -264,6 +266,9 @@ export const MxRecord = z.object({
 export type MxRecord = z.infer<typeof MxRecord>;
 
 const L = mailSettingsLabels;
+/** The spec's one message for these fields, empty included: '{Label} must be at least 1'. */
+const settingsInt = (label: string, min: number, max: number) =>
+  requiredInt(label, min, max, fieldMessages.min(label, min));
 export const MailSettings = z
   .object({
     hostname: domainField(L.hostname).transform((v) => v.toLowerCase()),
@@ -278,15 +283,15 @@ export const MailSettings = z
     allowPlainText: z.boolean(),
     enableTLS: z.boolean(),
     /** MB; the Add Mailbox form starts with it. */
-    defaultQuota: requiredInt(L.defaultQuota, 1, 1024 * 1024 * 1024),
+    defaultQuota: settingsInt(L.defaultQuota, 1, 1024 * 1024 * 1024),
     /** MB; no mailbox quota may exceed it (0 = unlimited stays allowed). */
-    maxQuota: requiredInt(L.maxQuota, 1, 1024 * 1024 * 1024),
+    maxQuota: settingsInt(L.maxQuota, 1, 1024 * 1024 * 1024),
     /** MB → Postfix message_size_limit. */
-    maxMessageSize: requiredInt(L.maxMessageSize, 1, 2047),
+    maxMessageSize: settingsInt(L.maxMessageSize, 1, 2047),
     /** → Postfix smtpd_recipient_limit. */
-    maxRecipients: requiredInt(L.maxRecipients, 1, 1_000_000),
+    maxRecipients: settingsInt(L.maxRecipients, 1, 1_000_000),
     /** Seconds → Postfix smtp/lmtp delivery timeouts. */
-    deliveryTimeout: requiredInt(L.deliveryTimeout, 1, 86_400),
+    deliveryTimeout: settingsInt(L.deliveryTimeout, 1, 86_400),
   })
   .refine((s) => s.defaultQuota <= s.maxQuota, {
     message: mailMessages.defaultAboveMax,
@@ -365,12 +370,13 @@ export const MailDashboard = z.object({
 export type MailDashboard = z.infer<typeof MailDashboard>;
 
 export const MailLogsQuery = z.object({
-  lines: z.coerce
-    .number()
-    .int('lines must be a whole number')
-    .min(1, 'lines must be at least 1')
-    .max(5000)
-    .optional(),
+  lines: strictNumber(
+    z
+      .number({ error: 'lines must be a whole number' })
+      .int('lines must be a whole number')
+      .min(1, 'lines must be at least 1')
+      .max(5000),
+  ).optional(),
 });
 
 export const MailLogs = z.object({

@@ -15,7 +15,11 @@ import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
+import { installCsrfGuard } from './http/csrf.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { DEFAULT_RETENTION, startPurgeTimer } from './features/auth/purge-expired.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
 import { rewriteIndexPhp } from './http/index-php.ts';
 import { installMetrics } from './http/metrics.ts';
 import { rejectNulCharacters } from './http/reject-nul.ts';
@@ -37,7 +41,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     trustProxy: deps.config.trustProxy,
     bodyLimit: DEFAULT_BODY_LIMIT,
     rewriteUrl: (req) => rewriteIndexPhp(req.url ?? '/'),
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   collectRoutes(app);
@@ -46,6 +51,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installErrorHandler(app);
   rejectNulCharacters(app);
   installSecurityHeaders(app);
+  // Cross-site forms and simple fetches can send text/plain; no route reads it (imports take text/csv).
+  app.removeContentTypeParser('text/plain');
   installMetrics(app);
   await app.register(fastifySwagger, {
     openapi: {
@@ -54,9 +61,22 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     },
     transform: jsonSchemaTransform,
   });
+  const rateLimit = await registerRateLimit(app, deps.database, deps.config.rateLimit);
   installAuthGuard(app, deps.database.db, {
     idleMs: deps.config.sessionIdleMs,
     absoluteMs: deps.config.sessionAbsoluteMs,
+  });
+  rateLimit.afterAuth();
+  installCsrfGuard(app);
+  const stopPurge = startPurgeTimer(
+    deps.database.db,
+    deps.config.purgeIntervalMs,
+    { ...DEFAULT_RETENTION, sessionIdleMs: deps.config.sessionIdleMs },
+    (err) => app.log.error({ err }, 'purge of expired sessions failed'),
+  );
+  app.addHook('onClose', (_app, done) => {
+    stopPurge();
+    done();
   });
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());

@@ -54,6 +54,9 @@ const EnvSchema = z.object({
   MAILROOM_IMAP_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_IMAPS_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_DNS_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_RATE_LIMIT_IP: wholeNumber('of requests per minute ', 0).default(10000),
+  MAILROOM_RATE_LIMIT_SESSION: wholeNumber('of requests per minute ', 0).default(6000),
+  MAILROOM_PURGE_INTERVAL_SECONDS: wholeNumber('of seconds ', 10).default(600),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -79,6 +82,10 @@ export interface Config {
   runDaemons: boolean;
   /** Where the daemons listen: loopback high ports in local mode, the standard ones in system mode. */
   ports: DaemonPorts;
+  /** General API rate limit: requests per window per client address and per session (0 = off). */
+  rateLimit: { perIp: number; perSession: number; windowMs: number };
+  /** How often expired sessions, old sign-in attempts and rate-limit counters are removed. */
+  purgeIntervalMs: number;
 }
 
 export interface DaemonPorts {
@@ -133,5 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       imaps: e.MAILROOM_IMAPS_PORT ?? base.imaps,
       dns: e.MAILROOM_DNS_PORT ?? base.dns,
     },
+    rateLimit: { perIp: e.MAILROOM_RATE_LIMIT_IP, perSession: e.MAILROOM_RATE_LIMIT_SESSION, windowMs: 60_000 },
+    purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
   };
 }

@@ -47,6 +47,15 @@ export class Host {
     return resolved;
   }
 
+  /** Whether a regular file is there (a folder or nothing: false); nothing is read. */
+  async isFile(systemPath: string): Promise<boolean> {
+    try {
+      return (await fs.stat(this.path(systemPath))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
   async readFile(systemPath: string): Promise<string | null> {
     try {
       return await fs.readFile(this.path(systemPath), 'utf8');

@@ -39,6 +39,9 @@ export function securityHeaders(options: HelmetOptions = OPTIONS): Record<string
   return headers;
 }
 
+const isApiUrl = (url: string) =>
+  url.startsWith('/api') || url.startsWith('/auth/') || url.startsWith('/index.php');
+
 /**
  * CSP without inline script (Mantine needs inline styles), no framing, nosniff. HSTS only when
  * the request itself came over TLS (directly or, with MAILROOM_TRUST_PROXY, through the proxy).
@@ -49,6 +52,9 @@ export function installSecurityHeaders(app: FastifyInstance): void {
   const headers = securityHeaders();
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(headers);
+    // API answers (the sign-in key, mailbox lists…) never go into a browser or proxy cache. A
+    // route may still choose otherwise (e.g. `no-cache` with an ETag) by setting its own header.
+    if (isApiUrl(request.url)) void reply.header('cache-control', 'no-store');
     if (request.protocol === 'https') {
       void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     }

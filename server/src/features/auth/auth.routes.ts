@@ -11,13 +11,7 @@ import {
   tokenFromHeaders,
   touchSession,
 } from '../../http/sessions.ts';
-import {
-  DEFAULT_THROTTLE,
-  recordFailure,
-  recordSuccess,
-  retryAfterSeconds,
-  type ThrottlePolicy,
-} from './login-throttle.ts';
+import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
 
 export function registerAuth(
@@ -31,8 +25,10 @@ export function registerAuth(
   registerRoute(app, authRoutes.login, async ({ body, request, reply }) => {
     const email = body.email.trim().toLowerCase();
     const ip = request.ip;
-    const wait = await retryAfterSeconds(db, throttle, email, ip);
-    if (wait > 0) {
+    // The attempt is counted before the password is looked at, so parallel guesses cannot all pass.
+    const reserved = await reserveAttempt(db, throttle, email, ip);
+    if (reserved.ids === undefined) {
+      const wait = reserved.wait;
       await recordAudit(db, {
         actor: email,
         action: 'auth.login',
@@ -49,7 +45,6 @@ export function registerAuth(
       .executeTakeFirst();
     const ok = await verifyPassword(admin?.password_hash ?? (await dummyHash()), body.password);
     if (!admin || !ok) {
-      await recordFailure(db, email, ip);
       await recordAudit(db, {
         actor: email,
         action: 'auth.login',
@@ -59,7 +54,7 @@ export function registerAuth(
       });
       throw unauthorized('Invalid email or password.');
     }
-    await recordSuccess(db, throttle, email);
+    await recordSuccess(db, email, ip, reserved.ids);
     const token = await createSession(db, policy, admin.id, {
       ip,
       userAgent: request.headers['user-agent'] ?? null,

@@ -1,47 +1,145 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
+/**
+ * Sign-in throttling, judged per account-and-address pair so that a stranger cannot lock the
+ * administrator out: a pair gets `freePerPair` failures per window, then each further attempt
+ * waits `baseDelayMs`, doubling per failure (capped at the window). One account from all
+ * addresses together has a much larger ceiling, and one address across all accounts its own.
+ */
 export interface ThrottlePolicy {
   windowMs: number;
+  /** Failures one address may make for one account before delays start. */
+  freePerPair: number;
+  /** Wait after the first failure beyond `freePerPair`; doubles with each further one. */
+  baseDelayMs: number;
+  /** Failures for one account from every address together. */
   maxPerAccount: number;
+  /** Failures from one address across every account. */
   maxPerIp: number;
 }
 
-export const DEFAULT_THROTTLE: ThrottlePolicy = { windowMs: 15 * 60_000, maxPerAccount: 5, maxPerIp: 20 };
+export const DEFAULT_THROTTLE: ThrottlePolicy = {
+  windowMs: 15 * 60_000,
+  freePerPair: 5,
+  baseDelayMs: 30_000,
+  maxPerAccount: 100,
+  maxPerIp: 30,
+};
 
-const buckets = (email: string, ip: string | null) => [`account:${email}`, ...(ip ? [`ip:${ip}`] : [])];
+const pairBucket = (email: string, ip: string | null) => `pair:${email}|${ip ?? ''}`;
+const accountBucket = (email: string) => `account:${email}`;
+const ipBucket = (ip: string) => `ip:${ip}`;
+
+interface BucketState {
+  n: number;
+  /** Oldest and newest attempt in the window (0 when none). */
+  oldest: number;
+  newest: number;
+}
+
+async function bucketState(db: Kysely<Database>, bucket: string, since: number): Promise<BucketState> {
+  const row = await db
+    .selectFrom('login_attempts')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.min<number>('at').as('oldest'),
+      eb.fn.max<number>('at').as('newest'),
+    ])
+    .where('bucket', '=', bucket)
+    .where('at', '>', since)
+    .executeTakeFirst();
+  return { n: Number(row?.n ?? 0), oldest: Number(row?.oldest ?? 0), newest: Number(row?.newest ?? 0) };
+}
+
+/** The wait (ms) before the next attempt of a pair that already failed `n` times. */
+export function pairDelayMs(policy: ThrottlePolicy, n: number): number {
+  if (n < policy.freePerPair) return 0;
+  const doublings = Math.min(n - policy.freePerPair, 30);
+  return Math.min(policy.windowMs, policy.baseDelayMs * 2 ** doublings);
+}
+
+/** Seconds to wait given the three buckets' states, or 0. */
+async function waitFor(
+  db: Kysely<Database>,
+  policy: ThrottlePolicy,
+  email: string,
+  ip: string | null,
+  now: number,
+): Promise<{ wait: number; pairCount: number }> {
+  const since = now - policy.windowMs;
+  const pair = await bucketState(db, pairBucket(email, ip), since);
+  const account = await bucketState(db, accountBucket(email), since);
+  let waitMs = 0;
+  if (pair.n >= policy.freePerPair) waitMs = Math.max(waitMs, pair.newest + pairDelayMs(policy, pair.n) - now);
+  // The ceilings are approximated by their oldest attempt leaving the window.
+  if (account.n >= policy.maxPerAccount) waitMs = Math.max(waitMs, account.oldest + policy.windowMs - now);
+  if (ip) {
+    const byIp = await bucketState(db, ipBucket(ip), since);
+    if (byIp.n >= policy.maxPerIp) waitMs = Math.max(waitMs, byIp.oldest + policy.windowMs - now);
+  }
+  return { wait: waitMs > 0 ? Math.ceil(waitMs / 1000) : 0, pairCount: pair.n };
+}
 
 /**
- * Failed sign-ins live in the database, so the limit holds across several Mailroom instances.
- * Answers the seconds to wait, or 0 when another attempt is allowed.
+ * Reserves one attempt before the password is checked, atomically: the attempt's rows are
+ * inserted by one statement whose condition re-counts the buckets (SQLite runs it under its write
+ * lock; on PostgreSQL it runs under advisory locks for the account and the address), and only if
+ * nobody else reserved an attempt of the same pair meanwhile. So 50 parallel guesses evaluate at
+ * most `freePerPair` passwords. Answers the reserved rows (to release on success) or the wait.
  */
-export async function retryAfterSeconds(
+export async function reserveAttempt(
   db: Kysely<Database>,
   policy: ThrottlePolicy,
   email: string,
   ip: string | null,
   now = Date.now(),
-): Promise<number> {
-  const since = now - policy.windowMs;
-  let wait = 0;
-  for (const bucket of buckets(email, ip)) {
-    const limit = bucket.startsWith('ip:') ? policy.maxPerIp : policy.maxPerAccount;
-    const rows = await db
-      .selectFrom('login_attempts')
-      .select('at')
-      .where('bucket', '=', bucket)
-      .where('at', '>', since)
-      .orderBy('at', 'desc')
-      .limit(limit)
-      .execute();
-    if (rows.length >= limit) {
-      const oldestCounted = rows[rows.length - 1]!.at;
-      wait = Math.max(wait, Math.ceil((oldestCounted + policy.windowMs - now) / 1000));
-    }
+): Promise<{ wait: 0; ids: number[] } | { wait: number; ids?: undefined }> {
+  const pg = isPostgres(db as Kysely<unknown>);
+  for (let round = 0; round < 5; round++) {
+    const attempt = async (trx: Kysely<Database>) => {
+      if (pg) {
+        await sql`select pg_advisory_xact_lock(hashtext(${'login:' + accountBucket(email)}))`.execute(trx);
+        if (ip) await sql`select pg_advisory_xact_lock(hashtext(${'login:' + ipBucket(ip)}))`.execute(trx);
+      }
+      const { wait, pairCount } = await waitFor(trx, policy, email, ip, now);
+      if (wait > 0) return { wait };
+      const since = now - policy.windowMs;
+      const buckets = [pairBucket(email, ip), accountBucket(email), ...(ip ? [ipBucket(ip)] : [])];
+      const values = sql.join(buckets.map((b) => sql`(${b})`));
+      const count = (bucket: string) =>
+        sql`(select count(*) from login_attempts where bucket = ${bucket} and at > ${since})`;
+      const ipOk = ip ? sql`and ${count(ipBucket(ip))} < ${policy.maxPerIp}` : sql``;
+      const rows = await sql<{ id: number }>`insert into login_attempts (bucket, at)
+          select v.column1, cast(${now} as bigint) from (values ${values}) as v
+          where ${count(pairBucket(email, ip))} = ${pairCount}
+            and ${count(accountBucket(email))} < ${policy.maxPerAccount} ${ipOk}
+          returning id`.execute(trx);
+      return rows.rows.length ? { wait: 0 as const, ids: rows.rows.map((r) => Number(r.id)) } : null;
+    };
+    const res = pg ? await db.transaction().execute(attempt) : await attempt(db);
+    if (res) return res.wait > 0 ? { wait: res.wait } : (res as { wait: 0; ids: number[] });
+    // Someone reserved an attempt of this pair between the count and the insert: count again.
   }
-  return wait;
+  return { wait: 1 };
 }
 
+/** A good sign-in: its own reservation and the pair's and account's failures are forgotten. */
+export async function recordSuccess(
+  db: Kysely<Database>,
+  email: string,
+  ip: string | null,
+  ids: number[],
+): Promise<void> {
+  if (ids.length) await db.deleteFrom('login_attempts').where('id', 'in', ids).execute();
+  await db
+    .deleteFrom('login_attempts')
+    .where('bucket', 'in', [pairBucket(email, ip), accountBucket(email)])
+    .execute();
+}
+
+/** Test and tool helper: records a failed attempt as the sign-in route would. */
 export async function recordFailure(
   db: Kysely<Database>,
   email: string,
@@ -50,20 +148,28 @@ export async function recordFailure(
 ): Promise<void> {
   await db
     .insertInto('login_attempts')
-    .values(buckets(email, ip).map((bucket) => ({ bucket, at: now })))
+    .values(
+      [pairBucket(email, ip), accountBucket(email), ...(ip ? [ipBucket(ip)] : [])].map((bucket) => ({
+        bucket,
+        at: now,
+      })),
+    )
     .execute();
 }
 
-/** A good sign-in clears the account's failures (not the address's). Old rows are pruned. */
-export async function recordSuccess(
+/** Seconds until `email` may try again from `ip` (0: now). */
+export async function retryAfterSeconds(
   db: Kysely<Database>,
   policy: ThrottlePolicy,
   email: string,
+  ip: string | null,
   now = Date.now(),
-): Promise<void> {
-  await db.deleteFrom('login_attempts').where('bucket', '=', `account:${email}`).execute();
-  await db
-    .deleteFrom('login_attempts')
-    .where('at', '<', now - policy.windowMs)
-    .execute();
+): Promise<number> {
+  return (await waitFor(db, policy, email, ip, now)).wait;
+}
+
+/** Attempts older than any window: removed by the periodic purge. */
+export async function purgeLoginAttempts(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('login_attempts').where('at', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

@@ -213,8 +213,7 @@ async function publish(
     const certFile = host.path(settings.tlsCertificatePath);
     const keyFile = host.path(settings.tlsPrivateKeyPath);
     const present =
-      (await host.readFile(settings.tlsCertificatePath)) !== null &&
-      (await host.readFile(settings.tlsPrivateKeyPath)) !== null;
+      (await host.isFile(settings.tlsCertificatePath)) && (await host.isFile(settings.tlsPrivateKeyPath));
     const pieces = renderNamedConf(settings, ctx.layout, { certFile, keyFile, present });
     const zones = await trx
       .selectFrom('dns_zones')

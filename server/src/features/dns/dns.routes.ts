@@ -102,9 +102,8 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
 
   // The import reads text/csv; its parser and larger body limit stay inside this scope.
   void app.register(async (scope) => {
-    scope.removeContentTypeParser('text/plain');
     scope.addContentTypeParser(
-      ['text/csv', 'text/plain'],
+      ['text/csv', 'application/csv'],
       { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT },
       (_req, body, done) => {
         done(null, body);

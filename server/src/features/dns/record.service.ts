@@ -61,7 +61,9 @@ export async function listRecords(
   }
   let page = base.selectAll();
   const sort = q.sort ?? '';
-  const field = SORTS[sort.replace(/^-/, '')];
+  const key = sort.replace(/^-/, '');
+  // Own keys only: `__proto__`, `constructor` or `toString` are no sort field.
+  const field = Object.hasOwn(SORTS, key) ? SORTS[key] : undefined;
   if (field) {
     page = page.orderBy(field, sort.startsWith('-') ? 'desc' : 'asc').orderBy('id');
   } else {

@@ -40,7 +40,13 @@ export function stableZoneText(text: string): string {
 export function soaMailbox(email: string): string {
   const at = email.lastIndexOf('@');
   const local = email.slice(0, at).replace(/[^A-Za-z0-9_+=-]/g, (c) => `\\${c}`);
-  return `${local}.${email.slice(at + 1).toLowerCase()}.`;
+  // The API only stores host-name domains; anything else is escaped, never zone syntax.
+  const domain = email
+    .slice(at + 1)
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/[^a-z0-9_.-]/g, (c) => `\\${c}`);
+  return `${local}.${domain}.`;
 }
 
 const PLAIN_TXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;

@@ -53,7 +53,9 @@ export async function listZones(
   }
   if (q.status) base = base.where('status', '=', q.status);
   const sort = q.sort ?? '-created';
-  const field = ZONE_SORTS[sort.replace(/^-/, '')] ?? 'id';
+  const key = sort.replace(/^-/, '');
+  // Own keys only: `__proto__`, `constructor` or `toString` are no sort field.
+  const field = (Object.hasOwn(ZONE_SORTS, key) ? ZONE_SORTS[key] : undefined) ?? 'id';
   const [rows, count] = await Promise.all([
     base
       .selectAll()

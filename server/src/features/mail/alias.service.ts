@@ -116,6 +116,9 @@ export async function createAlias(
     throw fieldError('destination', mailMessages.aliasSelf);
   try {
     return await db.transaction().execute(async (trx) => {
+      // The domain row first: on PostgreSQL its upsert locks the row, so a mailbox create for the
+      // same domain (which takes the same lock first) cannot slip between the checks and the insert.
+      const created = await countIntoDomain(trx, domain, { aliases: 1 });
       const exists = await trx
         .selectFrom('mail_aliases')
         .select('source')
@@ -134,7 +137,6 @@ export async function createAlias(
         .insertInto('mail_aliases')
         .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
         .execute();
-      const created = await countIntoDomain(trx, domain, { aliases: 1 });
       return { newDomain: created.length > 0 };
     });
   } catch (err) {

@@ -143,6 +143,14 @@ export async function removeDomain(db: Db, domain: string): Promise<void> {
     if (!row) throw notFound(mailMessages.domainNotFound(domain));
     if (Number(row.mailbox_count) > 0 || Number(row.alias_count) > 0)
       throw conflict(mailMessages.domainInUse(domain));
-    await trx.deleteFrom('mail_domains').where('domain', '=', domain).execute();
+    // Deleted only while still unused: a create that counted itself in meanwhile keeps the domain
+    // (on PostgreSQL the delete waits for that row lock and re-checks the condition).
+    const res = await trx
+      .deleteFrom('mail_domains')
+      .where('domain', '=', domain)
+      .where('mailbox_count', '<=', 0)
+      .where('alias_count', '<=', 0)
+      .executeTakeFirst();
+    if (Number(res.numDeletedRows) === 0) throw conflict(mailMessages.domainInUse(domain));
   });
 }

@@ -82,7 +82,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   void app.register(async (scope) => {
     // The alias import's body is the CSV itself.
     scope.addContentTypeParser(
-      ['text/csv', 'text/plain', 'application/csv'],
+      ['text/csv', 'application/csv'],
       { parseAs: 'string', bodyLimit: MAX_ALIAS_IMPORT_BYTES },
       (_req, body, done) => done(null, body),
     );

@@ -1,6 +1,7 @@
 import type { Mailbox, MailboxListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT, MB, mailMessages } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
+import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -141,12 +142,6 @@ export async function createMailbox(
   const { email, quota } = input;
   checkHosted(email);
   await checkQuota(ctx.db, quota);
-  const clash = await ctx.db
-    .selectFrom('mail_aliases')
-    .select('source')
-    .where('source', '=', email)
-    .executeTakeFirst();
-  if (clash) throw conflict(mailMessages.mailboxIsAlias(email));
   const exists = await ctx.db
     .selectFrom('mailboxes')
     .select('id')
@@ -159,6 +154,15 @@ export async function createMailbox(
   const { domain } = splitAddress(email);
   try {
     return await ctx.db.transaction().execute(async (trx) => {
+      // The domain row first: on PostgreSQL its upsert locks the row, so an alias create for the
+      // same domain (which takes the same lock) cannot slip between the clash check and the insert.
+      const created = await countIntoDomain(trx, domain, { mailboxes: 1 });
+      const clash = await trx
+        .selectFrom('mail_aliases')
+        .select('source')
+        .where('source', '=', email)
+        .executeTakeFirst();
+      if (clash) throw conflict(mailMessages.mailboxIsAlias(email));
       await trx
         .insertInto('mailboxes')
         .values({
@@ -174,7 +178,6 @@ export async function createMailbox(
         .execute();
       // A stale usage row from an earlier mailbox of the same address must not count.
       await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-      const created = await countIntoDomain(trx, domain, { mailboxes: 1 });
       return { newDomain: created.length > 0 };
     });
   } catch (err) {
@@ -210,13 +213,18 @@ export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ move
 /** Deletes the set-aside mail folders of an address; answers the folders removed. */
 export async function purgeMailbox(ctx: MailCtx, email: string): Promise<string[]> {
   const { local, domain } = splitAddress(email);
+  // The domain becomes a folder name: only a host name may (no `..`, no slashes).
+  if (!isHostedDomain(domain)) throw fieldError('email', fieldMessages.email);
   const prefix = `${folderName(local)}-`;
   const dir = `${MAIL_PATHS.removedMail}/${domain}`;
+  const area = ctx.host.path(MAIL_PATHS.removedMail) + path.sep;
+  if (!ctx.host.path(dir).startsWith(area)) throw fieldError('email', fieldMessages.email);
   const names = (await listFolder(ctx.host, dir)).filter(
     (n) => n.startsWith(prefix) && /^\d{8}T\d{9}Z$/.test(n.slice(prefix.length)),
   );
   const removed: string[] = [];
   for (const n of names) {
+    if (!ctx.host.path(`${dir}/${n}`).startsWith(area)) continue;
     await removeFolder(ctx.host, `${dir}/${n}`);
     removed.push(ctx.host.path(`${dir}/${n}`));
   }

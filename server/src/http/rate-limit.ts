@@ -1,0 +1,120 @@
+import fastifyRateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Kysely, sql } from 'kysely';
+import type { DatabaseHandle } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { tooManyRequests } from './errors.ts';
+
+export interface RateLimitPolicy {
+  /** Requests per window from one client address (every request, signed in or not); 0 = off. */
+  perIp: number;
+  /** Requests per window of one signed-in session; 0 = off. */
+  perSession: number;
+  windowMs: number;
+}
+
+export const RATE_LIMIT_MESSAGE = (seconds: number) =>
+  `Too many requests. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
+
+type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
+
+/**
+ * A fixed-window counter in the `rate_limits` table: one upsert per request, so every Mailroom
+ * instance on one PostgreSQL database counts against the same limit.
+ */
+export function databaseStore(db: Kysely<Database>) {
+  return class DatabaseRateLimitStore implements FastifyRateLimitStore {
+    incr(key: string, callback: IncrCallback, timeWindow?: number): void {
+      const windowMs = timeWindow ?? 60_000;
+      const now = Date.now();
+      sql<{ hits: number; window_start: number }>`insert into rate_limits (bucket, window_start, hits)
+          values (${key}, ${now}, 1)
+          on conflict (bucket) do update set
+            hits = case when rate_limits.window_start + ${windowMs} <= ${now} then 1 else rate_limits.hits + 1 end,
+            window_start = case when rate_limits.window_start + ${windowMs} <= ${now}
+              then ${now} else rate_limits.window_start end
+          returning hits, window_start`
+        .execute(db)
+        .then(
+          (res) => {
+            const row = res.rows[0];
+            const start = Number(row?.window_start ?? now);
+            callback(null, { current: Number(row?.hits ?? 1), ttl: Math.max(0, start + windowMs - now) });
+          },
+          (err: Error) => callback(err),
+        );
+    }
+
+    child(): FastifyRateLimitStore {
+      return new DatabaseRateLimitStore();
+    }
+  };
+}
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+
+function limitHook(limiter: Limiter, applies: (request: FastifyRequest) => boolean) {
+  return (request: FastifyRequest, _reply: unknown, done: (err?: Error) => void) => {
+    if (!applies(request)) return done();
+    limiter(request).then(
+      (r) => {
+        if (!r.isAllowed && r.isExceeded) {
+          const wait = Math.max(1, r.ttlInSeconds);
+          return done(tooManyRequests(wait, RATE_LIMIT_MESSAGE(wait)));
+        }
+        done();
+      },
+      (err: Error) => {
+        // A counting failure must not take the API down: let the request through, say so.
+        request.log.warn({ err }, 'rate limit store failed');
+        done();
+      },
+    );
+  };
+}
+
+/**
+ * The general API rate limit (@fastify/rate-limit's counting, our error shape: 429 + Retry-After).
+ * Per address on every request, before authentication, so unauthenticated floods are limited too;
+ * per session after the auth guard has found the session (install this around it: `beforeAuth`
+ * before `installAuthGuard`, `afterAuth` after). On PostgreSQL the counters live in the database
+ * and are shared across instances; on SQLite (one machine) they stay in memory.
+ */
+export async function registerRateLimit(
+  app: FastifyInstance,
+  database: DatabaseHandle,
+  policy: RateLimitPolicy,
+): Promise<{ afterAuth: () => void }> {
+  if (policy.perIp <= 0 && policy.perSession <= 0) return { afterAuth: () => undefined };
+  await app.register(fastifyRateLimit, {
+    global: false,
+    timeWindow: policy.windowMs,
+    ...(database.dialect === 'postgres' ? { store: databaseStore(database.db) } : {}),
+  });
+  const onApi = (request: FastifyRequest) => request.url.startsWith('/api') || request.url.startsWith('/auth/');
+  if (policy.perIp > 0) {
+    const byIp = app.createRateLimit({
+      max: policy.perIp,
+      timeWindow: policy.windowMs,
+      keyGenerator: (request) => `ip:${request.ip}`,
+    });
+    app.addHook('onRequest', limitHook(byIp, onApi));
+  }
+  return {
+    afterAuth: () => {
+      if (policy.perSession <= 0) return;
+      const bySession = app.createRateLimit({
+        max: policy.perSession,
+        timeWindow: policy.windowMs,
+        keyGenerator: (request) => `session:${request.admin?.sessionId ?? 0}`,
+      });
+      app.addHook('onRequest', limitHook(bySession, (request) => request.admin !== null));
+    },
+  };
+}
+
+/** Counters whose window ended long ago (the periodic purge). */
+export async function purgeRateLimits(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
