@@ -16,6 +16,7 @@ import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { installListEtags } from './http/list-etag.ts';
 import { rewriteIndexPhp } from './http/index-php.ts';
 import { installMetrics } from './http/metrics.ts';
 import { rejectNulCharacters } from './http/reject-nul.ts';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     idleMs: deps.config.sessionIdleMs,
     absoluteMs: deps.config.sessionAbsoluteMs,
   });
+  installListEtags(app, deps.database.db);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 

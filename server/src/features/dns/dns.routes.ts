@@ -10,6 +10,7 @@ import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
 import { applyAll, getSettingsState, republishMailZones, saveSettings } from './dns-settings.actions.ts';
 import { readStatus } from './dns-status.service.ts';
+import { registerRecordExport } from './record-export.routes.ts';
 import { importRecords } from './record-import.service.ts';
 import { addRecord, deleteRecord, listRecords, removeRecordByName, updateRecord } from './record.service.ts';
 import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } from './zone.service.ts';
@@ -64,6 +65,7 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
   });
   registerRoute(app, r.zoneFile, async ({ params }) => readZoneFile(ctx, params.zone));
 
+  registerRecordExport(app, db);
   registerRoute(app, r.listRecords, async ({ query, reply }) =>
     sendPage(reply, await listRecords(db, query)),
   );

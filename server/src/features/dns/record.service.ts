@@ -104,7 +104,8 @@ export async function listRecords(
   if (cursor) page = page.where(keysetAfter(order, cursor.keys, before) as RawBuilder<boolean>);
   const rowsP = page
     .orderBy(keysetOrderBy(order, before))
-    .limit(cursor ? limit + 1 : limit)
+    // One row more than the page tells whether another page follows.
+    .limit(limit + 1)
     .offset(cursor ? 0 : offset)
     .execute();
   let totalP: Promise<number>;
@@ -128,8 +129,8 @@ export async function listRecords(
       .then((r) => Number(r.n));
   }
   const [read, total] = await Promise.all([rowsP, totalP]);
-  let rows = read;
-  let has = { next: offset + read.length < total, prev: offset > 0 };
+  let rows = read.slice(0, limit);
+  let has = { next: read.length > limit, prev: offset > 0 };
   if (cursor) {
     const p = keysetPage(read, limit, before);
     rows = p.rows;

@@ -9,6 +9,7 @@ import { createAlias, listAliases, removeAlias, updateAlias } from './alias.serv
 import { listDkimRecords, refreshDkim } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
 import { mailContext } from './mail-context.ts';
+import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
 import {
@@ -86,6 +87,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       { parseAs: 'string', bodyLimit: MAX_ALIAS_IMPORT_BYTES },
       (_req, body, done) => done(null, body),
     );
+
+    registerMailExports(scope, db);
 
     registerRoute(scope, mailRoutes.listMailboxes, async ({ query, reply }) => {
       return sendPage(reply, await listMailboxes(db, query));
