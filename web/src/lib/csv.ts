@@ -10,7 +10,11 @@ export function toCsv(rows: Record<string, unknown>[], columns: string[]): strin
 
 /** Offers text as a file download. */
 export function downloadText(fileName: string, text: string, mime = 'text/csv'): void {
-  const blob = new Blob([text], { type: `${mime};charset=utf-8` });
+  downloadBlob(fileName, new Blob([text], { type: `${mime};charset=utf-8` }));
+}
+
+/** Offers bytes (e.g. a streamed export from the server) as a file download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
