@@ -10,6 +10,7 @@ import type { AppDeps } from './app-deps.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
+import { DNS_NEUTRAL_MAIL_ACTIONS } from './features/mail/dns-neutral-actions.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
@@ -73,7 +74,12 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // before the answer leaves (only zones whose text changed are rewritten).
   app.addHook('onSend', (request, reply, payload, done) => {
     const action = request.routeOptions.config?.audit;
-    if (request.method === 'GET' || reply.statusCode >= 400 || !action?.startsWith('mail.')) {
+    if (
+      request.method === 'GET' ||
+      reply.statusCode >= 400 ||
+      !action?.startsWith('mail.') ||
+      DNS_NEUTRAL_MAIL_ACTIONS.has(action)
+    ) {
       done(null, payload);
       return;
     }

@@ -102,7 +102,7 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       it(`walks every alias once in ${sort} order, with inserts and deletes between pages`, async () => {
         const field = sort.replace(/^-/, '');
         const before = new Set(
-          (await walk(`/api/mail/aliases?sort=${sort}&limit=1000`)).rows.map((r) => r.source),
+          (await walk(`/api/mail/aliases?sort=${sort}&limit=1000`)).rows.map((r) => r.source as string),
         );
         const inserted: string[] = [];
         const deleted: string[] = [];
