@@ -10,6 +10,7 @@ import type { AppDeps } from './app-deps.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
+import { DNS_NEUTRAL_MAIL_ACTIONS } from './features/mail/dns-neutral-actions.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
@@ -20,6 +21,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { DEFAULT_RETENTION, startPurgeTimer } from './features/auth/purge-expired.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
+import { installListEtags } from './http/list-etag.ts';
 import { rewriteIndexPhp } from './http/index-php.ts';
 import { installMetrics } from './http/metrics.ts';
 import { rejectNulCharacters } from './http/reject-nul.ts';
@@ -78,6 +80,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     stopPurge();
     done();
   });
+  installListEtags(app, deps.database.db);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
@@ -91,7 +94,12 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // before the answer leaves (only zones whose text changed are rewritten).
   app.addHook('onSend', (request, reply, payload, done) => {
     const action = request.routeOptions.config?.audit;
-    if (request.method === 'GET' || reply.statusCode >= 400 || !action?.startsWith('mail.')) {
+    if (
+      request.method === 'GET' ||
+      reply.statusCode >= 400 ||
+      !action?.startsWith('mail.') ||
+      DNS_NEUTRAL_MAIL_ACTIONS.has(action)
+    ) {
       done(null, payload);
       return;
     }

@@ -8,6 +8,7 @@ import { addAdmin } from '../../../server/src/features/auth/admin.service.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import type { BenchContext, BenchRow } from '../suite.ts';
 import { benchCluster, ms, openBenchDb, percentile } from './bench-db.ts';
+import { aliasAddFigure, exportFigure, keysetFigures } from './paging-bench.ts';
 import { DOMAINS, seedMail } from './seed.ts';
 
 const MAILBOXES = 100_000;
@@ -136,6 +137,11 @@ export async function listBench(ctx: BenchContext): Promise<BenchRow[]> {
             raw: { p50, p99, requests: REQUESTS },
           });
         }
+        // Keyset pages, the streamed export and alias add on the same 1M-alias database.
+        const b = { app, headers };
+        rows.push(...(await keysetFigures(b, name, ALIASES)));
+        rows.push(...(await exportFigure(b, name, ALIASES)));
+        rows.push(await aliasAddFigure(b, name, '1M', 'l'));
       } finally {
         await app.close();
       }

@@ -15,6 +15,9 @@ import { clearLogin, getApiKey } from './auth-store.ts';
  * zod into the sign-in page's bundle, because contract/common builds schemas when it loads.
  */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+/** Same values as the contract's NEXT_CURSOR_HEADER and PREV_CURSOR_HEADER. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+export const PREV_CURSOR_HEADER = 'x-prev-cursor';
 
 /** Status used for failures that happen in the browser before or after the HTTP exchange. */
 export const CLIENT_ERROR_STATUS = -1;
@@ -144,6 +147,32 @@ function sessionExpired(): void {
   notify({ type: 'warning', title: 'Signed out', message: apiMessages[401] });
 }
 
+/** The ApiError of a failed answer (and sign-out on a 401 outside the login). */
+function failure(def: RouteDef, res: Response, json: unknown): ApiError {
+  const errBody = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+  const serverMessage = typeof errBody.message === 'string' ? errBody.message : res.statusText || null;
+  if (res.status === 401 && !isLogin(def)) sessionExpired();
+  return new ApiError({
+    status: res.status,
+    code: typeof errBody.code === 'string' ? errBody.code : null,
+    details: errBody.details ?? null,
+    serverMessage,
+    message: messageForStatus(res.status, serverMessage),
+  });
+}
+
+function authHeaders(contentType: string): Record<string, string> {
+  // X-Requested-With marks the call as the console's own (the server's CSRF guard for cookie sessions).
+  const headers: Record<string, string> = {
+    'Content-Type': contentType,
+    Accept: 'application/json',
+    'X-Requested-With': 'mailroom',
+  };
+  const key = getApiKey();
+  if (key) headers.Authorization = `Bearer ${key}`;
+  return headers;
+}
+
 async function send(
   def: RouteDef,
   input: { params?: unknown; query?: unknown },
@@ -156,14 +185,7 @@ async function send(
   } catch (e) {
     throw new ApiError({ status: CLIENT_ERROR_STATUS, code: 'CLIENT_ERROR', message: errorMessage(e) });
   }
-  // X-Requested-With marks the call as the console's own (the server's CSRF guard for cookie sessions).
-  const headers: Record<string, string> = {
-    'Content-Type': contentType,
-    Accept: 'application/json',
-    'X-Requested-With': 'mailroom',
-  };
-  const key = getApiKey();
-  if (key) headers.Authorization = `Bearer ${key}`;
+  const headers = authHeaders(contentType);
 
   let res: Response;
   try {
@@ -183,18 +205,7 @@ async function send(
     }
   }
 
-  if (!res.ok) {
-    const errBody = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
-    const serverMessage = typeof errBody.message === 'string' ? errBody.message : res.statusText || null;
-    if (res.status === 401 && !isLogin(def)) sessionExpired();
-    throw new ApiError({
-      status: res.status,
-      code: typeof errBody.code === 'string' ? errBody.code : null,
-      details: errBody.details ?? null,
-      serverMessage,
-      message: messageForStatus(res.status, serverMessage),
-    });
-  }
+  if (!res.ok) throw failure(def, res, json);
   if (parseError !== null) {
     throw new ApiError({
       status: CLIENT_ERROR_STATUS,
@@ -217,16 +228,73 @@ export async function apiCall<D extends RouteDef>(def: D, input: CallInput<D> = 
   return data as ResponseOf<D>;
 }
 
-/** A list call that also answers the `X-Total-Count` header. */
+/**
+ * A list call that also answers the `X-Total-Count` header and the cursors of the neighbouring
+ * pages (`X-Next-Cursor`, `X-Prev-Cursor`) when the list pages by key.
+ */
 export async function apiCallWithTotal<D extends RouteDef>(
   def: D,
   input: CallInput<D> = {},
-): Promise<{ data: ResponseOf<D>; total: number }> {
+): Promise<{ data: ResponseOf<D>; total: number; next?: string; prev?: string }> {
   const { data, headers } = await send(def, input, jsonBody(def, input.body), 'application/json');
   const header = headers.get(TOTAL_COUNT_HEADER);
   const parsed = header === null ? NaN : Number.parseInt(header, 10);
   const total = Number.isFinite(parsed) ? parsed : Array.isArray(data) ? data.length : 0;
-  return { data: data as ResponseOf<D>, total };
+  const next = headers.get(NEXT_CURSOR_HEADER);
+  const prev = headers.get(PREV_CURSOR_HEADER);
+  return { data: data as ResponseOf<D>, total, ...(next ? { next } : {}), ...(prev ? { prev } : {}) };
+}
+
+/**
+ * A streamed download (an export): the answer's bytes as a Blob, reported chunk by chunk as they
+ * arrive so the page can show progress. Failures are the same ApiErrors as any call.
+ */
+export async function apiDownload<D extends RouteDef>(
+  def: D,
+  input: { params?: ParamsOf<D>; query?: QueryOf<D> },
+  onChunk?: (chunk: Uint8Array) => void,
+): Promise<Blob> {
+  let url: string;
+  try {
+    url = buildUrl(def, input.params, input.query);
+  } catch (e) {
+    throw new ApiError({ status: CLIENT_ERROR_STATUS, code: 'CLIENT_ERROR', message: errorMessage(e) });
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: def.method,
+      headers: authHeaders('application/json'),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError({ status: NETWORK_ERROR_STATUS, code: 'NETWORK_ERROR', message: apiMessages[0] });
+  }
+  if (!res.ok) {
+    const text = await res.text().catch(() => '');
+    let json: unknown = undefined;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    throw failure(def, res, json);
+  }
+  const type = res.headers.get('content-type') ?? 'application/octet-stream';
+  if (!res.body) return new Blob([await res.arrayBuffer()], { type });
+  const parts: Uint8Array[] = [];
+  const reader = res.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      onChunk?.(value);
+    }
+  } catch {
+    throw new ApiError({ status: NETWORK_ERROR_STATUS, code: 'NETWORK_ERROR', message: apiMessages[0] });
+  }
+  return new Blob(parts as BlobPart[], { type });
 }
 
 /** Sends a raw body (a CSV file, for instance) instead of JSON. */

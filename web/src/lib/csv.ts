@@ -1,23 +1,5 @@
+import { csvCell as cell } from '@mailroom/contract/csv-cell';
 import Papa from 'papaparse';
-
-// Spreadsheet programs run cells that start with these as formulas (CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let s: string;
-  if (typeof value === 'string') {
-    s = FORMULA_START.test(value) ? `'${value}` : value;
-  } else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
-    s = String(value);
-  } else if (value instanceof Date) {
-    s = value.toISOString();
-  } else {
-    const json = JSON.stringify(value);
-    s = FORMULA_START.test(json) ? `'${json}` : json;
-  }
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** RFC 4180 text with a header row; formula-like text cells get a leading apostrophe. */
 export function toCsv(rows: Record<string, unknown>[], columns: string[]): string {
@@ -28,7 +10,11 @@ export function toCsv(rows: Record<string, unknown>[], columns: string[]): strin
 
 /** Offers text as a file download. */
 export function downloadText(fileName: string, text: string, mime = 'text/csv'): void {
-  const blob = new Blob([text], { type: `${mime};charset=utf-8` });
+  downloadBlob(fileName, new Blob([text], { type: `${mime};charset=utf-8` }));
+}
+
+/** Offers bytes (e.g. a streamed export from the server) as a file download. */
+export function downloadBlob(fileName: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -3,6 +3,7 @@ import * as m0001 from './0001-core.ts';
 import * as m0002 from './0002-mail.ts';
 import * as m0003 from './0003-dns.ts';
 import * as m0006 from './0006-security.ts';
+import * as m0010 from './0010-paging.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-mail': m0002,
   '0003-dns': m0003,
   '0006-security': m0006,
+  '0010-paging': m0010,
 };

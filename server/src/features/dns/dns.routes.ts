@@ -4,11 +4,13 @@ import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import { sendPage } from '../../http/list-headers.ts';
 import { bindLayout } from './bind-layout.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
 import { applyAll, getSettingsState, republishMailZones, saveSettings } from './dns-settings.actions.ts';
 import { readStatus } from './dns-status.service.ts';
+import { registerRecordExport } from './record-export.routes.ts';
 import { importRecords } from './record-import.service.ts';
 import { addRecord, deleteRecord, listRecords, removeRecordByName, updateRecord } from './record.service.ts';
 import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } from './zone.service.ts';
@@ -63,16 +65,13 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
   });
   registerRoute(app, r.zoneFile, async ({ params }) => readZoneFile(ctx, params.zone));
 
-  registerRoute(app, r.listRecords, async ({ query, reply }) => {
-    const { items, total } = await listRecords(db, query);
-    void reply.header(TOTAL_COUNT_HEADER, String(total));
-    return items;
-  });
+  registerRecordExport(app, db);
+  registerRoute(app, r.listRecords, async ({ query, reply }) =>
+    sendPage(reply, await listRecords(db, query)),
+  );
   registerRoute(app, r.listZoneRecords, async ({ params, query, reply }) => {
     await getZone(db, params.zone);
-    const { items, total } = await listRecords(db, { ...query, zone: params.zone });
-    void reply.header(TOTAL_COUNT_HEADER, String(total));
-    return items;
+    return sendPage(reply, await listRecords(db, { ...query, zone: params.zone }));
   });
   registerRoute(app, r.addRecord, async ({ body, request }) => {
     const { zone, ...input } = body;

@@ -4,7 +4,15 @@ import {
   type RecordListQuery,
   dnsMessages,
 } from '@mailroom/contract/dns';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
+import {
+  type CursorPage,
+  type KeyValue,
+  decodeCursor,
+  neighbourCursors,
+  refuseCursorWithOffset,
+} from '../../http/cursor.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { toRelativeName } from './dns-names.ts';
@@ -43,11 +51,31 @@ const SORTS: Record<string, 'zone' | 'qname' | 'rtype' | 'value' | 'ttl' | 'prio
 /** `%`, `_` and `\` are literal in a search. */
 export const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+type RecordColumn = 'zone' | 'qname' | 'rtype' | 'value' | 'ttl' | 'priority' | 'id';
+const NUMERIC_COLUMNS: ReadonlySet<RecordColumn> = new Set(['ttl', 'priority', 'id']);
+
+/**
+ * The total order of a sort: the sort column then the id, or zone, name, type, id by default.
+ * A missing priority sorts as -1 (first) on both databases, so a cursor can carry it.
+ */
+function recordOrder(sort: string): { columns: RecordColumn[]; keys: KeysetOrder } {
+  const name = sort.replace(/^-/, '');
+  const field = Object.hasOwn(SORTS, name) ? SORTS[name] : undefined;
+  const columns: RecordColumn[] = field
+    ? field === 'id'
+      ? ['id']
+      : [field, 'id']
+    : ['zone', 'qname', 'rtype', 'id'];
+  const expr = (c: RecordColumn) => (c === 'priority' ? sql`coalesce(priority, -1)` : sql.ref(c));
+  return { columns, keys: { keys: columns.map(expr), desc: !!field && sort.startsWith('-') } };
+}
+
 /** One page of records and the total matching; counts come from the zones when no row filter applies. */
 export async function listRecords(
   db: Db,
   q: Omit<RecordListQuery, 'limit' | 'offset'> & { limit?: number | undefined; offset?: number | undefined },
-): Promise<{ items: DnsRecord[]; total: number }> {
+): Promise<CursorPage<DnsRecord>> {
+  refuseCursorWithOffset(q);
   const zone = q.zone?.trim().toLowerCase() || undefined;
   const search = q.q?.trim() || undefined;
   let base = db.selectFrom('dns_records');
@@ -59,19 +87,26 @@ export async function listRecords(
       sql<boolean>`(lower(qname) like ${pat} escape '\\' or lower(value) like ${pat} escape '\\' or lower(rtype) like ${pat} escape '\\'${search === '@' ? sql` or qname = ''` : sql``})`,
     );
   }
-  let page = base.selectAll();
   const sort = q.sort ?? '';
-  const key = sort.replace(/^-/, '');
-  // Own keys only: `__proto__`, `constructor` or `toString` are no sort field.
-  const field = Object.hasOwn(SORTS, key) ? SORTS[key] : undefined;
-  if (field) {
-    page = page.orderBy(field, sort.startsWith('-') ? 'desc' : 'asc').orderBy('id');
-  } else {
-    page = page.orderBy('zone').orderBy('qname').orderBy('rtype').orderBy('id');
-  }
+  const { columns, keys: order } = recordOrder(sort);
+  const limit = q.limit ?? 50;
+  const offset = q.offset ?? 0;
+  const cursor =
+    q.cursor === undefined
+      ? undefined
+      : decodeCursor(
+          q.cursor,
+          sort,
+          columns.map((c) => (NUMERIC_COLUMNS.has(c) ? 'number' : 'string')),
+        );
+  const before = cursor?.dir === 'before';
+  let page = base.selectAll();
+  if (cursor) page = page.where(keysetAfter(order, cursor.keys, before) as RawBuilder<boolean>);
   const rowsP = page
-    .limit(q.limit ?? 50)
-    .offset(q.offset ?? 0)
+    .orderBy(keysetOrderBy(order, before))
+    // One row more than the page tells whether another page follows.
+    .limit(limit + 1)
+    .offset(cursor ? 0 : offset)
     .execute();
   let totalP: Promise<number>;
   if (!search && q.type) {
@@ -93,8 +128,17 @@ export async function listRecords(
       .executeTakeFirstOrThrow()
       .then((r) => Number(r.n));
   }
-  const [rows, total] = await Promise.all([rowsP, totalP]);
-  return { items: rows.map(toRecord), total };
+  const [read, total] = await Promise.all([rowsP, totalP]);
+  let rows = read.slice(0, limit);
+  let has = { next: read.length > limit, prev: offset > 0 };
+  if (cursor) {
+    const p = keysetPage(read, limit, before);
+    rows = p.rows;
+    has = before ? { next: true, prev: p.more } : { next: p.more, prev: true };
+  }
+  const keyOf = (r: RecordRow): KeyValue[] =>
+    columns.map((c) => (c === 'priority' ? (r.priority ?? -1) : r[c]));
+  return { items: rows.map(toRecord), total, ...neighbourCursors(sort, rows.map(keyOf), has) };
 }
 
 async function recordsAtName(trx: Db, zone: string, qname: string) {

@@ -9,7 +9,14 @@ import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
 import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { pageWindow } from './page-window.ts';
-import type { Page } from './mailbox.service.ts';
+import {
+  type CursorPage,
+  type KeyValue,
+  decodeCursor,
+  neighbourCursors,
+  refuseCursorWithOffset,
+} from '../../http/cursor.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
 
 type Db = Kysely<Database>;
 
@@ -36,38 +43,73 @@ async function aliasRows(
     .execute();
 }
 
+/** The key values of a row in the order of `key` (the sort value, then the unique source). */
+const aliasKeys = (key: keyof typeof SORTS, r: AliasRow): KeyValue[] =>
+  key === 'source' ? [r.source] : [r[key], r.source];
+
 /**
  * A page of aliases; `q` matches the start of the source, of its domain, or of the destination.
- * Each search branch is an index range; their union is joined back for the page only.
+ * Each search branch is an index range; their union is joined back for the page only. With a
+ * `cursor` the page is read by key from that position (keyset paging); with an offset, from the
+ * nearer end of the list. Either way the answer carries its neighbours' cursors.
  */
-export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<Alias>> {
-  const key = (query.sort ?? 'source').replace(/^-/, '') as keyof typeof SORTS;
-  const desc = query.sort?.startsWith('-') ?? false;
-  const order = sql`${SORTS[key]} ${desc ? sql`desc` : sql`asc`}, a.source`;
+export async function listAliases(db: Db, query: AliasListQuery): Promise<CursorPage<Alias>> {
+  refuseCursorWithOffset(query);
+  const sort = query.sort ?? 'source';
+  const key = sort.replace(/^-/, '') as keyof typeof SORTS;
+  const desc = sort.startsWith('-');
+  const dir = desc ? sql`desc` : sql`asc`;
+  const order = key === 'source' ? sql`a.source ${dir}` : sql`${SORTS[key]} ${dir}, a.source ${dir}`;
   const status = query.status ? sql`and status = ${query.status}` : sql``;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
-  let rows: AliasRow[];
-  let total: number;
-  if (query.q?.trim()) {
-    const [lo, hi] = prefixRange(query.q);
-    const matches = sql`select source from mail_aliases where source >= ${lo} and source < ${hi} ${status}
+  const q = query.q?.trim();
+  const matches = q
+    ? (() => {
+        const [lo, hi] = prefixRange(q);
+        return sql`select source from mail_aliases where source >= ${lo} and source < ${hi} ${status}
       union select source from mail_aliases where domain >= ${lo} and domain < ${hi} ${status}
       union select source from mail_aliases where destination >= ${lo} and destination < ${hi} ${status}`;
+      })()
+    : null;
+  const countTotal = async (): Promise<number> => {
+    if (matches)
+      return Number(
+        (await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
+      );
+    if (query.status) return totalWithStatus(db, 'mail_aliases', query.status);
+    return totalFromDomainCounters(db, 'alias_count');
+  };
+  let rows: AliasRow[];
+  let total: number;
+  let has: { next: boolean; prev: boolean };
+  if (query.cursor !== undefined) {
+    const cursor = decodeCursor(query.cursor, sort, key === 'source' ? ['string'] : ['string', 'string']);
+    const before = cursor.dir === 'before';
+    const o: KeysetOrder = { keys: key === 'source' ? [sql`a.source`] : [SORTS[key], sql`a.source`], desc };
+    const from = matches
+      ? sql`(${matches}) f join mail_aliases a on a.source = f.source`
+      : sql`mail_aliases a`;
+    const read = await sql<AliasRow>`select a.source, a.destination, a.status from ${from}
+        where ${keysetAfter(o, cursor.keys, before)} ${matches ? sql`` : status}
+        order by ${keysetOrderBy(o, before)} limit ${limit + 1}`.execute(db);
+    const page = keysetPage(read.rows, limit, before);
+    rows = page.rows;
+    // The cursor's own row lies on the other side, so that side always has a page.
+    has = before ? { next: true, prev: page.more } : { next: page.more, prev: true };
+    total = await countTotal();
+  } else if (matches) {
     // Sorted by source, the matches alone give the page; other orders need the row.
     const page =
       key === 'source'
         ? sql`select f.source, count(*) over () as total from (${matches}) f
-            order by f.source ${desc ? sql`desc` : sql`asc`} limit ${limit} offset ${offset}`
+            order by f.source ${dir} limit ${limit} offset ${offset}`
         : sql`select a.source, count(*) over () as total from (${matches}) f join mail_aliases a on a.source = f.source
             order by ${order} limit ${limit} offset ${offset}`;
     const keys = (await sql<{ source: string; total: number }>`${page}`.execute(db)).rows;
-    total = keys.length
-      ? Number(keys[0]!.total)
-      : Number(
-          (await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
-        );
+    total = keys.length ? Number(keys[0]!.total) : await countTotal();
     rows = await aliasRows(db, keys, order);
+    has = { next: offset + rows.length < total, prev: offset > 0 };
   } else if (query.status) {
     // Keys from the index first, so a deep offset walks the index and not the table; then the
     // page's rows by key (a join here lets SQLite pick a plan that scans the whole table).
@@ -76,16 +118,23 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
         order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
     rows = await aliasRows(db, keys, order);
-    total = await totalWithStatus(db, 'mail_aliases', query.status);
+    total = await countTotal();
+    has = { next: offset + rows.length < total, prev: offset > 0 };
   } else {
-    total = await totalFromDomainCounters(db, 'alias_count');
+    total = await countTotal();
     const w = pageWindow(total, offset, limit);
-    const keyOrder = w.reverse ? sql`${SORTS[key]} ${desc ? sql`asc` : sql`desc`}, a.source desc` : order;
+    const back = desc ? sql`asc` : sql`desc`;
+    const keyOrder = !w.reverse
+      ? order
+      : key === 'source'
+        ? sql`a.source ${back}`
+        : sql`${SORTS[key]} ${back}, a.source ${back}`;
     const keys = (
       await sql<{ source: string }>`select a.source from mail_aliases a
         order by ${keyOrder} limit ${w.limit} offset ${w.offset}`.execute(db)
     ).rows;
     rows = await aliasRows(db, keys, order);
+    has = { next: offset + rows.length < total, prev: offset > 0 };
   }
   return {
     items: rows.map((r) => ({
@@ -94,6 +143,11 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Page<A
       status: r.status === 'disabled' ? 'disabled' : 'active',
     })),
     total,
+    ...neighbourCursors(
+      sort,
+      rows.map((r) => aliasKeys(key, r)),
+      has,
+    ),
   };
 }
 

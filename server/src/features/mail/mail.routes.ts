@@ -1,14 +1,15 @@
-import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { AppError, checkFailed, conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import { sendPage } from '../../http/list-headers.ts';
 import { importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
 import { listDkimRecords, refreshDkim } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
 import { mailContext } from './mail-context.ts';
+import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
 import {
@@ -87,10 +88,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       (_req, body, done) => done(null, body),
     );
 
+    registerMailExports(scope, db);
+
     registerRoute(scope, mailRoutes.listMailboxes, async ({ query, reply }) => {
-      const page = await listMailboxes(db, query);
-      void reply.header(TOTAL_COUNT_HEADER, String(page.total));
-      return page.items;
+      return sendPage(reply, await listMailboxes(db, query));
     });
 
     registerRoute(scope, mailRoutes.createMailbox, async ({ body, request }) => {
@@ -135,9 +136,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     });
 
     registerRoute(scope, mailRoutes.listAliases, async ({ query, reply }) => {
-      const page = await listAliases(db, query);
-      void reply.header(TOTAL_COUNT_HEADER, String(page.total));
-      return page.items;
+      return sendPage(reply, await listAliases(db, query));
     });
 
     registerRoute(scope, mailRoutes.createAlias, async ({ body, request }) => {

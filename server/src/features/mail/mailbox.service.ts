@@ -18,6 +18,14 @@ import {
 import type { MailCtx } from './mail-context.ts';
 import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { pageWindow } from './page-window.ts';
+import {
+  type CursorPage,
+  type KeyValue,
+  decodeCursor,
+  neighbourCursors,
+  refuseCursorWithOffset,
+} from '../../http/cursor.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { readMailSettings } from './mail-settings.service.ts';
 
@@ -25,46 +33,103 @@ type Db = Kysely<Database>;
 
 type Count = { n: number };
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
+/** A page of a mail list with its total (and, for keyset paging, its neighbours' cursors). */
+export type Page<T> = CursorPage<T>;
 
 const SORTS = {
   email: sql`m.email`,
   quota: sql`m.quota`,
   used: sql`coalesce(u.bytes, 0)`,
-  usage: sql`case when m.quota > 0 then coalesce(u.bytes, 0) * 1.0 / m.quota else 0 end`,
+  // A double on both databases, so a cursor carries the exact value the database compares.
+  usage: sql`case when m.quota > 0 then cast(coalesce(u.bytes, 0) as double precision) / m.quota else 0 end`,
   status: sql`m.status`,
   createdAt: sql`m.created_at`,
 } as const;
+
+type SortKey = keyof typeof SORTS;
+const NUMERIC_SORTS: ReadonlySet<SortKey> = new Set(['quota', 'used', 'usage']);
+
+type MailboxRow = { email: string; quota: number; status: string; created_at: string; used: number | null };
+
+/** The key values of a row in the order of `key` (the sort value, then the unique address). */
+function mailboxKeys(key: SortKey, r: MailboxRow): KeyValue[] {
+  const quota = Number(r.quota);
+  const used = Number(r.used ?? 0);
+  switch (key) {
+    case 'email':
+      return [r.email];
+    case 'quota':
+      return [quota, r.email];
+    case 'used':
+      return [used, r.email];
+    case 'usage':
+      return [quota > 0 ? used / quota : 0, r.email];
+    case 'status':
+      return [r.status, r.email];
+    case 'createdAt':
+      return [r.created_at, r.email];
+  }
+}
 
 /**
  * A page of mailboxes; `q` matches the start of the address or of its domain.
  *
  * Two steps keep pages fast at 100k rows: the page's keys come from an index (each search branch
  * is an index range), then only those keys are joined to the usage table. The unfiltered total
- * comes from the domains' counters.
+ * comes from the domains' counters. With a `cursor` the keys are read from that position on
+ * (keyset paging); the answer carries its neighbours' cursors either way.
  */
 export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Page<Mailbox>> {
-  const key = (query.sort ?? 'email').replace(/^-/, '') as keyof typeof SORTS;
-  const desc = query.sort?.startsWith('-') ?? false;
-  const order = sql`${SORTS[key]} ${desc ? sql`desc` : sql`asc`}, m.email`;
+  refuseCursorWithOffset(query);
+  const sort = query.sort ?? 'email';
+  const key = sort.replace(/^-/, '') as SortKey;
+  const desc = sort.startsWith('-');
+  const dir = desc ? sql`desc` : sql`asc`;
+  const back = desc ? sql`asc` : sql`desc`;
+  const order = key === 'email' ? sql`m.email ${dir}` : sql`${SORTS[key]} ${dir}, m.email ${dir}`;
   const usageJoin =
     key === 'used' || key === 'usage' ? sql`left join mail_quota_usage u on u.username = m.email` : sql``;
   const status = query.status ? sql`and status = ${query.status}` : sql``;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
+  const q = query.q?.trim();
   let keys: { email: string; total?: number }[];
   let total: number | null = null;
-  if (query.q?.trim() && key === 'email') {
+  let has = { next: false, prev: offset > 0 };
+  if (query.cursor !== undefined) {
+    const kinds =
+      key === 'email'
+        ? ['string' as const]
+        : [NUMERIC_SORTS.has(key) ? ('number' as const) : ('string' as const), 'string' as const];
+    const cursor = decodeCursor(query.cursor, sort, kinds);
+    const before = cursor.dir === 'before';
+    const o: KeysetOrder = { keys: key === 'email' ? [sql`m.email`] : [SORTS[key], sql`m.email`], desc };
+    let from = sql`mailboxes m ${usageJoin}`;
+    let filter = query.status ? sql`and m.status = ${query.status}` : sql``;
+    if (q) {
+      const [lo, hi] = prefixRange(q);
+      const matches = sql`select email from mailboxes where email >= ${lo} and email < ${hi} ${status}
+        union select email from mailboxes where domain >= ${lo} and domain < ${hi} ${status}`;
+      from = sql`(${matches}) f join mailboxes m on m.email = f.email ${usageJoin}`;
+      filter = sql``;
+      total = Number(
+        (await sql<Count>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
+      );
+    } else if (query.status) total = await totalWithStatus(db, 'mailboxes', query.status);
+    else total = await totalFromDomainCounters(db, 'mailbox_count');
+    const read = await sql<{ email: string }>`select m.email from ${from}
+        where ${keysetAfter(o, cursor.keys, before)} ${filter}
+        order by ${keysetOrderBy(o, before)} limit ${limit + 1}`.execute(db);
+    const page = keysetPage(read.rows, limit, before);
+    keys = page.rows;
+    has = before ? { next: true, prev: page.more } : { next: page.more, prev: true };
+  } else if (q && key === 'email') {
     // The two branches made disjoint (domain matches whose address does not match), so each is
     // counted and cut to the page on its own index, with no union of every match to sort.
-    const [lo, hi] = prefixRange(query.q);
+    const [lo, hi] = prefixRange(q);
     const byEmail = sql`email >= ${lo} and email < ${hi}`;
     const a = sql`select email from mailboxes where ${byEmail} ${status}`;
     const b = sql`select email from mailboxes where domain >= ${lo} and domain < ${hi} and not (${byEmail}) ${status}`;
-    const dir = desc ? sql`desc` : sql`asc`;
     const upTo = offset + limit;
     keys = (
       await sql<{ email: string }>`select f.email from (
@@ -74,8 +139,8 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
     ).rows;
     const both = sql<Count>`select (select count(*) from (${a}) x) + (select count(*) from (${b}) y) as n`;
     total = Number((await both.execute(db)).rows[0]?.n ?? 0);
-  } else if (query.q?.trim()) {
-    const [lo, hi] = prefixRange(query.q);
+  } else if (q) {
+    const [lo, hi] = prefixRange(q);
     const matches = sql`select email from mailboxes where email >= ${lo} and email < ${hi} ${status}
       union select email from mailboxes where domain >= ${lo} and domain < ${hi} ${status}`;
     const page = sql`select m.email, count(*) over () as total
@@ -96,15 +161,20 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
   } else {
     total = await totalFromDomainCounters(db, 'mailbox_count');
     const w = pageWindow(total, offset, limit);
-    const keyOrder = w.reverse ? sql`${SORTS[key]} ${desc ? sql`asc` : sql`desc`}, m.email desc` : order;
+    const keyOrder = !w.reverse
+      ? order
+      : key === 'email'
+        ? sql`m.email ${back}`
+        : sql`${SORTS[key]} ${back}, m.email ${back}`;
     keys = (
       await sql<{ email: string }>`select m.email from mailboxes m ${usageJoin}
         order by ${keyOrder} limit ${w.limit} offset ${w.offset}`.execute(db)
     ).rows;
   }
+  if (query.cursor === undefined) has = { next: offset + keys.length < total, prev: offset > 0 };
   if (!keys.length) return { items: [], total };
   const emails = keys.map((k) => k.email);
-  const rows = await db
+  const rows: MailboxRow[] = await db
     .selectFrom('mailboxes as m')
     .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
     .select(['m.email', 'm.quota', 'm.status', 'm.created_at', sql<number | null>`u.bytes`.as('used')])
@@ -120,6 +190,11 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       createdAt: r.created_at,
     })),
     total,
+    ...neighbourCursors(
+      sort,
+      rows.map((r) => mailboxKeys(key, r)),
+      has,
+    ),
   };
 }
 

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { RecordForm } from './components/record-form.tsx';
 import { RecordsBulkActions } from './components/records-bulk-actions.tsx';
@@ -34,21 +35,23 @@ export default function RecordsPage() {
     zone: params.get('zone') || ALL_ZONES,
   }));
   const [search] = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const [pos, setPos] = useState<PagePosition>({ page: 1 });
+  const page = pos.page;
   const [showCreate, setShowCreate] = useState(false);
   const [editing, setEditing] = useState<DnsRecord | null>(null);
 
-  useEffect(() => setPage(1), [search, filters.zone, filters.type]);
+  useEffect(() => setPos({ page: 1 }), [search, filters.zone, filters.type]);
 
   const query: RecordListQuery = {
     q: search || undefined,
     zone: filters.zone === ALL_ZONES ? undefined : filters.zone,
     type: filters.type === ALL_TYPES ? undefined : (filters.type as DnsRecordType),
-    limit: RECORDS_PAGE_SIZE,
-    offset: (page - 1) * RECORDS_PAGE_SIZE,
+    ...pageQuery(pos, RECORDS_PAGE_SIZE),
   };
   const filtered = query.q !== undefined || query.zone !== undefined || query.type !== undefined;
   const records = useRecords(query);
+  const setPage = (to: number) =>
+    setPos(pagePosition({ page, next: records.data?.next, prev: records.data?.prev }, to));
   // The unfiltered count for '(filtered of total)', and whether any zone exists to import into.
   const everything = useRecords({ limit: 1 });
   const zones = useZones({ limit: 1 });

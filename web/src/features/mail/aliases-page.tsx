@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { downloadText } from '../../lib/csv.ts';
+import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { AliasCreateForm } from './components/alias-create-form.tsx';
@@ -15,7 +15,7 @@ import { AliasEditModal } from './components/alias-edit-modal.tsx';
 import { AliasImportResult } from './components/alias-import-result.tsx';
 import { AliasTable } from './components/alias-table.tsx';
 import { ListPager } from './components/list-pager.tsx';
-import { aliasesToCsv, aliasExportFileName, fetchAllAliases } from './export-aliases.ts';
+import { downloadAliases } from './export-aliases.ts';
 import { useAliases } from './use-aliases.ts';
 import { useImportAliases } from './use-import-aliases.ts';
 import { useRemoveAlias } from './use-remove-alias.ts';
@@ -37,7 +37,8 @@ export default function AliasesPage() {
   const [adding, setAdding] = useState(false);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), ALIAS_SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const [pos, setPos] = useState<PagePosition>({ page: 1 });
+  const page = pos.page;
   const [editing, setEditing] = useState<Alias | null>(null);
   const [deleteError, setDeleteError] = useState<{ source: string; message: string } | null>(null);
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
@@ -49,20 +50,17 @@ export default function AliasesPage() {
   }>({ result: null, error: null });
   const resetFileInput = useRef<() => void>(null);
 
-  const list = useAliases({
-    q: q || undefined,
-    limit: ALIAS_PAGE_SIZE,
-    offset: (page - 1) * ALIAS_PAGE_SIZE,
-    sort: 'source',
-  });
+  const list = useAliases({ q: q || undefined, ...pageQuery(pos, ALIAS_PAGE_SIZE), sort: 'source' });
+  const setPage = (to: number) =>
+    setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
   const remove = useRemoveAlias();
   const importAliases = useImportAliases();
 
-  useEffect(() => setPage(1), [q]);
+  useEffect(() => setPos({ page: 1 }), [q]);
   const total = list.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / ALIAS_PAGE_SIZE));
   useEffect(() => {
-    if (list.data && page > lastPage) setPage(lastPage);
+    if (list.data && page > lastPage) setPos({ page: lastPage });
   }, [list.data, page, lastPage]);
 
   const runDelete = (source: string) => {
@@ -91,15 +89,14 @@ export default function AliasesPage() {
   const exportAll = async () => {
     setExporting('Starting…');
     try {
-      const all = await fetchAllAliases((done, of) =>
-        setExporting(`${done.toLocaleString()} / ${of.toLocaleString()}`),
+      const of = total.toLocaleString();
+      const { count, fileName } = await downloadAliases((done) =>
+        setExporting(`${done.toLocaleString()} / ${of}`),
       );
-      const fileName = aliasExportFileName();
-      downloadText(fileName, aliasesToCsv(all));
       notify({
         type: 'success',
         title: 'Aliases exported',
-        message: `${all.length} aliases written to ${fileName}.`,
+        message: `${count} aliases written to ${fileName}.`,
       });
     } catch (err) {
       notify({ type: 'error', title: 'Failed to export aliases', message: errorMessage(err) });

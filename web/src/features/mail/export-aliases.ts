@@ -1,26 +1,38 @@
-import { ALIAS_EXPORT_COLUMNS, MAIL_LIST_MAX_LIMIT, mailRoutes, type Alias } from '@mailroom/contract/mail';
-import { apiCallWithTotal } from '../../api/client.ts';
-import { toCsv, todayStamp } from '../../lib/csv.ts';
-import { collectPages } from '../../lib/collect-pages.ts';
+import { aliasExportRow, exportRoutes } from '@mailroom/contract/exports';
+import { ALIAS_EXPORT_COLUMNS, type Alias } from '@mailroom/contract/mail';
+import { apiDownload } from '../../api/client.ts';
+import { downloadBlob, toCsv, todayStamp } from '../../lib/csv.ts';
 
 /** §9: the file name carries the date. */
 export function aliasExportFileName(stamp: string = todayStamp()): string {
   return `aliases-${stamp}.csv`;
 }
 
-/** Columns source, destination, status; formula-looking cells are neutralised by toCsv. */
+/** Columns source, destination, status; formula-looking cells are neutralised (as the server's export does). */
 export function aliasesToCsv(aliases: Alias[]): string {
-  return toCsv(
-    aliases.map((a) => ({ source: a.source, destination: a.destination, status: a.status })),
-    [...ALIAS_EXPORT_COLUMNS],
-  );
+  return toCsv(aliases.map(aliasExportRow), [...ALIAS_EXPORT_COLUMNS]);
 }
 
-/** Every alias, not just the visible page, read from the server in its largest pages. */
-export function fetchAllAliases(onProgress?: (done: number, total: number) => void): Promise<Alias[]> {
-  return collectPages(
-    (offset, limit) => apiCallWithTotal(mailRoutes.listAliases, { query: { offset, limit, sort: 'source' } }),
-    MAIL_LIST_MAX_LIMIT,
-    onProgress,
-  );
+/** Line ends in a chunk of the export: one per alias (after the header). */
+function countLines(chunk: Uint8Array): number {
+  let n = 0;
+  for (const b of chunk) if (b === 10) n++;
+  return n;
+}
+
+/**
+ * Every alias, streamed by the server as CSV in one answer (it reads the table in key order in
+ * constant memory), saved under the spec's file name; answers the number of aliases written.
+ */
+export async function downloadAliases(
+  onProgress?: (done: number) => void,
+): Promise<{ count: number; fileName: string }> {
+  let lines = 0;
+  const blob = await apiDownload(exportRoutes.exportAliases, { query: { format: 'csv' } }, (chunk) => {
+    lines += countLines(chunk);
+    onProgress?.(Math.max(0, lines - 1));
+  });
+  const fileName = aliasExportFileName();
+  downloadBlob(fileName, blob);
+  return { count: Math.max(0, lines - 1), fileName };
 }

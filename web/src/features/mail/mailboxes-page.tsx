@@ -7,6 +7,7 @@ import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { ListPager } from './components/list-pager.tsx';
@@ -36,28 +37,26 @@ export default function MailboxesPage() {
   const [adding, setAdding] = useState(false);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const [pos, setPos] = useState<PagePosition>({ page: 1 });
+  const page = pos.page;
   const [editing, setEditing] = useState<Mailbox | null>(null);
   const [removed, setRemoved] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<{ email: string; message: string } | null>(null);
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
 
-  const query = {
-    q: q || undefined,
-    limit: MAILBOX_PAGE_SIZE,
-    offset: (page - 1) * MAILBOX_PAGE_SIZE,
-    sort: 'email' as const,
-  };
+  const query = { q: q || undefined, ...pageQuery(pos, MAILBOX_PAGE_SIZE), sort: 'email' as const };
   const list = useMailboxes(query);
+  const setPage = (to: number) =>
+    setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
   const settings = useMailSettings();
   const remove = useRemoveMailbox();
 
-  useEffect(() => setPage(1), [q]);
+  useEffect(() => setPos({ page: 1 }), [q]);
   const total = list.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / MAILBOX_PAGE_SIZE));
   // After deleting the last row of the last page, step back to a page that exists.
   useEffect(() => {
-    if (list.data && page > lastPage) setPage(lastPage);
+    if (list.data && page > lastPage) setPos({ page: lastPage });
   }, [list.data, page, lastPage]);
 
   const runDelete = (email: string) => {

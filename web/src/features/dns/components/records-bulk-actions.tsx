@@ -2,9 +2,8 @@ import { Button, Card, Collapse, Group, Title } from '@mantine/core';
 import { IconDownload, IconRefresh, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
-import { downloadText } from '../../../lib/csv.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { fetchAllRecords, recordExportFileName, recordsToCsv } from '../export-records.ts';
+import { downloadRecords } from '../export-records.ts';
 import { RecordImport } from './record-import.tsx';
 
 export interface RecordsBulkActionsProps {
@@ -21,13 +20,11 @@ export function RecordsBulkActions({ hasRecords, onRefresh, refreshing }: Record
   const exportAll = async () => {
     setExporting(true);
     try {
-      const records = await fetchAllRecords();
-      const name = recordExportFileName();
-      downloadText(name, recordsToCsv(records));
+      const { count, fileName } = await downloadRecords();
       notify({
         type: 'success',
         title: 'Records exported',
-        message: `${records.length} records written to ${name}.`,
+        message: `${count} records written to ${fileName}.`,
       });
     } catch (err) {
       notify({ type: 'error', title: 'Failed to export records', message: errorMessage(err) });

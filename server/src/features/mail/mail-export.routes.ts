@@ -1,0 +1,32 @@
+import {
+  ALIAS_EXPORT_COLUMNS,
+  EXPORT_STEMS,
+  MAILBOX_EXPORT_COLUMNS,
+  aliasExportRow,
+  exportRoutes,
+  mailboxExportRow,
+} from '@mailroom/contract/exports';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
+import { aliasBatches, mailboxBatches } from './mail-export.ts';
+
+/** The streamed whole-table exports of mailboxes and aliases (the answer is the stream itself). */
+export function registerMailExports(app: FastifyInstance, db: Kysely<Database>): void {
+  registerRoute(app, exportRoutes.exportMailboxes, async ({ query, reply }) => {
+    const body = exportStream(mailboxBatches(db), query.format, {
+      columns: MAILBOX_EXPORT_COLUMNS,
+      row: mailboxExportRow,
+    });
+    return sendExport(reply, `${EXPORT_STEMS.mailboxes}-${exportStamp()}`, query.format, body) as never;
+  });
+  registerRoute(app, exportRoutes.exportAliases, async ({ query, reply }) => {
+    const body = exportStream(aliasBatches(db), query.format, {
+      columns: ALIAS_EXPORT_COLUMNS,
+      row: aliasExportRow,
+    });
+    return sendExport(reply, `${EXPORT_STEMS.aliases}-${exportStamp()}`, query.format, body) as never;
+  });
+}

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** The list routes (Fastify patterns) and the change counters their answers depend on. */
+export const LIST_ROUTE_COUNTERS: Record<string, string[]> = {
+  '/api/mail/users': ['mailboxes'],
+  '/api/mail/aliases': ['mail_aliases'],
+  '/api/dns/records': ['dns_records', 'dns_zones'],
+  '/api/dns/records/:zone': ['dns_records', 'dns_zones'],
+  '/api/dns/zones': ['dns_zones'],
+};
+
+/**
+ * The validator of a list answer: the database's epoch and the counters the triggers raise on
+ * every change of the listed tables, plus the request's path and query (each page, sort or filter
+ * has its own tag). Reading it costs one indexed query of a few rows, whatever the list's size.
+ */
+export async function listEtag(db: Kysely<Database>, counters: string[], url: string): Promise<string> {
+  const rows = await db
+    .selectFrom('list_versions')
+    .select(['name', 'version'])
+    .where('name', 'in', ['epoch', ...counters])
+    .execute();
+  const v = new Map(rows.map((r) => [r.name, Number(r.version)]));
+  const state = ['epoch', ...counters].map((n) => (v.get(n) ?? 0).toString(36)).join('.');
+  const query = createHash('sha256').update(url).digest('base64url').slice(0, 16);
+  return `W/"${state}-${query}"`;
+}
+
+/** RFC 9110 weak comparison of If-None-Match against our tag (`*` matches any). */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === opaque;
+  });
+}
+
+/**
+ * Conditional GETs on the list routes: every answer carries an ETag, and a request whose
+ * If-None-Match still matches is answered 304 without reading the list. The tag is read before the
+ * list, so a change committed in between can only make the next request miss, never serve stale
+ * rows. Runs after the auth guard and query validation (preHandler).
+ */
+export function installListEtags(app: FastifyInstance, db: Kysely<Database>): void {
+  // Callback style: the other routes pass through without a promise.
+  app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
+    const counters =
+      request.method === 'GET' || request.method === 'HEAD'
+        ? LIST_ROUTE_COUNTERS[request.routeOptions.url ?? '']
+        : undefined;
+    if (!counters) {
+      done();
+      return;
+    }
+    listEtag(db, counters, request.url).then(
+      (etag) => {
+        void reply.header('etag', etag);
+        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) void reply.code(304).send();
+        else done();
+      },
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
+  });
+}
