@@ -67,20 +67,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
   const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
-  // A successful mail change may move MX, DKIM, SPF or DMARC: republish the mail domains' zones
-  // before the answer leaves (only zones whose text changed are rewritten).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const action = request.routeOptions.config?.audit;
-    if (request.method === 'GET' || reply.statusCode >= 400 || !action?.startsWith('mail.')) {
-      done(null, payload);
-      return;
-    }
-    dns
-      .republishMailZones()
-      .catch((err: unknown) => request.log.error({ err }, 'DNS republish failed'))
-      .finally(() => done(null, payload));
-  });
-  registerMail(app, deps, { onDnsFactsChanged: () => dns.republishMailZones() });
+  // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
+  // password, quota or status change); only zones whose text changed are rewritten.
+  registerMail(app, deps, { onDnsFactsChanged: (domains) => dns.republishMailZones(domains) });
 
   await installSpa(app, deps.config.webDist);
   await app.ready();

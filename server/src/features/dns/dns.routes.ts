@@ -26,8 +26,8 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 const yes = (v: string | undefined) => v === '1' || v === 'true';
 
 export interface DnsHandle {
-  /** Re-render the mail domains' zones after a mail change. */
-  republishMailZones(): Promise<void>;
+  /** Re-render these mail domains' zones (or all) after a mail change that moved their records. */
+  republishMailZones(domains?: string[] | 'all'): Promise<void>;
 }
 
 export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
@@ -116,5 +116,5 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
       return result;
     });
   });
-  return { republishMailZones: () => republishMailZones(ctx) };
+  return { republishMailZones: (domains) => republishMailZones(ctx, domains) };
 }
