@@ -7,6 +7,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.ts';
+import { registerApply } from './apply/apply.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAuth(app, deps, opts.throttle);
   registerSystem(app, deps);
   registerAudit(app, deps);
+  registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
   const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@mailroom/contract/errors';
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../app-deps.ts';
 import type { Database } from '../db/schema.ts';
@@ -271,6 +272,6 @@ function describeChanges(c: FileChanges): string {
 export function assertApplied(outcome: ApplyOutcome): void {
   if (outcome.state === 'applied') return;
   if (outcome.step === 'prove')
-    throw new AppError(422, 'CHECK_FAILED', outcome.message, { output: outcome.output, outcome }, true);
-  throw new AppError(502, 'APPLY_FAILED', outcome.message, { output: outcome.output, outcome }, true);
+    throw new AppError(422, ERROR_CODES.CHECK_FAILED, outcome.message, { output: outcome.output, outcome }, true);
+  throw new AppError(502, ERROR_CODES.APPLY_FAILED, outcome.message, { output: outcome.output, outcome }, true);
 }

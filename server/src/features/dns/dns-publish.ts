@@ -9,6 +9,7 @@ import type { Host, StagedFile } from '../../host/host.ts';
 import { AppError } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
 import { unstagedOutput } from '../../host/bulk-commit.ts';
+import type { ChangeAudit } from '../../apply/audit-scope.ts';
 import type { FileChanges } from '../../apply/file-set.ts';
 import { type ApplyReport, type ApplyTarget, applyChange, assertApplied } from '../../apply/pipeline.ts';
 import {
@@ -444,6 +445,7 @@ async function recordDnsStatus(
 export async function runDnsAction<T>(
   ctx: DnsContext,
   body: (trx: Db) => Promise<{ value: T; plan: PublishPlan }>,
+  audit: (value: T) => ChangeAudit = () => ({}),
 ): Promise<T> {
   const { db, dialect } = ctx.deps.database;
   const { host } = ctx.deps;
@@ -465,7 +467,7 @@ export async function runDnsAction<T>(
         files: v?.out.files ?? [],
         remove: (v?.out.removed ?? []).map((d) => BIND_SYSTEM_PATHS.zoneFile(d)),
       }),
-      audit: () => ({}),
+      audit: (v) => audit(v.value),
       refusedMessage: (proof) => `Rejected by BIND's checker: ${firstProblem(proof.output)}`,
     });
   } catch (err) {

@@ -4,6 +4,8 @@ import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import { readOutcome } from '../../apply/outcomes.ts';
+import { registerRetry } from '../../apply/retry-registry.ts';
 import { bindLayout } from './bind-layout.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
@@ -41,6 +43,13 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
 
   registerRoute(app, r.dashboard, async ({ query }) => dashboard(ctx, query.limit ?? 10));
   registerRoute(app, r.status, async () => readStatus(db));
+  // Retry of a DNS change saved but not live: the same as Apply (every zone and named.conf).
+  registerRetry(deps, 'dns', async () => {
+    await applyAll(ctx);
+    const outcome = await readOutcome(db, 'dns');
+    if (!outcome) throw new Error('the DNS apply recorded no outcome');
+    return outcome;
+  });
   registerRoute(app, r.apply, async () => {
     await applyAll(ctx);
     return readStatus(db);

@@ -3,6 +3,7 @@ import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { assertApplied } from '../../apply/pipeline.ts';
+import { registerRetry } from '../../apply/retry-registry.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
@@ -68,6 +69,12 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   // runs beside the start (a slow checker must not hold the app back); reading or saving the
   // settings waits for it, and close() lets it finish.
   let startup: Promise<void> = Promise.resolve();
+  registerRetry(deps, 'mail', async () => {
+    await startup;
+    const r = await applyMailCommitted(deps, conn);
+    assertApplied(r.outcome);
+    return r.outcome;
+  });
   app.addHook('onReady', async () => {
     startup = (async () => {
       try {
