@@ -161,8 +161,11 @@ export class SwapHandle {
     const errors: unknown[] = [];
     for (const d of [...this.done].reverse()) {
       try {
-        if (d.backup) await fs.rename(d.backup, d.target);
-        else await fs.rm(d.target, { force: true });
+        if (d.backup) {
+          await fs.rename(d.backup, d.target);
+          // A rename between two links of one file does nothing: the backup is still there.
+          await fs.rm(d.backup, { force: true });
+        } else await fs.rm(d.target, { force: true });
       } catch (err) {
         errors.push(err);
       }
