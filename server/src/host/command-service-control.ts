@@ -7,13 +7,23 @@ export interface CommandControlOptions {
   rndcPort?: number;
 }
 
+// What each tool says when its daemon is simply not running: nothing to reload, and no sign that the
+// new files are bad (the daemon reads them when it starts).
+const NOT_RUNNING: Record<string, RegExp> = {
+  postfix: /not running/i,
+  doveadm: /not running|connect\(.*\) failed|no such file or directory/i,
+  rspamadm: /not running|connection refused|no such file or directory/i,
+  rndc: /connect failed|connection refused/i,
+};
+
 const OFF: ReloadResult = { ok: true, attempted: false, output: 'Reloads are off (not in system mode).' };
 
 /**
  * The default `ServiceControl`: reloads with the daemons' own commands when `host.reloadEnabled`
  * (system mode): `postfix reload`, `doveadm reload`, `rndc reload <zone>` per zone or
  * `rndc reconfig` / `rndc reload`. It starts nothing and reports every daemon as unmanaged; the
- * local-mode supervisor replaces it.
+ * local-mode supervisor replaces it. A daemon that is not running is not a failed reload: the
+ * answer is `attempted: false` with the tool's words (it reads the new files when it starts).
  */
 export class CommandServiceControl implements ServiceControl {
   constructor(
@@ -66,6 +76,10 @@ export class CommandServiceControl implements ServiceControl {
     let ok = true;
     for (const args of runs) {
       const r = await this.host.run(bin, args, { timeoutMs });
+      if (r.code !== 0 && NOT_RUNNING[cmd]?.test(r.stdout + r.stderr)) {
+        const words = (r.stdout + r.stderr).trim();
+        return { ok: true, attempted: false, output: `${cmd}: not running, nothing reloaded (${words})` };
+      }
       ok &&= r.code === 0;
       const shown = args.filter((a, i) => !(i < 6 && cmd === 'rndc')).join(' ');
       const words = (r.stdout + r.stderr).trim();
