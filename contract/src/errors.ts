@@ -24,5 +24,7 @@ export const ERROR_CODES = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'RATE_LIMITED',
   CHECK_FAILED: 'CHECK_FAILED',
+  /** Saved, but not live: the swap or a reload failed after the commit (the last good files stay). */
+  APPLY_FAILED: 'APPLY_FAILED',
   INTERNAL: 'INTERNAL_ERROR',
 } as const;

@@ -7,10 +7,10 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.ts';
+import { registerApply } from './apply/apply.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
-import { DNS_NEUTRAL_MAIL_ACTIONS } from './features/mail/dns-neutral-actions.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
@@ -87,28 +87,13 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAuth(app, deps, opts.throttle);
   registerSystem(app, deps);
   registerAudit(app, deps);
+  registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
   const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
-  // A successful mail change may move MX, DKIM, SPF or DMARC: republish the mail domains' zones
-  // before the answer leaves (only zones whose text changed are rewritten).
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const action = request.routeOptions.config?.audit;
-    if (
-      request.method === 'GET' ||
-      reply.statusCode >= 400 ||
-      !action?.startsWith('mail.') ||
-      DNS_NEUTRAL_MAIL_ACTIONS.has(action)
-    ) {
-      done(null, payload);
-      return;
-    }
-    dns
-      .republishMailZones()
-      .catch((err: unknown) => request.log.error({ err }, 'DNS republish failed'))
-      .finally(() => done(null, payload));
-  });
-  registerMail(app, deps, { onDnsFactsChanged: () => dns.republishMailZones() });
+  // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
+  // password, quota or status change); only zones whose text changed are rewritten.
+  registerMail(app, deps, { onDnsFactsChanged: (domains) => dns.republishMailZones(domains) });
 
   await installSpa(app, deps.config.webDist);
   await app.ready();

@@ -15,6 +15,10 @@ export function registerRawSqlite(db: Kysely<Database>, sqlite: SQLite.Database)
  * every request) skip both. `build` is called once with the instance; its parameter values are
  * placeholders, replaced in order by `params` at each call. Inside a transaction (an instance not
  * registered) it runs the same SQL through Kysely.
+ *
+ * The cached statement runs while holding Kysely's connection (`db.connection()`): SQLite has one
+ * connection, and a statement run beside Kysely's lock would execute inside whatever transaction
+ * another request has open on it, reading its uncommitted rows and rolling back with it.
  */
 export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<Row>) {
   const cache = new WeakMap<object, { sql: string; stmt: SQLite.Statement | null }>();
@@ -26,8 +30,11 @@ export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<R
       entry = { sql, stmt: sqlite ? sqlite.prepare(sql) : null };
       cache.set(db, entry);
     }
-    if (entry.stmt) {
-      return entry.stmt.reader ? (entry.stmt.all(...params) as Row[]) : (entry.stmt.run(...params), []);
+    const stmt = entry.stmt;
+    if (stmt) {
+      return db
+        .connection()
+        .execute(async () => (stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), [])));
     }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(entry.sql, [...params]));
     return result.rows;

@@ -2,7 +2,9 @@ import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
 import type { MailTables } from './mail.tables.ts';
 import type { PagingTables } from './paging.tables.ts';
+import type { PipelineTables } from './pipeline.tables.ts';
 import type { SecurityTables } from './security.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
-export interface Database extends CoreTables, DnsTables, MailTables, SecurityTables, PagingTables {}
+export interface Database
+  extends CoreTables, DnsTables, MailTables, PagingTables, PipelineTables, SecurityTables {}

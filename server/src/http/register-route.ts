@@ -2,6 +2,7 @@ import { ErrorResponse } from '@mailroom/contract/errors';
 import type { RouteDef } from '@mailroom/contract/route';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { runInAuditScope } from '../apply/audit-scope.ts';
 
 export interface RouteInput<D extends RouteDef> {
   params: z.output<NonNullable<D['params']>>;
@@ -43,13 +44,16 @@ export function registerRoute<D extends RouteDef>(
       response: { 200: def.response, ...errorResponses },
       ...(def.public ? {} : { security: [{ bearer: [] }] }),
     },
+    // Inside the request's audit scope, so a service can write the audit line in its transaction.
     handler: async (request, reply) =>
-      handler({
-        params: request.params as RouteInput<D>['params'],
-        query: request.query as RouteInput<D>['query'],
-        body: request.body as RouteInput<D>['body'],
-        request,
-        reply,
-      }),
+      runInAuditScope(request, () =>
+        handler({
+          params: request.params as RouteInput<D>['params'],
+          query: request.query as RouteInput<D>['query'],
+          body: request.body as RouteInput<D>['body'],
+          request,
+          reply,
+        }),
+      ),
   });
 }

@@ -6,9 +6,12 @@ import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
-import { AppError, checkFailed } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
-import { commitManyFiles, unstagedOutput } from '../../host/bulk-commit.ts';
+import { unstagedOutput } from '../../host/bulk-commit.ts';
+import type { ChangeAudit } from '../../apply/audit-scope.ts';
+import type { FileChanges } from '../../apply/file-set.ts';
+import { type ApplyReport, type ApplyTarget, applyChange, assertApplied } from '../../apply/pipeline.ts';
 import {
   type BindCheck,
   CHECKER_MISSING,
@@ -18,8 +21,8 @@ import {
 } from './bind-checker.ts';
 import type { DnsContext } from './dns-context.ts';
 import { loadSettings, ensureSettingsRow } from './dns-settings.service.ts';
-import { writeReload, writeStatus } from './dns-status.service.ts';
-import { RNDC_PORT, renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
+import { writeStatus } from './dns-status.service.ts';
+import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
 import { nextSerial } from './serial.ts';
 import { deriveMailRecords, overriddenBy } from './system-records.ts';
 import { markZonesRendered, type ZoneRendered } from './zone-bulk-update.ts';
@@ -44,10 +47,12 @@ export interface PublishPlan {
   confs?: boolean;
   /** Zones whose files go once the change is committed. */
   removed?: string[];
+  /** Hand every planned zone's file to the pipeline, changed or not (Apply: restores edited files). */
+  verifyFiles?: boolean;
 }
 
 interface PublishOutcome {
-  check: BindCheck;
+  files: { path: string; content: string }[];
   zones: string[];
   confs: boolean;
   removed: string[];
@@ -114,14 +119,19 @@ function firstProblem(output: string): string {
   return lines.find((l) => !WARNING_LINE.some((w) => w.test(l))) ?? lines[0] ?? output;
 }
 
+/**
+ * Renders what the plan names from the transaction's state and records the new serials and hashes
+ * in it. Only zones whose text changed (or every planned zone with `verifyFiles`) yield a file.
+ */
 async function publish(
   trx: Db,
   ctx: DnsContext,
   plan: PublishPlan,
   facts: MailDnsFacts[],
+  now: Date,
+  checked: boolean,
 ): Promise<PublishOutcome> {
   const { host } = ctx.deps;
-  const now = new Date();
   const files: { path: string; content: string }[] = [];
   const zonePlans = plan.zones ?? [];
   const rendered: string[] = [];
@@ -200,14 +210,15 @@ async function publish(
         input.soa.serial = nextSerial(Number(row.serial), now, zp.serialAtLeast);
         text = renderZoneFile(input);
       }
-      files.push({ path: BIND_SYSTEM_PATHS.zoneFile(row.domain), content: text });
-      rendered.push(row.domain);
+      if (changed || plan.verifyFiles) {
+        files.push({ path: BIND_SYSTEM_PATHS.zoneFile(row.domain), content: text });
+        rendered.push(row.domain);
+      }
       zoneUpdates.push({ id: row.id, serial: input.soa.serial, hash, changed });
     }
   }
 
   let notes: string[] | undefined;
-  const confPaths = new Set<string>();
   if (plan.confs) {
     const { settings } = await loadSettings(trx);
     const certFile = host.path(settings.tlsCertificatePath);
@@ -240,24 +251,9 @@ async function publish(
       { path: P.zones, content: zonesConf },
       { path: P.main, content: pieces.main },
     );
-    for (const p of [P.workDirMarker, P.options, P.logging, P.zones, P.main]) confPaths.add(host.path(p));
   }
 
-  let check: BindCheck = { ok: true, checked: true, output: '' };
-  if (files.length) {
-    const result = await commitManyFiles(host, files, async (staged) => {
-      check = await checkStaged(ctx, staged, confPaths);
-      return { ok: check.ok, output: check.output };
-    });
-    if (!result.ok) {
-      throw checkFailed(
-        `Rejected by BIND's checker: ${firstProblem(check.output)}`,
-        problemLines(check.output),
-      );
-    }
-  }
-
-  const status = check.checked ? 'active' : 'pending';
+  const status = checked ? 'active' : 'pending';
   const stamp = now.toISOString();
   await markZonesRendered(trx, ctx.deps.database.dialect, zoneUpdates, status, stamp);
   if (plan.confs) {
@@ -269,7 +265,7 @@ async function publish(
       .where('status', '!=', status)
       .execute();
   }
-  return { check, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes };
+  return { files, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes };
 }
 
 /**
@@ -317,7 +313,8 @@ async function checkStaged(
   confPaths: Set<string>,
 ): Promise<BindCheck> {
   const { host } = ctx.deps;
-  const zoneFiles = staged.filter((s) => !confPaths.has(s.target));
+  // Zone files the apply does not change are live and were proved when they went live.
+  const zoneFiles = staged.filter((s) => !confPaths.has(s.target) && (s as { changed?: boolean }).changed !== false);
   const outputs: string[] = [];
   let checked = true;
   if (zoneFiles.length) {
@@ -351,89 +348,135 @@ async function checkStaged(
   };
 }
 
-async function afterCommit(ctx: DnsContext, outcome: PublishOutcome): Promise<void> {
+
+const CONF_PATHS = [
+  BIND_SYSTEM_PATHS.workDirMarker,
+  BIND_SYSTEM_PATHS.options,
+  BIND_SYSTEM_PATHS.logging,
+  BIND_SYSTEM_PATHS.zones,
+  BIND_SYSTEM_PATHS.main,
+];
+const ZONE_FILE_PREFIX = BIND_SYSTEM_PATHS.zoneFile('');
+// Above this many changed zones one `rndc reload` is cheaper than a command per zone.
+const PER_ZONE_RELOAD_MAX = 50;
+
+export const DNS_TARGET = 'dns';
+
+/**
+ * BIND as one apply target: changed zone files loaded by `named-checkconf -z`, the configuration
+ * parsed whole; `rndc reload <zone>` per changed zone, `rndc reconfig` when the zone list changed,
+ * a full `rndc reload` when the options changed.
+ */
+export function dnsTarget(ctx: DnsContext): ApplyTarget {
   const { host } = ctx.deps;
-  for (const d of outcome.removed) await host.removeFile(BIND_SYSTEM_PATHS.zoneFile(d));
-  if (!host.reloadEnabled || (!outcome.confs && outcome.zones.length === 0 && outcome.removed.length === 0))
-    return;
-  const rndc = await host.which('rndc');
-  let reload: DnsCheckStatus['reload'];
-  if (!rndc) {
-    reload = {
-      attempted: false,
+  const confPaths = new Set(CONF_PATHS.map((p) => host.path(p)));
+  return {
+    name: DNS_TARGET,
+    async prove(staged) {
+      const r = await checkStaged(ctx, staged, confPaths);
+      return { ok: r.ok, checked: r.checked, output: r.ok ? r.output : problemLines(r.output) };
+    },
+    async reload(changes: FileChanges, services) {
+      const zoneOf = (p: string) => (p.startsWith(ZONE_FILE_PREFIX) ? p.slice(ZONE_FILE_PREFIX.length) : null);
+      const zones = changes.written.map(zoneOf).filter((z): z is string => z !== null);
+      const optionsChanged = changes.written.some(
+        (p) => p !== BIND_SYSTEM_PATHS.zones && CONF_PATHS.includes(p as (typeof CONF_PATHS)[number]),
+      );
+      const listChanged = changes.written.includes(BIND_SYSTEM_PATHS.zones) || changes.removed.length > 0;
+      if (optionsChanged || zones.length > PER_ZONE_RELOAD_MAX) return [await services.reload('named')];
+      if (!zones.length && !listChanged) return [];
+      return [await services.reload('named', { zones, reconfig: listChanged })];
+    },
+  };
+}
+
+async function checkerPresent(host: Host): Promise<boolean> {
+  return (await host.which('named-checkconf')) !== null;
+}
+
+/** Records what the Status card shows after an apply. */
+async function recordDnsStatus(
+  ctx: DnsContext,
+  out: PublishOutcome,
+  report: ApplyReport<unknown>,
+  checked: boolean,
+): Promise<void> {
+  const db = ctx.deps.database.db;
+  const { outcome } = report;
+  const reload = report.reloads[0];
+  const reloadStatus: DnsCheckStatus['reload'] | undefined = reload
+    ? { attempted: reload.attempted, ok: reload.attempted ? reload.ok : null, output: reload.output }
+    : undefined;
+  if (outcome.state !== 'applied') {
+    await writeStatus(db, {
       ok: false,
-      output: 'rndc was not found (Debian package bind9); the name server was not reloaded.',
-    };
-  } else {
-    const perZone = !outcome.confs && outcome.removed.length === 0 && outcome.zones.length <= 20;
-    const base = ['-k', ctx.layout.rndcKey, '-s', '127.0.0.1', '-p', String(RNDC_PORT)];
-    const runs = perZone ? outcome.zones.map((z) => ['reload', z]) : [['reload']];
-    const out: string[] = [];
-    let ok = true;
-    for (const args of runs) {
-      const r = await host.run(rndc, [...base, ...args], { timeoutMs: 60_000 });
-      ok &&= r.code === 0;
-      out.push(`rndc ${args.join(' ')}: ${(r.stdout + r.stderr).trim()}`);
-    }
-    reload = { attempted: true, ok, output: out.join('\n') };
+      message: outcome.message,
+      output: outcome.output,
+      applied: false,
+      ...(reloadStatus ? { reload: reloadStatus } : {}),
+    });
+    return;
   }
-  await writeReload(ctx.deps.database.db, reload);
+  if (!out.zones.length && !out.confs && !out.removed.length) return;
+  const what = [
+    out.zones.length ? `${out.zones.length} zone file${out.zones.length === 1 ? '' : 's'}` : '',
+    out.confs ? 'named.conf' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  await writeStatus(db, {
+    ok: checked ? true : null,
+    message: checked ? `${what || 'The configuration'} checked by BIND and applied` : CHECKER_MISSING,
+    output: report.proof?.output ?? '',
+    applied: true,
+    ...(out.notes ? { notes: out.notes } : {}),
+    ...(reloadStatus ? { reload: reloadStatus } : {}),
+  });
 }
 
 /**
- * One DNS change as one transaction: `body` changes the database and says what to publish; the
- * files are rendered and proved inside the same transaction, so a rejected file leaves both the
- * database and the last good files as they were. The name server is reloaded after the commit.
+ * One DNS change through the apply pipeline: `body` changes the database and says what to
+ * publish. The result is rendered in a rolled-back transaction and proved by BIND first (a refused
+ * zone saves nothing: 422), then the change is committed with its audit line and the new serials,
+ * and only the files whose content changed are swapped in and reloaded. A failed swap or reload
+ * restores the last good files and answers 502 (saved, not live; Apply retries).
  */
 export async function runDnsAction<T>(
   ctx: DnsContext,
   body: (trx: Db) => Promise<{ value: T; plan: PublishPlan }>,
+  audit: (value: T) => ChangeAudit = () => ({}),
 ): Promise<T> {
   const { db, dialect } = ctx.deps.database;
-  let outcome: PublishOutcome | undefined;
-  let value: T;
+  const { host } = ctx.deps;
   // Read before the transaction: the provider queries through its own connection, which on SQLite
   // (one connection, held by the transaction) would wait forever.
   const facts = ctx.mailFacts ? await ctx.mailFacts() : [];
+  const checked = await checkerPresent(host);
+  const now = new Date();
+  let report: ApplyReport<{ value: T; out: PublishOutcome }>;
   try {
-    value = await db.transaction().execute(async (trx) => {
-      await lockDns(trx, dialect);
-      const res = await body(trx);
-      outcome = await publish(trx, ctx, res.plan, facts);
-      if (outcome.zones.length || outcome.confs) {
-        const what = [
-          outcome.zones.length
-            ? `${outcome.zones.length} zone file${outcome.zones.length === 1 ? '' : 's'}`
-            : '',
-          outcome.confs ? 'named.conf' : '',
-        ]
-          .filter(Boolean)
-          .join(' and ');
-        await writeStatus(trx, {
-          ok: outcome.check.checked ? true : null,
-          message: outcome.check.checked ? `${what} checked by BIND and applied` : CHECKER_MISSING,
-          output: outcome.check.output,
-          applied: true,
-          ...(outcome.notes ? { notes: outcome.notes } : {}),
-          ...(ctx.deps.host.reloadEnabled
-            ? {}
-            : { reload: { attempted: false, ok: null, output: 'Reloads are off (not in system mode).' } }),
-        });
-      }
-      return res.value;
+    report = await applyChange(ctx.deps, {
+      target: dnsTarget(ctx),
+      change: async (trx) => {
+        await lockDns(trx, dialect);
+        const res = await body(trx);
+        return { value: res.value, out: await publish(trx, ctx, res.plan, facts, now, checked) };
+      },
+      render: async (_db, v) => ({
+        files: v?.out.files ?? [],
+        remove: (v?.out.removed ?? []).map((d) => BIND_SYSTEM_PATHS.zoneFile(d)),
+      }),
+      audit: (v) => audit(v.value),
+      refusedMessage: (proof) => `Rejected by BIND's checker: ${firstProblem(proof.output)}`,
     });
   } catch (err) {
     if (err instanceof AppError && err.code === ERROR_CODES.CHECK_FAILED) {
       const details = err.details as { output?: string } | null;
-      await writeStatus(db, {
-        ok: false,
-        message: err.message,
-        output: details?.output ?? '',
-        applied: false,
-      });
+      await writeStatus(db, { ok: false, message: err.message, output: details?.output ?? '', applied: false });
     }
     throw err;
   }
-  if (outcome) await afterCommit(ctx, outcome);
-  return value;
+  await recordDnsStatus(ctx, report.value.out, report, checked);
+  assertApplied(report.outcome);
+  return report.value.value;
 }

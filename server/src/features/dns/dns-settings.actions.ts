@@ -36,18 +36,24 @@ export async function applyAll(ctx: DnsContext): Promise<void> {
       .execute();
     return {
       value: undefined,
-      plan: { confs: true, zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })) },
+      plan: {
+        confs: true,
+        verifyFiles: true,
+        zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })),
+      },
     };
   });
 }
 
 /**
- * Renders the zones of the mail domains again after a mail change (MX, DKIM, SPF, DMARC follow the
- * mail settings). Only zones whose text changed get a new serial, a check and a write.
+ * Renders the zones of these mail domains (or of every mail domain) again after a mail change that
+ * moved what they derive (MX, DKIM, SPF, DMARC). Only zones whose text changed get a new serial, a
+ * check, a write and a reload; a domain without a zone here is skipped.
  */
-export async function republishMailZones(ctx: DnsContext): Promise<void> {
+export async function republishMailZones(ctx: DnsContext, only: string[] | 'all' = 'all'): Promise<void> {
   if (!ctx.mailFacts) return;
-  const domains = (await ctx.mailFacts()).map((f) => f.domain.toLowerCase());
+  const domains =
+    only === 'all' ? (await ctx.mailFacts()).map((f) => f.domain.toLowerCase()) : only.map((d) => d.toLowerCase());
   if (!domains.length) return;
   await runDnsAction(ctx, async (trx) => {
     const zones = await trx

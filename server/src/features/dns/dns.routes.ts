@@ -5,6 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
+import { readOutcome } from '../../apply/outcomes.ts';
+import { registerRetry } from '../../apply/retry-registry.ts';
 import { bindLayout } from './bind-layout.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
@@ -28,8 +30,8 @@ const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 const yes = (v: string | undefined) => v === '1' || v === 'true';
 
 export interface DnsHandle {
-  /** Re-render the mail domains' zones after a mail change. */
-  republishMailZones(): Promise<void>;
+  /** Re-render these mail domains' zones (or all) after a mail change that moved their records. */
+  republishMailZones(domains?: string[] | 'all'): Promise<void>;
 }
 
 export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
@@ -43,6 +45,13 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
 
   registerRoute(app, r.dashboard, async ({ query }) => dashboard(ctx, query.limit ?? 10));
   registerRoute(app, r.status, async () => readStatus(db));
+  // Retry of a DNS change saved but not live: the same as Apply (every zone and named.conf).
+  registerRetry(deps, 'dns', async () => {
+    await applyAll(ctx);
+    const outcome = await readOutcome(db, 'dns');
+    if (!outcome) throw new Error('the DNS apply recorded no outcome');
+    return outcome;
+  });
   registerRoute(app, r.apply, async () => {
     await applyAll(ctx);
     return readStatus(db);
@@ -114,5 +123,5 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
       return result;
     });
   });
-  return { republishMailZones: () => republishMailZones(ctx) };
+  return { republishMailZones: (domains) => republishMailZones(ctx, domains) };
 }

@@ -141,112 +141,117 @@ export async function importRecords(
   text: string,
   dryRun: boolean,
 ): Promise<RecordImportResult> {
-  return runDnsAction(ctx, async (trx: Db) => {
-    const errors: { row: number; message: string }[] = [];
-    let skipped = 0;
-    const refuse = (row: number, message: string) => {
-      skipped++;
-      if (errors.length < MAX_ERRORS) errors.push({ row, message });
-    };
+  return runDnsAction(
+    ctx,
+    async (trx: Db) => {
+      const errors: { row: number; message: string }[] = [];
+      let skipped = 0;
+      const refuse = (row: number, message: string) => {
+        skipped++;
+        if (errors.length < MAX_ERRORS) errors.push({ row, message });
+      };
 
-    // Every zone (domain, type, count) is small beside the records; each zone's existing records
-    // are read the first time a row names it.
-    const zones = new Map<string, ZoneState | null>();
-    for (const z of await trx
-      .selectFrom('dns_zones')
-      .select(['domain', 'zone_type', 'record_count'])
-      .execute()) {
-      zones.set(z.domain, {
-        domain: z.domain,
-        primary: z.zone_type === 'primary',
-        existing: Number(z.record_count),
-        byName: null,
-        accepted: [],
-      });
-    }
-    const byNameOf = async (z: ZoneState): Promise<Map<string, AtName>> => {
-      if (z.byName) return z.byName;
-      const map = new Map<string, AtName>();
-      if (z.existing > 0) {
-        const rows = await trx
-          .selectFrom('dns_records')
-          .select(['id', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
-          .where('zone', '=', z.domain)
-          .execute();
-        for (const e of rows) addAtName(map, e.qname, e);
+      // Every zone (domain, type, count) is small beside the records; each zone's existing records
+      // are read the first time a row names it.
+      const zones = new Map<string, ZoneState | null>();
+      for (const z of await trx
+        .selectFrom('dns_zones')
+        .select(['domain', 'zone_type', 'record_count'])
+        .execute()) {
+        zones.set(z.domain, {
+          domain: z.domain,
+          primary: z.zone_type === 'primary',
+          existing: Number(z.record_count),
+          byName: null,
+          accepted: [],
+        });
       }
-      z.byName = map;
-      return map;
-    };
+      const byNameOf = async (z: ZoneState): Promise<Map<string, AtName>> => {
+        if (z.byName) return z.byName;
+        const map = new Map<string, AtName>();
+        if (z.existing > 0) {
+          const rows = await trx
+            .selectFrom('dns_records')
+            .select(['id', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
+            .where('zone', '=', z.domain)
+            .execute();
+          for (const e of rows) addAtName(map, e.qname, e);
+        }
+        z.byName = map;
+        return map;
+      };
 
-    const { settings } = await loadSettings(trx);
-    let imported = 0;
-    for (const { line, fields } of csvRows(text)) {
-      if (isBlank(fields)) continue;
-      if (line === 1 && fields[0]?.trim().toLowerCase() === 'zone') continue;
-      const p = parseRow(line, fields);
-      if ('message' in p) {
-        refuse(p.line, p.message);
-        continue;
+      const { settings } = await loadSettings(trx);
+      let imported = 0;
+      for (const { line, fields } of csvRows(text)) {
+        if (isBlank(fields)) continue;
+        if (line === 1 && fields[0]?.trim().toLowerCase() === 'zone') continue;
+        const p = parseRow(line, fields);
+        if ('message' in p) {
+          refuse(p.line, p.message);
+          continue;
+        }
+        const zone = zones.get(p.zone);
+        if (!zone) {
+          refuse(p.line, dnsMessages.zoneNotFound(p.zone));
+          continue;
+        }
+        if (!zone.primary) {
+          refuse(p.line, dnsMessages.secondaryNoRecords(zone.domain));
+          continue;
+        }
+        const res = normalizeRecord(p.input, zone.domain, settings);
+        if ('problem' in res) {
+          refuse(p.line, res.problem.message);
+          continue;
+        }
+        const rec = res.record;
+        const byName = zone.byName ?? (await byNameOf(zone));
+        const here = byName.get(rec.qname);
+        const clash = here ? conflictAtName(rec, Array.isArray(here) ? here : [here]) : null;
+        if (clash) {
+          refuse(p.line, clash.message);
+          continue;
+        }
+        addAtName(byName, rec.qname, rec, here);
+        zone.accepted.push(rec);
+        imported++;
       }
-      const zone = zones.get(p.zone);
-      if (!zone) {
-        refuse(p.line, dnsMessages.zoneNotFound(p.zone));
-        continue;
-      }
-      if (!zone.primary) {
-        refuse(p.line, dnsMessages.secondaryNoRecords(zone.domain));
-        continue;
-      }
-      const res = normalizeRecord(p.input, zone.domain, settings);
-      if ('problem' in res) {
-        refuse(p.line, res.problem.message);
-        continue;
-      }
-      const rec = res.record;
-      const byName = zone.byName ?? (await byNameOf(zone));
-      const here = byName.get(rec.qname);
-      const clash = here ? conflictAtName(rec, Array.isArray(here) ? here : [here]) : null;
-      if (clash) {
-        refuse(p.line, clash.message);
-        continue;
-      }
-      addAtName(byName, rec.qname, rec, here);
-      zone.accepted.push(rec);
-      imported++;
-    }
 
-    const touched = [...zones.values()]
-      .filter((z): z is ZoneState => z !== null && z.accepted.length > 0)
-      .sort((a, b) => (a.domain < b.domain ? -1 : 1));
-    if (!dryRun) {
-      // In index order (zone, then name): several times faster to insert than file order.
-      const deltas = new CountDeltas();
-      for (const z of touched) {
-        // Stable: rows at one name and type keep their file order, which their ids then follow.
-        z.accepted.sort(byNameAndType);
-        const perType = new Map<string, number>();
-        for (const r of z.accepted) perType.set(r.rtype, (perType.get(r.rtype) ?? 0) + 1);
-        for (const [rtype, n] of perType) deltas.add(z.domain, rtype, n);
+      const touched = [...zones.values()]
+        .filter((z): z is ZoneState => z !== null && z.accepted.length > 0)
+        .sort((a, b) => (a.domain < b.domain ? -1 : 1));
+      if (!dryRun) {
+        // In index order (zone, then name): several times faster to insert than file order.
+        const deltas = new CountDeltas();
+        for (const z of touched) {
+          // Stable: rows at one name and type keep their file order, which their ids then follow.
+          z.accepted.sort(byNameAndType);
+          const perType = new Map<string, number>();
+          for (const r of z.accepted) perType.set(r.rtype, (perType.get(r.rtype) ?? 0) + 1);
+          for (const [rtype, n] of perType) deltas.add(z.domain, rtype, n);
+        }
+        await bulkInsertRecords(
+          trx,
+          ctx.deps.database,
+          touched.map((z) => ({ zone: z.domain, records: z.accepted })),
+        );
+        await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
       }
-      await bulkInsertRecords(
-        trx,
-        ctx.deps.database,
-        touched.map((z) => ({ zone: z.domain, records: z.accepted })),
-      );
-      await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
-    }
-    return {
-      value: { imported, skipped, errors: errors.sort((a, b) => a.row - b.row), dryRun },
-      plan: dryRun
-        ? {}
-        : {
-            zones: touched.map((z) => ({
-              domain: z.domain,
-              bump: 'always' as const,
-              ...(z.existing === 0 ? { records: z.accepted } : {}),
-            })),
-          },
-    };
-  });
+      return {
+        value: { imported, skipped, errors: errors.sort((a, b) => a.row - b.row), dryRun },
+        plan: dryRun
+          ? {}
+          : {
+              zones: touched.map((z) => ({
+                domain: z.domain,
+                bump: 'always' as const,
+                ...(z.existing === 0 ? { records: z.accepted } : {}),
+              })),
+            },
+      };
+    },
+    // The audit line, written in the import's transaction, says what it did.
+    (v) => ({ details: { imported: v.imported, skipped: v.skipped, dryRun: v.dryRun } }),
+  );
 }

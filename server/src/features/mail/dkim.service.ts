@@ -13,7 +13,6 @@ import {
   renderDkimTables,
 } from './dkim.renderer.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
-import { serializedOn } from './host-queue.ts';
 
 type Db = Kysely<Database>;
 const generate = promisify(generateKeyPair);
@@ -26,8 +25,11 @@ async function newKeyPair(): Promise<{ privateKey: string; publicKey: string }> 
   });
 }
 
-/** Generates a 2048-bit key for every domain that has none (several at a time, one per core). */
-export async function ensureDkimKeys(db: Db): Promise<number> {
+/**
+ * Generates a 2048-bit key for every domain that has none (several at a time, one per core);
+ * answers the domains that got one.
+ */
+export async function ensureDkimKeys(db: Db): Promise<string[]> {
   const missing = await db
     .selectFrom('mail_domains as d')
     .leftJoin('dkim_keys as k', (j) =>
@@ -37,7 +39,7 @@ export async function ensureDkimKeys(db: Db): Promise<number> {
     .where('k.id', 'is', null)
     .execute();
   const queue = missing.map((r) => r.domain);
-  let made = 0;
+  const made: string[] = [];
   const worker = async () => {
     for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
       const pair = await newKeyPair();
@@ -52,7 +54,7 @@ export async function ensureDkimKeys(db: Db): Promise<number> {
         })
         .onConflict((oc) => oc.columns(['domain', 'selector']).doNothing())
         .executeTakeFirst();
-      made += Number(res.numInsertedOrUpdatedRows ?? 0);
+      if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) made.push(d);
     }
   };
   await Promise.all(Array.from({ length: Math.min(os.availableParallelism(), queue.length) }, worker));
@@ -91,12 +93,4 @@ export function dkimFiles(
     { path: MAIL_PATHS.dkimKeyTable, content: tables.keyTable },
     { path: MAIL_PATHS.dkimSigningTable, content: tables.signingTable },
   ];
-}
-
-/** Keys for new domains, then their files; for after a change that may have added a domain. */
-export async function refreshDkim(db: Db, host: Host, enabled: boolean): Promise<void> {
-  if (!enabled) return;
-  if ((await ensureDkimKeys(db)) === 0) return;
-  const keys = await currentDkimKeys(db);
-  await serializedOn(host, () => host.commitFiles(dkimFiles(host, keys)));
 }

@@ -4,6 +4,8 @@ import { defaultMailSettings, MailSettings, mailMessages } from '@mailroom/contr
 import { DOMAIN_RE } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { ERROR_CODES } from '@mailroom/contract/errors';
 
 type Db = Kysely<Database>;
 
@@ -23,6 +25,28 @@ export interface StoredSettings {
   version: number;
   appliedAt: string | null;
   check: ConfigCheck | null;
+  /**
+   * Set when the stored row no longer parses: `settings` are then the defaults for display only,
+   * nothing is rendered from them, and the check says why until a save replaces the row.
+   */
+  problem: string | null;
+}
+
+export const corruptSettingsMessage = (why: string) =>
+  `The stored mail settings no longer parse (${why}); nothing is rendered from them. Review the settings and save them to replace the stored row.`;
+
+function parseStored(text: string): { settings: MailSettings; problem: string | null } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { settings: machineDefaults(), problem: corruptSettingsMessage((err as Error).message) };
+  }
+  const parsed = MailSettings.safeParse(raw);
+  if (parsed.success) return { settings: parsed.data, problem: null };
+  const first = parsed.error.issues[0];
+  const why = first ? `${first.path.join('.') || 'settings'}: ${first.message}` : 'invalid';
+  return { settings: machineDefaults(), problem: corruptSettingsMessage(why) };
 }
 
 /** The saved settings; a fresh install gets the defaults as version 1. */
@@ -48,17 +72,30 @@ export async function readMailSettings(db: Db): Promise<StoredSettings> {
       .where('id', '=', SETTINGS_ID)
       .executeTakeFirstOrThrow();
   }
-  const parsed = MailSettings.safeParse(JSON.parse(row.settings));
+  const { settings, problem } = parseStored(row.settings);
   return {
-    settings: parsed.success ? parsed.data : machineDefaults(),
+    settings,
     version: Number(row.version),
     appliedAt: row.applied_at,
-    check: row.check_ok === null ? null : { ok: Number(row.check_ok) === 1, output: row.check_output ?? '' },
+    check: problem
+      ? { ok: false, output: problem }
+      : row.check_ok === null
+        ? null
+        : { ok: Number(row.check_ok) === 1, output: row.check_output ?? '' },
+    problem,
   };
 }
 
+/** The saved settings for rendering: a row that no longer parses is an error, never the defaults. */
+export async function settingsToRender(db: Db): Promise<MailSettings> {
+  const s = await readMailSettings(db);
+  if (s.problem) throw new AppError(409, ERROR_CODES.CONFLICT, s.problem, { output: s.problem });
+  return s.settings;
+}
+
 export function settingsResponse(s: StoredSettings): MailSettingsResponse {
-  return { ...s, defaults: machineDefaults() };
+  const { problem: _problem, ...rest } = s;
+  return { ...rest, defaults: machineDefaults() };
 }
 
 /** Writes new settings when `version` is still current; false when someone saved in between. */

@@ -7,7 +7,6 @@ import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
 import { currentDkimKeys, dkimFiles } from './dkim.service.ts';
-import { serializedOn } from './host-queue.ts';
 import {
   type DovecotPaths,
   renderDovecotConf,
@@ -237,53 +236,4 @@ export async function ensureTlsCertificate(host: Host, hostname: string): Promis
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
-}
-
-/** System mode: Postfix and Dovecot pick up the new files. */
-async function reloadMailServices(host: Host): Promise<string[]> {
-  const notes: string[] = [];
-  const postfix = await host.which('postfix');
-  if (postfix) {
-    const r = await host.run(postfix, ['reload']);
-    notes.push(`postfix reload: ${r.code === 0 ? 'done' : r.stderr.trim() || `exit ${r.code}`}`);
-  }
-  const doveadm = await host.which('doveadm');
-  if (doveadm) {
-    const r = await host.run(doveadm, ['reload']);
-    notes.push(`doveadm reload: ${r.code === 0 ? 'done' : r.stderr.trim() || `exit ${r.code}`}`);
-  }
-  return notes;
-}
-
-export interface ApplyResult {
-  /** False when a check refused the files (the last good ones stay). */
-  ok: boolean;
-  check: ConfigCheck | null;
-}
-
-/** Renders, checks and writes the whole mail stack. */
-export function applyMailStack(
-  db: Kysely<Database>,
-  host: Host,
-  conn: MailDbConn,
-  s: MailSettings,
-): Promise<ApplyResult> {
-  return serializedOn(host, async () => {
-    if (s.enableTLS) {
-      const problem = await ensureTlsCertificate(host, s.hostname);
-      if (problem) return { ok: false, check: { ok: false, output: problem } };
-    }
-    const files = await renderMailFiles(db, host, conn, s);
-    let check: ConfigCheck | null = null;
-    const result = await host.commitFiles(files, async (staged) => {
-      check = await checkStagedMailFiles(host, conn, staged);
-      return check ?? { ok: true, output: '' };
-    });
-    if (result.ok && host.reloadEnabled) {
-      const notes = await reloadMailServices(host);
-      const c = check as ConfigCheck | null;
-      if (c) check = { ok: c.ok, output: [c.output, ...notes].join('\n') };
-    }
-    return { ok: result.ok, check };
-  });
 }

@@ -1,25 +1,20 @@
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import { AppError, checkFailed, conflict } from '../../http/errors.ts';
+import { assertApplied } from '../../apply/pipeline.ts';
+import { registerRetry } from '../../apply/retry-registry.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
-import { listDkimRecords, refreshDkim } from './dkim.service.ts';
+import { ensureDkimKeys, listDkimRecords } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
+import { applyMailCommitted, dnsFactsMoved, saveMailSettings } from './mail-apply.ts';
 import { mailContext } from './mail-context.ts';
 import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
-import {
-  readMailSettings,
-  recordApply,
-  settingsResponse,
-  staleMessage,
-  writeMailSettings,
-} from './mail-settings.service.ts';
-import { type ApplyResult, applyMailStack } from './mail-stack.ts';
+import { readMailSettings, settingsResponse } from './mail-settings.service.ts';
 import {
   changePassword,
   changeQuota,
@@ -30,13 +25,16 @@ import {
   setMailboxStatus,
 } from './mailbox.service.ts';
 
-const CHECK_FAILED_MESSAGE =
-  'The mail server rejected the new configuration; the previous files are still in place.';
-
 export interface MailOptions {
-  /** Called after new DKIM keys may exist, so DNS can publish them. */
-  onDnsFactsChanged?: () => Promise<void>;
+  /**
+   * Called when what DNS derives from the mail area may have moved for these domains (a domain
+   * came or went, a DKIM key appeared) or for every mail domain ('all': the settings' hostname, MX,
+   * SPF, DMARC or DKIM switch changed). Never called for a password, quota or status change.
+   */
+  onDnsFactsChanged?: (domains: string[] | 'all') => Promise<void>;
 }
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOptions = {}): void {
   const ctx = mailContext(deps);
@@ -44,15 +42,26 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const { host } = deps;
   const conn = mailDbConn(deps.database, deps.config.mailDbUrl);
 
+  const factsChanged = async (domains: string[] | 'all') => {
+    if (domains !== 'all' && !domains.length) return;
+    // The mail change stands; a zone DNS refuses is reported on the DNS status, not here.
+    await opts.onDnsFactsChanged?.(domains).catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
+  };
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
-  // needs them; close() waits for a running job.
+  // needs them; their files go live through the apply pipeline (only the new key file and the
+  // tables change), then DNS republishes the zones of these domains only. close() waits.
   let dkimJob: Promise<void> = Promise.resolve();
-  const scheduleDkim = (): Promise<void> => {
+  const scheduleDkim = (domains: string[]): Promise<void> => {
     dkimJob = dkimJob
       .then(async () => {
-        const { settings } = await readMailSettings(db);
-        await refreshDkim(db, host, settings.enableDKIM);
-        await opts.onDnsFactsChanged?.();
+        const { settings, problem } = await readMailSettings(db);
+        const keyed = !problem && settings.enableDKIM ? await ensureDkimKeys(db) : [];
+        if (keyed.length) {
+          const r = await applyMailCommitted(deps, conn);
+          if (r.outcome.state !== 'applied')
+            app.log.warn({ outcome: r.outcome }, 'DKIM files not applied; last good files kept');
+        }
+        await factsChanged([...new Set([...domains, ...keyed])]);
       })
       .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
     return dkimJob;
@@ -61,18 +70,22 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   // runs beside the start (a slow checker must not hold the app back); reading or saving the
   // settings waits for it, and close() lets it finish.
   let startup: Promise<void> = Promise.resolve();
+  registerRetry(deps, 'mail', async () => {
+    await startup;
+    const r = await applyMailCommitted(deps, conn);
+    assertApplied(r.outcome);
+    return r.outcome;
+  });
   app.addHook('onReady', async () => {
     startup = (async () => {
       try {
-        const { settings } = await readMailSettings(db);
-        const r = await applyMailStack(db, host, conn, settings);
-        await recordApply(db, r.check, r.ok);
-        if (!r.ok)
-          app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
+        const r = await applyMailCommitted(deps, conn);
+        if (r.outcome.state !== 'applied')
+          app.log.warn({ outcome: r.outcome }, 'mail configuration not applied at start; last good files kept');
       } catch (err) {
         app.log.error({ err }, 'could not render the mail configuration at start');
       }
-      void scheduleDkim();
+      void scheduleDkim([]);
     })();
   });
   app.addHook('onClose', async () => {
@@ -98,13 +111,14 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       request.auditTarget = body.email;
       request.auditDetails = { quota: body.quota };
       const { newDomain } = await createMailbox(ctx, body);
-      if (newDomain) await scheduleDkim();
+      if (newDomain) await scheduleDkim([domainOf(body.email)]);
       return { success: true as const, message: `Mailbox ${body.email} created` };
     });
 
     registerRoute(scope, mailRoutes.removeMailbox, async ({ params, request }) => {
       const { movedTo } = await removeMailbox(ctx, params.email);
       request.auditDetails = { movedTo };
+      await factsChanged([domainOf(params.email)]);
       return { success: true as const, movedTo };
     });
 
@@ -143,12 +157,13 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       request.auditTarget = body.source;
       request.auditDetails = { destination: body.destination };
       const { newDomain } = await createAlias(db, body);
-      if (newDomain) await scheduleDkim();
+      if (newDomain) await scheduleDkim([domainOf(body.source)]);
       return { success: true as const, message: `Alias ${body.source} created` };
     });
 
     registerRoute(scope, mailRoutes.removeAlias, async ({ params }) => {
       await removeAlias(db, params.source);
+      await factsChanged([domainOf(params.source)]);
       return { success: true as const };
     });
 
@@ -168,7 +183,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
         dryRun: outcome.dryRun,
       };
       // Many new domains can mean many keys: the answer does not wait for them.
-      if (outcome.newDomains.length) void scheduleDkim();
+      if (outcome.newDomains.length) void scheduleDkim(outcome.newDomains);
       return {
         imported: outcome.imported,
         skipped: outcome.skipped,
@@ -181,12 +196,13 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerRoute(scope, mailRoutes.addDomain, async ({ body, request }) => {
       request.auditTarget = body.domain;
-      if (await addDomain(db, body.domain)) await scheduleDkim();
+      if (await addDomain(db, body.domain)) await scheduleDkim([body.domain.toLowerCase()]);
       return { success: true as const };
     });
 
     registerRoute(scope, mailRoutes.removeDomain, async ({ params }) => {
       await removeDomain(db, params.domain);
+      await factsChanged([params.domain.toLowerCase()]);
       return { success: true as const };
     });
 
@@ -195,28 +211,15 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return settingsResponse(await readMailSettings(db));
     });
 
-    registerRoute(scope, mailRoutes.saveSettings, async ({ body, request }) => {
+    registerRoute(scope, mailRoutes.saveSettings, async ({ body }) => {
       await startup;
-      const current = await readMailSettings(db);
-      if (body.version !== current.version) throw conflict(staleMessage, { version: current.version });
-      request.auditDetails = { version: body.version + 1 };
-      let result: ApplyResult | null = null;
-      try {
-        await db.transaction().execute(async (trx) => {
-          if (!(await writeMailSettings(trx, body.settings, body.version))) {
-            throw conflict(staleMessage, { version: (await readMailSettings(trx)).version });
-          }
-          result = await applyMailStack(trx, host, conn, body.settings);
-          if (!result.ok) throw checkFailed(CHECK_FAILED_MESSAGE, result.check?.output ?? '');
-          await recordApply(trx, result.check, true);
-        });
-      } catch (err) {
-        const r = result as ApplyResult | null;
-        if (err instanceof AppError && r && !r.ok) await recordApply(db, r.check, false);
-        throw err;
-      }
+      const before = await readMailSettings(db);
+      const r = await saveMailSettings(deps, conn, body.settings, body.version);
+      // Saved: DNS follows even when the files did not go live (they are retried, the zones are not).
+      if (before.problem || dnsFactsMoved(before.settings, body.settings)) await factsChanged('all');
       // DKIM just turned on: keys for every domain, then their files.
-      if (body.settings.enableDKIM) void scheduleDkim();
+      if (body.settings.enableDKIM) void scheduleDkim([]);
+      assertApplied(r.outcome);
       return settingsResponse(await readMailSettings(db));
     });
 

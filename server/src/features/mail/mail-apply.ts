@@ -1,0 +1,126 @@
+import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
+import type { AppDeps } from '../../app-deps.ts';
+import { type ApplyReport, type ApplyTarget, applyChange, applyCommitted } from '../../apply/pipeline.ts';
+import type { FileChanges, ProveResult } from '../../apply/file-set.ts';
+import type { ReloadResult } from '../../host/service-control.ts';
+import { checkFailed } from '../../http/errors.ts';
+import type { MailDbConn } from './mail-db-conn.ts';
+import { MAIL_PATHS } from './mail-paths.ts';
+import { readMailSettings, recordApply, settingsToRender, writeMailSettings } from './mail-settings.service.ts';
+import { staleMessage } from './mail-settings.service.ts';
+import { checkStagedMailFiles, ensureTlsCertificate, renderMailFiles } from './mail-stack.ts';
+import { conflict } from '../../http/errors.ts';
+
+export const MAIL_TARGET = 'mail';
+
+const CHECK_FAILED_MESSAGE =
+  'The mail server rejected the new configuration; the previous files are still in place.';
+
+const under = (dir: string) => (p: string) => p.startsWith(`${dir}/`);
+
+/** The mail stack as one apply target: proved by postconf/postmap/doveconf, reloaded per daemon. */
+export function mailTarget(deps: AppDeps, conn: MailDbConn): ApplyTarget {
+  const { host } = deps;
+  return {
+    name: MAIL_TARGET,
+    async prove(staged) {
+      const c = await checkStagedMailFiles(host, conn, staged);
+      return c ? { ok: c.ok, checked: true, output: c.output } : { ok: true, checked: false, output: '' };
+    },
+    async reload(changes: FileChanges, services): Promise<ReloadResult[]> {
+      const paths = [...changes.written, ...changes.removed];
+      const out: ReloadResult[] = [];
+      if (paths.some(under(MAIL_PATHS.postfixDir))) out.push(await services.reload('postfix'));
+      if (paths.some(under('/etc/dovecot'))) out.push(await services.reload('dovecot'));
+      return out;
+    },
+  };
+}
+
+/** The check as the mail settings answer shows it (null: no checker installed). */
+export function checkOf(proof: ProveResult | null, output: string): ConfigCheck | null {
+  if (proof && !proof.checked) return null;
+  return proof ? { ok: proof.ok, output: [proof.output, output].filter(Boolean).join('\n') } : null;
+}
+
+async function renderCommitted(deps: AppDeps, conn: MailDbConn, db: Parameters<typeof settingsToRender>[0]) {
+  const settings = await settingsToRender(db);
+  return { files: await renderMailFiles(db, deps.host, conn, settings) };
+}
+
+/** Records the outcome on the settings row (the Settings Status shows it). */
+async function recordReport(deps: AppDeps, r: ApplyReport<unknown>): Promise<void> {
+  const reloadWords = r.reloads.map((x) => x.output).join('\n');
+  const check: ConfigCheck | null =
+    r.outcome.state === 'applied'
+      ? checkOf(r.proof, reloadWords)
+      : { ok: false, output: `${r.outcome.message}\n${r.outcome.output}`.trim() };
+  await recordApply(deps.database.db, check, r.outcome.state === 'applied');
+}
+
+/** Renders the committed settings again and puts changed files live (start, new DKIM keys, Retry). */
+export async function applyMailCommitted(deps: AppDeps, conn: MailDbConn): Promise<ApplyReport<undefined>> {
+  const { settings, problem } = await readMailSettings(deps.database.db);
+  if (!problem && settings.enableTLS) {
+    const tls = await ensureTlsCertificate(deps.host, settings.hostname);
+    if (tls) throw checkFailed(tls, tls);
+  }
+  const r = await applyCommitted(deps, mailTarget(deps, conn), (db) => renderCommitted(deps, conn, db));
+  await recordReport(deps, r);
+  return r;
+}
+
+/**
+ * Saves new settings through the pipeline: proved before the commit (a refusal saves nothing and
+ * answers 422), committed with an audit line holding the values before and after, then put live.
+ */
+export async function saveMailSettings(
+  deps: AppDeps,
+  conn: MailDbConn,
+  next: MailSettings,
+  version: number,
+): Promise<ApplyReport<MailSettings>> {
+  const { db } = deps.database;
+  const current = await readMailSettings(db);
+  if (version !== current.version) throw conflict(staleMessage, { version: current.version });
+  if (next.enableTLS) {
+    const tls = await ensureTlsCertificate(deps.host, next.hostname);
+    if (tls) throw checkFailed(tls, tls);
+  }
+  try {
+    const r = await applyChange(deps, {
+      target: mailTarget(deps, conn),
+      change: async (trx) => {
+        if (!(await writeMailSettings(trx, next, version))) {
+          throw conflict(staleMessage, { version: (await readMailSettings(trx)).version });
+        }
+        return next;
+      },
+      render: (d) => renderCommitted(deps, conn, d),
+      audit: () => ({
+        details: { version: version + 1 },
+        before: current.problem ? null : current.settings,
+        after: next,
+      }),
+      refusedMessage: () => CHECK_FAILED_MESSAGE,
+    });
+    await recordReport(deps, r);
+    return r;
+  } catch (err) {
+    const details = (err as { code?: string; details?: { output?: string } }).details;
+    if ((err as { code?: string }).code === 'CHECK_FAILED')
+      await recordApply(db, { ok: false, output: details?.output ?? '' }, false);
+    throw err;
+  }
+}
+
+/** Whether DNS must republish every mail domain: what the zones derive from the settings moved. */
+export function dnsFactsMoved(a: MailSettings, b: MailSettings): boolean {
+  return (
+    a.hostname !== b.hostname ||
+    a.enableSPF !== b.enableSPF ||
+    a.enableDMARC !== b.enableDMARC ||
+    a.enableDKIM !== b.enableDKIM ||
+    JSON.stringify(a.mxRecords) !== JSON.stringify(b.mxRecords)
+  );
+}
