@@ -1,10 +1,12 @@
 import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
+import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { AppError, checkFailed, conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { importAliases } from './alias-import.service.ts';
+import { csvDataLines } from '../../lib/progress.ts';
+import { type ImportOutcome, importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
 import { listDkimRecords, refreshDkim } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
@@ -159,7 +161,44 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return { success: true as const };
     });
 
-    registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request }) => {
+    registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request, reply }) => {
+      const answer = (outcome: ImportOutcome) => {
+        // Many new domains can mean many keys: the answer does not wait for them.
+        if (outcome.newDomains.length) void scheduleDkim();
+        return {
+          imported: outcome.imported,
+          skipped: outcome.skipped,
+          errors: outcome.errors,
+          dryRun: outcome.dryRun,
+        };
+      };
+      // A large file runs as a job: 202 with its id, progress on /api/events.
+      if (deps.jobs && csvDataLines(body) > JOB_IMPORT_ROWS) {
+        const title = query.dryRun ? 'Alias import check' : 'Alias import';
+        const job = await deps.jobs.run(
+          JOB_KINDS.aliasImport,
+          title,
+          request.admin?.email ?? null,
+          async (ctx) => {
+            const result = answer(await importAliases(db, body, query.dryRun, ctx));
+            const counts = {
+              imported: result.imported,
+              skipped: result.skipped,
+              errors: result.errors.length,
+            };
+            return {
+              result,
+              counts,
+              errors: result.errors,
+              summary: `${result.imported} imported, ${result.skipped} skipped, ${result.errors.length} refused`,
+            };
+          },
+        );
+        request.auditTarget = `job ${job.id}`;
+        request.auditDetails = { job: job.id, dryRun: query.dryRun };
+        void reply.code(202);
+        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
+      }
       const outcome = await importAliases(db, body, query.dryRun);
       request.auditTarget = `${outcome.imported} aliases`;
       request.auditDetails = {
@@ -168,14 +207,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
         errors: outcome.errors.length,
         dryRun: outcome.dryRun,
       };
-      // Many new domains can mean many keys: the answer does not wait for them.
-      if (outcome.newDomains.length) void scheduleDkim();
-      return {
-        imported: outcome.imported,
-        skipped: outcome.skipped,
-        errors: outcome.errors,
-        dryRun: outcome.dryRun,
-      };
+      return answer(outcome);
     });
 
     registerRoute(scope, mailRoutes.listDomains, async () => listDomains(db));
