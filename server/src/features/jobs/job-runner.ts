@@ -74,8 +74,9 @@ export interface JobChange {
 /**
  * Runs jobs in this process and keeps their rows current: progress, heartbeat, cancel (asked in
  * any process: a flag in the row), and their end. Queued jobs with a JSON input are picked up by
- * whichever process holds the `jobs.queue` leadership; running jobs of a process that died
- * (stale heartbeat) are marked interrupted by it. On close, this process's running jobs are
+ * a process with a handler for their kind, one claim at a time under the `jobs.queue` lock;
+ * running jobs of a process that died (stale heartbeat) are marked interrupted by the process
+ * holding the `jobs.leader` leadership, and by every process as it starts. On close, this process's running jobs are
  * stopped and marked interrupted.
  */
 export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
@@ -464,51 +465,59 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     });
   }
 
-  /** The queue leader: recovers stale jobs and claims queued ones it has a handler for. */
+  /**
+   * Every poll: the leader (one process) sweeps stale jobs now and then; any process with handlers
+   * claims the oldest queued job it can run, under the `jobs.queue` lock (and a conditional
+   * update, so a job is claimed once even if a lock were lost).
+   */
   private async lead(): Promise<void> {
     if (this.closed) return;
     try {
       if (!this.leadership || this.leadership.signal.aborted) {
-        this.leadership = await this.locks.tryLeader('jobs.queue');
-        if (!this.leadership) return;
+        this.leadership = await this.locks.tryLeader('jobs.leader');
       }
-      if (Date.now() - this.lastRecovery >= this.staleMs / 3) {
+      if (this.leadership && Date.now() - this.lastRecovery >= this.staleMs / 3) {
         this.lastRecovery = Date.now();
         await this.recoverStale();
       }
-      const kinds = [...this.handlers.keys()];
-      if (!kinds.length) return;
-      const next = await this.db
-        .selectFrom('jobs')
-        .select('id')
-        .where('state', '=', 'queued')
-        .where('kind', 'in', kinds)
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
-      if (!next) return;
-      const now = Date.now();
-      const claimed = await this.db
-        .updateTable('jobs')
-        .set((eb) => ({
-          state: 'running',
-          owner: this.owner,
-          started_at: now,
-          updated_at: now,
-          heartbeat_at: now,
-          version: eb('version', '+', 1),
-        }))
-        .where('id', '=', next.id)
-        .where('state', '=', 'queued')
-        .returningAll()
-        .executeTakeFirst();
+      if (this.handlers.size === 0) return;
+      const claimed = await this.locks.withLock('jobs.queue', () => this.claimNext(), {
+        waitMs: this.pollMs,
+      });
       if (!claimed) return;
       const handler = this.handlers.get(claimed.kind)!;
       const input: unknown = claimed.input ? JSON.parse(claimed.input) : null;
       this.launch(claimed, (ctx) => handler(input, ctx));
     } catch {
-      /* database busy or gone for a moment: the next poll tries again */
+      /* database busy or gone for a moment, or the lock held: the next poll tries again */
     }
+  }
+
+  private async claimNext(): Promise<JobRow | undefined> {
+    const next = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'queued')
+      .where('kind', 'in', [...this.handlers.keys()])
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!next) return undefined;
+    const now = Date.now();
+    return this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        owner: this.owner,
+        started_at: now,
+        updated_at: now,
+        heartbeat_at: now,
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', next.id)
+      .where('state', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
   }
 }
 
