@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   MAILROOM_IMAP_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_IMAPS_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_DNS_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_WORKERS: wholeNumber('', 1, 64).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -73,6 +74,8 @@ export interface Config {
   runDaemons: boolean;
   /** Where the daemons listen: loopback high ports in local mode, the standard ones in system mode. */
   ports: DaemonPorts;
+  /** Server processes sharing the port (cluster.ts); unset: two on a multi-core machine. */
+  workers: number | undefined;
 }
 
 export interface DaemonPorts {
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.MAILROOM_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     logLevel: e.LOG_LEVEL,
     runDaemons: e.MAILROOM_RUN_DAEMONS,
+    workers: e.MAILROOM_WORKERS,
     ports: {
       smtp: e.MAILROOM_SMTP_PORT ?? base.smtp,
       submission: e.MAILROOM_SUBMISSION_PORT ?? base.submission,

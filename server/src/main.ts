@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
+import { runPrimary, workerCount } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -16,14 +18,23 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Several processes share the port on a multi-core machine (MAILROOM_WORKERS, cluster.ts).
+  const workers = workerCount(config.workers);
+  if (cluster.isPrimary && workers > 1) {
+    await runPrimary(config, workers);
+    return;
+  }
+  const worker = cluster.isWorker;
   const database = openDatabase(config);
-  const applied = await migrateToLatest(database.db);
+  // A cluster's primary migrated and made the administrator before forking.
+  const applied = worker ? [] : await migrateToLatest(database.db);
   const host = new Host(config.hostRoot, config.reload);
   const app = await buildApp({ config, database, host }, { logger: { level: config.logLevel } });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
-  await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
-    app.log.warn(m),
-  );
+  if (!worker)
+    await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
+      app.log.warn(m),
+    );
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -65,11 +65,18 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   app.addHook('onReady', async () => {
     startup = (async () => {
       try {
-        const { settings } = await readMailSettings(db);
-        const r = await applyMailStack(db, host, conn, settings);
-        await recordApply(db, r.check, r.ok);
-        if (!r.ok)
-          app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
+        // Every process of a cluster starts here: one renders at a time (db/locks.ts).
+        const render = async () => {
+          const { settings } = await readMailSettings(db);
+          const r = await applyMailStack(db, host, conn, settings);
+          await recordApply(db, r.check, r.ok);
+          if (!r.ok)
+            app.log.warn(
+              { check: r.check },
+              'mail configuration check failed at start; last good files kept',
+            );
+        };
+        await (deps.locks ? deps.locks.withLock('mail.apply', render) : render());
       } catch (err) {
         app.log.error({ err }, 'could not render the mail configuration at start');
       }
