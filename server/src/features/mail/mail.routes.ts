@@ -51,8 +51,12 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const scheduleDkim = (): Promise<void> => {
     dkimJob = dkimJob
       .then(async () => {
-        const { settings } = await readMailSettings(db);
-        await refreshDkim(db, host, settings.enableDKIM);
+        // One process at a time makes keys (a cluster's workers share the key folder).
+        const refresh = async () => {
+          const { settings } = await readMailSettings(db);
+          await refreshDkim(db, host, settings.enableDKIM);
+        };
+        await (deps.locks ? deps.locks.withLock('mail.dkim', refresh) : refresh());
         await opts.onDnsFactsChanged?.();
       })
       .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
