@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobAccepted } from './jobs.ts';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
@@ -813,6 +814,7 @@ export const dnsRoutes = {
     query: RecordImportQuery,
     body: z.string(),
     response: RecordImportResult,
+    accepted: JobAccepted,
     audit: 'dns.record.import',
   }),
   createZoneRecord: defineRoute({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JobAccepted } from './jobs.ts';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
@@ -521,6 +522,7 @@ export const mailRoutes = {
     query: ImportAliasesQuery,
     body: ImportAliasesBody,
     response: ImportAliasesResponse,
+    accepted: JobAccepted,
     audit: 'mail.alias.import',
   }),
   listDomains: defineRoute({

@@ -12,6 +12,7 @@ export interface RouteDef<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  A extends z.ZodType | undefined = z.ZodType | undefined,
 > {
   method: HttpMethod;
   path: string;
@@ -22,6 +23,8 @@ export interface RouteDef<
   query?: Q;
   body?: B;
   response: R;
+  /** Answer with 202 when the call started a job instead (e.g. a large import: `JobAccepted`). */
+  accepted?: A;
   /** Sign-in and status are the only calls open without a session. */
   public?: boolean;
   /** Audit action name for a state-changing call, e.g. `mail.mailbox.create`. */
@@ -33,7 +36,8 @@ export function defineRoute<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
->(def: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
+  A extends z.ZodType | undefined = z.ZodType | undefined,
+>(def: RouteDef<P, Q, B, R, A>): RouteDef<P, Q, B, R, A> {
   return def;
 }
 

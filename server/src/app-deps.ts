@@ -1,5 +1,7 @@
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import type { Locks } from './db/locks.ts';
+import type { JobRunner } from './features/jobs/job-runner.ts';
 import type { Host } from './host/host.ts';
 import type { ServiceControl } from './host/service-control.ts';
 
@@ -10,4 +12,8 @@ export interface AppDeps {
   host: Host;
   /** Reloads (and in local mode runs) the daemons; absent: reloads as `host.reloadEnabled` says. */
   services?: ServiceControl;
+  /** Locks shared by every process on the database (db/locks.ts); buildApp makes them if absent. */
+  locks?: Locks;
+  /** The job runner (features/jobs/job-runner.ts); set by buildApp. */
+  jobs?: JobRunner;
 }

@@ -10,7 +10,13 @@ import type { AppDeps } from './app-deps.ts';
 import { registerApply } from './apply/apply.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
+import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
+import { EventHub, type HubTuning } from './features/events/event-hub.ts';
+import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
+import { jobFeed } from './features/jobs/job-feed.ts';
+import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.ts';
+import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
@@ -32,12 +38,19 @@ import { installSpa } from './http/spa.ts';
 export interface BuildOptions {
   logger?: boolean | object;
   throttle?: ThrottlePolicy;
+  /** Job runner, events hub and stream timings (tests shorten them). */
+  jobs?: RunnerTuning & HubTuning & EventsOptions;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** The whole API and console, ready to listen or to be driven with `app.inject` in tests. */
 export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  // Locks and the job runner are shared by every feature; made here unless the caller gave them.
+  // They are set on `deps` itself, so the caller (main, tests) reaches the same instances.
+  const ownLocks = !deps.locks;
+  const locks = (deps.locks ??= createLocks(deps.database));
+  const jobs = (deps.jobs ??= new JobRunner(deps.database.db, locks, opts.jobs));
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: deps.config.trustProxy,
@@ -85,6 +98,15 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   registerAuth(app, deps, opts.throttle);
+  await jobs.start();
+  const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
+  registerJobs(app, deps, jobs);
+  registerEvents(app, hub, opts.jobs);
+  app.addHook('onClose', async () => {
+    await jobs.close();
+    hub.close();
+    if (ownLocks) await locks.close();
+  });
   registerSystem(app, deps);
   registerAudit(app, deps);
   registerApply(app, deps);

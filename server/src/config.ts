@@ -57,6 +57,7 @@ const EnvSchema = z.object({
   MAILROOM_RATE_LIMIT_IP: wholeNumber('of requests per minute ', 0).default(10000),
   MAILROOM_RATE_LIMIT_SESSION: wholeNumber('of requests per minute ', 0).default(6000),
   MAILROOM_PURGE_INTERVAL_SECONDS: wholeNumber('of seconds ', 10).default(600),
+  MAILROOM_WORKERS: wholeNumber('', 1, 64).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -86,6 +87,8 @@ export interface Config {
   rateLimit: { perIp: number; perSession: number; windowMs: number };
   /** How often expired sessions, old sign-in attempts and rate-limit counters are removed. */
   purgeIntervalMs: number;
+  /** Server processes sharing the port (cluster.ts); unset: two on a multi-core machine. */
+  workers: number | undefined;
 }
 
 export interface DaemonPorts {
@@ -133,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(e.MAILROOM_WEB_DIST ?? path.join(import.meta.dirname, '../../web/dist')),
     logLevel: e.LOG_LEVEL,
     runDaemons: e.MAILROOM_RUN_DAEMONS,
+    workers: e.MAILROOM_WORKERS,
     ports: {
       smtp: e.MAILROOM_SMTP_PORT ?? base.smtp,
       submission: e.MAILROOM_SUBMISSION_PORT ?? base.submission,
@@ -140,7 +144,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       imaps: e.MAILROOM_IMAPS_PORT ?? base.imaps,
       dns: e.MAILROOM_DNS_PORT ?? base.dns,
     },
-    rateLimit: { perIp: e.MAILROOM_RATE_LIMIT_IP, perSession: e.MAILROOM_RATE_LIMIT_SESSION, windowMs: 60_000 },
+    rateLimit: {
+      perIp: e.MAILROOM_RATE_LIMIT_IP,
+      perSession: e.MAILROOM_RATE_LIMIT_SESSION,
+      windowMs: 60_000,
+    },
     purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
   };
 }

@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { buildApp } from './app.ts';
+import { runPrimary, workerCount } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -18,16 +20,25 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // Several processes share the port on a multi-core machine (MAILROOM_WORKERS, cluster.ts).
+  const workers = workerCount(config.workers);
+  if (cluster.isPrimary && workers > 1) {
+    await runPrimary(config, workers);
+    return;
+  }
+  const worker = cluster.isWorker;
   const database = openDatabase(config);
-  const applied = await migrateToLatest(database.db);
+  // A cluster's primary migrated and made the administrator before forking.
+  const applied = worker ? [] : await migrateToLatest(database.db);
   const host = new Host(config.hostRoot, config.reload, path.join(config.dataDir, 'backups', 'system-files'));
   // System mode with reloads: systemd runs the daemons, Mailroom reloads them through sudo.
   const services = config.hostRoot === '/' && config.reload ? systemServiceControl(host) : undefined;
   const app = await buildApp({ config, database, host, services }, { logger: { level: config.logLevel } });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
-  await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
-    app.log.warn(m),
-  );
+  if (!worker)
+    await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
+      app.log.warn(m),
+    );
 
   let closing = false;
   const shutdown = (signal: string) => {

@@ -108,7 +108,11 @@ async function prove(deps: AppDeps, target: ApplyTarget, staged: StagedFile[]): 
  * as "failed": saved, not live, with Retry; `assertApplied` turns that into the 502 answer.
  */
 export function applyChange<T>(deps: AppDeps, spec: ApplySpec<T>): Promise<ApplyReport<T>> {
-  return withTargetLock(spec.target.name, () => applyLocked(deps, spec));
+  // In-process first (cheap), then across every process on the database (db/locks.ts).
+  const run = () => applyLocked(deps, spec);
+  return withTargetLock(spec.target.name, () =>
+    deps.locks ? deps.locks.withLock(`apply:${spec.target.name}`, run) : run(),
+  );
 }
 
 async function applyLocked<T>(deps: AppDeps, spec: ApplySpec<T>): Promise<ApplyReport<T>> {
@@ -232,7 +236,15 @@ async function goLive(
     }
     if (!proof.ok) {
       await staged.discard();
-      return finish('failed', 'prove', notLive('the checker refused the files'), proof.output, changes, proof, []);
+      return finish(
+        'failed',
+        'prove',
+        notLive('the checker refused the files'),
+        proof.output,
+        changes,
+        proof,
+        [],
+      );
     }
   }
 
@@ -240,7 +252,15 @@ async function goLive(
   try {
     swap = await staged.swap(applyHooks(deps).rename ?? defaultRename);
   } catch (err) {
-    return finish('failed', 'swap', notLive('the files could not be put in place'), String(err), changes, proof, []);
+    return finish(
+      'failed',
+      'swap',
+      notLive('the files could not be put in place'),
+      String(err),
+      changes,
+      proof,
+      [],
+    );
   }
 
   const services = servicesOf(deps);
@@ -272,6 +292,18 @@ function describeChanges(c: FileChanges): string {
 export function assertApplied(outcome: ApplyOutcome): void {
   if (outcome.state === 'applied') return;
   if (outcome.step === 'prove')
-    throw new AppError(422, ERROR_CODES.CHECK_FAILED, outcome.message, { output: outcome.output, outcome }, true);
-  throw new AppError(502, ERROR_CODES.APPLY_FAILED, outcome.message, { output: outcome.output, outcome }, true);
+    throw new AppError(
+      422,
+      ERROR_CODES.CHECK_FAILED,
+      outcome.message,
+      { output: outcome.output, outcome },
+      true,
+    );
+  throw new AppError(
+    502,
+    ERROR_CODES.APPLY_FAILED,
+    outcome.message,
+    { output: outcome.output, outcome },
+    true,
+  );
 }

@@ -38,7 +38,14 @@ export function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Transactions take the write lock when they begin (BEGIN IMMEDIATE): a deferred transaction
+  // that read first cannot upgrade to a writer once another connection (another process, the
+  // lock connection of db/locks.ts) has committed, and would fail with SQLITE_BUSY at once.
+  const immediate = {
+    prepare: (q: string) => sqlite.prepare(q === 'begin' ? 'begin immediate' : q),
+    close: () => sqlite.close(),
+  };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediate }) });
   registerRawSqlite(db, sqlite);
   return { db, dialect: 'sqlite', sqlitePath: file, close: () => db.destroy() };
 }

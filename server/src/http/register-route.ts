@@ -12,7 +12,15 @@ export interface RouteInput<D extends RouteDef> {
   reply: FastifyReply;
 }
 
-export type RouteHandler<D extends RouteDef> = (input: RouteInput<D>) => Promise<z.input<D['response']>>;
+/** What a handler returns: the answer, or (routes with `accepted`, after `reply.code(202)`) that one. */
+export type RouteHandler<D extends RouteDef> = (
+  input: RouteInput<D>,
+) => Promise<
+  | z.input<D['response']>
+  | (D extends RouteDef<z.ZodType, z.ZodType, z.ZodType, z.ZodType, infer A extends z.ZodType>
+      ? z.input<A>
+      : never)
+>;
 
 /** Fastify path of a catalogue entry: `:name` parameters are Fastify's own syntax. */
 export function fastifyPath(def: RouteDef): string {
@@ -41,7 +49,7 @@ export function registerRoute<D extends RouteDef>(
       ...(def.params ? { params: def.params } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.body ? { body: def.body } : {}),
-      response: { 200: def.response, ...errorResponses },
+      response: { 200: def.response, ...(def.accepted ? { 202: def.accepted } : {}), ...errorResponses },
       ...(def.public ? {} : { security: [{ bearer: [] }] }),
     },
     // Inside the request's audit scope, so a service can write the audit line in its transaction.

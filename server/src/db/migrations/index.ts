@@ -4,6 +4,7 @@ import * as m0002 from './0002-mail.ts';
 import * as m0003 from './0003-dns.ts';
 import * as m0005 from './0005-pipeline.ts';
 import * as m0006 from './0006-security.ts';
+import * as m0007 from './0007-jobs.ts';
 import * as m0010 from './0010-paging.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003-dns': m0003,
   '0005-pipeline': m0005,
   '0006-security': m0006,
+  '0007-jobs': m0007,
   '0010-paging': m0010,
 };

@@ -1,12 +1,14 @@
 import { dnsRoutes } from '@mailroom/contract/dns';
 import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
+import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { readOutcome } from '../../apply/outcomes.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
+import { csvDataLines } from '../../lib/progress.ts';
 import { bindLayout } from './bind-layout.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
@@ -117,7 +119,30 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
         done(null, body);
       },
     );
-    registerRoute(scope, r.importRecords, async ({ query, body, request }) => {
+    registerRoute(scope, r.importRecords, async ({ query, body, request, reply }) => {
+      // A large file runs as a job: 202 with its id, progress on /api/events.
+      if (deps.jobs && csvDataLines(body) > JOB_IMPORT_ROWS) {
+        const dryRun = yes(query.dryRun);
+        const title = dryRun ? 'DNS record import check' : 'DNS record import';
+        const job = await deps.jobs.run(
+          JOB_KINDS.recordImport,
+          title,
+          request.admin?.email ?? null,
+          async (j) => {
+            const result = await importRecords(ctx, body, dryRun, j);
+            return {
+              result,
+              counts: { imported: result.imported, skipped: result.skipped, errors: result.errors.length },
+              errors: result.errors,
+              summary: `${result.imported} imported, ${result.skipped} skipped`,
+            };
+          },
+        );
+        request.auditTarget = `job ${job.id}`;
+        request.auditDetails = { job: job.id, dryRun };
+        void reply.code(202);
+        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
+      }
       const result = await importRecords(ctx, body, yes(query.dryRun));
       request.auditDetails = { imported: result.imported, skipped: result.skipped, dryRun: result.dryRun };
       return result;

@@ -7,6 +7,7 @@ import {
   recordLabels,
 } from '@mailroom/contract/dns';
 import { fieldMessages } from '@mailroom/contract/messages';
+import { CHECKPOINT_ROWS, csvDataLines, type ProgressHooks } from '../../lib/progress.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { csvRows } from './csv-rows.ts';
@@ -140,7 +141,9 @@ export async function importRecords(
   ctx: DnsContext,
   text: string,
   dryRun: boolean,
+  job?: ProgressHooks,
 ): Promise<RecordImportResult> {
+  const total = job ? csvDataLines(text) + 1 : null;
   return runDnsAction(
     ctx,
     async (trx: Db) => {
@@ -183,7 +186,12 @@ export async function importRecords(
 
       const { settings } = await loadSettings(trx);
       let imported = 0;
+      job?.progress({ phase: 'Checking rows', processed: 0, total });
       for (const { line, fields } of csvRows(text)) {
+        if (job && line % CHECKPOINT_ROWS === 0) {
+          job.progress({ processed: line, counts: { imported, skipped } });
+          await job.checkpoint();
+        }
         if (isBlank(fields)) continue;
         if (line === 1 && fields[0]?.trim().toLowerCase() === 'zone') continue;
         const p = parseRow(line, fields);
@@ -222,6 +230,8 @@ export async function importRecords(
         .filter((z): z is ZoneState => z !== null && z.accepted.length > 0)
         .sort((a, b) => (a.domain < b.domain ? -1 : 1));
       if (!dryRun) {
+        job?.progress({ phase: 'Writing records', processed: total ?? 0 });
+        await job?.checkpoint();
         // In index order (zone, then name): several times faster to insert than file order.
         const deltas = new CountDeltas();
         for (const z of touched) {

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { fieldError } from '../../http/errors.ts';
+import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { existing, insertAliasRows } from './bulk-sql.ts';
 import { countIntoDomains, tableSizes } from './domain.service.ts';
@@ -84,8 +85,15 @@ interface Destination {
  * row (header = row 1) and not written; every other row is written, all together or not at all.
  * A dry run answers the same without writing.
  */
-export async function importAliases(db: Db, csv: string, dryRun: boolean): Promise<ImportOutcome> {
+export async function importAliases(
+  db: Db,
+  csv: string,
+  dryRun: boolean,
+  job?: ProgressHooks,
+): Promise<ImportOutcome> {
+  job?.progress({ phase: 'Reading the file', processed: 0 });
   const records = parseCsv(csv);
+  const total = Math.max(0, records.length - 1);
   const col = columns(records[0]);
   const errors: { row: number; message: string }[] = [];
   let skipped = 0;
@@ -95,6 +103,10 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
   const hostedCache = new Map<string, boolean>();
 
   for (let i = 1; i < records.length; i++) {
+    if (job && i % CHECKPOINT_ROWS === 1) {
+      job.progress({ phase: 'Checking rows', processed: i - 1, total });
+      await job.checkpoint();
+    }
     const rec = records[i]!;
     const row = i + 1;
     const rawSource = (rec[col.source] ?? '').trim();
@@ -178,7 +190,13 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
     for (const d of destinationCache.values()) for (const a of d.parts) reachable.add(a);
     await graph.preload(reachable);
     const accepted: Candidate[] = [];
+    job?.progress({ phase: 'Checking existing addresses and loops', processed: 0, total: free.length });
+    let n = 0;
     for (const c of free) {
+      if (job && n++ % CHECKPOINT_ROWS === 0) {
+        job.progress({ processed: n - 1 });
+        await job.checkpoint();
+      }
       const { dests } = c;
       const chain = graph.leadsNowhere(c.source, dests) ? null : await graph.findLoop(c.source, dests);
       if (chain) {
@@ -191,6 +209,8 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
     errors.sort((a, b) => a.row - b.row);
     let newDomains: string[] = [];
     if (!dryRun && accepted.length) {
+      job?.progress({ phase: 'Writing aliases', processed: 0, total: accepted.length });
+      await job?.checkpoint();
       await insertAliasRows(trx, accepted);
       const counts = new Map<string, { mailboxes: number; aliases: number }>();
       for (const c of accepted) {

@@ -1,11 +1,13 @@
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
+import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { assertApplied } from '../../apply/pipeline.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { importAliases } from './alias-import.service.ts';
+import { csvDataLines } from '../../lib/progress.ts';
+import { type ImportOutcome, importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
 import { ensureDkimKeys, listDkimRecords } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
@@ -45,7 +47,9 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const factsChanged = async (domains: string[] | 'all') => {
     if (domains !== 'all' && !domains.length) return;
     // The mail change stands; a zone DNS refuses is reported on the DNS status, not here.
-    await opts.onDnsFactsChanged?.(domains).catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
+    await opts
+      .onDnsFactsChanged?.(domains)
+      .catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
   };
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; their files go live through the apply pipeline (only the new key file and the
@@ -55,7 +59,12 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     dkimJob = dkimJob
       .then(async () => {
         const { settings, problem } = await readMailSettings(db);
-        const keyed = !problem && settings.enableDKIM ? await ensureDkimKeys(db) : [];
+        // One process at a time makes keys (a cluster's workers share the key folder).
+        const makeKeys = () => ensureDkimKeys(db);
+        const keyed =
+          !problem && settings.enableDKIM
+            ? await (deps.locks ? deps.locks.withLock('mail.dkim', makeKeys) : makeKeys())
+            : [];
         if (keyed.length) {
           const r = await applyMailCommitted(deps, conn);
           if (r.outcome.state !== 'applied')
@@ -81,7 +90,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       try {
         const r = await applyMailCommitted(deps, conn);
         if (r.outcome.state !== 'applied')
-          app.log.warn({ outcome: r.outcome }, 'mail configuration not applied at start; last good files kept');
+          app.log.warn(
+            { outcome: r.outcome },
+            'mail configuration not applied at start; last good files kept',
+          );
       } catch (err) {
         app.log.error({ err }, 'could not render the mail configuration at start');
       }
@@ -173,7 +185,44 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return { success: true as const };
     });
 
-    registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request }) => {
+    registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request, reply }) => {
+      const answer = (outcome: ImportOutcome) => {
+        // Many new domains can mean many keys: the answer does not wait for them.
+        if (outcome.newDomains.length) void scheduleDkim(outcome.newDomains);
+        return {
+          imported: outcome.imported,
+          skipped: outcome.skipped,
+          errors: outcome.errors,
+          dryRun: outcome.dryRun,
+        };
+      };
+      // A large file runs as a job: 202 with its id, progress on /api/events.
+      if (deps.jobs && csvDataLines(body) > JOB_IMPORT_ROWS) {
+        const title = query.dryRun ? 'Alias import check' : 'Alias import';
+        const job = await deps.jobs.run(
+          JOB_KINDS.aliasImport,
+          title,
+          request.admin?.email ?? null,
+          async (ctx) => {
+            const result = answer(await importAliases(db, body, query.dryRun, ctx));
+            const counts = {
+              imported: result.imported,
+              skipped: result.skipped,
+              errors: result.errors.length,
+            };
+            return {
+              result,
+              counts,
+              errors: result.errors,
+              summary: `${result.imported} imported, ${result.skipped} skipped, ${result.errors.length} refused`,
+            };
+          },
+        );
+        request.auditTarget = `job ${job.id}`;
+        request.auditDetails = { job: job.id, dryRun: query.dryRun };
+        void reply.code(202);
+        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
+      }
       const outcome = await importAliases(db, body, query.dryRun);
       request.auditTarget = `${outcome.imported} aliases`;
       request.auditDetails = {
@@ -182,14 +231,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
         errors: outcome.errors.length,
         dryRun: outcome.dryRun,
       };
-      // Many new domains can mean many keys: the answer does not wait for them.
-      if (outcome.newDomains.length) void scheduleDkim(outcome.newDomains);
-      return {
-        imported: outcome.imported,
-        skipped: outcome.skipped,
-        errors: outcome.errors,
-        dryRun: outcome.dryRun,
-      };
+      return answer(outcome);
     });
 
     registerRoute(scope, mailRoutes.listDomains, async () => listDomains(db));

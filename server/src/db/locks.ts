@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { DatabaseHandle } from './database.ts';
+
+/**
+ * Named locks shared by every Mailroom process on one database, for work that must happen once
+ * (the job queue's pick-up, schedulers, the startup render, the daemon supervisor) or one at a
+ * time (applies of one target).
+ *
+ * - SQLite: a row in `locks` (name, owner, expiry) claimed by one upsert; SQLite's file lock makes
+ *   the statement atomic across processes. It runs on a connection of its own that never waits
+ *   (busy → try again later), so neither the event loop nor Kysely's connection is held. The
+ *   holder renews the expiry; a crashed holder's lock frees itself when it expires.
+ * - PostgreSQL: session advisory locks (`pg_try_advisory_lock`) on a dedicated connection held
+ *   while the lock is; a crashed holder's connection closes and the lock goes with it.
+ *
+ * Do not call `withLock` from inside an open Kysely transaction on SQLite: take the lock first.
+ */
+export interface Locks {
+  /** Runs `fn` while holding `name`, waiting (up to `waitMs`) for another holder to finish. */
+  withLock<T>(name: string, fn: (signal: AbortSignal) => Promise<T>, opts?: WithLockOptions): Promise<T>;
+  /** Takes `name` without waiting and keeps it (renewed) until `release()`; null when held elsewhere. */
+  tryLeader(name: string): Promise<Leadership | null>;
+  /** Releases every lock this instance holds and closes its connection. */
+  close(): Promise<void>;
+}
+
+export interface WithLockOptions {
+  /** Give up waiting after this long (LockTimeoutError). Default 60 s. */
+  waitMs?: number;
+}
+
+export interface Leadership {
+  readonly name: string;
+  /** Aborted when the lock was lost (expired or its connection closed) or released. */
+  readonly signal: AbortSignal;
+  release(): Promise<void>;
+}
+
+export class LockTimeoutError extends Error {
+  constructor(name: string) {
+    super(`lock ${name} is held elsewhere`);
+  }
+}
+
+export interface LockTuning {
+  /** SQLite: how long a claim lasts without renewal. Default 30 s. */
+  ttlMs?: number;
+  /** SQLite: how often a holder renews. Default ttl / 3. */
+  renewMs?: number;
+}
+
+/** A label for this process: host, pid and a random part (a restarted pid is another owner). */
+export function processOwner(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+}
+
+export function createLocks(database: DatabaseHandle, tuning: LockTuning = {}): Locks {
+  return database.dialect === 'postgres'
+    ? postgresLocks(database.postgresUrl!)
+    : sqliteLocks(database.sqlitePath!, tuning);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// SQLite
+
+function sqliteLocks(file: string, tuning: LockTuning): Locks {
+  const ttl = tuning.ttlMs ?? 30_000;
+  const renewEvery = tuning.renewMs ?? Math.max(50, Math.floor(ttl / 3));
+  let conn: SQLite.Database | null = null;
+  const open = () => {
+    if (!conn) {
+      conn = new SQLite(file);
+      conn.pragma('busy_timeout = 0');
+    }
+    return conn;
+  };
+  const held = new Set<() => Promise<void>>();
+
+  const isBusy = (err: unknown) =>
+    err instanceof Error &&
+    'code' in err &&
+    String((err as { code: unknown }).code).startsWith('SQLITE_BUSY');
+
+  /** One attempt: true when `owner` now holds `name`; null when the database was busy. */
+  const claim = (name: string, owner: string): boolean | null => {
+    const now = Date.now();
+    try {
+      const r = open()
+        .prepare(
+          `INSERT INTO locks (name, owner, expires_at) VALUES (?, ?, ?)
+           ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+           WHERE locks.expires_at < ? OR locks.owner = excluded.owner`,
+        )
+        .run(name, owner, now + ttl, now);
+      return r.changes === 1;
+    } catch (err) {
+      if (isBusy(err)) return null;
+      throw err;
+    }
+  };
+  const drop = (name: string, owner: string): boolean => {
+    try {
+      open().prepare('DELETE FROM locks WHERE name = ? AND owner = ?').run(name, owner);
+      return true;
+    } catch (err) {
+      if (isBusy(err)) return false;
+      throw err;
+    }
+  };
+
+  /** Keeps a claim alive; aborts `lost` if it expires or another owner has it. */
+  const keep = (name: string, owner: string, lost: AbortController) => {
+    let validUntil = Date.now() + ttl;
+    const timer = setInterval(() => {
+      const ok = claim(name, owner);
+      if (ok === true) validUntil = Date.now() + ttl;
+      else if (ok === false || Date.now() > validUntil - renewEvery) {
+        clearInterval(timer);
+        lost.abort(new Error(`lock ${name} was lost`));
+      }
+    }, renewEvery);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      // A busy database must not leave the row behind until it expires: retry briefly.
+      for (let i = 0; i < 200 && !drop(name, owner); i++) await sleep(10);
+      if (!lost.signal.aborted) lost.abort(new Error(`lock ${name} was released`));
+    };
+  };
+
+  return {
+    async withLock(name, fn, opts = {}) {
+      const owner = processOwner();
+      const deadline = Date.now() + (opts.waitMs ?? 60_000);
+      let pause = 2;
+      while (claim(name, owner) !== true) {
+        if (Date.now() > deadline) throw new LockTimeoutError(name);
+        await sleep(pause);
+        pause = Math.min(pause * 2, 50);
+      }
+      const lost = new AbortController();
+      const release = keep(name, owner, lost);
+      held.add(release);
+      try {
+        return await fn(lost.signal);
+      } finally {
+        held.delete(release);
+        await release();
+      }
+    },
+    async tryLeader(name) {
+      const owner = processOwner();
+      if (claim(name, owner) !== true) return null;
+      const lost = new AbortController();
+      const stop = keep(name, owner, lost);
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        held.delete(release);
+        await stop();
+      };
+      held.add(release);
+      return { name, signal: lost.signal, release };
+    },
+    async close() {
+      await Promise.all([...held].map((r) => r()));
+      conn?.close();
+      conn = null;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL
+
+function postgresLocks(url: string): Locks {
+  // Each held lock keeps its own connection: advisory locks belong to the session.
+  const pool = new pg.Pool({ connectionString: url, max: 32, idleTimeoutMillis: 10_000 });
+  pool.on('error', () => {
+    /* a dropped idle connection: the next checkout opens another */
+  });
+  const held = new Set<() => Promise<void>>();
+  const KEY = `pg_try_advisory_lock(hashtext('mailroom'), hashtext($1))`;
+
+  const attempt = async (name: string): Promise<pg.PoolClient | null> => {
+    const client = await pool.connect();
+    try {
+      const r = await client.query<{ ok: boolean }>(`SELECT ${KEY} AS ok`, [name]);
+      if (r.rows[0]?.ok) return client;
+    } catch (err) {
+      client.release(true);
+      throw err;
+    }
+    client.release();
+    return null;
+  };
+
+  /** Watches the connection; releases the lock (and the connection) on demand. */
+  const keep = (name: string, client: pg.PoolClient, lost: AbortController) => {
+    let broken = false;
+    const onError = () => {
+      broken = true;
+      lost.abort(new Error(`lock ${name} was lost`));
+    };
+    client.on('error', onError);
+    const timer = setInterval(() => {
+      client.query('SELECT 1').catch(onError);
+    }, 10_000);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      client.off('error', onError);
+      try {
+        if (!broken)
+          await client.query(`SELECT pg_advisory_unlock(hashtext('mailroom'), hashtext($1))`, [name]);
+        client.release();
+      } catch {
+        client.release(true); // the session ends, and its locks with it
+      }
+      if (!lost.signal.aborted) lost.abort(new Error(`lock ${name} was released`));
+    };
+  };
+
+  return {
+    async withLock(name, fn, opts = {}) {
+      const deadline = Date.now() + (opts.waitMs ?? 60_000);
+      let pause = 2;
+      let client: pg.PoolClient | null;
+      while (!(client = await attempt(name))) {
+        if (Date.now() > deadline) throw new LockTimeoutError(name);
+        await sleep(pause);
+        pause = Math.min(pause * 2, 50);
+      }
+      const lost = new AbortController();
+      const release = keep(name, client, lost);
+      held.add(release);
+      try {
+        return await fn(lost.signal);
+      } finally {
+        held.delete(release);
+        await release();
+      }
+    },
+    async tryLeader(name) {
+      const client = await attempt(name);
+      if (!client) return null;
+      const lost = new AbortController();
+      const stop = keep(name, client, lost);
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        held.delete(release);
+        await stop();
+      };
+      held.add(release);
+      return { name, signal: lost.signal, release };
+    },
+    async close() {
+      await Promise.all([...held].map((r) => r()));
+      await pool.end();
+    },
+  };
+}

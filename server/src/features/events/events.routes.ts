@@ -1,0 +1,60 @@
+import { EVENT_NAMES, EVENTS_PATH } from '@mailroom/contract/jobs';
+import type { FastifyInstance } from 'fastify';
+import type { EventHub, ServerEvent } from './event-hub.ts';
+
+export interface EventsOptions {
+  /** Comment line sent when nothing else was, so proxies and browsers keep the stream. Default 15 s. */
+  heartbeatMs?: number;
+}
+
+/**
+ * `GET /api/events`: one Server-Sent Events stream per console. The auth guard checks the session
+ * (cookie or bearer) like any /api route. Events: `ready` (with the jobs still going), `job`
+ * (progress and ends), `notification`.
+ */
+export function registerEvents(app: FastifyInstance, hub: EventHub, opts: EventsOptions = {}): void {
+  const heartbeatMs = opts.heartbeatMs ?? 15_000;
+  const open = new Set<() => void>();
+
+  app.get(EVENTS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const live = await hub.liveJobs();
+    const raw = reply.raw;
+    reply.hijack();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
+    raw.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    let seq = 0;
+    const write = (event: string, data: unknown) => {
+      raw.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    // Tell EventSource how long to wait before reconnecting, then the current state.
+    raw.write('retry: 3000\n\n');
+    write(EVENT_NAMES.ready, { jobs: live });
+    const unsubscribe = hub.subscribe((e: ServerEvent) => write(e.type, e.data));
+    const beat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(beat);
+      unsubscribe();
+      open.delete(end);
+      raw.end();
+    };
+    open.add(end);
+    request.raw.on('close', end);
+    raw.on('error', end);
+  });
+
+  // Open streams never end by themselves: end them so the server can close.
+  app.addHook('preClose', (done) => {
+    for (const end of [...open]) end();
+    done();
+  });
+}

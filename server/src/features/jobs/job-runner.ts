@@ -1,0 +1,527 @@
+import { EventEmitter } from 'node:events';
+import type { Job, JobEvent, JobState } from '@mailroom/contract/jobs';
+import type { Kysely } from 'kysely';
+import { type Locks, processOwner } from '../../db/locks.ts';
+import type { Database } from '../../db/schema.ts';
+import { AppError, conflict } from '../../http/errors.ts';
+import { MAX_JOB_ERRORS, type JobRow, readJob, toJob, toJobEvent } from './jobs.service.ts';
+
+type Db = Kysely<Database>;
+
+export interface JobProgress {
+  processed?: number;
+  total?: number | null;
+  phase?: string;
+  counts?: Record<string, number>;
+}
+
+/** What a job's work is given. */
+export interface JobContext {
+  readonly jobId: number;
+  /** Aborted when the job is cancelled or the server stops. */
+  readonly signal: AbortSignal;
+  /** Records progress; the events stream shows it at once, the database within `persistMs`. */
+  progress(p: JobProgress): void;
+  /**
+   * Lets the event loop breathe (other requests, the events stream, the cancel check) and throws
+   * if the job was cancelled. Call it every few hundred units of work.
+   */
+  checkpoint(): Promise<void>;
+}
+
+export interface JobOutcome {
+  result: unknown;
+  counts?: Record<string, number>;
+  errors?: { row: number; message: string }[];
+  /** One line for the notification. */
+  summary?: string;
+}
+
+export type JobWork = (ctx: JobContext) => Promise<JobOutcome>;
+
+export interface RunnerTuning {
+  /** How often a running job's heartbeat and cancel flag are written/read. Default 2 s. */
+  heartbeatMs?: number;
+  /** A running job whose heartbeat is older than this belongs to a dead process. Default 30 s. */
+  staleMs?: number;
+  /** Progress reaches the database at most this often. Default 250 ms. */
+  persistMs?: number;
+  /** How often the leader looks for queued jobs and stale ones. Default 1 s. */
+  pollMs?: number;
+}
+
+export class JobCancelled extends Error {
+  constructor(readonly state: 'cancelled' | 'interrupted') {
+    super(state === 'cancelled' ? 'Cancelled by an administrator' : 'Interrupted: the server stopped');
+  }
+}
+
+interface LocalJob {
+  row: JobRow;
+  controller: AbortController;
+  dirty: boolean;
+  writing: Promise<void> | null;
+  lastWrite: number;
+  done: Promise<void>;
+}
+
+/** A job's change for the events stream (and for the version check across processes). */
+export interface JobChange {
+  job: JobEvent;
+  version: number;
+}
+
+/**
+ * Runs jobs in this process and keeps their rows current: progress, heartbeat, cancel (asked in
+ * any process: a flag in the row), and their end. Queued jobs with a JSON input are picked up by
+ * a process with a handler for their kind, one claim at a time under the `jobs.queue` lock;
+ * running jobs of a process that died (stale heartbeat) are marked interrupted by the process
+ * holding the `jobs.leader` leadership, and by every process as it starts. On close, this process's running jobs are
+ * stopped and marked interrupted.
+ */
+export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
+  readonly owner = processOwner();
+  private readonly local = new Map<number, LocalJob>();
+  private readonly handlers = new Map<string, (input: unknown, ctx: JobContext) => Promise<JobOutcome>>();
+  private readonly heartbeatMs: number;
+  private readonly staleMs: number;
+  private readonly persistMs: number;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private leaderTimer: NodeJS.Timeout | null = null;
+  private leadership: { release(): Promise<void>; signal: AbortSignal } | null = null;
+  private closed = false;
+  private ticking = false;
+  private lastRecovery = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly locks: Locks,
+    tuning: RunnerTuning = {},
+  ) {
+    super();
+    this.heartbeatMs = tuning.heartbeatMs ?? 2000;
+    this.staleMs = tuning.staleMs ?? 30_000;
+    this.persistMs = tuning.persistMs ?? 250;
+    this.pollMs = tuning.pollMs ?? 1000;
+  }
+
+  /** Marks dead processes' jobs interrupted, then starts the heartbeat and the queue watch. */
+  async start(): Promise<void> {
+    await this.recoverStale();
+    this.timer = setInterval(() => void this.tick(), this.heartbeatMs);
+    this.timer.unref();
+    this.leaderTimer = setInterval(() => void this.lead(), this.pollMs);
+    this.leaderTimer.unref();
+  }
+
+  /** Kinds that can be queued (their input is JSON in the row, so any process can run them). */
+  register(kind: string, handler: (input: unknown, ctx: JobContext) => Promise<JobOutcome>): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Starts `work` now, in this process. */
+  async run(kind: string, title: string, actor: string | null, work: JobWork): Promise<Job> {
+    if (this.closed) throw conflict('The server is stopping; try again in a moment.');
+    const now = Date.now();
+    const row = await this.db
+      .insertInto('jobs')
+      .values({
+        kind,
+        title,
+        state: 'running',
+        started_by: actor,
+        owner: this.owner,
+        created_at: now,
+        started_at: now,
+        updated_at: now,
+        heartbeat_at: now,
+        version: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    this.launch(row, work);
+    return toJob(row);
+  }
+
+  /** Queues a job any process may run (the queue leader picks it up within `pollMs`). */
+  async enqueue(kind: string, title: string, actor: string | null, input: unknown): Promise<Job> {
+    if (!this.handlers.has(kind)) throw new Error(`no handler for job kind ${kind}`);
+    const now = Date.now();
+    const row = await this.db
+      .insertInto('jobs')
+      .values({
+        kind,
+        title,
+        state: 'queued',
+        started_by: actor,
+        input: JSON.stringify(input),
+        created_at: now,
+        updated_at: now,
+        version: 1,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    this.changed(row);
+    return toJob(row);
+  }
+
+  /** Asks a job to stop: a queued one ends at once, a running one at its next checkpoint. */
+  async cancel(id: number): Promise<Job> {
+    const now = Date.now();
+    const local = this.local.get(id);
+    if (local) {
+      local.row = { ...local.row, cancel_requested: 1, version: local.row.version + 1, updated_at: now };
+      local.dirty = true;
+      this.changed(local.row);
+      local.controller.abort(new JobCancelled('cancelled'));
+      await this.persist(local, true);
+      return toJob(local.row);
+    }
+    const row = await readJob(this.db, id);
+    if (!row) throw new AppError(404, 'NOT_FOUND', `Job ${id} was not found.`);
+    if (row.state === 'queued') {
+      const ended = await this.db
+        .updateTable('jobs')
+        .set((eb) => ({
+          state: 'cancelled',
+          cancel_requested: 1,
+          message: 'Cancelled before it started',
+          finished_at: now,
+          updated_at: now,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', id)
+        .where('state', '=', 'queued')
+        .returningAll()
+        .executeTakeFirst();
+      if (ended) {
+        this.changed(ended);
+        return toJob(ended);
+      }
+    } else if (row.state === 'running') {
+      const asked = await this.db
+        .updateTable('jobs')
+        .set((eb) => ({ cancel_requested: 1, updated_at: now, version: eb('version', '+', 1) }))
+        .where('id', '=', id)
+        .where('state', '=', 'running')
+        .returningAll()
+        .executeTakeFirst();
+      if (asked) {
+        this.changed(asked);
+        return toJob(asked);
+      }
+    }
+    const after = await readJob(this.db, id);
+    throw conflict(`Job ${id} has already ended (${after?.state ?? row.state}).`);
+  }
+
+  /** Jobs running in this process (for tests and the shutdown log). */
+  get running(): number {
+    return this.local.size;
+  }
+
+  /** Resolves when a local job has ended (immediately when it is not running here). */
+  async settled(id: number): Promise<void> {
+    await this.local.get(id)?.done;
+  }
+
+  /** Stops this process's jobs (they end as interrupted) and gives up the queue leadership. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.leaderTimer) clearInterval(this.leaderTimer);
+    const pending = [...this.local.values()];
+    for (const j of pending) j.controller.abort(new JobCancelled('interrupted'));
+    await Promise.all(pending.map((j) => j.done));
+    await this.leadership?.release();
+    this.leadership = null;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private changed(row: JobRow): void {
+    this.emit('change', { job: toJobEvent(row), version: Number(row.version) });
+  }
+
+  private launch(row: JobRow, work: JobWork): void {
+    const controller = new AbortController();
+    let resolveDone!: () => void;
+    const local: LocalJob = {
+      row,
+      controller,
+      dirty: false,
+      writing: null,
+      lastWrite: Date.now(),
+      done: new Promise<void>((r) => (resolveDone = r)),
+    };
+    this.local.set(Number(row.id), local);
+    this.changed(row);
+    let lastYield = Date.now();
+    const ctx: JobContext = {
+      jobId: Number(row.id),
+      signal: controller.signal,
+      progress: (p) => {
+        const r = local.row;
+        local.row = {
+          ...r,
+          processed: p.processed ?? r.processed,
+          total: p.total === undefined ? r.total : p.total,
+          phase: p.phase ?? r.phase,
+          counts: p.counts ? JSON.stringify(p.counts) : r.counts,
+          version: r.version + 1,
+          updated_at: Date.now(),
+        };
+        local.dirty = true;
+        this.changed(local.row);
+        if (Date.now() - local.lastWrite >= this.persistMs) void this.persist(local);
+      },
+      checkpoint: async () => {
+        // Yield about every 20 ms of work: enough for other requests, cheap for the job.
+        if (Date.now() - lastYield >= 20) {
+          await new Promise((r) => setImmediate(r));
+          lastYield = Date.now();
+        }
+        if (controller.signal.aborted) throw reasonOf(controller.signal);
+      },
+    };
+    void (async () => {
+      let end: Partial<JobRow> & { state: JobState };
+      try {
+        const outcome = await work(ctx);
+        if (controller.signal.aborted) throw reasonOf(controller.signal);
+        const errors = outcome.errors ?? [];
+        end = {
+          state: 'succeeded',
+          result: JSON.stringify(outcome.result ?? null),
+          counts: outcome.counts ? JSON.stringify(outcome.counts) : local.row.counts,
+          errors: JSON.stringify(errors.slice(0, MAX_JOB_ERRORS)),
+          processed: local.row.total ?? local.row.processed,
+          message: outcome.summary ?? null,
+        };
+      } catch (err) {
+        const reason = controller.signal.aborted ? reasonOf(controller.signal) : err;
+        if (reason instanceof JobCancelled) end = { state: reason.state, message: reason.message };
+        else {
+          const message = err instanceof Error ? err.message : String(err);
+          const details = err instanceof AppError && Array.isArray(err.details) ? err.details : null;
+          end = {
+            state: 'failed',
+            message,
+            ...(details ? { errors: JSON.stringify(details.slice(0, MAX_JOB_ERRORS)) } : {}),
+          };
+        }
+      }
+      await this.finish(local, end).catch(() => undefined);
+      this.local.delete(Number(row.id));
+      resolveDone();
+    })();
+  }
+
+  private async finish(local: LocalJob, end: Partial<JobRow> & { state: JobState }): Promise<void> {
+    await local.writing;
+    const now = Date.now();
+    local.row = {
+      ...local.row,
+      ...end,
+      phase: null,
+      owner: null,
+      finished_at: now,
+      updated_at: now,
+      version: local.row.version + 1,
+    };
+    const r = local.row;
+    await this.db
+      .updateTable('jobs')
+      .set({
+        state: r.state,
+        phase: null,
+        processed: r.processed,
+        total: r.total,
+        counts: r.counts,
+        errors: r.errors,
+        result: r.result,
+        message: r.message,
+        owner: null,
+        finished_at: now,
+        updated_at: now,
+        version: r.version,
+      })
+      .where('id', '=', r.id)
+      .execute();
+    await this.db
+      .insertInto('notifications')
+      .values({
+        at: now,
+        level: r.state === 'succeeded' ? 'success' : r.state === 'failed' ? 'error' : 'warning',
+        title: `${r.title}: ${r.state}`,
+        message: (r.message ?? '').slice(0, 1000),
+        job_id: r.id,
+      })
+      .execute();
+    this.changed(r);
+  }
+
+  /** Writes the latest progress (one write at a time; later changes wait for the next). */
+  private async persist(local: LocalJob, force = false): Promise<void> {
+    if (local.writing) {
+      if (force) await local.writing;
+      else return;
+    }
+    if (!local.dirty) return;
+    local.dirty = false;
+    local.lastWrite = Date.now();
+    const r = local.row;
+    local.writing = this.db
+      .updateTable('jobs')
+      .set({
+        processed: r.processed,
+        total: r.total,
+        phase: r.phase,
+        counts: r.counts,
+        cancel_requested: r.cancel_requested,
+        updated_at: r.updated_at,
+        heartbeat_at: Date.now(),
+        version: r.version,
+      })
+      .where('id', '=', r.id)
+      .where('state', '=', 'running')
+      .execute()
+      .then(
+        () => undefined,
+        () => {
+          local.dirty = true;
+        },
+      )
+      .finally(() => {
+        local.writing = null;
+      });
+    await local.writing;
+  }
+
+  /** Heartbeat of this process's jobs, and cancel requests made in another process. */
+  private async tick(): Promise<void> {
+    if (this.ticking || this.local.size === 0) return;
+    this.ticking = true;
+    try {
+      const ids = [...this.local.keys()];
+      await this.db
+        .updateTable('jobs')
+        .set({ heartbeat_at: Date.now() })
+        .where('id', 'in', ids)
+        .where('state', '=', 'running')
+        .execute();
+      const asked = await this.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('id', 'in', ids)
+        .where('cancel_requested', '=', 1)
+        .execute();
+      for (const { id } of asked) this.local.get(Number(id))?.controller.abort(new JobCancelled('cancelled'));
+      for (const j of this.local.values()) if (j.dirty) void this.persist(j);
+    } catch {
+      /* the next tick tries again */
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Running jobs whose process stopped beating are marked interrupted (once, under a lock). */
+  async recoverStale(): Promise<number> {
+    return this.locks.withLock('jobs.recover', async () => {
+      const now = Date.now();
+      const stale = await this.db
+        .updateTable('jobs')
+        .set((eb) => ({
+          state: 'interrupted',
+          message: 'Interrupted: the server running it stopped',
+          owner: null,
+          phase: null,
+          finished_at: now,
+          updated_at: now,
+          version: eb('version', '+', 1),
+        }))
+        .where('state', '=', 'running')
+        // This process's own jobs are alive whatever their heartbeat says (a long transaction
+        // on SQLite can hold the heartbeat back).
+        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
+        .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', now - this.staleMs)]))
+        .returningAll()
+        .execute();
+      for (const row of stale) {
+        this.changed(row);
+        await this.db
+          .insertInto('notifications')
+          .values({
+            at: now,
+            level: 'warning',
+            title: `${row.title}: interrupted`,
+            message: row.message ?? '',
+            job_id: row.id,
+          })
+          .execute();
+      }
+      return stale.length;
+    });
+  }
+
+  /**
+   * Every poll: the leader (one process) sweeps stale jobs now and then; any process with handlers
+   * claims the oldest queued job it can run, under the `jobs.queue` lock (and a conditional
+   * update, so a job is claimed once even if a lock were lost).
+   */
+  private async lead(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (!this.leadership || this.leadership.signal.aborted) {
+        this.leadership = await this.locks.tryLeader('jobs.leader');
+      }
+      if (this.leadership && Date.now() - this.lastRecovery >= this.staleMs / 3) {
+        this.lastRecovery = Date.now();
+        await this.recoverStale();
+      }
+      if (this.handlers.size === 0) return;
+      const claimed = await this.locks.withLock('jobs.queue', () => this.claimNext(), {
+        waitMs: this.pollMs,
+      });
+      if (!claimed) return;
+      const handler = this.handlers.get(claimed.kind)!;
+      const input: unknown = claimed.input ? JSON.parse(claimed.input) : null;
+      this.launch(claimed, (ctx) => handler(input, ctx));
+    } catch {
+      /* database busy or gone for a moment, or the lock held: the next poll tries again */
+    }
+  }
+
+  private async claimNext(): Promise<JobRow | undefined> {
+    const next = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', '=', 'queued')
+      .where('kind', 'in', [...this.handlers.keys()])
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!next) return undefined;
+    const now = Date.now();
+    return this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        state: 'running',
+        owner: this.owner,
+        started_at: now,
+        updated_at: now,
+        heartbeat_at: now,
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', next.id)
+      .where('state', '=', 'queued')
+      .returningAll()
+      .executeTakeFirst();
+  }
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new JobCancelled('cancelled');
+}
