@@ -110,7 +110,7 @@ async function prove(deps: AppDeps, target: ApplyTarget, staged: StagedFile[]): 
 export function applyChange<T>(deps: AppDeps, spec: ApplySpec<T>): Promise<ApplyReport<T>> {
   // In-process first (cheap), then across every process on the database (db/locks.ts).
   const run = () => applyLocked(deps, spec);
-  return withTargetLock(spec.target.name, () =>
+  return withTargetLock(`${deps.host.root}:${spec.target.name}`, () =>
     deps.locks ? deps.locks.withLock(`apply:${spec.target.name}`, run) : run(),
   );
 }

@@ -22,7 +22,7 @@ export function registerRawSqlite(db: Kysely<Database>, sqlite: SQLite.Database)
  */
 export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<Row>) {
   const cache = new WeakMap<object, { sql: string; stmt: SQLite.Statement | null }>();
-  return async (db: Kysely<Database>, params: readonly unknown[]): Promise<Row[]> => {
+  const entryOf = (db: Kysely<Database>) => {
     let entry = cache.get(db);
     if (!entry) {
       const { sql } = build(db).compile();
@@ -30,13 +30,25 @@ export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<R
       entry = { sql, stmt: sqlite ? sqlite.prepare(sql) : null };
       cache.set(db, entry);
     }
-    const stmt = entry.stmt;
-    if (stmt) {
-      return db
-        .connection()
-        .execute(async () => (stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), [])));
-    }
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(entry.sql, [...params]));
+    return entry;
+  };
+  const runStmt = (stmt: SQLite.Statement, params: readonly unknown[]) =>
+    stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), []);
+  const run = async (db: Kysely<Database>, params: readonly unknown[]): Promise<Row[]> => {
+    const { sql, stmt } = entryOf(db);
+    if (stmt) return db.connection().execute(async () => runStmt(stmt, params));
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
     return result.rows;
   };
+  /**
+   * For a caller inside its own open transaction on SQLite: the one connection is already held
+   * (by that transaction), so taking it again would wait forever; the statement runs in it.
+   */
+  run.inHeldTransaction = async (db: Kysely<Database>, params: readonly unknown[]): Promise<Row[]> => {
+    const { sql, stmt } = entryOf(db);
+    if (stmt) return runStmt(stmt, params);
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
+    return result.rows;
+  };
+  return run;
 }

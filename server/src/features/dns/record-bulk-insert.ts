@@ -42,12 +42,13 @@ export async function bulkInsertRecords(
       for (const r of g.records) {
         params.push(g.zone, r.qname, r.rtype, r.value, r.ttl, r.priority, r.weight, r.port);
         if (params.length === ROWS * 8) {
-          await insertRows(database.db, params);
+          await insertRows.inHeldTransaction(database.db, params);
           params.length = 0;
         }
       }
     }
-    for (let i = 0; i < params.length; i += 8) await insertRow(database.db, params.slice(i, i + 8));
+    for (let i = 0; i < params.length; i += 8)
+      await insertRow.inHeldTransaction(database.db, params.slice(i, i + 8));
     return;
   }
   let chunk: unknown[][] = [];
