@@ -502,6 +502,7 @@ export const dnsSettingsLabels = {
   enableDnsOverTls: 'Enable DNS over TLS',
   allowRecursiveQueries: 'Allow Recursive Queries',
   allowTransfer: 'Allow Zone Transfers',
+  secondaryServers: 'Secondary Servers',
   enableWildcardQueries: 'Enable Wildcard Queries',
   maxCacheSize: 'Max Cache Size (MB)',
   maxCacheEntries: 'Max Cache Entries',
@@ -538,6 +539,7 @@ export const DNS_SETTINGS_SECTIONS = [
       'tlsPrivateKeyPath',
       'allowRecursiveQueries',
       'allowTransfer',
+      'secondaryServers',
       'enableWildcardQueries',
     ],
   },
@@ -563,6 +565,26 @@ const pathField = (label: string) =>
   requiredString(label)
     .max(4096)
     .regex(/^\/[^\0\n"]*$/, `${label} must be an absolute path`);
+
+/** Largest number of secondary servers (zone transfers and NOTIFY go to each). */
+export const MAX_SECONDARY_SERVERS = 32;
+
+/**
+ * Secondary name servers by IP address: the only hosts allowed to transfer the zones (AXFR/IXFR)
+ * and the ones told of every change (NOTIFY). Empty: transfers go to no one.
+ */
+const secondaryServersField = z
+  .array(z.string({ error: `${L.secondaryServers} must be IP addresses` }).trim().max(64), {
+    error: `${L.secondaryServers} must be a list of IP addresses`,
+  })
+  .max(MAX_SECONDARY_SERVERS, `${L.secondaryServers} must be at most ${MAX_SECONDARY_SERVERS} addresses`)
+  .superRefine((list, ctx) => {
+    const bad = list.find((v) => !isIPv4(v) && !isIPv6(v));
+    if (bad !== undefined)
+      ctx.addIssue({ code: 'custom', message: `${L.secondaryServers} must be IP addresses (${bad || 'empty'} is not)` });
+    else if (new Set(list.map((v) => v.toLowerCase())).size !== list.length)
+      ctx.addIssue({ code: 'custom', message: `${L.secondaryServers} lists an address twice` });
+  });
 
 export const DnsSettingsFields = z.object({
   serverHostname: hostField(L.serverHostname),
@@ -591,6 +613,7 @@ export const DnsSettingsFields = z.object({
   enableDnsOverTls: z.boolean(),
   allowRecursiveQueries: z.boolean(),
   allowTransfer: z.boolean(),
+  secondaryServers: secondaryServersField,
   enableWildcardQueries: z.boolean(),
   maxCacheSize: requiredInt(L.maxCacheSize, 1, 1_048_576),
   maxCacheEntries: requiredInt(L.maxCacheEntries, 1, 1_000_000_000),
@@ -637,6 +660,7 @@ export const DNS_SETTINGS_DEFAULTS: Omit<DnsSettings, 'serverHostname' | 'primar
   enableDnsOverTls: false,
   allowRecursiveQueries: true,
   allowTransfer: true,
+  secondaryServers: [],
   enableWildcardQueries: true,
   maxCacheSize: 100,
   maxCacheEntries: 10000,
