@@ -479,7 +479,9 @@ test.describe('DNS screens', () => {
     // Zone transfers go only to the listed secondary servers; the form explains an empty list.
     await expect(form.getByText('Left empty, zone transfers go to no one.')).toBeVisible();
     await form.getByRole('textbox', { name: 'Secondary Servers' }).fill('ns2.example.com');
-    await expect(form.getByText('Secondary Servers must be IP addresses (ns2.example.com is not)')).toBeVisible();
+    await expect(
+      form.getByText('Secondary Servers must be IP addresses (ns2.example.com is not)'),
+    ).toBeVisible();
     await form.getByRole('textbox', { name: 'Secondary Servers' }).fill('192.0.2.53, 2001:db8::53');
     await form.getByRole('button', { name: 'Save Settings' }).click();
     await expect(page.getByText('DNS settings saved').first()).toBeVisible();

@@ -2,14 +2,7 @@ import { z } from 'zod';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
-import {
-  DOMAIN_RE,
-  domainField,
-  emailField,
-  queryInt,
-  requiredInt,
-  requiredString,
-} from './validators.ts';
+import { DOMAIN_RE, domainField, emailField, queryInt, requiredInt, requiredString } from './validators.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants (spec 2 §3, §9)
@@ -574,14 +567,23 @@ export const MAX_SECONDARY_SERVERS = 32;
  * and the ones told of every change (NOTIFY). Empty: transfers go to no one.
  */
 const secondaryServersField = z
-  .array(z.string({ error: `${L.secondaryServers} must be IP addresses` }).trim().max(64), {
-    error: `${L.secondaryServers} must be a list of IP addresses`,
-  })
+  .array(
+    z
+      .string({ error: `${L.secondaryServers} must be IP addresses` })
+      .trim()
+      .max(64),
+    {
+      error: `${L.secondaryServers} must be a list of IP addresses`,
+    },
+  )
   .max(MAX_SECONDARY_SERVERS, `${L.secondaryServers} must be at most ${MAX_SECONDARY_SERVERS} addresses`)
   .superRefine((list, ctx) => {
     const bad = list.find((v) => !isIPv4(v) && !isIPv6(v));
     if (bad !== undefined)
-      ctx.addIssue({ code: 'custom', message: `${L.secondaryServers} must be IP addresses (${bad || 'empty'} is not)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `${L.secondaryServers} must be IP addresses (${bad || 'empty'} is not)`,
+      });
     else if (new Set(list.map((v) => v.toLowerCase())).size !== list.length)
       ctx.addIssue({ code: 'custom', message: `${L.secondaryServers} lists an address twice` });
   });

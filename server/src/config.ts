@@ -129,7 +129,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       imaps: e.MAILROOM_IMAPS_PORT ?? base.imaps,
       dns: e.MAILROOM_DNS_PORT ?? base.dns,
     },
-    rateLimit: { perIp: e.MAILROOM_RATE_LIMIT_IP, perSession: e.MAILROOM_RATE_LIMIT_SESSION, windowMs: 60_000 },
+    rateLimit: {
+      perIp: e.MAILROOM_RATE_LIMIT_IP,
+      perSession: e.MAILROOM_RATE_LIMIT_SESSION,
+      windowMs: 60_000,
+    },
     purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
   };
 }

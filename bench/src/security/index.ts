@@ -36,7 +36,14 @@ const suite: BenchSuite = {
       ['isEmailAddress', (n) => isEmailAddress(hostileEmail(n))],
       [
         'RecordAddRequest (CAA)',
-        (n) => RecordAddRequest.safeParse({ zone: 'example.com', qname: '@', rtype: 'CAA', value: hostileCaa(n), ttl: 300 }),
+        (n) =>
+          RecordAddRequest.safeParse({
+            zone: 'example.com',
+            qname: '@',
+            rtype: 'CAA',
+            value: hostileCaa(n),
+            ttl: 300,
+          }),
       ],
       [
         'CreateAliasRequest',

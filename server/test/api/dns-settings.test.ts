@@ -195,7 +195,11 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
   it('sends zone transfers only to the listed secondary servers, each a validated IP address', async () => {
     const s = (await call('GET', 'dns/settings')).json();
     expect(s.secondaryServers).toEqual([]);
-    const bad = await call('POST', 'dns/settings', { ...s, allowTransfer: true, secondaryServers: ['ns2.example.com'] });
+    const bad = await call('POST', 'dns/settings', {
+      ...s,
+      allowTransfer: true,
+      secondaryServers: ['ns2.example.com'],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details).toContainEqual({
       field: 'secondaryServers',

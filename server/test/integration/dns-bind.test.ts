@@ -277,7 +277,11 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     const back = await call('POST', 'dns/settings', { ...saved.body, secondaryServers: [] });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     reload();
-    await eventually(() => axfr(port, ZONE), (r) => r.rcode === 5, 'the transfer to be refused again');
+    await eventually(
+      () => axfr(port, ZONE),
+      (r) => r.rcode === 5,
+      'the transfer to be refused again',
+    );
   });
 
   it('stops serving a removed zone', async () => {
