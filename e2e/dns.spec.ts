@@ -476,6 +476,18 @@ test.describe('DNS screens', () => {
     await expect(status).toContainText('Check passed');
     await expect(status).toContainText(/Last applied: (Just now|\dm ago)/);
 
+    // Zone transfers go only to the listed secondary servers; the form explains an empty list.
+    await expect(form.getByText('Left empty, zone transfers go to no one.')).toBeVisible();
+    await form.getByRole('textbox', { name: 'Secondary Servers' }).fill('ns2.example.com');
+    await expect(
+      form.getByText('Secondary Servers must be IP addresses (ns2.example.com is not)'),
+    ).toBeVisible();
+    await form.getByRole('textbox', { name: 'Secondary Servers' }).fill('192.0.2.53, 2001:db8::53');
+    await form.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByText('DNS settings saved').first()).toBeVisible();
+    saved = await a.get<SettingsAnswer>('dns/settings');
+    expect(saved).toMatchObject({ allowTransfer: true, secondaryServers: ['192.0.2.53', '2001:db8::53'] });
+
     // Reset to Defaults fills the §9 values; saving applies them.
     await form.getByRole('button', { name: 'Reset to Defaults' }).click();
     await expect(form.getByLabel('Max Cache Size (MB)')).toHaveValue('100');

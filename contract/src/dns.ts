@@ -3,14 +3,7 @@ import { JobAccepted } from './jobs.ts';
 import { ListQuery, OkResponse } from './common.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
-import {
-  DOMAIN_RE,
-  domainField,
-  emailField,
-  queryInt,
-  requiredInt,
-  requiredString,
-} from './validators.ts';
+import { DOMAIN_RE, domainField, emailField, queryInt, requiredInt, requiredString } from './validators.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants (spec 2 §3, §9)
@@ -503,6 +496,7 @@ export const dnsSettingsLabels = {
   enableDnsOverTls: 'Enable DNS over TLS',
   allowRecursiveQueries: 'Allow Recursive Queries',
   allowTransfer: 'Allow Zone Transfers',
+  secondaryServers: 'Secondary Servers',
   enableWildcardQueries: 'Enable Wildcard Queries',
   maxCacheSize: 'Max Cache Size (MB)',
   maxCacheEntries: 'Max Cache Entries',
@@ -539,6 +533,7 @@ export const DNS_SETTINGS_SECTIONS = [
       'tlsPrivateKeyPath',
       'allowRecursiveQueries',
       'allowTransfer',
+      'secondaryServers',
       'enableWildcardQueries',
     ],
   },
@@ -564,6 +559,35 @@ const pathField = (label: string) =>
   requiredString(label)
     .max(4096)
     .regex(/^\/[^\0\n"]*$/, `${label} must be an absolute path`);
+
+/** Largest number of secondary servers (zone transfers and NOTIFY go to each). */
+export const MAX_SECONDARY_SERVERS = 32;
+
+/**
+ * Secondary name servers by IP address: the only hosts allowed to transfer the zones (AXFR/IXFR)
+ * and the ones told of every change (NOTIFY). Empty: transfers go to no one.
+ */
+const secondaryServersField = z
+  .array(
+    z
+      .string({ error: `${L.secondaryServers} must be IP addresses` })
+      .trim()
+      .max(64),
+    {
+      error: `${L.secondaryServers} must be a list of IP addresses`,
+    },
+  )
+  .max(MAX_SECONDARY_SERVERS, `${L.secondaryServers} must be at most ${MAX_SECONDARY_SERVERS} addresses`)
+  .superRefine((list, ctx) => {
+    const bad = list.find((v) => !isIPv4(v) && !isIPv6(v));
+    if (bad !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${L.secondaryServers} must be IP addresses (${bad || 'empty'} is not)`,
+      });
+    else if (new Set(list.map((v) => v.toLowerCase())).size !== list.length)
+      ctx.addIssue({ code: 'custom', message: `${L.secondaryServers} lists an address twice` });
+  });
 
 export const DnsSettingsFields = z.object({
   serverHostname: hostField(L.serverHostname),
@@ -592,6 +616,7 @@ export const DnsSettingsFields = z.object({
   enableDnsOverTls: z.boolean(),
   allowRecursiveQueries: z.boolean(),
   allowTransfer: z.boolean(),
+  secondaryServers: secondaryServersField,
   enableWildcardQueries: z.boolean(),
   maxCacheSize: requiredInt(L.maxCacheSize, 1, 1_048_576),
   maxCacheEntries: requiredInt(L.maxCacheEntries, 1, 1_000_000_000),
@@ -638,6 +663,7 @@ export const DNS_SETTINGS_DEFAULTS: Omit<DnsSettings, 'serverHostname' | 'primar
   enableDnsOverTls: false,
   allowRecursiveQueries: true,
   allowTransfer: true,
+  secondaryServers: [],
   enableWildcardQueries: true,
   maxCacheSize: 100,
   maxCacheEntries: 10000,

@@ -13,7 +13,9 @@ export function startMailroom(outDir: string, env: Record<string, string> = {}):
     adminEmail: BENCH_ADMIN.email,
     adminPassword: BENCH_ADMIN.password,
     logFile: path.join(outDir, 'mailroom-server.log'),
-    env,
+    // The load runs far above a console's pace from one address and one key: the limiter stays
+    // on (its cost is measured) with ceilings the load does not reach.
+    env: { MAILROOM_RATE_LIMIT_IP: '100000000', MAILROOM_RATE_LIMIT_SESSION: '100000000', ...env },
   });
 }
 

@@ -91,7 +91,8 @@ export async function registerRateLimit(
     timeWindow: policy.windowMs,
     ...(database.dialect === 'postgres' ? { store: databaseStore(database.db) } : {}),
   });
-  const onApi = (request: FastifyRequest) => request.url.startsWith('/api') || request.url.startsWith('/auth/');
+  const onApi = (request: FastifyRequest) =>
+    request.url.startsWith('/api') || request.url.startsWith('/auth/');
   if (policy.perIp > 0) {
     const byIp = app.createRateLimit({
       max: policy.perIp,
@@ -108,7 +109,10 @@ export async function registerRateLimit(
         timeWindow: policy.windowMs,
         keyGenerator: (request) => `session:${request.admin?.sessionId ?? 0}`,
       });
-      app.addHook('onRequest', limitHook(bySession, (request) => request.admin !== null));
+      app.addHook(
+        'onRequest',
+        limitHook(bySession, (request) => request.admin !== null),
+      );
     },
   };
 }

@@ -24,12 +24,19 @@ describe.each(dialects())('cross-site request guard on %s', (dialect) => {
     // Reads are not state changes.
     expect((await t.app.inject({ url: '/api/mail/domains', headers: { cookie } })).statusCode).toBe(200);
     // The console's header, or a same-origin Origin, passes.
-    expect((await addDomain({ cookie, 'x-requested-with': 'mailroom' }, 'console.example')).statusCode).toBe(200);
-    expect((await addDomain({ cookie, origin: 'http://localhost:80' }, 'origin.example')).statusCode).toBe(200);
+    expect((await addDomain({ cookie, 'x-requested-with': 'mailroom' }, 'console.example')).statusCode).toBe(
+      200,
+    );
+    expect((await addDomain({ cookie, origin: 'http://localhost:80' }, 'origin.example')).statusCode).toBe(
+      200,
+    );
   });
 
   it('does not affect bearer-key calls', async () => {
-    expect((await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'bearer.example' } })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'bearer.example' } }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('refuses text/plain bodies (415) on state changes, the CSV imports included', async () => {

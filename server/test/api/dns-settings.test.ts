@@ -192,4 +192,33 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     expect(res.json()).toMatchObject({ reload: { attempted: false } });
     expect(typeof res.json().message).toBe('string');
   });
+  it('sends zone transfers only to the listed secondary servers, each a validated IP address', async () => {
+    const s = (await call('GET', 'dns/settings')).json();
+    expect(s.secondaryServers).toEqual([]);
+    const bad = await call('POST', 'dns/settings', {
+      ...s,
+      allowTransfer: true,
+      secondaryServers: ['ns2.example.com'],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details).toContainEqual({
+      field: 'secondaryServers',
+      message: 'Secondary Servers must be IP addresses (ns2.example.com is not)',
+    });
+    const ok = await call('POST', 'dns/settings', {
+      ...s,
+      allowTransfer: true,
+      secondaryServers: [' 192.0.2.53', '2001:db8::53'],
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().secondaryServers).toEqual(['192.0.2.53', '2001:db8::53']);
+    expect(options()).toContain('allow-transfer { 192.0.2.53; 2001:db8::53; };');
+    expect(options()).toContain('also-notify { 192.0.2.53; 2001:db8::53; };');
+    const cleared = await call('POST', 'dns/settings', { ...ok.json(), secondaryServers: [] });
+    expect(cleared.statusCode).toBe(200);
+    expect(options()).toContain('allow-transfer { none; };');
+    expect((await call('GET', 'dns/status')).json().notes).toContain(
+      'Allow Zone Transfers is on, but no Secondary Servers are listed: no server may transfer the zones.',
+    );
+  });
 });

@@ -12,7 +12,9 @@ function expectErrorShape(body: unknown, code: string): void {
 describe.each(dialects())('error answers on %s', (dialect) => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await startTestApp(dialect, { throttle: { windowMs: 60_000, freePerPair: 1, baseDelayMs: 60_000, maxPerAccount: 1, maxPerIp: 100 }, });
+    t = await startTestApp(dialect, {
+      throttle: { windowMs: 60_000, freePerPair: 1, baseDelayMs: 60_000, maxPerAccount: 1, maxPerIp: 100 },
+    });
   });
   afterAll(async () => t.close());
 

@@ -21,7 +21,11 @@ function expectShape(
 describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
   let t: TestContext;
   const post = (url: string, payload?: unknown) =>
-    t.call({ method: 'POST', url: `/api/${url}`, ...(payload !== undefined ? { payload: payload as object } : {}) });
+    t.call({
+      method: 'POST',
+      url: `/api/${url}`,
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
 
   beforeAll(async () => {
     t = await startTestApp(dialect);
@@ -66,7 +70,9 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
   it('a 254-character alias is reachable by path (created, updated and deleted)', async () => {
     const source = `${'a'.repeat(254 - '@example.com'.length)}@example.com`;
     expect(source.length).toBe(254);
-    expect((await post('mail/aliases/add', { source, destination: 'dest@example.org' })).statusCode).toBe(200);
+    expect((await post('mail/aliases/add', { source, destination: 'dest@example.org' })).statusCode).toBe(
+      200,
+    );
     const enc = encodeURIComponent(source);
     expect((await post(`mail/aliases/update/${enc}`, { status: 'disabled' })).statusCode).toBe(200);
     expect((await post(`mail/aliases/remove/${enc}`)).statusCode).toBe(200);
@@ -91,27 +97,44 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
     expect(expectShape(mailbox, 400, 'VALIDATION_ERROR').details).toEqual([
       { field: 'email', message: 'Please enter a valid email address' },
     ]);
-    const alias = await post('mail/aliases/add', { source: 'x@example.com', destination: `d${ch}@example.org` });
+    const alias = await post('mail/aliases/add', {
+      source: 'x@example.com',
+      destination: `d${ch}@example.org`,
+    });
     expect(alias.json().details[0]?.field).toBe('destination');
-    const domain = await post('mail/aliases/add', { source: `x@exa${ch}mple.com`, destination: 'd@example.org' });
+    const domain = await post('mail/aliases/add', {
+      source: `x@exa${ch}mple.com`,
+      destination: 'd@example.org',
+    });
     expect(domain.statusCode).toBe(400);
   });
 
   it.each([[''], [[]], ['0x10'], [true], ['1e3'], [' '], [{}]])(
     'a quota of %j is refused, not coerced',
     async (quota) => {
-      const res = await post('mail/users/add', { email: 'coerce@example.com', password: 'long-enough-1', quota });
+      const res = await post('mail/users/add', {
+        email: 'coerce@example.com',
+        password: 'long-enough-1',
+        quota,
+      });
       expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field).toBe('quota');
     },
   );
 
   it('a quota change of "", null, [], "0x10" or true is refused (a "" used to mean unlimited)', async () => {
-    expect((await post('mail/users/add', { email: 'q@example.com', password: 'long-enough-1', quota: 1024 })).statusCode).toBe(200);
+    expect(
+      (await post('mail/users/add', { email: 'q@example.com', password: 'long-enough-1', quota: 1024 }))
+        .statusCode,
+    ).toBe(200);
     for (const quota of ['', null, [], '0x10', true]) {
       const res = await post('mail/users/quota/q%40example.com', { quota });
-      expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field, JSON.stringify(quota)).toBe('quota');
+      expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field, JSON.stringify(quota)).toBe(
+        'quota',
+      );
     }
-    const { items } = { items: (await t.call({ url: '/api/mail/users?q=q%40' })).json<{ email: string; quota: number }[]>() };
+    const { items } = {
+      items: (await t.call({ url: '/api/mail/users?q=q%40' })).json<{ email: string; quota: number }[]>(),
+    };
     expect(items.find((m) => m.email === 'q@example.com')?.quota).toBe(1024);
   });
 

@@ -13,7 +13,9 @@ describe.each(dialects())('API rate limit on %s', (dialect) => {
 
   it('answers 429 + Retry-After in the error shape once a session used up its window', async () => {
     for (let i = 0; i < 5; i++) {
-      expect((await t.call({ url: '/api/mail/domains', remoteAddress: `10.0.0.${i + 1}` })).statusCode).toBe(200);
+      expect((await t.call({ url: '/api/mail/domains', remoteAddress: `10.0.0.${i + 1}` })).statusCode).toBe(
+        200,
+      );
     }
     const res = await t.call({ url: '/api/mail/domains', remoteAddress: '10.0.0.99' });
     expect(res.statusCode).toBe(429);
@@ -33,7 +35,12 @@ describe.each(dialects())('API rate limit on %s', (dialect) => {
     expect(codes.slice(0, 12).every((c) => c === 200)).toBe(true);
     expect(codes[12]).toBe(429);
     // Signing in again from elsewhere gives a fresh session with its own allowance.
-    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN, remoteAddress: '192.0.2.78' });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: ADMIN,
+      remoteAddress: '192.0.2.78',
+    });
     expect(login.statusCode).toBe(200);
     const key = login.json<{ api_key: string }>().api_key;
     const other = await t.app.inject({
@@ -44,19 +51,30 @@ describe.each(dialects())('API rate limit on %s', (dialect) => {
     expect(other.statusCode).toBe(200);
   });
 
-  it.runIf(dialect === 'postgres')('shares the counters between instances on one PostgreSQL database', async () => {
-    const second = await buildApp(t.deps);
-    try {
-      const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN, remoteAddress: '192.0.2.90' });
-      const headers = { authorization: `Bearer ${login.json<{ api_key: string }>().api_key}` };
-      const codes: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const app = i % 2 === 0 ? t.app : second;
-        codes.push((await app.inject({ url: '/api/mail/domains', headers, remoteAddress: `192.0.2.${100 + i}` })).statusCode);
+  it.runIf(dialect === 'postgres')(
+    'shares the counters between instances on one PostgreSQL database',
+    async () => {
+      const second = await buildApp(t.deps);
+      try {
+        const login = await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: ADMIN,
+          remoteAddress: '192.0.2.90',
+        });
+        const headers = { authorization: `Bearer ${login.json<{ api_key: string }>().api_key}` };
+        const codes: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          const app = i % 2 === 0 ? t.app : second;
+          codes.push(
+            (await app.inject({ url: '/api/mail/domains', headers, remoteAddress: `192.0.2.${100 + i}` }))
+              .statusCode,
+          );
+        }
+        expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
+      } finally {
+        await second.close();
       }
-      expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
-    } finally {
-      await second.close();
-    }
-  });
+    },
+  );
 });

@@ -89,9 +89,9 @@ describe.each(dialects())('sign-in throttling on %s (small policy)', (dialect) =
 
   it('has a per-account ceiling across addresses', async () => {
     for (let i = 0; i < 4; i++) {
-      expect((await attempt(t, 'ceiling@example.com', 'wrong-password', `192.0.2.${100 + i}`)).statusCode).toBe(
-        401,
-      );
+      expect(
+        (await attempt(t, 'ceiling@example.com', 'wrong-password', `192.0.2.${100 + i}`)).statusCode,
+      ).toBe(401);
     }
     expect((await attempt(t, 'ceiling@example.com', 'wrong-password', '192.0.2.200')).statusCode).toBe(429);
   });

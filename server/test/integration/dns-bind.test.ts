@@ -72,6 +72,37 @@ async function eventually<T>(
   );
 }
 
+/** One AXFR over TCP from 127.0.0.1: the first message's RCODE and answer count. */
+async function axfr(port: number, zone: string): Promise<{ rcode: number; answers: number }> {
+  const labels = zone.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)]));
+  const question = Buffer.concat([...labels, Buffer.from([0, 0, 252, 0, 1])]); // QTYPE AXFR, QCLASS IN
+  const header = Buffer.from([0x4d, 0x52, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+  const msg = Buffer.concat([header, question]);
+  const framed = Buffer.concat([Buffer.from([msg.length >> 8, msg.length & 0xff]), msg]);
+  return new Promise((resolve, reject) => {
+    const sock = net.connect({ host: '127.0.0.1', port, localAddress: '127.0.0.1' });
+    let buf = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      sock.destroy();
+      reject(new Error('AXFR timed out'));
+    }, 5000);
+    sock.on('connect', () => sock.write(framed));
+    sock.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      if (buf.length < 2) return;
+      const len = buf.readUInt16BE(0);
+      if (buf.length < 2 + len) return;
+      clearTimeout(timer);
+      sock.destroy();
+      resolve({ rcode: buf[2 + 3]! & 0x0f, answers: buf.readUInt16BE(2 + 6) });
+    });
+    sock.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
 const LONG_TXT = 'v=DKIM1; k=rsa; p=' + 'A'.repeat(400) + ' "quoted" and \\ back';
 const ZONE = 'mailroom-it.test';
 
@@ -227,6 +258,30 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     await sleep(500);
     expect(await serial()).toBe(before);
     expect(await resolver.resolveNs(ZONE)).toEqual([`ns1.${ZONE}`]);
+  });
+
+  it('refuses zone transfers by default and allows them to a listed secondary server', async () => {
+    const first = await axfr(port, ZONE);
+    expect(first, log).toEqual({ rcode: 5, answers: 0 }); // REFUSED: nobody is listed
+    const settings = (await call('GET', 'dns/settings')).body;
+    expect(settings.allowTransfer).toBe(true);
+    const saved = await call('POST', 'dns/settings', { ...settings, secondaryServers: ['127.0.0.1'] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    reload();
+    const allowed = await eventually(
+      () => axfr(port, ZONE),
+      (r) => r.rcode === 0,
+      'the transfer to be allowed',
+    );
+    expect(allowed.answers).toBeGreaterThan(5);
+    const back = await call('POST', 'dns/settings', { ...saved.body, secondaryServers: [] });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    reload();
+    await eventually(
+      () => axfr(port, ZONE),
+      (r) => r.rcode === 5,
+      'the transfer to be refused again',
+    );
   });
 
   it('stops serving a removed zone', async () => {

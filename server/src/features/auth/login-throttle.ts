@@ -72,7 +72,8 @@ async function waitFor(
   const pair = await bucketState(db, pairBucket(email, ip), since);
   const account = await bucketState(db, accountBucket(email), since);
   let waitMs = 0;
-  if (pair.n >= policy.freePerPair) waitMs = Math.max(waitMs, pair.newest + pairDelayMs(policy, pair.n) - now);
+  if (pair.n >= policy.freePerPair)
+    waitMs = Math.max(waitMs, pair.newest + pairDelayMs(policy, pair.n) - now);
   // The ceilings are approximated by their oldest attempt leaving the window.
   if (account.n >= policy.maxPerAccount) waitMs = Math.max(waitMs, account.oldest + policy.windowMs - now);
   if (ip) {
@@ -96,7 +97,7 @@ export async function reserveAttempt(
   ip: string | null,
   now = Date.now(),
 ): Promise<{ wait: 0; ids: number[] } | { wait: number; ids?: undefined }> {
-  const pg = isPostgres(db as Kysely<unknown>);
+  const pg = isPostgres(db as unknown as Kysely<unknown>);
   for (let round = 0; round < 5; round++) {
     const attempt = async (trx: Kysely<Database>) => {
       if (pg) {
@@ -119,7 +120,7 @@ export async function reserveAttempt(
       return rows.rows.length ? { wait: 0 as const, ids: rows.rows.map((r) => Number(r.id)) } : null;
     };
     const res = pg ? await db.transaction().execute(attempt) : await attempt(db);
-    if (res) return res.wait > 0 ? { wait: res.wait } : (res as { wait: 0; ids: number[] });
+    if (res) return res.wait > 0 ? { wait: res.wait } : res;
     // Someone reserved an attempt of this pair between the count and the insert: count again.
   }
   return { wait: 1 };

@@ -44,6 +44,32 @@ describe('named.conf renderer', () => {
     await expect(text).toMatchFileSnapshot('./golden/zones.conf');
   });
 
+  it('sends zone transfers and NOTIFY to the listed secondary servers only, by default to no one', () => {
+    const none = renderNamedConf(SETTINGS, layout, noTls);
+    expect(none.options).toContain('allow-transfer { none; };');
+    expect(none.options).toContain('notify no;');
+    expect(none.options).not.toContain('allow-transfer { any');
+    expect(none.notes).toContain(
+      'Allow Zone Transfers is on, but no Secondary Servers are listed: no server may transfer the zones.',
+    );
+    const listed = renderNamedConf(
+      { ...SETTINGS, secondaryServers: ['192.0.2.53', '2001:db8::53'] },
+      layout,
+      noTls,
+    );
+    expect(listed.options).toContain('allow-transfer { 192.0.2.53; 2001:db8::53; };');
+    expect(listed.options).toContain('notify explicit;');
+    expect(listed.options).toContain('also-notify { 192.0.2.53; 2001:db8::53; };');
+    const off = renderNamedConf(
+      { ...SETTINGS, allowTransfer: false, secondaryServers: ['192.0.2.53'] },
+      layout,
+      noTls,
+    );
+    expect(off.options).toContain('allow-transfer { none; };');
+    expect(off.options).not.toContain('192.0.2.53');
+    expect(off.notes.join(' ')).not.toContain('Secondary Servers');
+  });
+
   it('maps the settings to options, clamping to what BIND accepts and saying so', () => {
     const p = renderNamedConf(
       {

@@ -72,7 +72,21 @@ export function renderNamedConf(s: DnsSettings, layout: BindLayout, tls: TlsMate
 
   o.push(`recursion ${s.allowRecursiveQueries ? 'yes' : 'no'};`);
   if (s.allowRecursiveQueries) o.push('allow-recursion { localhost; localnets; };');
-  o.push(`allow-transfer ${s.allowTransfer ? '{ any; }' : '{ none; }'};`);
+  // Transfers and NOTIFY go to the listed secondaries only; with none listed, to no one.
+  const secondaries = s.allowTransfer ? s.secondaryServers : [];
+  if (secondaries.length) {
+    o.push(`allow-transfer ${list(secondaries)};`);
+    o.push('notify explicit;');
+    o.push(`also-notify ${list(secondaries)};`);
+  } else {
+    o.push('allow-transfer { none; };');
+    o.push('notify no;');
+    if (s.allowTransfer) {
+      notes.push(
+        'Allow Zone Transfers is on, but no Secondary Servers are listed: no server may transfer the zones.',
+      );
+    }
+  }
   o.push(`dnssec-validation ${s.enableDnssec ? 'auto' : 'no'};`);
   if (s.enableDnssec) {
     notes.push(

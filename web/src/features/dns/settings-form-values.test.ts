@@ -52,4 +52,16 @@ describe('settings form values', () => {
       serverPort: 'Server Port must be at most 65535',
     });
   });
+  it('edits the secondary servers as one line of addresses, validated like the server', () => {
+    const form = settingsToForm({ ...current, secondaryServers: ['192.0.2.53', '2001:db8::53'] });
+    expect(form.secondaryServers).toBe('192.0.2.53, 2001:db8::53');
+    expect(
+      toSettingsRequest({ ...form, secondaryServers: ' 192.0.2.1,2001:db8::2  192.0.2.3 ' }).secondaryServers,
+    ).toEqual(['192.0.2.1', '2001:db8::2', '192.0.2.3']);
+    expect(toSettingsRequest({ ...form, secondaryServers: '' }).secondaryServers).toEqual([]);
+    expect(validate({ ...form, secondaryServers: 'ns2.example.com' })).toEqual({
+      secondaryServers: 'Secondary Servers must be IP addresses (ns2.example.com is not)',
+    });
+    expect(defaultsKeepingHost(form).secondaryServers).toBe('');
+  });
 });

@@ -19,7 +19,7 @@ const SELECTS: Partial<Record<Field, { value: string; label: string }[]>> = {
   logLevel: DNS_LOG_LEVELS.map((l) => ({ value: l, label: l.charAt(0).toUpperCase() + l.slice(1) })),
 };
 
-const OPTIONAL = new Set<Field>(['secondaryNameserver', 'tertiaryNameserver']);
+const OPTIONAL = new Set<Field>(['secondaryNameserver', 'tertiaryNameserver', 'secondaryServers']);
 
 const HELP: Partial<Record<Field, string>> = {
   serverHostname: 'The name server’s own host name',
@@ -31,7 +31,9 @@ const HELP: Partial<Record<Field, string>> = {
   zoneExpireTime: 'Seconds',
   tlsCertificatePath: 'Read when DNS over TLS or HTTPS is on',
   tlsPrivateKeyPath: 'Read when DNS over TLS or HTTPS is on',
-  allowTransfer: 'Lets secondary servers copy the zones',
+  allowTransfer: 'Only the Secondary Servers listed may copy the zones',
+  secondaryServers:
+    'IP addresses of your secondary name servers, separated by commas: only they may transfer the zones, and they are notified of every change. Left empty, zone transfers go to no one.',
 };
 
 const MAX: Partial<Record<Field, number>> = { serverPort: 65535, maxResponseSize: 65535 };
