@@ -42,6 +42,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const { db } = ctx;
   const { host } = deps;
   const conn = mailDbConn(deps.database);
+  const renderOpts = { ports: deps.config.ports };
 
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; close() waits for a running job.
@@ -64,7 +65,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     startup = (async () => {
       try {
         const { settings } = await readMailSettings(db);
-        const r = await applyMailStack(db, host, conn, settings);
+        const r = await applyMailStack(db, host, conn, settings, renderOpts);
         await recordApply(db, r.check, r.ok);
         if (!r.ok)
           app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
@@ -207,7 +208,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
           if (!(await writeMailSettings(trx, body.settings, body.version))) {
             throw conflict(staleMessage, { version: (await readMailSettings(trx)).version });
           }
-          result = await applyMailStack(trx, host, conn, body.settings);
+          result = await applyMailStack(trx, host, conn, body.settings, renderOpts);
           if (!result.ok) throw checkFailed(CHECK_FAILED_MESSAGE, result.check?.output ?? '');
           await recordApply(trx, result.check, true);
         });
