@@ -77,7 +77,8 @@ export async function startMailDaemons(
   queueDir = path.join(root, 'var/spool/postfix'),
 ): Promise<MailDaemons> {
   const mailLog = path.join(root, 'var/log/mail.log');
-  const readLog = () => (existsSync(mailLog) ? readFileSync(mailLog, 'utf8').split('\n').slice(-60).join('\n') : '');
+  const readLog = () =>
+    existsSync(mailLog) ? readFileSync(mailLog, 'utf8').split('\n').slice(-60).join('\n') : '';
   let dovecotErr = '';
   const dovecot = spawn(which('dovecot')!, ['-F', '-c', path.join(root, 'etc/dovecot/dovecot.conf')], {
     stdio: ['ignore', 'ignore', 'pipe'],

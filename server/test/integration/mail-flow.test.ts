@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,12 @@ function skipUnlessReady(dialect: string, what: string): boolean {
 }
 
 async function freePorts() {
-  return { smtp: await freePort(), submission: await freePort(), imap: await freePort(), imaps: await freePort() };
+  return {
+    smtp: await freePort(),
+    submission: await freePort(),
+    imap: await freePort(),
+    imaps: await freePort(),
+  };
 }
 
 const portEnv = (p: Awaited<ReturnType<typeof freePorts>>, extra: Record<string, string> = {}) => ({
@@ -42,7 +48,11 @@ const portEnv = (p: Awaited<ReturnType<typeof freePorts>>, extra: Record<string,
 });
 
 async function addMailbox(t: TestContext, email: string, password: string, quota = 0) {
-  const res = await t.call({ method: 'POST', url: '/api/mail/users/add', payload: { email, password, quota } });
+  const res = await t.call({
+    method: 'POST',
+    url: '/api/mail/users/add',
+    payload: { email, password, quota },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 
@@ -107,10 +117,16 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
       ['team@example.com', 'alice@example.com,bob@example.com,carol@example.com'],
       ['solo@example.com', 'carol@example.com'],
     ]) {
-      const res = await t.call({ method: 'POST', url: '/api/mail/aliases/add', payload: { source, destination } });
+      const res = await t.call({
+        method: 'POST',
+        url: '/api/mail/aliases/add',
+        payload: { source, destination },
+      });
       expect(res.statusCode, res.body).toBe(200);
     }
-    expect((await t.call({ method: 'POST', url: '/api/mail/users/suspend/carol@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/suspend/carol@example.com' })).statusCode,
+    ).toBe(200);
     const team = await smtp({ from: 'someone@example.net', to: ['team@example.com'], subject: 'team-news' });
     expect(team.rcpt[0]?.code, team.rcpt[0]?.text).toBe(250);
     expect(team.data?.code).toBe(250);
@@ -124,11 +140,17 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     const direct = await smtp({ from: 'someone@example.net', to: ['carol@example.com'], subject: 'x' });
     expect(direct.rcpt[0]?.code).toBe(550);
     expect(direct.rcpt[0]?.text).toContain('5.1.1');
-    expect((await t.call({ method: 'POST', url: '/api/mail/users/resume/carol@example.com' })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/resume/carol@example.com' })).statusCode,
+    ).toBe(200);
     // Resumed, she signs in, and the alias mail sent while she was suspended never reached her.
     const inbox = await readInbox(ports.imap, 'carol@example.com', pw.carol);
     expect(inbox.some((m) => m.includes('team-news'))).toBe(false);
-    const again = await smtp({ from: 'someone@example.net', to: ['solo@example.com'], subject: 'solo-again' });
+    const again = await smtp({
+      from: 'someone@example.net',
+      to: ['solo@example.com'],
+      subject: 'solo-again',
+    });
     expect(again.rcpt[0]?.code).toBe(250);
     await waitForMessage(ports.imap, 'carol@example.com', pw.carol, 'solo-again');
   });
@@ -136,7 +158,12 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
   it('a mailbox over its quota is refused at RCPT, and the API shows its usage', async () => {
     const big = 'y'.repeat(70) + '\r\n';
     const body = big.repeat(600); // ~43 KB of a 50 KB quota
-    const first = await smtp({ from: 'someone@example.net', to: ['dave@example.com'], subject: 'fills-up', body });
+    const first = await smtp({
+      from: 'someone@example.net',
+      to: ['dave@example.com'],
+      subject: 'fills-up',
+      body,
+    });
     expect(first.data?.code, first.data?.text).toBe(250);
     await waitForMessage(ports.imap, 'dave@example.com', pw.dave, 'fills-up');
     // The announced size no longer fits: refused before any data.
@@ -151,8 +178,13 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     expect(announced.rcpt[0]?.text).toContain('5.2.2');
     // Quota lowered below what is stored: even a small message is refused at RCPT.
     expect(
-      (await t.call({ method: 'POST', url: '/api/mail/users/quota/dave@example.com', payload: { quota: 10 * 1024 } }))
-        .statusCode,
+      (
+        await t.call({
+          method: 'POST',
+          url: '/api/mail/users/quota/dave@example.com',
+          payload: { quota: 10 * 1024 },
+        })
+      ).statusCode,
     ).toBe(200);
     const small = await smtp({ from: 'someone@example.net', to: ['dave@example.com'], subject: 'small' });
     expect(small.rcpt[0]?.code, small.rcpt[0]?.text).toBe(552);
@@ -210,13 +242,21 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     });
     expect(asAlias.data?.code, JSON.stringify(asAlias)).toBe(250);
     // A wrong password is refused.
-    const bad = await submit('alice@example.com', 'nope', { from: 'alice@example.com', to: ['bob@example.com'], subject: 'x' });
+    const bad = await submit('alice@example.com', 'nope', {
+      from: 'alice@example.com',
+      to: ['bob@example.com'],
+      subject: 'x',
+    });
     expect(bad.mail.code).toBe(535);
   });
 
   it('postmaster@ and abuse@ exist for every hosted domain and reach the first administrator', async () => {
     for (const local of ['postmaster', 'abuse']) {
-      const r = await smtp({ from: 'someone@example.net', to: [`${local}@example.com`], subject: `to-${local}` });
+      const r = await smtp({
+        from: 'someone@example.net',
+        to: [`${local}@example.com`],
+        subject: `to-${local}`,
+      });
       expect(r.rcpt[0]?.code, r.rcpt[0]?.text).toBe(250);
       await waitForMessage(ports.imap, admin.email, admin.password, `to-${local}`);
     }
@@ -232,14 +272,27 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     await waitForMessage(ports.imap, 'carol@example.com', pw.carol, 'while-stopped');
     const unknown = await smtp({ from: 'someone@example.net', to: ['nobody@example.com'], subject: 'x' });
     expect(unknown.rcpt[0]?.code).toBe(550);
-    const spoof = await submit('alice@example.com', pw.alice, { from: 'bob@example.com', to: ['bob@example.com'], subject: 'x' });
+    const spoof = await submit('alice@example.com', pw.alice, {
+      from: 'bob@example.com',
+      to: ['bob@example.com'],
+      subject: 'x',
+    });
     expect([spoof.mail, ...spoof.rcpt].some((x) => x.code === 553)).toBe(true);
-    const own = await submit('bob@example.com', pw.bob, { from: 'bob@example.com', to: ['alice@example.com'], subject: 'bob-stopped' });
+    const own = await submit('bob@example.com', pw.bob, {
+      from: 'bob@example.com',
+      to: ['alice@example.com'],
+      subject: 'bob-stopped',
+    });
     expect(own.data?.code).toBe(250);
     await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'bob-stopped');
     const small = await smtp({ from: 'someone@example.net', to: ['dave@example.com'], subject: 'x' });
     expect(small.rcpt[0]?.code).toBe(552);
-    const relay = await smtp({ from: 'a@example.net', to: ['b@example.org'], subject: 'x', localAddress: '127.0.0.2' });
+    const relay = await smtp({
+      from: 'a@example.net',
+      to: ['b@example.org'],
+      subject: 'x',
+      localAddress: '127.0.0.2',
+    });
     expect(relay.rcpt[0]?.code).toBe(554);
   });
 });
@@ -259,6 +312,35 @@ describe.each(dialects())("a system-mode render on a copy of Debian's stock /etc
     mkdirSync(path.join(root, 'etc'), { recursive: true });
     cpSync('/etc/postfix', path.join(root, 'etc/postfix'), { recursive: true });
     cpSync('/etc/dovecot', path.join(root, 'etc/dovecot'), { recursive: true });
+    // Debian's dovecot-core makes this certificate at install; the copy gets its own.
+    const pem = path.join(root, 'etc/dovecot/private/dovecot.pem');
+    const key = path.join(root, 'etc/dovecot/private/dovecot.key');
+    mkdirSync(path.dirname(pem), { recursive: true });
+    const ssl = path.join(root, 'etc/dovecot/conf.d/10-ssl.conf');
+    writeFileSync(
+      ssl,
+      readFileSync(ssl, 'utf8').replaceAll('/etc/dovecot/private/', `${path.dirname(pem)}/`),
+    );
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=stock',
+        '-keyout',
+        key,
+        '-out',
+        pem,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(made.status, made.stderr).toBe(0);
     t = await startTestApp(dialect, { env: portEnv(ports, { MAILROOM_ROOT: root }) });
     await renderedOk(t);
     await addMailbox(t, 'alice@example.com', 'alice-secret-1');
@@ -279,10 +361,21 @@ describe.each(dialects())("a system-mode render on a copy of Debian's stock /etc
     expect(readFileSync(path.join(root, 'etc/dovecot/dovecot.conf'), 'utf8')).toBe(
       readFileSync('/etc/dovecot/dovecot.conf', 'utf8'),
     );
-    const r = await sendMail(ports.smtp, { from: 'someone@example.net', to: ['alice@example.com'], subject: 'stock-hello' });
+    expect(readFileSync(path.join(root, 'etc/postfix/main.cf'), 'utf8')).toContain(
+      'alias_maps = hash:/etc/aliases',
+    );
+    const r = await sendMail(ports.smtp, {
+      from: 'someone@example.net',
+      to: ['alice@example.com'],
+      subject: 'stock-hello',
+    });
     expect(r.data?.code, JSON.stringify(r)).toBe(250);
     await waitForMessage(ports.imap, 'alice@example.com', 'alice-secret-1', 'stock-hello');
-    const unknown = await sendMail(ports.smtp, { from: 'someone@example.net', to: ['nobody@example.com'], subject: 'x' });
+    const unknown = await sendMail(ports.smtp, {
+      from: 'someone@example.net',
+      to: ['nobody@example.com'],
+      subject: 'x',
+    });
     expect(unknown.rcpt[0]?.code).toBe(550);
   });
 });

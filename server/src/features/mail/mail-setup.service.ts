@@ -125,6 +125,16 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
 
   // Local mode: the folders the packages would make under /var for the machine's own instance.
   if (local) {
+    // Postfix's master and the vmail user pass through the host root and the data folder that
+    // holds it (others may traverse, not list); folders above are named by inspectMailSetup.
+    for (const dir of [path.dirname(path.resolve(host.root)), path.resolve(host.root)]) {
+      await fs.mkdir(dir, { recursive: true });
+      const st = await statOf(dir);
+      if (st && (st.mode & 0o001) === 0) {
+        await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
+        step(`folder ${dir}`, 'changed', 'others may pass through (o+x)');
+      }
+    }
     const postfixIds = await userIds(host, 'postfix');
     for (const [dir, owner, mode] of [
       [MAIL_PATHS.postfixQueue, null, 0o755],
