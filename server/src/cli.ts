@@ -4,6 +4,9 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from './features/auth/admin.service.ts';
+import { mailDbConn } from './features/mail/mail-db-conn.ts';
+import { inspectMailSetup, runMailSetup } from './features/mail/mail-setup.service.ts';
+import { Host } from './host/host.ts';
 import { recordAudit } from './http/audit.ts';
 import { AppError } from './http/errors.ts';
 import { buildOpenApiDocument, openApiText } from './openapi.ts';
@@ -16,6 +19,8 @@ Commands:
   admin list                           list administrators
   admin remove <email>                 remove an administrator (never the last one)
   migrate                              run the database migrations
+  setup                                as root: the vmail user/group, the mail folder and the
+                                       database permissions Postfix and Dovecot need (idempotent)
   openapi                              print the OpenAPI document of the API
 
 The password comes from --password, else MAILROOM_ADMIN_PASSWORD, else standard input (one line);
@@ -163,6 +168,23 @@ async function adminCommand(sub: string | undefined, rest: string[], io: CliIo):
   }
 }
 
+/** `mailroom setup`: makes the machine ready for the rendered mail files and says what it did. */
+async function setupCommand(io: CliIo): Promise<number> {
+  const config = loadConfig(io.env);
+  return withDatabase(io, async (database) => {
+    const host = new Host(config.hostRoot, false);
+    const conn = mailDbConn(database);
+    const steps = await runMailSetup(host, conn);
+    for (const s of steps) io.out(`${s.result.padEnd(8)} ${s.what}: ${s.detail}\n`);
+    const missing = await inspectMailSetup(host, conn);
+    for (const m of missing) io.err(`missing  ${m.what}; fix: ${m.fix}\n`);
+    if (!missing.length) io.out('The mail server has what it needs from this machine.\n');
+    return steps.some((s) => s.result === 'failed' || s.result === 'skipped') || missing.length
+      ? EXIT.failed
+      : EXIT.ok;
+  });
+}
+
 /** Runs one command and answers its exit code; never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -183,6 +205,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         }
         return EXIT.ok;
       }
+      case 'setup':
+        if (rest.length) throw new UsageError('setup takes no arguments');
+        return await setupCommand(io);
       case 'openapi':
         if (rest.length) throw new UsageError('openapi takes no arguments');
         io.out(openApiText(await buildOpenApiDocument()));
