@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { mailDbConn } from '../../src/features/mail/mail-db-conn.ts';
 import { inspectMailSetup } from '../../src/features/mail/mail-setup.service.ts';
+import { checkStagedMailFiles } from '../../src/features/mail/mail-stack.ts';
 import { Host } from '../../src/host/host.ts';
 
 /** `mailroom setup`: the vmail user, the mail folder and the SQLite permissions, idempotent. */
@@ -83,5 +84,37 @@ describe('mailroom setup', () => {
     const second = await cli(['setup'], env);
     expect(second.code).toBe(0);
     expect(second.out).not.toMatch(/^(created|changed)/m);
+  });
+});
+
+describe('the mail files check', () => {
+  if (!isRoot || !hasPostfix) {
+    it.skip('needs root and postfix', () => undefined);
+    return;
+  }
+  it('refuses a main.cf Postfix would not start on, in Postfix’s own words', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'mailroom-check-'));
+    try {
+      const host = new Host(root, false);
+      const dir = host.path('/etc/postfix');
+      mkdirSync(dir, { recursive: true });
+      const main = 'compatibility_level = 3.6\nmaillog_file = /srv/elsewhere/mail.log\n';
+      const master = 'qmgr unix n - n 300 1 qmgr\npostlog unix-dgram n - n - 1 postlogd\n';
+      const staged = [
+        { target: path.join(dir, 'main.cf'), staged: path.join(dir, '.main.cf.tmp'), content: main },
+        { target: path.join(dir, 'master.cf'), staged: path.join(dir, '.master.cf.tmp'), content: master },
+      ];
+      for (const f of staged) writeFileSync(f.staged, f.content);
+      const check = await checkStagedMailFiles(
+        host,
+        { dialect: 'sqlite', path: path.join(root, 'x.db') },
+        staged,
+      );
+      expect(check?.ok).toBe(false);
+      expect(check?.output).toContain('postfix check:');
+      expect(check?.output).toContain('maillog_file_prefixes');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

@@ -158,6 +158,18 @@ async function ownStagedFiles(host: Host, conn: MailDbConn, staged: StagedFile[]
   }
 }
 
+/**
+ * Postfix writes a refusal to standard error only when that is a terminal (else to its log):
+ * for the words, run the check again on a pseudo-terminal (util-linux `script`).
+ */
+async function postfixCheckReason(host: Host, dir: string): Promise<string | null> {
+  const script = await host.which('script');
+  const postfix = await host.which('postfix');
+  if (!script || !postfix || !/^[\w./-]+$/.test(dir)) return null;
+  const r = await host.run(script, ['-qec', `${postfix} -c ${dir} check`, '/dev/null']);
+  return r.stdout.replace(/\r/g, '').trim() || null;
+}
+
 /** `proxy:` tables main.cf uses that its proxy_read_maps leaves out (proxymap would refuse them). */
 async function unlistedProxyTables(host: Host, postconf: string, dir: string): Promise<string[]> {
   const used = await host.run(postconf, [
@@ -222,9 +234,10 @@ export async function checkStagedMailFiles(
       const postfix = await host.which('postfix');
       if (postfix && process.getuid?.() === 0) {
         const r = await host.run(postfix, ['-c', tmp, 'check']);
-        if (r.code !== 0 || /fatal/i.test(r.stderr))
-          fail(`postfix check: ${r.stderr.trim() || `exit ${r.code}`}`);
-        else out.push('postfix check: Postfix would start on these files');
+        if (r.code !== 0 || /fatal/i.test(r.stderr)) {
+          const said = /fatal/i.test(r.stderr) ? r.stderr.trim() : await postfixCheckReason(host, tmp);
+          fail(`postfix check: ${said || `exit ${r.code} (Postfix would not start; its log says why)`}`);
+        } else out.push('postfix check: Postfix would start on these files');
       }
     } else if (!postconf)
       out.push('postconf not installed (Debian package: postfix): Postfix files not checked');
