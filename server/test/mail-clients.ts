@@ -99,7 +99,7 @@ export class Smtp {
   async startTls(): Promise<void> {
     const r = await this.command('STARTTLS');
     if (r.code !== 220) throw new Error(`STARTTLS: ${r.text}`);
-    const plain = this.io.sock as net.Socket;
+    const plain = this.io.sock;
     plain.removeAllListeners('data');
     const secure = tls.connect({ socket: plain, rejectUnauthorized: false });
     await new Promise<void>((resolve, reject) => {
