@@ -3,17 +3,19 @@ import { stopBenchCluster } from './bench-db.ts';
 import { createBench } from './create-bench.ts';
 import { importBench } from './import-bench.ts';
 import { listBench } from './list-bench.ts';
+import { smtpBench } from './smtp-bench.ts';
 
 const suite: BenchSuite = {
   name: 'mail',
   description:
-    'alias CSV import (100k rows), paged list + search at 100k mailboxes / 1M aliases, mailbox creation on the hashing pool',
+    'alias CSV import (100k rows), paged list + search at 100k mailboxes / 1M aliases, mailbox creation on the hashing pool, SMTP acceptance of the rendered Postfix/Dovecot stack',
   async run(ctx) {
     const rows: BenchRow[] = [];
     try {
       rows.push(...(await importBench(ctx)));
       rows.push(...(await listBench(ctx)));
       rows.push(...(await createBench(ctx)));
+      rows.push(...(await smtpBench(ctx)));
     } finally {
       stopBenchCluster();
     }
