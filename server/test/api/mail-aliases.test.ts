@@ -73,6 +73,18 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
       (await t.call({ method: 'POST', url: '/api/mail/aliases/remove/abuse@example.com' })).statusCode,
     ).toBe(200);
     expect((await list('?q=abuse@')).system).toEqual(['abuse@example.com']);
+    // An imported row replaces a system alias too (a dry run only says it would).
+    const csv = 'source,destination\r\npostmaster@example.com,box@example.com\r\n';
+    expect((await importCsv(csv, true)).json()).toMatchObject({ imported: 1, errors: [] });
+    expect((await list('?q=postmaster@')).system).toEqual(['postmaster@example.com']);
+    expect((await importCsv(csv)).json()).toMatchObject({ imported: 1, errors: [] });
+    expect((await list('?q=postmaster@')).items).toEqual([
+      { source: 'postmaster@example.com', destination: 'box@example.com', status: 'active' },
+    ]);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/aliases/remove/postmaster@example.com' })).statusCode,
+    ).toBe(200);
+    expect((await list('?q=postmaster@')).system).toEqual(['postmaster@example.com']);
   });
 
   it('validates both addresses with the spec labels and messages', async () => {

@@ -9,6 +9,7 @@ import { fieldError } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { existing, insertAliasRows } from './bulk-sql.ts';
 import { countIntoDomains, tableSizes } from './domain.service.ts';
+import { isRequiredAddress } from './system-aliases.ts';
 import { isHostedDomain } from './mail-address.ts';
 import { splitPlainCsv } from './plain-csv.ts';
 
@@ -161,8 +162,22 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
       existing(trx, 'mail_aliases', 'source', sources, sizes.aliases),
       existing(trx, 'mailboxes', 'email', sources, sizes.mailboxes),
     ]);
+    // A system alias (postmaster@, abuse@) is Mailroom's placeholder: an imported row replaces it.
+    const required = sources.filter(isRequiredAddress);
+    const systemHeld = new Set(
+      required.length
+        ? (
+            await trx
+              .selectFrom('mail_aliases')
+              .select('source')
+              .where('source', 'in', required)
+              .where('system', '=', 1)
+              .execute()
+          ).map((r) => r.source)
+        : [],
+    );
     const taken = new Map<string, string>();
-    for (const a of aliases) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
+    for (const a of aliases) if (!systemHeld.has(a)) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
     for (const m of mailboxes) taken.set(m, `source: ${mailMessages.aliasIsMailbox(m)}`);
     const graph = new AliasGraph(trx);
     const free = taken.size
@@ -191,11 +206,19 @@ export async function importAliases(db: Db, csv: string, dryRun: boolean): Promi
     errors.sort((a, b) => a.row - b.row);
     let newDomains: string[] = [];
     if (!dryRun && accepted.length) {
+      const replaced = accepted.filter((c) => systemHeld.has(c.source)).map((c) => c.source);
+      if (replaced.length)
+        await trx
+          .deleteFrom('mail_aliases')
+          .where('source', 'in', replaced)
+          .where('system', '=', 1)
+          .execute();
       await insertAliasRows(trx, accepted);
       const counts = new Map<string, { mailboxes: number; aliases: number }>();
       for (const c of accepted) {
         const e = counts.get(c.domain) ?? { mailboxes: 0, aliases: 0 };
-        e.aliases++;
+        // A replaced system alias was counted already.
+        if (!systemHeld.has(c.source)) e.aliases++;
         counts.set(c.domain, e);
       }
       newDomains = await countIntoDomains(trx, counts);
