@@ -29,6 +29,8 @@ export const mailMessages = {
   mailboxNotFound: (email: string) => `Mailbox ${email} was not found`,
   aliasExists: (source: string) => `An alias for ${source} already exists`,
   aliasNotFound: (source: string) => `Alias ${source} was not found`,
+  aliasRequired: (source: string) =>
+    `${source} is a required address (RFC 2142, DMARC reports): change its destination instead`,
   aliasIsMailbox: (source: string) => `${source} is a mailbox; an alias cannot use the same address`,
   mailboxIsAlias: (email: string) => `${email} is an alias source; a mailbox cannot use the same address`,
   aliasLoop: (chain: string[]) => `This alias would create a loop: ${chain.join(' → ')}`,
@@ -157,11 +159,22 @@ export type PurgeMailboxResponse = z.infer<typeof PurgeMailboxResponse>;
 
 // ---------- aliases ----------
 
+/**
+ * Local parts every hosted domain must answer (RFC 2142), and that DMARC reports go to
+ * (`rua=mailto:postmaster@<domain>`, see the DNS system records).
+ */
+export const SYSTEM_ALIAS_LOCAL_PARTS = ['postmaster', 'abuse'] as const;
+
 export const Alias = z.object({
   source: z.string(),
   /** One address or a comma-separated list. */
   destination: z.string(),
   status: z.enum(ALIAS_STATUSES),
+  /**
+   * A required address Mailroom made (postmaster@, abuse@: RFC 2142; postmaster@ also receives
+   * DMARC reports) pointing at the first administrator; saving it makes it the administrator's.
+   */
+  system: z.boolean(),
 });
 export type Alias = z.infer<typeof Alias>;
 

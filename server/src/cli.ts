@@ -5,6 +5,9 @@ import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { ensureMailRole, mailRoleUrl } from './db/mail-role.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from './features/auth/admin.service.ts';
+import { mailDbConn } from './features/mail/mail-db-conn.ts';
+import { inspectMailSetup, runMailSetup } from './features/mail/mail-setup.service.ts';
+import { Host } from './host/host.ts';
 import { recordAudit } from './http/audit.ts';
 import { AppError } from './http/errors.ts';
 import { buildOpenApiDocument, openApiText } from './openapi.ts';
@@ -19,6 +22,8 @@ Commands:
   migrate                              run the database migrations
   db mail-role [role] [--password P]   PostgreSQL: create or update the role Postfix and Dovecot use
                                        (read-only lookup views); prints its MAILROOM_MAIL_DB_URL
+  setup                                as root: the vmail user/group, the mail folder and the
+                                       database permissions Postfix and Dovecot need (idempotent)
   openapi                              print the OpenAPI document of the API
 
 The password comes from --password, else MAILROOM_ADMIN_PASSWORD, else standard input (one line);
@@ -204,6 +209,23 @@ async function dbCommand(sub: string | undefined, rest: string[], io: CliIo): Pr
   );
 }
 
+/** `mailroom setup`: makes the machine ready for the rendered mail files and says what it did. */
+async function setupCommand(io: CliIo): Promise<number> {
+  const config = loadConfig(io.env);
+  return withDatabase(io, async (database) => {
+    const host = new Host(config.hostRoot, false);
+    const conn = mailDbConn(database, config.mailDbUrl);
+    const steps = await runMailSetup(host, conn);
+    for (const s of steps) io.out(`${s.result.padEnd(8)} ${s.what}: ${s.detail}\n`);
+    const missing = await inspectMailSetup(host, conn);
+    for (const m of missing) io.err(`missing  ${m.what}; fix: ${m.fix}\n`);
+    if (!missing.length) io.out('The mail server has what it needs from this machine.\n');
+    return steps.some((s) => s.result === 'failed' || s.result === 'skipped') || missing.length
+      ? EXIT.failed
+      : EXIT.ok;
+  });
+}
+
 /** Runs one command and answers its exit code; never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
@@ -227,6 +249,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         }
         return EXIT.ok;
       }
+      case 'setup':
+        if (rest.length) throw new UsageError('setup takes no arguments');
+        return await setupCommand(io);
       case 'openapi':
         if (rest.length) throw new UsageError('openapi takes no arguments');
         io.out(openApiText(await buildOpenApiDocument()));

@@ -4,11 +4,12 @@ import { createBench } from './create-bench.ts';
 import { importBench } from './import-bench.ts';
 import { listBench } from './list-bench.ts';
 import { pagingBench } from './paging-bench.ts';
+import { smtpBench } from './smtp-bench.ts';
 
 const suite: BenchSuite = {
   name: 'mail',
   description:
-    'alias CSV import (100k rows), paged list + search at 100k mailboxes / 1M aliases, mailbox creation on the hashing pool, keyset pages, streamed exports, alias add at 10k/100k/1M',
+    'alias CSV import (100k rows), paged list + search at 100k mailboxes / 1M aliases, mailbox creation on the hashing pool, keyset pages, streamed exports, alias add at 10k/100k/1M, SMTP acceptance of the rendered Postfix/Dovecot stack',
   async run(ctx) {
     const rows: BenchRow[] = [];
     try {
@@ -16,6 +17,7 @@ const suite: BenchSuite = {
       rows.push(...(await listBench(ctx)));
       rows.push(...(await createBench(ctx)));
       rows.push(...(await pagingBench(ctx)));
+      rows.push(...(await smtpBench(ctx)));
     } finally {
       stopBenchCluster();
     }

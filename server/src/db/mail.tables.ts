@@ -33,6 +33,8 @@ export interface MailAliasTable {
   /** One address or a comma-separated list, as Postfix's virtual_alias_maps answers it. */
   destination: string;
   status: string;
+  /** 1: a required address (postmaster@, abuse@) Mailroom keeps for the domain (migration 0004). */
+  system: Generated<number>;
   created_at: string;
   updated_at: string;
 }

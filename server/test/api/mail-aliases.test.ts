@@ -19,8 +19,11 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   const list = async (qs = '') => {
     const res = await t.call({ method: 'GET', url: `/api/mail/aliases${qs}` });
     expect(res.statusCode).toBe(200);
+    const all = res.json<{ source: string; destination: string; status: string; system: boolean }[]>();
     return {
-      items: res.json<{ source: string; destination: string; status: string }[]>(),
+      // The administrator's own aliases; the system ones (postmaster@, abuse@) are checked apart.
+      items: all.filter((a) => !a.system).map(({ system: _system, ...a }) => a),
+      system: all.filter((a) => a.system).map((a) => a.source),
       total: Number(res.headers['x-total-count']),
     };
   };
@@ -40,6 +43,48 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
       { source: 'info@example.com', destination: 'box@example.com', status: 'active' },
       { source: 'team@example.com', destination: 'box@example.com,someone@elsewhere.org', status: 'active' },
     ]);
+    // Required addresses exist from the domain's first mailbox, to the first administrator.
+    const all = (await t.call({ method: 'GET', url: '/api/mail/aliases?q=example.com' })).json();
+    expect(all).toContainEqual({
+      source: 'postmaster@example.com',
+      destination: 'admin@example.com',
+      status: 'active',
+      system: true,
+    });
+    expect((await list()).system).toEqual(['abuse@example.com', 'postmaster@example.com']);
+  });
+
+  it('keeps postmaster@ and abuse@: a system alias cannot be removed or disabled; defining it takes it over', async () => {
+    const removed = await t.call({ method: 'POST', url: '/api/mail/aliases/remove/abuse@example.com' });
+    expect(removed.statusCode).toBe(409);
+    expect(removed.json().message).toContain('abuse@example.com is a required address');
+    const disabled = await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/update/abuse@example.com',
+      payload: { status: 'disabled' },
+    });
+    expect(disabled.statusCode).toBe(409);
+    expect((await add('abuse@example.com', 'box@example.com')).statusCode).toBe(200);
+    expect((await list('?q=abuse@')).items).toEqual([
+      { source: 'abuse@example.com', destination: 'box@example.com', status: 'active' },
+    ]);
+    // The administrator's own is removable; the system alias comes back.
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/aliases/remove/abuse@example.com' })).statusCode,
+    ).toBe(200);
+    expect((await list('?q=abuse@')).system).toEqual(['abuse@example.com']);
+    // An imported row replaces a system alias too (a dry run only says it would).
+    const csv = 'source,destination\r\npostmaster@example.com,box@example.com\r\n';
+    expect((await importCsv(csv, true)).json()).toMatchObject({ imported: 1, errors: [] });
+    expect((await list('?q=postmaster@')).system).toEqual(['postmaster@example.com']);
+    expect((await importCsv(csv)).json()).toMatchObject({ imported: 1, errors: [] });
+    expect((await list('?q=postmaster@')).items).toEqual([
+      { source: 'postmaster@example.com', destination: 'box@example.com', status: 'active' },
+    ]);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/aliases/remove/postmaster@example.com' })).statusCode,
+    ).toBe(200);
+    expect((await list('?q=postmaster@')).system).toEqual(['postmaster@example.com']);
   });
 
   it('validates both addresses with the spec labels and messages', async () => {
@@ -148,14 +193,15 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
 
   it('searches source, source domain or destination by prefix, case-insensitively, with a total', async () => {
     expect((await list('?q=TEAM')).items.map((a) => a.source)).toEqual(['team@example.com']);
-    expect((await list('?q=loop.test')).total).toBe(3);
+    // a@, b@, c@ and the domain's postmaster@ and abuse@.
+    expect((await list('?q=loop.test')).total).toBe(5);
     // destination starting with box@
     expect((await list('?q=box@')).items.map((a) => a.source)).toEqual([
       'info@example.com',
       'team@example.com',
     ]);
-    const page = await list('?q=loop&limit=2&offset=1&sort=-source');
-    expect(page.total).toBe(3);
+    const page = await list('?q=loop&limit=3&offset=2&sort=-source');
+    expect(page.total).toBe(5);
     expect(page.items.map((a) => a.source)).toEqual(['b@loop.test', 'a@loop.test']);
     expect((await list('?status=disabled')).items.map((a) => a.source)).toEqual([
       'b@loop.test',
@@ -222,7 +268,8 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     ]);
     expect((await list('?q=e@loop')).items).toHaveLength(1);
     const domains = await t.call({ method: 'GET', url: '/api/mail/domains' });
-    expect(domains.json()).toContainEqual({ domain: 'shop.test', mailboxes: 0, aliases: 3, explicit: false });
+    expect((await list('?q=shop.test')).system).toEqual(['abuse@shop.test', 'postmaster@shop.test']);
+    expect(domains.json()).toContainEqual({ domain: 'shop.test', mailboxes: 0, aliases: 5, explicit: false });
   });
 
   it('re-imports its own export format (status column) and neutralises nothing server-side', async () => {
@@ -278,7 +325,7 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   it('keeps the totals in step with the rows', async () => {
     const { total } = await list();
     const all = await list('?limit=1000');
-    expect(total).toBe(all.items.length);
+    expect(total).toBe(all.items.length + all.system.length);
     const dash = await t.call({ method: 'GET', url: '/api/mail/dashboard' });
     expect(dash.json().totalAliases).toBe(total);
   });

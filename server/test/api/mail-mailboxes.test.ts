@@ -50,7 +50,8 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     expect(domains.json()).toContainEqual({
       domain: 'example.com',
       mailboxes: 1,
-      aliases: 0,
+      // postmaster@ and abuse@ (system aliases)
+      aliases: 2,
       explicit: false,
     });
   });

@@ -54,15 +54,16 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     expect(file('/etc/postfix/main.cf')).toContain(`myhostname = ${body.settings.hostname}`);
     expect(file('/etc/postfix/main.cf')).toContain('message_size_limit = 26214400');
     expect(file('/etc/postfix/mailroom/virtual-aliases.cf')).toContain(
-      "query = SELECT destination FROM mail_aliases WHERE source = '%s' AND status = 'active'",
+      "WHERE a.source = '%s' AND a.status = 'active'",
     );
     const type = dialect === 'sqlite' ? 'sqlite' : 'pgsql';
     expect(file('/etc/postfix/main.cf')).toContain(
-      `virtual_alias_maps = ${type}:${t.deps.host.path('/etc/postfix/mailroom/virtual-aliases.cf')}`,
+      `virtual_alias_maps = proxy:${type}:${t.deps.host.path('/etc/postfix/mailroom/virtual-aliases.cf')}`,
     );
     expect(file('/etc/dovecot/dovecot-sql.conf.ext')).toContain(`driver = ${type}`);
     expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toContain('disable_plaintext_auth = yes');
-    expect(file('/etc/postfix/master.cf')).toMatch(/^dovecot\s+unix/m);
+    expect(file('/etc/postfix/main.cf')).toContain('virtual_transport = lmtp:unix:private/dovecot-lmtp');
+    expect(file('/etc/postfix/master.cf')).toMatch(/^127\.0\.0\.1:2587 inet/m);
   });
 
   it('validates with the spec messages, naming the field', async () => {
@@ -240,7 +241,7 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     expect((await t.call({ method: 'GET', url: '/api/mail/domains' })).json()).toContainEqual({
       domain: 'spare.test',
       mailboxes: 0,
-      aliases: 0,
+      aliases: 2,
       explicit: true,
     });
     const used = await t.call({ method: 'POST', url: '/api/mail/domains/remove/dkim.test' });

@@ -121,15 +121,23 @@ describe.skipIf(!pgUrl)('the PostgreSQL mail role', () => {
   it('runs the rendered Postfix and Dovecot lookups unchanged, through the views', async () => {
     expect((await mail.query('SHOW search_path')).rows[0]).toEqual({ search_path: MAIL_LOOKUP_SCHEMA });
     const q = (t: string, v: string) => t.replace(/%s|%Lu/g, v);
-    expect((await mail.query(q(POSTFIX_QUERIES.domains, 'example.com'))).rows).toEqual([
+    const pgConn = { dialect: 'postgres' } as Parameters<typeof POSTFIX_QUERIES.aliases>[0];
+    expect((await mail.query(q(POSTFIX_QUERIES.domains(), 'example.com'))).rows).toEqual([
       { domain: 'example.com' },
     ]);
-    expect((await mail.query(q(POSTFIX_QUERIES.mailboxes, 'alice@example.com'))).rows).toEqual([
+    expect((await mail.query(q(POSTFIX_QUERIES.mailboxes(), 'alice@example.com'))).rows).toEqual([
       { maildir: 'example.com/alice/' },
     ]);
-    expect((await mail.query(q(POSTFIX_QUERIES.aliases, 'info@example.com'))).rows).toEqual([
-      { destination: 'alice@example.com' },
-    ]);
+    const members = await mail.query({
+      text: q(POSTFIX_QUERIES.aliases(pgConn), 'info@example.com'),
+      rowMode: 'array',
+    });
+    expect(members.rows).toEqual([['alice@example.com']]);
+    const senders = await mail.query({
+      text: q(POSTFIX_QUERIES.senderLogins(pgConn), 'info@example.com'),
+      rowMode: 'array',
+    });
+    expect(senders.rows).toEqual([['alice@example.com']]);
     const pass = await mail.query(
       "SELECT email AS user, password_hash AS password FROM mailboxes WHERE email = 'alice@example.com' AND status = 'active'",
     );
@@ -184,7 +192,7 @@ describe.skipIf(!pgUrl)('the PostgreSQL mail role', () => {
       return;
     }
     const file = path.join(dataDir, 'virtual-mailboxes.cf');
-    writeFileSync(file, renderPostfixMap(conn, POSTFIX_QUERIES.mailboxes));
+    writeFileSync(file, renderPostfixMap(conn, POSTFIX_QUERIES.mailboxes()));
     const r = spawnSync(postmap, ['-q', 'alice@example.com', `pgsql:${file}`], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('example.com/alice/');

@@ -10,6 +10,7 @@ import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { existing, insertAliasRows } from './bulk-sql.ts';
 import { countIntoDomains, tableSizes } from './domain.service.ts';
+import { isRequiredAddress } from './system-aliases.ts';
 import { isHostedDomain } from './mail-address.ts';
 import { splitPlainCsv } from './plain-csv.ts';
 
@@ -173,8 +174,22 @@ export async function importAliases(
       existing(trx, 'mail_aliases', 'source', sources, sizes.aliases),
       existing(trx, 'mailboxes', 'email', sources, sizes.mailboxes),
     ]);
+    // A system alias (postmaster@, abuse@) is Mailroom's placeholder: an imported row replaces it.
+    const required = sources.filter(isRequiredAddress);
+    const systemHeld = new Set(
+      required.length
+        ? (
+            await trx
+              .selectFrom('mail_aliases')
+              .select('source')
+              .where('source', 'in', required)
+              .where('system', '=', 1)
+              .execute()
+          ).map((r) => r.source)
+        : [],
+    );
     const taken = new Map<string, string>();
-    for (const a of aliases) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
+    for (const a of aliases) if (!systemHeld.has(a)) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
     for (const m of mailboxes) taken.set(m, `source: ${mailMessages.aliasIsMailbox(m)}`);
     const graph = new AliasGraph(trx);
     const free = taken.size
@@ -209,13 +224,21 @@ export async function importAliases(
     errors.sort((a, b) => a.row - b.row);
     let newDomains: string[] = [];
     if (!dryRun && accepted.length) {
+      const replaced = accepted.filter((c) => systemHeld.has(c.source)).map((c) => c.source);
+      if (replaced.length)
+        await trx
+          .deleteFrom('mail_aliases')
+          .where('source', 'in', replaced)
+          .where('system', '=', 1)
+          .execute();
       job?.progress({ phase: 'Writing aliases', processed: 0, total: accepted.length });
       await job?.checkpoint();
       await insertAliasRows(trx, accepted);
       const counts = new Map<string, { mailboxes: number; aliases: number }>();
       for (const c of accepted) {
         const e = counts.get(c.domain) ?? { mailboxes: 0, aliases: 0 };
-        e.aliases++;
+        // A replaced system alias was counted already.
+        if (!systemHeld.has(c.source)) e.aliases++;
         counts.set(c.domain, e);
       }
       newDomains = await countIntoDomains(trx, counts);

@@ -17,12 +17,14 @@ import {
   refuseCursorWithOffset,
 } from '../../http/cursor.ts';
 import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
+import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
+import type { Page } from './mailbox.service.ts';
 
 type Db = Kysely<Database>;
 
 const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: sql`a.status` } as const;
 
-type AliasRow = { source: string; destination: string; status: string };
+type AliasRow = { source: string; destination: string; status: string; system: number };
 
 /** The rows of a page's keys, in the page's order. */
 async function aliasRows(
@@ -33,7 +35,7 @@ async function aliasRows(
   if (!keys.length) return [];
   return db
     .selectFrom('mail_aliases as a')
-    .select(['a.source', 'a.destination', 'a.status'])
+    .select(['a.source', 'a.destination', 'a.status', 'a.system'])
     .where(
       'a.source',
       'in',
@@ -141,6 +143,7 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Cursor
       source: r.source,
       destination: r.destination,
       status: r.status === 'disabled' ? 'disabled' : 'active',
+      system: Number(r.system) === 1,
     })),
     total,
     ...neighbourCursors(
@@ -175,9 +178,25 @@ export async function createAlias(
       const created = await countIntoDomain(trx, domain, { aliases: 1 });
       const exists = await trx
         .selectFrom('mail_aliases')
-        .select('source')
+        .select(['source', 'system'])
         .where('source', '=', source)
         .executeTakeFirst();
+      if (exists && Number(exists.system) === 1) {
+        // The administrator defines a required address: theirs replaces Mailroom's (one alias
+        // either way, so the count taken above is given back).
+        await refuseLoop(trx, source, destination);
+        await trx
+          .updateTable('mail_aliases')
+          .set({ destination, status: 'active', system: 0, updated_at: new Date().toISOString() })
+          .where('source', '=', source)
+          .execute();
+        await trx
+          .updateTable('mail_domains')
+          .set((eb) => ({ alias_count: eb('alias_count', '-', 1) }))
+          .where('domain', '=', domain)
+          .execute();
+        return { newDomain: false };
+      }
       if (exists) throw conflict(mailMessages.aliasExists(source));
       const mailbox = await trx
         .selectFrom('mailboxes')
@@ -203,12 +222,15 @@ export async function removeAlias(db: Db, source: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
-      .select('domain')
+      .select(['domain', 'system'])
       .where('source', '=', source)
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
+    if (Number(row.system) === 1) throw conflict(mailMessages.aliasRequired(source));
     await trx.deleteFrom('mail_aliases').where('source', '=', source).execute();
     await countOutOfDomain(trx, row.domain, { aliases: 1 });
+    // An administrator's postmaster@/abuse@ gone: the system alias takes its place again.
+    if (isRequiredAddress(source)) await ensureSystemAliases(trx, [row.domain]);
   });
 }
 
@@ -220,16 +242,20 @@ export async function updateAlias(
   await db.transaction().execute(async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
-      .select('source')
+      .select(['source', 'system'])
       .where('source', '=', source)
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
+    if (Number(row.system) === 1 && input.status === 'disabled')
+      throw conflict(mailMessages.aliasRequired(source));
     if (input.destination !== undefined) await refuseLoop(trx, source, input.destination);
     await trx
       .updateTable('mail_aliases')
       .set({
         ...(input.destination !== undefined ? { destination: input.destination } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
+        // A new destination makes a system alias the administrator's own.
+        ...(input.destination !== undefined ? { system: 0 } : {}),
         updated_at: new Date().toISOString(),
       })
       .where('source', '=', source)

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from './mail-address.ts';
+import { dropSystemAliases, ensureSystemAliases, systemAliasCount } from './system-aliases.ts';
 
 type Db = Kysely<Database>;
 
@@ -45,6 +46,8 @@ export async function countIntoDomains(
       )
       .execute();
   }
+  // A new domain answers postmaster@ and abuse@ from the start.
+  await ensureSystemAliases(db, created);
   return created;
 }
 
@@ -63,7 +66,10 @@ export async function tableSizes(db: Db): Promise<{ mailboxes: number; aliases: 
 export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: number; aliases?: number }) =>
   countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
 
-/** Lowers a domain's counters; a domain nothing uses any more (and not added explicitly) goes. */
+/**
+ * Lowers a domain's counters; a domain nothing uses any more (and not added explicitly) goes,
+ * with its system aliases (they never keep a domain alive).
+ */
 export async function countOutOfDomain(
   db: Db,
   domain: string,
@@ -77,13 +83,15 @@ export async function countOutOfDomain(
     }))
     .where('domain', '=', domain)
     .execute();
-  await db
-    .deleteFrom('mail_domains')
+  const row = await db
+    .selectFrom('mail_domains')
+    .select(['mailbox_count', 'alias_count', 'explicit'])
     .where('domain', '=', domain)
-    .where('mailbox_count', '<=', 0)
-    .where('alias_count', '<=', 0)
-    .where('explicit', '=', 0)
-    .execute();
+    .executeTakeFirst();
+  if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return;
+  if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return;
+  await dropSystemAliases(db, domain);
+  await db.deleteFrom('mail_domains').where('domain', '=', domain).execute();
 }
 
 export async function listDomains(db: Db): Promise<MailDomain[]> {
@@ -128,6 +136,7 @@ export async function addDomain(db: Db, domain: string): Promise<boolean> {
       if (isUniqueViolation(err)) throw conflict(mailMessages.domainExists(domain));
       throw err;
     }
+    await ensureSystemAliases(trx, [domain]);
     return true;
   });
 }
@@ -141,15 +150,18 @@ export async function removeDomain(db: Db, domain: string): Promise<void> {
       .where('domain', '=', domain)
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.domainNotFound(domain));
-    if (Number(row.mailbox_count) > 0 || Number(row.alias_count) > 0)
-      throw conflict(mailMessages.domainInUse(domain));
+    // System aliases (postmaster@, abuse@) never keep a domain alive; they go with it.
+    const system = await systemAliasCount(trx, domain);
+    const own = Number(row.alias_count) - system;
+    if (Number(row.mailbox_count) > 0 || own > 0) throw conflict(mailMessages.domainInUse(domain));
+    await dropSystemAliases(trx, domain);
     // Deleted only while still unused: a create that counted itself in meanwhile keeps the domain
     // (on PostgreSQL the delete waits for that row lock and re-checks the condition).
     const res = await trx
       .deleteFrom('mail_domains')
       .where('domain', '=', domain)
       .where('mailbox_count', '<=', 0)
-      .where('alias_count', '<=', 0)
+      .where('alias_count', '<=', system)
       .executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) throw conflict(mailMessages.domainInUse(domain));
   });

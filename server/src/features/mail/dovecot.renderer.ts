@@ -1,7 +1,7 @@
 import type { MailSettings } from '@mailroom/contract/mail';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.ts';
-import { assertOneLine } from './postfix.renderer.ts';
+import { assertOneLine, POSTFIX_SOCKETS } from './postfix.renderer.ts';
 
 /** Files and folders the Dovecot configuration points at (already mapped under the host root). */
 export interface DovecotPaths {
@@ -10,8 +10,15 @@ export interface DovecotPaths {
   vmail: string;
   tlsCert: string;
   tlsKey: string;
-  /** Postfix's queue directory: the SASL socket goes in its private/ folder. */
+  /** Postfix's queue directory: the SASL, LMTP and quota-status sockets go in its private/ folder. */
   postfixQueue: string;
+  /** Where IMAP listens; `address` null: Dovecot's `listen` (every interface by default). */
+  listen: { address: string | null; imap: number; imaps: number };
+  /**
+   * SQLite: the group that may write the database file (its folder is group-writable for the
+   * WAL files); Dovecot's dict process, which writes quota usage, gets it as an extra group.
+   */
+  dbGroup: string | null;
   /** Set when rendering a self-contained tree under a data folder. */
   local: { baseDir: string; stateDir: string; logPath: string } | null;
 }
@@ -116,20 +123,52 @@ export function renderDovecotMailroom(s: MailSettings, conn: MailDbConn, p: Dove
     '}',
     'plugin {',
     `  quota = dict:User quota::proxy::${QUOTA_DICT}`,
+    // Postfix asks at RCPT time (check_policy_service): a full mailbox is refused there, so
+    // nothing is accepted that would bounce later. Unknown users are Postfix's own answer.
+    '  quota_status_success = DUNNO',
+    '  quota_status_nouser = DUNNO',
+    '  quota_status_overquota = "552 5.2.2 Mailbox is full"',
     '}',
     '',
   ];
   return lines.join('\n');
 }
 
-/** Sockets for Postfix (SASL auth, LDA userdb lookups, the quota dict) and the mail user. */
-export function renderDovecotServices(p: DovecotPaths): string {
-  return [
-    MANAGED_HEADER,
+/**
+ * Listeners and sockets: IMAP on the configured ports; for Postfix (in its queue directory, so
+ * chrooted services reach them) SASL auth, LMTP delivery and the quota-status policy; the quota
+ * dict; the mail user; in local mode the run, state and log places. Kept out of dovecot.conf so
+ * Debian's own dovecot.conf (which includes conf.d) gets them too.
+ */
+export function renderDovecotServices(s: Pick<MailSettings, 'enableTLS'>, p: DovecotPaths): string {
+  const queue = assertOneLine(p.postfixQueue, 'queue path');
+  const address = p.listen.address ? [`    address = ${p.listen.address}`] : [];
+  const lines = [MANAGED_HEADER];
+  if (p.local) {
+    lines.push(
+      `base_dir = ${assertOneLine(p.local.baseDir, 'run path')}`,
+      `state_dir = ${assertOneLine(p.local.stateDir, 'state path')}`,
+      `log_path = ${assertOneLine(p.local.logPath, 'log path')}`,
+    );
+  }
+  if (p.listen.address) lines.push(`listen = ${p.listen.address}`);
+  lines.push(
     `mail_uid = ${VMAIL_USER}`,
     `mail_gid = ${VMAIL_USER}`,
+    'service imap-login {',
+    '  inet_listener imap {',
+    ...address,
+    `    port = ${p.listen.imap}`,
+    '  }',
+    '  inet_listener imaps {',
+    ...address,
+    // Without TLS there is no IMAPS.
+    `    port = ${s.enableTLS ? p.listen.imaps : 0}`,
+    '    ssl = yes',
+    '  }',
+    '}',
     'service auth {',
-    `  unix_listener ${assertOneLine(p.postfixQueue, 'queue path')}/private/auth {`,
+    `  unix_listener ${queue}/${POSTFIX_SOCKETS.auth} {`,
     '    mode = 0660',
     '    user = postfix',
     '    group = postfix',
@@ -139,27 +178,35 @@ export function renderDovecotServices(p: DovecotPaths): string {
     `    user = ${VMAIL_USER}`,
     '  }',
     '}',
+    'service lmtp {',
+    `  unix_listener ${queue}/${POSTFIX_SOCKETS.lmtp} {`,
+    '    mode = 0600',
+    '    user = postfix',
+    '    group = postfix',
+    '  }',
+    '}',
+    'service quota-status {',
+    '  executable = quota-status -p postfix',
+    `  unix_listener ${queue}/${POSTFIX_SOCKETS.quotaStatus} {`,
+    '    mode = 0600',
+    '    user = postfix',
+    '  }',
+    '  client_limit = 1',
+    '}',
     'service dict {',
     '  unix_listener dict {',
     '    mode = 0660',
     `    user = ${VMAIL_USER}`,
     `    group = ${VMAIL_USER}`,
     '  }',
+    ...(p.dbGroup ? [`  extra_groups = ${p.dbGroup}`] : []),
     '}',
     '',
-  ].join('\n');
+  );
+  return lines.join('\n');
 }
 
-/** A complete dovecot.conf for a machine without one: IMAP, and the conf.d files Mailroom writes. */
-export function renderDovecotConf(p: DovecotPaths): string {
-  const lines = [MANAGED_HEADER, 'protocols = imap', 'listen = *, ::'];
-  if (p.local) {
-    lines.push(
-      `base_dir = ${p.local.baseDir}`,
-      `state_dir = ${p.local.stateDir}`,
-      `log_path = ${p.local.logPath}`,
-    );
-  }
-  lines.push('!include_try conf.d/*.conf', '');
-  return lines.join('\n');
+/** A complete dovecot.conf for a machine without one: IMAP and LMTP, and the conf.d files. */
+export function renderDovecotConf(): string {
+  return [MANAGED_HEADER, 'protocols = imap lmtp', '!include_try conf.d/*.conf', ''].join('\n');
 }

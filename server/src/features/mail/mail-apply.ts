@@ -6,8 +6,14 @@ import type { ReloadResult } from '../../host/service-control.ts';
 import { checkFailed } from '../../http/errors.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
-import { readMailSettings, recordApply, settingsToRender, writeMailSettings } from './mail-settings.service.ts';
+import {
+  readMailSettings,
+  recordApply,
+  settingsToRender,
+  writeMailSettings,
+} from './mail-settings.service.ts';
 import { staleMessage } from './mail-settings.service.ts';
+import { prepareLocalMailHost } from './mail-setup.service.ts';
 import { checkStagedMailFiles, ensureTlsCertificate, renderMailFiles } from './mail-stack.ts';
 import { conflict } from '../../http/errors.ts';
 
@@ -45,7 +51,7 @@ export function checkOf(proof: ProveResult | null, output: string): ConfigCheck 
 
 async function renderCommitted(deps: AppDeps, conn: MailDbConn, db: Parameters<typeof settingsToRender>[0]) {
   const settings = await settingsToRender(db);
-  return { files: await renderMailFiles(db, deps.host, conn, settings) };
+  return { files: await renderMailFiles(db, deps.host, conn, settings, { ports: deps.config.ports }) };
 }
 
 /** Records the outcome on the settings row (the Settings Status shows it). */
@@ -60,6 +66,9 @@ async function recordReport(deps: AppDeps, r: ApplyReport<unknown>): Promise<voi
 
 /** Renders the committed settings again and puts changed files live (start, new DKIM keys, Retry). */
 export async function applyMailCommitted(deps: AppDeps, conn: MailDbConn): Promise<ApplyReport<undefined>> {
+  // Local mode as root: the vmail user, mail folder, Postfix/Dovecot folders and database
+  // permissions the rendered files rely on (system mode: `mailroom setup`).
+  await prepareLocalMailHost(deps.host, conn);
   const { settings, problem } = await readMailSettings(deps.database.db);
   if (!problem && settings.enableTLS) {
     const tls = await ensureTlsCertificate(deps.host, settings.hostname);
@@ -83,6 +92,7 @@ export async function saveMailSettings(
   const { db } = deps.database;
   const current = await readMailSettings(db);
   if (version !== current.version) throw conflict(staleMessage, { version: current.version });
+  await prepareLocalMailHost(deps.host, conn);
   if (next.enableTLS) {
     const tls = await ensureTlsCertificate(deps.host, next.hostname);
     if (tls) throw checkFailed(tls, tls);

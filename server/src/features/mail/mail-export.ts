@@ -15,7 +15,7 @@ export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator
   for (;;) {
     let q = db
       .selectFrom('mail_aliases')
-      .select(['source', 'destination', 'status'])
+      .select(['source', 'destination', 'status', 'system'])
       .orderBy('source')
       .limit(size);
     if (after !== null) q = q.where('source', '>', after);
@@ -25,6 +25,7 @@ export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator
         source: r.source,
         destination: r.destination,
         status: r.status === 'disabled' ? 'disabled' : 'active',
+        system: Number(r.system) === 1,
       }));
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.source;

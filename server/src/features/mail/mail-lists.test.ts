@@ -115,7 +115,8 @@ describe.each(dialects())('mail list paging (%s)', (dialect) => {
       for (const field of aliasSorts) {
         for (const sort of [field, `-${field}` as const]) {
           const full = await listAliases(db, { q, sort, limit: 1000, offset: 0 });
-          if (q === undefined) expect(full.total).toBe(ALIASES);
+          // …plus postmaster@ and abuse@ of each of the three domains (system aliases).
+          if (q === undefined) expect(full.total).toBe(ALIASES + 2 * 3);
           expect(full.total).toBe(full.items.length);
           for (let offset = 0; offset <= full.total + 2; offset += 4) {
             const page = await listAliases(db, { q, sort, limit: 4, offset });

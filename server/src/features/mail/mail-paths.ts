@@ -6,6 +6,7 @@ export const MAIL_PATHS = {
   virtualDomains: '/etc/postfix/mailroom/virtual-domains.cf',
   virtualMailboxes: '/etc/postfix/mailroom/virtual-mailboxes.cf',
   virtualAliases: '/etc/postfix/mailroom/virtual-aliases.cf',
+  senderLogins: '/etc/postfix/mailroom/sender-logins.cf',
   postfixQueue: '/var/spool/postfix',
   postfixData: '/var/lib/postfix',
   dovecotConf: '/etc/dovecot/dovecot.conf',
@@ -23,11 +24,25 @@ export const MAIL_PATHS = {
   dkimKeyTable: '/etc/opendkim/mailroom/key.table',
   dkimSigningTable: '/etc/opendkim/mailroom/signing.table',
   dkimKey: (domain: string, selector: string) => `/etc/opendkim/keys/${domain}/${selector}.private`,
-  dovecotLda: '/usr/lib/dovecot/dovecot-lda',
+  dovecotLmtp: '/usr/lib/dovecot/lmtp',
+  dovecotQuotaStatus: '/usr/lib/dovecot/quota-status',
+  dovecotModules: '/usr/lib/dovecot/modules',
 } as const;
 
-/** The Unix user that owns /var/vmail and runs mail delivery (create it: see docs). */
+/** The Unix user and group that own /var/vmail and run mail delivery (`mailroom setup` creates them). */
 export const VMAIL_USER = 'vmail';
+/** The id `mailroom setup` gives the vmail user and group when it is free (Dovecot refuses ids below 500). */
+export const VMAIL_ID = 5000;
+
+/**
+ * SQLite: the group the database file and its folder belong to, group-writable (WAL readers
+ * write the -shm file). It is Postfix's own group because Postfix drops every supplementary
+ * group: its proxymap can only use its primary group. Dovecot's dict gets it as an extra group.
+ */
+export const MAIL_DB_GROUP = 'postfix';
+
+/** Where the daemons listen in local mode: loopback only; the only client trusted to relay. */
+export const LOCAL_LISTEN = '127.0.0.1';
 
 /** First line of every file Mailroom owns outright; a file without it is the administrator's. */
 export const MANAGED_HEADER = '# Managed by Mailroom: changes made here are replaced on the next save.';

@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
+import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
 import { currentDkimKeys, dkimFiles } from './dkim.service.ts';
+import { groupId, inspectMailSetup, prepareLocalMailHost } from './mail-setup.service.ts';
 import {
   type DovecotPaths,
   renderDovecotConf,
@@ -16,7 +18,7 @@ import {
   renderDovecotSql,
 } from './dovecot.renderer.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
-import { MAIL_PATHS, MANAGED_HEADER } from './mail-paths.ts';
+import { LOCAL_LISTEN, MAIL_DB_GROUP, MAIL_PATHS, MANAGED_HEADER } from './mail-paths.ts';
 import {
   POSTFIX_QUERIES,
   type PostfixPaths,
@@ -34,27 +36,41 @@ interface FileSpec {
 }
 
 /** Whether the host root is a data folder (render a self-contained tree) or the machine itself. */
-const isLocal = (host: Host) => path.resolve(host.root) !== '/';
+export const isLocalRoot = (host: Host) => path.resolve(host.root) !== '/';
 
-export function postfixPaths(host: Host): PostfixPaths {
+/** Where the daemons listen (config.ports); the defaults follow the host mode. */
+export interface MailRenderOptions {
+  ports?: Pick<DaemonPorts, 'smtp' | 'submission' | 'imap' | 'imaps'>;
+}
+
+const portsFor = (host: Host, opts: MailRenderOptions) =>
+  opts.ports ?? (isLocalRoot(host) ? LOCAL_PORTS : SYSTEM_PORTS);
+
+export function postfixPaths(host: Host, opts: MailRenderOptions = {}): PostfixPaths {
+  const ports = portsFor(host, opts);
+  const local = isLocalRoot(host);
   return {
     virtualDomains: host.path(MAIL_PATHS.virtualDomains),
     virtualMailboxes: host.path(MAIL_PATHS.virtualMailboxes),
     virtualAliases: host.path(MAIL_PATHS.virtualAliases),
+    senderLogins: host.path(MAIL_PATHS.senderLogins),
     tlsCert: host.path(MAIL_PATHS.tlsCert),
     tlsKey: host.path(MAIL_PATHS.tlsKey),
-    dovecotLda: MAIL_PATHS.dovecotLda,
-    local: isLocal(host)
+    listen: { address: local ? LOCAL_LISTEN : null, smtp: ports.smtp, submission: ports.submission },
+    local: local
       ? {
           queueDirectory: host.path(MAIL_PATHS.postfixQueue),
           dataDirectory: host.path(MAIL_PATHS.postfixData),
           maillogFile: host.path(MAIL_PATHS.mailLog),
+          trustedNetwork: `${LOCAL_LISTEN}/32`,
         }
       : null,
   };
 }
 
-export function dovecotPaths(host: Host): DovecotPaths {
+export function dovecotPaths(host: Host, conn: MailDbConn, opts: MailRenderOptions = {}): DovecotPaths {
+  const ports = portsFor(host, opts);
+  const local = isLocalRoot(host);
   return {
     sqlConf: host.path(MAIL_PATHS.dovecotSql),
     dictConf: host.path(MAIL_PATHS.dovecotDict),
@@ -62,7 +78,9 @@ export function dovecotPaths(host: Host): DovecotPaths {
     tlsCert: host.path(MAIL_PATHS.tlsCert),
     tlsKey: host.path(MAIL_PATHS.tlsKey),
     postfixQueue: host.path(MAIL_PATHS.postfixQueue),
-    local: isLocal(host)
+    listen: { address: local ? LOCAL_LISTEN : null, imap: ports.imap, imaps: ports.imaps },
+    dbGroup: conn.dialect === 'sqlite' ? MAIL_DB_GROUP : null,
+    local: local
       ? {
           baseDir: host.path(MAIL_PATHS.dovecotRun),
           stateDir: host.path(MAIL_PATHS.dovecotState),
@@ -72,32 +90,33 @@ export function dovecotPaths(host: Host): DovecotPaths {
   };
 }
 
+/** The Postfix lookup tables Mailroom renders, with their queries. */
+const postfixTables = (conn: MailDbConn) =>
+  [
+    [MAIL_PATHS.virtualDomains, POSTFIX_QUERIES.domains()],
+    [MAIL_PATHS.virtualMailboxes, POSTFIX_QUERIES.mailboxes()],
+    [MAIL_PATHS.virtualAliases, POSTFIX_QUERIES.aliases(conn)],
+    [MAIL_PATHS.senderLogins, POSTFIX_QUERIES.senderLogins(conn)],
+  ] as const;
+
 /** Every file of the mail stack for these settings. */
 export async function renderMailFiles(
   db: Kysely<Database>,
   host: Host,
   conn: MailDbConn,
   s: MailSettings,
+  opts: MailRenderOptions = {},
 ): Promise<FileSpec[]> {
-  const pp = postfixPaths(host);
-  const dp = dovecotPaths(host);
+  const pp = postfixPaths(host, opts);
+  const dp = dovecotPaths(host, conn, opts);
+  // A PostgreSQL table holds the password: readable by root and (see checkStagedMailFiles) postfix.
   const secret = conn.dialect === 'postgres' ? 0o640 : 0o644;
   const files: FileSpec[] = [
-    {
-      path: MAIL_PATHS.virtualDomains,
-      content: renderPostfixMap(conn, POSTFIX_QUERIES.domains),
+    ...postfixTables(conn).map(([file, query]) => ({
+      path: file,
+      content: renderPostfixMap(conn, query),
       mode: secret,
-    },
-    {
-      path: MAIL_PATHS.virtualMailboxes,
-      content: renderPostfixMap(conn, POSTFIX_QUERIES.mailboxes),
-      mode: secret,
-    },
-    {
-      path: MAIL_PATHS.virtualAliases,
-      content: renderPostfixMap(conn, POSTFIX_QUERIES.aliases),
-      mode: secret,
-    },
+    })),
     {
       path: MAIL_PATHS.postfixMain,
       content: renderMainCf(await host.readFile(MAIL_PATHS.postfixMain), postfixParams(s, conn, pp)),
@@ -109,11 +128,11 @@ export async function renderMailFiles(
     { path: MAIL_PATHS.dovecotSql, content: renderDovecotSql(conn, dp), mode: 0o640 },
     { path: MAIL_PATHS.dovecotDict, content: renderDovecotDict(conn), mode: 0o640 },
     { path: MAIL_PATHS.dovecotMailroom, content: renderDovecotMailroom(s, conn, dp) },
-    { path: MAIL_PATHS.dovecotServices, content: renderDovecotServices(dp) },
+    { path: MAIL_PATHS.dovecotServices, content: renderDovecotServices(s, dp) },
   ];
   const dovecotConf = await host.readFile(MAIL_PATHS.dovecotConf);
   if (dovecotConf === null || dovecotConf.startsWith(MANAGED_HEADER)) {
-    files.push({ path: MAIL_PATHS.dovecotConf, content: renderDovecotConf(dp) });
+    files.push({ path: MAIL_PATHS.dovecotConf, content: renderDovecotConf() });
   }
   if (s.enableDKIM) files.push(...dkimFiles(host, await currentDkimKeys(db)));
   return files;
@@ -122,19 +141,74 @@ export async function renderMailFiles(
 const failed = (text: string) => /\b(fatal|error)\b/i.test(text);
 
 /**
+ * Running as root, the staged files that daemons read after dropping privileges get their group:
+ * Postfix's proxymap reads the PostgreSQL tables (they hold the password) as postfix, Dovecot's
+ * dict reads its connect line as dovecot. Other users still cannot read them.
+ */
+async function ownStagedFiles(host: Host, conn: MailDbConn, staged: StagedFile[]): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const groups: [string, string][] = [[MAIL_PATHS.dovecotDict, 'dovecot']];
+  if (conn.dialect === 'postgres')
+    for (const [file] of postfixTables(conn)) groups.push([file, MAIL_DB_GROUP]);
+  for (const [file, group] of groups) {
+    const f = staged.find((x) => x.target === host.path(file));
+    const gid = await groupId(host, group);
+    if (f && gid !== null) await fs.chown(f.staged, 0, gid);
+  }
+}
+
+/**
+ * Postfix writes a refusal to standard error only when that is a terminal (else to its log):
+ * for the words, run the check again on a pseudo-terminal (util-linux `script`).
+ */
+async function postfixCheckReason(host: Host, dir: string): Promise<string | null> {
+  const script = await host.which('script');
+  const postfix = await host.which('postfix');
+  if (!script || !postfix || !/^[\w./-]+$/.test(dir)) return null;
+  const r = await host.run(script, ['-qec', `${postfix} -c ${dir} check`, '/dev/null']);
+  return r.stdout.replace(/\r/g, '').trim() || null;
+}
+
+/** `proxy:` tables main.cf uses that its proxy_read_maps leaves out (proxymap would refuse them). */
+async function unlistedProxyTables(host: Host, postconf: string, dir: string): Promise<string[]> {
+  const used = await host.run(postconf, [
+    '-c',
+    dir,
+    '-xh',
+    'virtual_mailbox_domains',
+    'virtual_mailbox_maps',
+    'virtual_alias_maps',
+    'smtpd_sender_login_maps',
+  ]);
+  const allowed = await host.run(postconf, ['-c', dir, '-xh', 'proxy_read_maps']);
+  const names = (text: string) => text.split(/[\s,]+/).filter((n) => n.startsWith('proxy:'));
+  const ok = new Set(names(allowed.stdout));
+  return names(used.stdout).filter((n) => !ok.has(n));
+}
+
+/**
  * Proves the staged files with the real tools: `postconf -n`/`-M` on a copy of main.cf and
- * master.cf, `postmap -q` through each lookup table (which opens the database and runs the
- * query), `doveconf -n` on Mailroom's Dovecot files. Answers null when none of them is installed.
+ * master.cf, that proxy_read_maps admits every `proxy:` table, `postfix check` on the copy (as
+ * root: what `postfix start` refuses, such as a maillog_file outside maillog_file_prefixes),
+ * `postmap -q` through each lookup table (which opens the database and runs the query), and
+ * `doveconf -n` on Mailroom's Dovecot files. What the daemons need from the machine (the vmail
+ * user, folders, database permissions, packages) is named with its fix. Answers null when none
+ * of the tools is installed.
  */
 export async function checkStagedMailFiles(
   host: Host,
   conn: MailDbConn,
   staged: StagedFile[],
 ): Promise<ConfigCheck | null> {
+  await ownStagedFiles(host, conn, staged);
   const stagedOf = (systemPath: string) => staged.find((f) => f.target === host.path(systemPath));
   const out: string[] = [];
   let ok = true;
   let ran = false;
+  const fail = (line: string) => {
+    ok = false;
+    out.push(line);
+  };
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-mail-check-'));
   try {
     const postconf = await host.which('postconf');
@@ -144,23 +218,38 @@ export async function checkStagedMailFiles(
       ran = true;
       await fs.writeFile(path.join(tmp, 'main.cf'), main.content);
       await fs.writeFile(path.join(tmp, 'master.cf'), master.content);
+      let parsed = true;
       for (const flag of ['-n', '-M']) {
         const r = await host.run(postconf, ['-c', tmp, flag]);
-        const bad = r.code !== 0 || failed(r.stderr);
-        if (bad) ok = false;
-        if (bad || r.stderr.trim()) out.push(`postconf ${flag}: ${r.stderr.trim() || `exit ${r.code}`}`);
+        // postconf opens the lookup tables' files; on the first render they are still staged.
+        const said = r.stderr
+          .split('\n')
+          .filter((l) => !staged.some((f) => l.includes(`"${f.target}": No such file`)))
+          .join('\n')
+          .trim();
+        const bad = r.code !== 0 || failed(said);
+        if (bad) parsed = false;
+        if (bad) fail(`postconf ${flag}: ${said || `exit ${r.code}`}`);
+        else if (said) out.push(`postconf ${flag}: ${said}`);
       }
-      if (ok) out.push('postconf: main.cf and master.cf parsed');
+      if (parsed) out.push('postconf: main.cf and master.cf parsed');
+      const unlisted = await unlistedProxyTables(host, postconf, tmp);
+      if (unlisted.length)
+        fail(`proxy_read_maps does not list ${unlisted.join(', ')}: add them (or remove proxy_read_maps)`);
+      const postfix = await host.which('postfix');
+      if (postfix && process.getuid?.() === 0) {
+        const r = await host.run(postfix, ['-c', tmp, 'check']);
+        if (r.code !== 0 || /fatal/i.test(r.stderr)) {
+          const said = /fatal/i.test(r.stderr) ? r.stderr.trim() : await postfixCheckReason(host, tmp);
+          fail(`postfix check: ${said || `exit ${r.code} (Postfix would not start; its log says why)`}`);
+        } else out.push('postfix check: Postfix would start on these files');
+      }
     } else if (!postconf)
       out.push('postconf not installed (Debian package: postfix): Postfix files not checked');
 
     const postmap = await host.which('postmap');
     if (postmap) {
-      for (const file of [
-        MAIL_PATHS.virtualDomains,
-        MAIL_PATHS.virtualMailboxes,
-        MAIL_PATHS.virtualAliases,
-      ]) {
+      for (const [file] of postfixTables(conn)) {
         const f = stagedOf(file);
         if (!f) continue;
         ran = true;
@@ -169,10 +258,9 @@ export async function checkStagedMailFiles(
           'mailroom-check@mailroom.invalid',
           `${postfixMapType(conn)}:${f.staged}`,
         ]);
-        if ((r.code !== 0 && r.code !== 1) || failed(r.stderr)) {
-          ok = false;
-          out.push(`postmap ${path.basename(file)}: ${r.stderr.trim() || `exit ${r.code}`}`);
-        } else out.push(`postmap ${path.basename(file)}: lookup ran`);
+        if ((r.code !== 0 && r.code !== 1) || failed(r.stderr))
+          fail(`postmap ${path.basename(file)}: ${r.stderr.trim() || `exit ${r.code}`}`);
+        else out.push(`postmap ${path.basename(file)}: lookup ran`);
       }
     } else out.push('postmap not installed (Debian package: postfix): lookup tables not checked');
 
@@ -182,14 +270,16 @@ export async function checkStagedMailFiles(
     if (doveconf && mailroomConf && servicesConf) {
       ran = true;
       const wrapper = path.join(tmp, 'dovecot-check.conf');
-      await fs.writeFile(wrapper, `!include ${mailroomConf.staged}\n!include ${servicesConf.staged}\n`);
+      await fs.writeFile(
+        wrapper,
+        `protocols = imap lmtp\n!include ${mailroomConf.staged}\n!include ${servicesConf.staged}\n`,
+      );
       const r = await host.run(doveconf, ['-c', wrapper, '-n']);
-      if (r.code !== 0 || failed(r.stderr)) {
-        ok = false;
-        out.push(`doveconf: ${r.stderr.trim() || `exit ${r.code}`}`);
-      } else out.push('doveconf: Dovecot settings parsed');
+      if (r.code !== 0 || failed(r.stderr)) fail(`doveconf: ${r.stderr.trim() || `exit ${r.code}`}`);
+      else out.push('doveconf: Dovecot settings parsed');
     } else if (!doveconf)
       out.push('doveconf not installed (Debian package: dovecot-core): Dovecot files not checked');
+    for (const p of await inspectMailSetup(host, conn)) out.push(`missing: ${p.what}; fix: ${p.fix}`);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }

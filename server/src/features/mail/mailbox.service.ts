@@ -7,6 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
 import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
+import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 import {
   folderName,
   isHostedDomain,
@@ -234,10 +235,15 @@ export async function createMailbox(
       const created = await countIntoDomain(trx, domain, { mailboxes: 1 });
       const clash = await trx
         .selectFrom('mail_aliases')
-        .select('source')
+        .select(['source', 'system'])
         .where('source', '=', email)
         .executeTakeFirst();
-      if (clash) throw conflict(mailMessages.mailboxIsAlias(email));
+      // A mailbox may take a required address from its system alias (not from an administrator's).
+      if (clash && Number(clash.system) !== 1) throw conflict(mailMessages.mailboxIsAlias(email));
+      if (clash) {
+        await trx.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
+        await countOutOfDomain(trx, domain, { aliases: 1 });
+      }
       await trx
         .insertInto('mailboxes')
         .values({
@@ -278,6 +284,8 @@ export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ move
     await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
     await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
     await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
+    // postmaster@/abuse@ was this mailbox: the domain still answers it.
+    if (isRequiredAddress(email)) await ensureSystemAliases(trx, [row.domain]);
     const { local } = splitAddress(email);
     const to = `${MAIL_PATHS.removedMail}/${row.domain}/${folderName(local)}-${stamp()}`;
     const moved = await moveFolder(ctx.host, `${MAIL_PATHS.vmail}/${row.maildir}`, to);

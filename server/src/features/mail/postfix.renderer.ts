@@ -1,24 +1,64 @@
+import path from 'node:path';
 import type { MailSettings } from '@mailroom/contract/mail';
 import { MB } from '@mailroom/contract/mail';
 import type { MailDbConn } from './mail-db-conn.ts';
-import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.ts';
+import { MANAGED_HEADER } from './mail-paths.ts';
 
 /** Where the rendered Postfix files live and what they point at (already mapped under the host root). */
 export interface PostfixPaths {
   virtualDomains: string;
   virtualMailboxes: string;
   virtualAliases: string;
+  senderLogins: string;
   tlsCert: string;
   tlsKey: string;
-  dovecotLda: string;
+  /** Where the SMTP and submission services listen; `address` null: every interface. */
+  listen: { address: string | null; smtp: number; submission: number };
   /** Set when rendering a self-contained tree under a data folder (not the machine's own /etc). */
-  local: { queueDirectory: string; dataDirectory: string; maillogFile: string } | null;
+  local: {
+    queueDirectory: string;
+    dataDirectory: string;
+    maillogFile: string;
+    /** The only client trusted to relay without signing in (the loopback address the daemons use). */
+    trustedNetwork: string;
+  } | null;
 }
 
+/**
+ * Sockets Dovecot offers Postfix, relative to Postfix's queue directory so chrooted services
+ * (Debian runs smtpd and lmtp chrooted there) reach them at the same name.
+ */
+export const POSTFIX_SOCKETS = {
+  auth: 'private/auth',
+  lmtp: 'private/dovecot-lmtp',
+  quotaStatus: 'private/quota-status',
+} as const;
+
+/**
+ * The comma-separated destination of an active alias as one row per member, minus members that
+ * are suspended mailboxes: mail is never accepted for a member it would bounce later. An alias
+ * whose members are all suspended answers nothing, so its address is unknown at RCPT time.
+ */
+const aliasMembers = {
+  sqlite: `SELECT trim(m.value) FROM mail_aliases a, json_each('["' || replace(a.destination, ',', '","') || '"]') m WHERE a.source = '%s' AND a.status = 'active' AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.email = trim(m.value) AND b.status <> 'active') ORDER BY m.key`,
+  postgres: `SELECT trim(m.v) FROM mail_aliases a, unnest(string_to_array(a.destination, ',')) WITH ORDINALITY AS m(v, n) WHERE a.source = '%s' AND a.status = 'active' AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.email = trim(m.v) AND b.status <> 'active') ORDER BY m.n`,
+};
+
+/**
+ * Who may send as an address (smtpd_sender_login_maps): the address itself when it is an active
+ * mailbox, and every active mailbox an active alias of that address delivers to. Catch-all
+ * aliases (`@domain`) give nobody the right to send as the whole domain.
+ */
+const senderLogins = {
+  sqlite: `SELECT email FROM mailboxes WHERE email = '%s' AND status = 'active' UNION SELECT b.email FROM mail_aliases a, json_each('["' || replace(a.destination, ',', '","') || '"]') m JOIN mailboxes b ON b.email = trim(m.value) AND b.status = 'active' WHERE a.source = '%s' AND a.status = 'active' AND a.source NOT LIKE '@%%'`,
+  postgres: `SELECT email FROM mailboxes WHERE email = '%s' AND status = 'active' UNION SELECT b.email FROM mail_aliases a CROSS JOIN unnest(string_to_array(a.destination, ',')) AS m(v) JOIN mailboxes b ON b.email = trim(m.v) AND b.status = 'active' WHERE a.source = '%s' AND a.status = 'active' AND a.source NOT LIKE '@%%'`,
+};
+
 export const POSTFIX_QUERIES = {
-  domains: "SELECT domain FROM mail_domains WHERE domain = '%s'",
-  mailboxes: "SELECT maildir FROM mailboxes WHERE email = '%s' AND status = 'active'",
-  aliases: "SELECT destination FROM mail_aliases WHERE source = '%s' AND status = 'active'",
+  domains: () => "SELECT domain FROM mail_domains WHERE domain = '%s'",
+  mailboxes: () => "SELECT maildir FROM mailboxes WHERE email = '%s' AND status = 'active'",
+  aliases: (conn: MailDbConn) => aliasMembers[conn.dialect],
+  senderLogins: (conn: MailDbConn) => senderLogins[conn.dialect],
 } as const;
 
 export function assertOneLine(value: string, what: string): string {
@@ -49,6 +89,17 @@ export function renderPostfixMap(conn: MailDbConn, query: string): string {
 /** Map type prefix for Postfix (`sqlite:` / `pgsql:`). */
 export const postfixMapType = (conn: MailDbConn) => (conn.dialect === 'sqlite' ? 'sqlite' : 'pgsql');
 
+/**
+ * How main.cf names a lookup table: through `proxy:`, so Postfix's proxymap (never chrooted)
+ * answers for chrooted services such as Debian's smtpd, cleanup and trivial-rewrite, and the same
+ * file works whether those run chrooted or not. Postfix's default `proxy_read_maps` lists every
+ * parameter used here; the check refuses a main.cf whose own setting leaves one out.
+ */
+export const postfixTableName = (conn: MailDbConn, file: string) => `proxy:${postfixMapType(conn)}:${file}`;
+
+/** Parameters earlier versions wrote that must go (their transport no longer exists). */
+export const OBSOLETE_MAIN_CF = ['dovecot_destination_recipient_limit'];
+
 const MILTERS = {
   spam: 'inet:localhost:11332',
   virus: 'unix:/var/run/clamav/clamav-milter.ctl',
@@ -57,7 +108,7 @@ const MILTERS = {
 
 /** The main.cf parameters the mail settings govern, in the order they are written. */
 export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths): [string, string][] {
-  const map = (file: string) => `${postfixMapType(conn)}:${file}`;
+  const map = (file: string) => postfixTableName(conn, file);
   const milters = [
     ...(s.enableSpamFilter ? [MILTERS.spam] : []),
     ...(s.enableVirusScan ? [MILTERS.virus] : []),
@@ -73,10 +124,11 @@ export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths
     ['virtual_mailbox_domains', map(p.virtualDomains)],
     ['virtual_mailbox_maps', map(p.virtualMailboxes)],
     ['virtual_alias_maps', map(p.virtualAliases)],
-    ['virtual_transport', 'dovecot'],
-    ['dovecot_destination_recipient_limit', '1'],
+    ['smtpd_sender_login_maps', map(p.senderLogins)],
+    // Dovecot's LMTP server delivers (quota and all); the socket is under the queue directory.
+    ['virtual_transport', `lmtp:unix:${POSTFIX_SOCKETS.lmtp}`],
     ['smtpd_sasl_type', 'dovecot'],
-    ['smtpd_sasl_path', 'private/auth'],
+    ['smtpd_sasl_path', POSTFIX_SOCKETS.auth],
     ['smtpd_sasl_auth_enable', s.requireAuth ? 'yes' : 'no'],
     [
       'smtpd_relay_restrictions',
@@ -84,6 +136,14 @@ export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths
         ? 'permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination'
         : 'permit_mynetworks, reject_unauth_destination',
     ],
+    // Refused at RCPT, never bounced later: unknown recipients (5.1.1), then a full mailbox
+    // (Dovecot's quota-status answers 552 5.2.2 for the size the client announced).
+    [
+      'smtpd_recipient_restrictions',
+      `reject_unlisted_recipient, check_policy_service unix:${POSTFIX_SOCKETS.quotaStatus}`,
+    ],
+    // A client signed in (on any port) may send only as an address it owns.
+    ['smtpd_sender_restrictions', 'reject_authenticated_sender_login_mismatch'],
     ['smtpd_tls_security_level', s.enableTLS ? 'may' : 'none'],
     ['smtp_tls_security_level', s.enableTLS ? 'may' : 'none'],
     ['smtpd_tls_cert_file', s.enableTLS ? p.tlsCert : ''],
@@ -99,7 +159,10 @@ export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths
     params.push(
       ['queue_directory', p.local.queueDirectory],
       ['data_directory', p.local.dataDirectory],
+      // postlogd writes the log; Postfix refuses a maillog_file outside maillog_file_prefixes.
+      ['maillog_file_prefixes', path.dirname(p.local.maillogFile)],
       ['maillog_file', p.local.maillogFile],
+      ['mynetworks', p.local.trustedNetwork],
     );
   }
   for (const [k, v] of params) assertOneLine(v, k);
@@ -131,8 +194,13 @@ const BLOCK_START = '# --- Mailroom: mail settings (rewritten on every save) ---
  * already defined is replaced where it stands (later duplicates removed); missing ones are
  * appended under Mailroom's block comment.
  */
-export function renderMainCf(existing: string | null, params: [string, string][]): string {
+export function renderMainCf(
+  existing: string | null,
+  params: [string, string][],
+  remove: string[] = OBSOLETE_MAIN_CF,
+): string {
   const text = existing ?? BASE_MAIN_CF;
+  const dropped = new Set(remove);
   const wanted = new Map(params);
   const written = new Set<string>();
   const out: string[] = [];
@@ -145,6 +213,10 @@ export function renderMainCf(existing: string | null, params: [string, string][]
     }
     const m = /^([A-Za-z0-9_]+)\s*=/.exec(line);
     const key = m?.[1];
+    if (key !== undefined && dropped.has(key) && !wanted.has(key)) {
+      skippingContinuation = true;
+      continue;
+    }
     if (key !== undefined && wanted.has(key)) {
       skippingContinuation = true;
       if (written.has(key)) continue;
@@ -180,7 +252,6 @@ export function readMainCfParam(text: string, key: string): string | null {
 /** Debian's standard master.cf services, for a machine without one. */
 const BASE_MASTER_CF = `${MANAGED_HEADER}
 # service type  private unpriv  chroot  wakeup  maxproc command + args
-smtp      inet  n       -       y       -       -       smtpd
 pickup    unix  n       -       y       60      1       pickup
 cleanup   unix  n       -       y       -       0       cleanup
 qmgr      unix  n       -       n       300     1       qmgr
@@ -211,35 +282,70 @@ postlog   unix-dgram n  -       n       -       1       postlogd
 const MASTER_START = '# --- BEGIN Mailroom services ---';
 const MASTER_END = '# --- END Mailroom services ---';
 
+const DISABLED = '#mailroom-off# ';
+
+/** A master.cf service name for a listener: `127.0.0.1:2525`, or `smtp`/`submission` on all interfaces. */
+function listenerName(
+  address: string | null,
+  port: number,
+  standard: { name: string; port: number },
+): string {
+  if (address) return `${address}:${port}`;
+  return port === standard.port ? standard.name : String(port);
+}
+
 /**
- * Adds Mailroom's services to master.cf: delivery to Dovecot (dovecot-lda, which keeps the quota
- * dictionary current) and the submission port with SASL authentication. A service the
- * administrator already defines outside the block is left alone.
+ * Turns off (comments out, marked) SMTP listeners outside Mailroom's block that would take the
+ * ports Mailroom's services use: Debian's `smtp inet … smtpd` (or postscreen) and a `submission`
+ * the administrator enabled. Every other line stays as written.
+ */
+function disableOtherListeners(text: string, ports: number[]): string {
+  const names = new Set(['smtp', 'submission', '25', '587', ...ports.map(String)]);
+  const out: string[] = [];
+  let off = false;
+  for (const line of text.split('\n')) {
+    if (off && /^[ \t]+\S/.test(line)) {
+      out.push(DISABLED + line);
+      continue;
+    }
+    off = false;
+    const m = /^(\S+)\s+inet\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+(smtpd|postscreen)\b/.exec(line);
+    const port = m?.[1]?.replace(/^.*:/, '');
+    if (m && port !== undefined && names.has(port)) {
+      off = true;
+      out.push(DISABLED + line);
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+/**
+ * Adds Mailroom's services to master.cf: the SMTP and submission listeners on the configured
+ * ports (submission: TLS, SASL, and senders limited to what the login owns). Delivery needs no
+ * service of its own (LMTP to Dovecot). Other services are left as written, chrooted or not.
  */
 export function renderMasterCf(existing: string | null, s: MailSettings, p: PostfixPaths): string {
   let text = existing ?? BASE_MASTER_CF;
   const start = text.indexOf(MASTER_START);
   const end = text.indexOf(MASTER_END);
   if (start !== -1 && end > start) text = text.slice(0, start) + text.slice(end + MASTER_END.length + 1);
-  text = text.replace(/\n+$/, '') + '\n';
-  const defined = (name: string) => new RegExp(`^${name}\\s+(unix|inet|fifo|pass)\\s`, 'm').test(text);
-  const block: string[] = [MASTER_START];
-  if (!defined('dovecot')) {
-    block.push(
-      'dovecot   unix  -       n       n       -       -       pipe',
-      `  flags=DRhu user=${VMAIL_USER}:${VMAIL_USER} argv=${p.dovecotLda} -f \${sender} -a \${original_recipient} -d \${user}@\${nexthop}`,
-    );
-  }
-  if (!defined('submission')) {
-    block.push(
-      'submission inet n       -       y       -       -       smtpd',
-      '  -o syslog_name=postfix/submission',
-      `  -o smtpd_tls_security_level=${s.enableTLS ? 'encrypt' : 'none'}`,
-      '  -o smtpd_sasl_auth_enable=yes',
-      '  -o smtpd_client_restrictions=permit_sasl_authenticated,reject',
-      '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
-    );
-  }
-  block.push(MASTER_END);
+  text = disableOtherListeners(text.replace(/\n+$/, ''), [p.listen.smtp, p.listen.submission]) + '\n';
+  const { address } = p.listen;
+  const smtp = listenerName(address, p.listen.smtp, { name: 'smtp', port: 25 });
+  const submission = listenerName(address, p.listen.submission, { name: 'submission', port: 587 });
+  const block: string[] = [
+    MASTER_START,
+    `${smtp} inet  n       -       y       -       -       smtpd`,
+    `${submission} inet  n       -       y       -       -       smtpd`,
+    '  -o syslog_name=postfix/submission',
+    `  -o smtpd_tls_security_level=${s.enableTLS ? 'encrypt' : 'none'}`,
+    '  -o smtpd_sasl_auth_enable=yes',
+    '  -o smtpd_client_restrictions=permit_sasl_authenticated,reject',
+    '  -o smtpd_sender_restrictions=reject_sender_login_mismatch',
+    '  -o smtpd_relay_restrictions=permit_sasl_authenticated,reject',
+    MASTER_END,
+  ];
   return text + block.join('\n') + '\n';
 }

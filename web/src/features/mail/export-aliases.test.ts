@@ -8,8 +8,13 @@ describe('alias export', () => {
   });
   it('writes source, destination, status and neutralises formula cells', () => {
     const csv = aliasesToCsv([
-      { source: 'info@example.com', destination: 'a@example.com,b@example.com', status: 'active' },
-      { source: '=cmd@example.com', destination: '+x@example.com', status: 'disabled' },
+      {
+        source: 'info@example.com',
+        destination: 'a@example.com,b@example.com',
+        status: 'active',
+        system: false,
+      },
+      { source: '=cmd@example.com', destination: '+x@example.com', status: 'disabled', system: false },
     ]);
     expect(csv.split('\r\n')).toEqual([
       'source,destination,status',

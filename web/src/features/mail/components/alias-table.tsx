@@ -1,5 +1,5 @@
 import { splitDestinations, type Alias } from '@mailroom/contract/mail';
-import { Box, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Box, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { RowActions } from './row-actions.tsx';
 
@@ -10,6 +10,16 @@ export interface AliasTableProps {
   deleting: string | null;
   /** Shown in place of rows when there are none. */
   emptyText: string;
+}
+
+/** Marks an alias Mailroom keeps for a required address (postmaster@, abuse@). */
+function SystemBadge({ alias }: { alias: Alias }) {
+  if (!alias.system) return null;
+  return (
+    <Badge size="xs" variant="light" color="gray" title="Required address, kept by Mailroom for the domain">
+      System
+    </Badge>
+  );
 }
 
 function Destinations({ destination }: { destination: string }) {
@@ -54,9 +64,12 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
               {aliases.map((a) => (
                 <Table.Tr key={a.source}>
                   <Table.Td>
-                    <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                      {a.source}
-                    </Text>
+                    <Group gap={6} wrap="nowrap">
+                      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                        {a.source}
+                      </Text>
+                      <SystemBadge alias={a} />
+                    </Group>
                   </Table.Td>
                   <Table.Td>
                     <Destinations destination={a.destination} />
@@ -93,9 +106,12 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
         {aliases.map((a) => (
           <Paper key={a.source} withBorder p="sm" radius="md" component="li">
             <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-              <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                {a.source}
-              </Text>
+              <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+                <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
+                  {a.source}
+                </Text>
+                <SystemBadge alias={a} />
+              </Group>
               <RowActions
                 name={a.source}
                 onEdit={() => onEdit(a)}

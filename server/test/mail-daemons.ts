@@ -1,0 +1,122 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/**
+ * Starts Postfix and Dovecot on the files Mailroom rendered under a host root, unedited, exactly
+ * as an operator (or Mailroom's supervisor) would: `postfix -c <root>/etc/postfix start` and
+ * `dovecot -F -c <root>/etc/dovecot/dovecot.conf`. Stops them by pid.
+ */
+
+const BIN_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
+export const which = (cmd: string) =>
+  BIN_DIRS.map((d) => path.join(d, cmd)).find((p) => existsSync(p)) ?? null;
+
+/** Debian packages the real mail flow needs that are missing here. */
+export function missingMailPackages(dialect: string): string[] {
+  const missing: string[] = [];
+  if (!which('postfix')) missing.push('postfix');
+  if (!which('dovecot')) missing.push('dovecot-core');
+  if (!existsSync('/usr/lib/dovecot/imap')) missing.push('dovecot-imapd');
+  if (!existsSync('/usr/lib/dovecot/lmtp')) missing.push('dovecot-lmtpd');
+  if (!which('openssl')) missing.push('openssl');
+  const maps = which('postconf') ? spawnSync(which('postconf')!, ['-m'], { encoding: 'utf8' }).stdout : '';
+  const type = dialect === 'sqlite' ? 'sqlite' : 'pgsql';
+  if (!new RegExp(`^${type}$`, 'm').test(maps)) missing.push(`postfix-${type}`);
+  if (!existsSync(`/usr/lib/dovecot/modules/libdriver_${type}.so`)) missing.push(`dovecot-${type}`);
+  return missing;
+}
+
+export async function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.end();
+      resolve(true);
+    });
+    s.on('error', () => resolve(false));
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor(what: string, ok: () => Promise<boolean> | boolean, ms: number, log: () => string) {
+  const deadline = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not come up:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stopPid(pid: number): Promise<void> {
+  if (!alive(pid)) return;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+
+export interface MailDaemons {
+  postfixPid: number;
+  dovecot: ChildProcess;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** `root`: the host root Mailroom rendered into; ports: where the rendered files listen. */
+export async function startMailDaemons(
+  root: string,
+  ports: { smtp: number; submission: number; imap: number },
+  queueDir = path.join(root, 'var/spool/postfix'),
+): Promise<MailDaemons> {
+  const mailLog = path.join(root, 'var/log/mail.log');
+  const readLog = () =>
+    existsSync(mailLog) ? readFileSync(mailLog, 'utf8').split('\n').slice(-60).join('\n') : '';
+  let dovecotErr = '';
+  const dovecot = spawn(which('dovecot')!, ['-F', '-c', path.join(root, 'etc/dovecot/dovecot.conf')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  dovecot.stderr?.on('data', (d: Buffer) => (dovecotErr += d.toString()));
+  const log = () => `dovecot: ${dovecotErr}\nmail.log:\n${readLog()}`;
+  let postfixPid = 0;
+  try {
+    await waitFor(
+      'dovecot',
+      async () => {
+        if (dovecot.exitCode !== null) throw new Error(`dovecot exited: ${log()}`);
+        return (await portOpen(ports.imap)) && existsSync(path.join(queueDir, 'private/dovecot-lmtp'));
+      },
+      20_000,
+      log,
+    );
+    const start = spawnSync(which('postfix')!, ['-c', path.join(root, 'etc/postfix'), 'start'], {
+      encoding: 'utf8',
+    });
+    if (start.status !== 0) throw new Error(`postfix start failed: ${start.stderr}\n${log()}`);
+    const pidFile = path.join(queueDir, 'pid/master.pid');
+    await waitFor('postfix', () => existsSync(pidFile), 20_000, log);
+    postfixPid = Number(readFileSync(pidFile, 'utf8').trim());
+    await waitFor('postfix smtp', () => portOpen(ports.smtp), 20_000, log);
+    await waitFor('postfix submission', () => portOpen(ports.submission), 20_000, log);
+  } catch (err) {
+    if (postfixPid) await stopPid(postfixPid);
+    if (dovecot.pid) await stopPid(dovecot.pid);
+    throw err;
+  }
+  return {
+    postfixPid,
+    dovecot,
+    log,
+    async stop() {
+      await stopPid(postfixPid);
+      if (dovecot.pid) await stopPid(dovecot.pid);
+    },
+  };
+}
