@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../postgres-cluster.ts';
+import { makeSandbox, type Sandbox, sandboxSkipReason } from './system-sandbox.ts';
 
 // The production path: `npm run build` compiles the server to server/dist/, and the service runs
 // `node server/dist/main.js` with no TypeScript loader (docs/install.md, deploy/mailroom.service).
@@ -27,6 +28,15 @@ function prodEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   };
 }
 
+// One build for the file: both scenarios below run the same server/dist.
+beforeAll(() => {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-server.mjs')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  expect(r.status, r.stderr).toBe(0);
+});
+
 describe('the production build', () => {
   let dataDir: string;
   let server: ChildProcess | null = null;
@@ -34,11 +44,6 @@ describe('the production build', () => {
 
   beforeAll(() => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-build-'));
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'build-server.mjs')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    expect(r.status, r.stderr).toBe(0);
   });
   afterAll(() => {
     if (server?.pid && server.exitCode === null) process.kill(server.pid, 'SIGKILL');
@@ -111,4 +116,97 @@ describe('the production build', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('ops@example.com');
   });
+});
+
+const sandboxSkip = sandboxSkipReason();
+if (sandboxSkip) process.stderr.write(`\n!!! system-mode service test SKIPPED: ${sandboxSkip} !!!\n\n`);
+
+describe.skipIf(sandboxSkip !== null)('the compiled server in system mode, as the unit runs it', () => {
+  let box: Sandbox;
+  let server: ChildProcess | null = null;
+  let output = '';
+  const debianMainCf = readFileSync('/etc/postfix/main.cf', 'utf8');
+  const debianMasterCf = readFileSync('/etc/postfix/master.cf', 'utf8');
+
+  beforeAll(() => {
+    const unit = readFileSync(path.join(ROOT, 'deploy/mailroom.service'), 'utf8');
+    const writable = unit
+      .split('\n')
+      .filter((l) => l.startsWith('ReadWritePaths='))
+      .flatMap((l) => l.slice('ReadWritePaths='.length).trim().split(/\s+/));
+    box = makeSandbox(writable);
+  });
+  afterAll(() => {
+    if (server?.pid && server.exitCode === null) process.kill(server.pid, 'SIGKILL');
+    box?.cleanup();
+  });
+
+  it('runs unprivileged on a read-only /etc, takes over Debian’s Postfix files and backs them up first', async () => {
+    const port = await freePort();
+    server = spawn(
+      '/usr/bin/unshare',
+      [
+        '-m',
+        '--propagation',
+        'private',
+        '/bin/sh',
+        box.wrapper,
+        process.execPath,
+        path.join(DIST, 'main.js'),
+      ],
+      {
+        env: {
+          ...prodEnv(box.dataDir, port),
+          MAILROOM_ROOT: '/',
+          MAILROOM_RELOAD: '1',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+    server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => server!.on('exit', (code) => resolve(code)));
+
+    const backups = path.join(box.dataDir, 'backups', 'system-files');
+    const backupOf = (rel: string) => {
+      const stamps = existsSync(backups) ? readdirSync(backups) : [];
+      return stamps.map((s) => path.join(backups, s, rel)).find((p) => existsSync(p)) ?? null;
+    };
+    const deadline = Date.now() + 40_000;
+    let status = 0;
+    while (Date.now() < deadline && server.exitCode === null) {
+      try {
+        status = (await fetch(`http://127.0.0.1:${port}/auth/status`)).status;
+      } catch {
+        /* not listening yet */
+      }
+      // At start Mailroom renders the mail configuration with the saved (default) settings.
+      if (status === 200 && backupOf('etc/postfix/master.cf')) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status, output).toBe(200);
+
+    // Debian's main.cf and master.cf were copied, as they were, before Mailroom replaced them…
+    const mainCopy = backupOf('etc/postfix/main.cf');
+    expect(mainCopy, output).not.toBeNull();
+    expect(readFileSync(mainCopy!, 'utf8')).toBe(debianMainCf);
+    expect(readFileSync(backupOf('etc/postfix/master.cf')!, 'utf8')).toBe(debianMasterCf);
+    // …and replaced, by the mailroom user, in the sandbox's /etc only.
+    const rendered = path.join(box.etc, 'postfix/main.cf');
+    expect(readFileSync(rendered, 'utf8')).toContain('virtual_mailbox_maps');
+    expect(statSync(rendered).uid).toBe(box.uid);
+    expect(readFileSync('/etc/postfix/main.cf', 'utf8')).toBe(debianMainCf);
+    expect(existsSync(path.join(box.etc, 'postfix/mailroom/virtual-mailboxes.cf'))).toBe(true);
+    // Debian's commented dovecot-sql.conf.ext (0640 root:dovecot) was taken over the same way.
+    if (existsSync('/etc/dovecot/dovecot-sql.conf.ext')) {
+      const copy = backupOf('etc/dovecot/dovecot-sql.conf.ext');
+      expect(copy, output).not.toBeNull();
+      expect(readFileSync(copy!, 'utf8')).toBe(readFileSync('/etc/dovecot/dovecot-sql.conf.ext', 'utf8'));
+      expect(statSync(copy!).mode & 0o777).toBe(statSync('/etc/dovecot/dovecot-sql.conf.ext').mode & 0o777);
+    }
+
+    server.kill('SIGTERM');
+    expect(await exited, output).toBe(0);
+  }, 90_000);
 });
