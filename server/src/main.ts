@@ -21,8 +21,9 @@ async function main(): Promise<void> {
   const database = openDatabase(config);
   const applied = await migrateToLatest(database.db);
   const host = new Host(config.hostRoot, config.reload, path.join(config.dataDir, 'backups', 'system-files'));
-  // System mode with reloads: systemd runs the daemons, Mailroom reloads them through sudo.
-  const services = config.hostRoot === '/' && config.reload ? systemServiceControl(host) : undefined;
+  // System mode: systemd runs the daemons; Mailroom reads their states and (with MAILROOM_RELOAD)
+  // reloads them through sudo.
+  const services = config.hostRoot === '/' ? systemServiceControl(host) : undefined;
   const app = await buildApp({ config, database, host, services }, { logger: { level: config.logLevel } });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>

@@ -205,6 +205,16 @@ describe('SystemServiceControl.reload', () => {
     expect(r.calls[2]).toEqual({ cmd: '/usr/sbin/rndc', args: ['reconfig'] });
   });
 
+  it('leaves the daemons alone when reloads are off', async () => {
+    const r = fakeRunner(() => ok(active));
+    const result = await new SystemServiceControl({ run: r.run, sudo: true, reloads: false }).reload(
+      'postfix',
+    );
+    expect(result).toMatchObject({ ok: true, attempted: false });
+    expect(result.output).toContain('MAILROOM_RELOAD=0');
+    expect(r.calls).toEqual([]);
+  });
+
   it('builds only the commands deploy/sudoers allows', () => {
     expect(reloadCommand('named', true)).toEqual([
       '/usr/bin/sudo',

@@ -174,6 +174,8 @@ export interface SystemServicesOptions {
   run(cmd: string, args: string[]): Promise<RunResult>;
   /** Send systemctl reloads through `sudo -n` (Mailroom is not root). */
   sudo: boolean;
+  /** MAILROOM_RELOAD: false leaves the daemons alone (states are still read). Default true. */
+  reloads?: boolean;
   listProcesses?: () => Promise<ProcessInfo[]>;
 }
 
@@ -188,6 +190,12 @@ export class SystemServiceControl implements ServiceControl {
 
   async reload(name: DaemonName, opts: { zones?: string[]; reconfig?: boolean } = {}): Promise<ReloadResult> {
     const u = SYSTEM_UNITS[name];
+    if (this.opts.reloads === false)
+      return {
+        ok: true,
+        attempted: false,
+        output: `Reloads are off (MAILROOM_RELOAD=0): ${u.label} reads the new files at its next reload or restart (systemctl reload ${u.reloadUnit}).`,
+      };
     if (name === 'named' && (opts.zones?.length || opts.reconfig)) return this.rndc(opts.zones ?? []);
 
     const shown = await this.opts.run(SYSTEMCTL, ['show', '-p', 'LoadState,ActiveState', u.stateUnit]);
@@ -292,10 +300,14 @@ function findDaemonProcess(procs: ProcessInfo[], u: SystemUnit): ProcessInfo | u
     .sort((a, b) => a.pid - b.pid)[0];
 }
 
-/** The system-mode control for this host: sudo unless Mailroom already runs as root. */
+/**
+ * The system-mode control for this host: sudo unless Mailroom already runs as root; reloads only
+ * when the host's reloads are on (MAILROOM_RELOAD), states from systemd always.
+ */
 export function systemServiceControl(host: Host): SystemServiceControl {
   return new SystemServiceControl({
     run: (cmd, args) => host.run(cmd, args),
     sudo: process.getuid?.() !== 0,
+    reloads: host.reloadEnabled,
   });
 }
