@@ -203,6 +203,11 @@ describe('SystemServiceControl.reload', () => {
     expect(r.calls).toHaveLength(2);
     await control.reload('named', { reconfig: true });
     expect(r.calls[2]).toEqual({ cmd: '/usr/sbin/rndc', args: ['reconfig'] });
+    await control.reload('named', { reconfig: true, zones: ['example.net'] });
+    expect(r.calls.slice(3)).toEqual([
+      { cmd: '/usr/sbin/rndc', args: ['reconfig'] },
+      { cmd: '/usr/sbin/rndc', args: ['reload', 'example.net'] },
+    ]);
   });
 
   it('leaves the daemons alone when reloads are off', async () => {

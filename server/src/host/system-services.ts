@@ -196,7 +196,8 @@ export class SystemServiceControl implements ServiceControl {
         attempted: false,
         output: `Reloads are off (MAILROOM_RELOAD=0): ${u.label} reads the new files at its next reload or restart (systemctl reload ${u.reloadUnit}).`,
       };
-    if (name === 'named' && (opts.zones?.length || opts.reconfig)) return this.rndc(opts.zones ?? []);
+    if (name === 'named' && (opts.zones?.length || opts.reconfig))
+      return this.rndc(opts.zones ?? [], opts.reconfig === true);
 
     const shown = await this.opts.run(SYSTEMCTL, ['show', '-p', 'LoadState,ActiveState', u.stateUnit]);
     const props = parseSystemctlShow(shown.stdout)[0];
@@ -230,10 +231,11 @@ export class SystemServiceControl implements ServiceControl {
     };
   }
 
-  private async rndc(zones: string[]): Promise<ReloadResult> {
+  /** `rndc reconfig` (new or removed zones) and/or `rndc reload <zone>` per changed zone. */
+  private async rndc(zones: string[], reconfig: boolean): Promise<ReloadResult> {
     const bad = zones.find((z) => !ZONE_NAME.test(z));
     if (bad !== undefined) return { ok: false, attempted: false, output: `not a zone name: ${bad}` };
-    const runs = zones.length ? zones.map((z) => ['reload', z]) : [['reconfig']];
+    const runs = [...(reconfig ? [['reconfig']] : []), ...zones.map((z) => ['reload', z])];
     const out: string[] = [];
     let ok = true;
     for (const args of runs) {
