@@ -1,5 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { builtinModules } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -209,4 +218,34 @@ describe.skipIf(sandboxSkip !== null)('the compiled server in system mode, as th
     server.kill('SIGTERM');
     expect(await exited, output).toBe(0);
   }, 90_000);
+
+  it('`deploy/mailroom` runs the compiled CLI as mailroom with the settings file, also when root calls it', () => {
+    const envFile = path.join(box.dir, 'mailroom.env');
+    writeFileSync(envFile, `MAILROOM_DATA_DIR=${box.dataDir}\nMAILROOM_ROOT=/\nMAILROOM_RUN_DAEMONS=0\n`);
+    chmodSync(envFile, 0o644);
+    for (const wrapper of [box.wrapper, box.rootWrapper]) {
+      const r = spawnSync(
+        '/usr/bin/unshare',
+        [
+          '-m',
+          '--propagation',
+          'private',
+          '/bin/sh',
+          wrapper,
+          path.join(ROOT, 'deploy/mailroom'),
+          'admin',
+          'list',
+        ],
+        {
+          env: { PATH: process.env.PATH, MAILROOM_HOME: ROOT, MAILROOM_ENV_FILE: envFile },
+          encoding: 'utf8',
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toContain('ops@example.com');
+    }
+    // Run by root, it still ran as mailroom: nothing in the data folder became root's.
+    for (const f of readdirSync(box.dataDir).filter((n) => n.startsWith('mailroom.db')))
+      expect(statSync(path.join(box.dataDir, f)).uid, f).toBe(box.uid);
+  });
 });

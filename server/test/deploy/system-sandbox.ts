@@ -26,6 +26,8 @@ export interface Sandbox {
   uid: number;
   /** `/bin/sh <wrapper> <cmd> <args…>` runs a command as mailroom inside a new namespace. */
   wrapper: string;
+  /** The same namespace, the command run as root. */
+  rootWrapper: string;
   cleanup(): void;
 }
 
@@ -112,30 +114,32 @@ export function makeSandbox(unitWritable: string[]): Sandbox {
     .map((p) => p.replace(/^-/, ''))
     .filter((p) => p.startsWith('/etc/') && existsSync(path.join(etc, p.slice('/etc/'.length))));
   const wrapper = path.join(dir, 'as-mailroom.sh');
+  const rootWrapper = path.join(dir, 'as-root.sh');
+  const setup = [
+    '#!/bin/sh',
+    'set -e',
+    `mount --bind ${etc} /etc`,
+    `mount --bind ${cacheBind} /var/cache/bind`,
+    ...(existsSync('/var/lib/rspamd') ? [`mount --bind ${rspamdLib} /var/lib/rspamd`] : []),
+    ...holes.map((h) => `mount --bind ${h} ${h}`),
+    `mount --bind ${dir} ${dir}`,
+    'mount -o remount,bind,ro /etc',
+    'mount -o remount,bind,ro /',
+    'cd /',
+    `export TMPDIR=${tmp}`,
+  ];
   writeFileSync(
     wrapper,
-    [
-      '#!/bin/sh',
-      'set -e',
-      `mount --bind ${etc} /etc`,
-      `mount --bind ${cacheBind} /var/cache/bind`,
-      ...(existsSync('/var/lib/rspamd') ? [`mount --bind ${rspamdLib} /var/lib/rspamd`] : []),
-      ...holes.map((h) => `mount --bind ${h} ${h}`),
-      `mount --bind ${dir} ${dir}`,
-      'mount -o remount,bind,ro /etc',
-      'mount -o remount,bind,ro /',
-      'cd /',
-      `export TMPDIR=${tmp}`,
-      `exec setpriv --reuid=${uid} --regid=${uid} --init-groups "$@"`,
-      '',
-    ].join('\n'),
+    [...setup, `exec setpriv --reuid=${uid} --regid=${uid} --init-groups "$@"`, ''].join('\n'),
   );
+  writeFileSync(rootWrapper, [...setup, 'exec "$@"', ''].join('\n'));
   return {
     dir,
     etc,
     dataDir,
     uid,
     wrapper,
+    rootWrapper,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
