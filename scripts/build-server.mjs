@@ -8,7 +8,7 @@
 // each of those must be a runtime dependency of the server (checked below), so that
 // `npm install --omit=dev` (or `npm prune --omit=dev` after the build) is enough to run it.
 //   node scripts/build-server.mjs [--outdir DIR]   (DIR must be inside the checkout, see below)
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,7 +72,7 @@ async function main() {
 
   if (existsSync(outdir)) rmSync(outdir, { recursive: true, force: true });
   const started = Date.now();
-  await esbuild.build({
+  const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { main: 'server/src/main.ts', cli: 'server/src/cli.ts' },
     outdir,
@@ -85,8 +85,11 @@ async function main() {
     // Chunks beside the entries: config.ts finds web/dist relative to its own file.
     chunkNames: 'chunk-[hash]',
     logLevel: 'warning',
+    metafile: true,
     plugins: [keepPackagesExternal],
   });
+  // What each output imports (esbuild's own account), for the tests and for a look by hand.
+  writeFileSync(path.join(outdir, 'meta.json'), JSON.stringify(result.metafile, null, 1) + '\n');
 
   // A package the bundle imports but the server does not declare as a runtime dependency would be
   // missing after `npm install --omit=dev`: refuse the build instead of failing at start.

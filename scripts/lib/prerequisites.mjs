@@ -40,6 +40,11 @@ export const PREREQUISITES = [
   { pkg: 'sqlite3', for: 'integration tests', paths: [['/usr/bin/sqlite3']] },
   { pkg: 'sudo', for: 'deploy tests (visudo -cf of deploy/sudoers)', paths: [['/usr/sbin/visudo']] },
   {
+    pkg: 'acl',
+    for: 'deploy tests (system mode as the mailroom user, ACLs of docs/install.md)',
+    paths: [['/usr/bin/setfacl']],
+  },
+  {
     pkg: 'systemd',
     for: 'deploy tests (systemd-analyze verify of deploy/mailroom.service)',
     paths: [['/usr/bin/systemd-analyze']],

@@ -31,8 +31,9 @@ async function main(): Promise<void> {
   // A cluster's primary migrated and made the administrator before forking.
   const applied = worker ? [] : await migrateToLatest(database.db);
   const host = new Host(config.hostRoot, config.reload, path.join(config.dataDir, 'backups', 'system-files'));
-  // System mode with reloads: systemd runs the daemons, Mailroom reloads them through sudo.
-  const services = config.hostRoot === '/' && config.reload ? systemServiceControl(host) : undefined;
+  // System mode: systemd runs the daemons; Mailroom reads their states and (with MAILROOM_RELOAD)
+  // reloads them through sudo.
+  const services = config.hostRoot === '/' ? systemServiceControl(host) : undefined;
   const app = await buildApp({ config, database, host, services }, { logger: { level: config.logLevel } });
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   if (!worker)

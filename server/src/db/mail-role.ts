@@ -94,6 +94,16 @@ export async function ensureMailRole(
     // Whatever the role may have been given before on Mailroom's own tables goes.
     await run(`REVOKE ALL ON ALL TABLES IN SCHEMA ${tablesSchema} FROM ${r}`);
     await run(`REVOKE CREATE ON SCHEMA ${tablesSchema} FROM ${r}`);
+    // Triggers on a table the role writes run as the role, with its search_path (the views'
+    // schema), so one that keeps Mailroom's own tables in step (a list version counter, say) would
+    // find nothing and have no right there: run them as their owner, on Mailroom's schema.
+    const writable = LOOKUP_VIEWS.filter((v) => v.writable).map((v) => `${rows[0]!.schema}.${v.name}`);
+    const fns = await sql<{ fn: string }>`SELECT DISTINCT t.tgfoid::regprocedure::text AS fn FROM pg_trigger t
+      WHERE NOT t.tgisinternal AND t.tgrelid IN (SELECT to_regclass(n) FROM unnest(${writable}::text[]) AS n)`.execute(
+      trx,
+    );
+    for (const { fn } of fns.rows)
+      await run(`ALTER FUNCTION ${fn} SECURITY DEFINER SET search_path = ${tablesSchema}, pg_temp`);
     for (const v of LOOKUP_VIEWS) {
       const view = `${s}.${quoteIdent(v.name)}`;
       const cols = v.columns.map(quoteIdent).join(', ');

@@ -203,6 +203,21 @@ describe('SystemServiceControl.reload', () => {
     expect(r.calls).toHaveLength(2);
     await control.reload('named', { reconfig: true });
     expect(r.calls[2]).toEqual({ cmd: '/usr/sbin/rndc', args: ['reconfig'] });
+    await control.reload('named', { reconfig: true, zones: ['example.net'] });
+    expect(r.calls.slice(3)).toEqual([
+      { cmd: '/usr/sbin/rndc', args: ['reconfig'] },
+      { cmd: '/usr/sbin/rndc', args: ['reload', 'example.net'] },
+    ]);
+  });
+
+  it('leaves the daemons alone when reloads are off', async () => {
+    const r = fakeRunner(() => ok(active));
+    const result = await new SystemServiceControl({ run: r.run, sudo: true, reloads: false }).reload(
+      'postfix',
+    );
+    expect(result).toMatchObject({ ok: true, attempted: false });
+    expect(result.output).toContain('MAILROOM_RELOAD=0');
+    expect(r.calls).toEqual([]);
   });
 
   it('builds only the commands deploy/sudoers allows', () => {

@@ -174,6 +174,8 @@ export interface SystemServicesOptions {
   run(cmd: string, args: string[]): Promise<RunResult>;
   /** Send systemctl reloads through `sudo -n` (Mailroom is not root). */
   sudo: boolean;
+  /** MAILROOM_RELOAD: false leaves the daemons alone (states are still read). Default true. */
+  reloads?: boolean;
   listProcesses?: () => Promise<ProcessInfo[]>;
 }
 
@@ -188,7 +190,14 @@ export class SystemServiceControl implements ServiceControl {
 
   async reload(name: DaemonName, opts: { zones?: string[]; reconfig?: boolean } = {}): Promise<ReloadResult> {
     const u = SYSTEM_UNITS[name];
-    if (name === 'named' && (opts.zones?.length || opts.reconfig)) return this.rndc(opts.zones ?? []);
+    if (this.opts.reloads === false)
+      return {
+        ok: true,
+        attempted: false,
+        output: `Reloads are off (MAILROOM_RELOAD=0): ${u.label} reads the new files at its next reload or restart (systemctl reload ${u.reloadUnit}).`,
+      };
+    if (name === 'named' && (opts.zones?.length || opts.reconfig))
+      return this.rndc(opts.zones ?? [], opts.reconfig === true);
 
     const shown = await this.opts.run(SYSTEMCTL, ['show', '-p', 'LoadState,ActiveState', u.stateUnit]);
     const props = parseSystemctlShow(shown.stdout)[0];
@@ -222,10 +231,11 @@ export class SystemServiceControl implements ServiceControl {
     };
   }
 
-  private async rndc(zones: string[]): Promise<ReloadResult> {
+  /** `rndc reconfig` (new or removed zones) and/or `rndc reload <zone>` per changed zone. */
+  private async rndc(zones: string[], reconfig: boolean): Promise<ReloadResult> {
     const bad = zones.find((z) => !ZONE_NAME.test(z));
     if (bad !== undefined) return { ok: false, attempted: false, output: `not a zone name: ${bad}` };
-    const runs = zones.length ? zones.map((z) => ['reload', z]) : [['reconfig']];
+    const runs = [...(reconfig ? [['reconfig']] : []), ...zones.map((z) => ['reload', z])];
     const out: string[] = [];
     let ok = true;
     for (const args of runs) {
@@ -292,10 +302,14 @@ function findDaemonProcess(procs: ProcessInfo[], u: SystemUnit): ProcessInfo | u
     .sort((a, b) => a.pid - b.pid)[0];
 }
 
-/** The system-mode control for this host: sudo unless Mailroom already runs as root. */
+/**
+ * The system-mode control for this host: sudo unless Mailroom already runs as root; reloads only
+ * when the host's reloads are on (MAILROOM_RELOAD), states from systemd always.
+ */
 export function systemServiceControl(host: Host): SystemServiceControl {
   return new SystemServiceControl({
     run: (cmd, args) => host.run(cmd, args),
     sudo: process.getuid?.() !== 0,
+    reloads: host.reloadEnabled,
   });
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli.ts';
@@ -85,6 +86,15 @@ describe.skipIf(!pgUrl)('the PostgreSQL mail role', () => {
         created_at: NOW,
       })
       .execute();
+
+    // A statement trigger on the quota table that keeps a Mailroom table in step, written the
+    // plain way (unqualified, run as the caller), like the list version counters.
+    await sql`CREATE TABLE quota_bumps (n int NOT NULL)`.execute(db);
+    await sql`INSERT INTO quota_bumps VALUES (0)`.execute(db);
+    await sql`CREATE FUNCTION quota_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN UPDATE quota_bumps SET n = n + 1; RETURN NULL; END $$`.execute(db);
+    await sql`CREATE TRIGGER quota_bump AFTER INSERT OR UPDATE OR DELETE ON mail_quota_usage
+      FOR EACH STATEMENT EXECUTE FUNCTION quota_bump()`.execute(db);
 
     const result = await ensureMailRole(db, { role, password });
     expect(result.created).toBe(true);
@@ -177,6 +187,11 @@ describe.skipIf(!pgUrl)('the PostgreSQL mail role', () => {
       ['alice@example.com', 100, 2],
     ]);
     await denied("DELETE FROM mail_quota_usage WHERE username = 'alice@example.com'");
+    // The trigger ran for both writes, as its owner (the upsert fires the INSERT and the UPDATE
+    // statement triggers: 2, then 1): the role itself still cannot touch that table.
+    const bumps = await sql<{ n: number }>`SELECT n FROM quota_bumps`.execute(database.db);
+    expect(bumps.rows[0]?.n).toBe(3);
+    await denied('UPDATE public.quota_bumps SET n = 0');
   });
 
   it('is what the rendered maps connect as when MAILROOM_MAIL_DB_URL is set, and postmap finds mail with it', () => {
