@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Host, StagedFile } from '../host/host.ts';
+import { backupReplacedFiles } from '../host/system-file-backup.ts';
 
 /** One rendered file, by its system path (mapped under the host root when written). */
 export interface ApplyFile {
@@ -71,7 +72,13 @@ export class StagedSet {
         const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${s}.tmp`);
         await fs.writeFile(tmp, f.content, { encoding: 'utf8', mode: f.mode ?? 0o644 });
         if (f.mode !== undefined) await fs.chmod(tmp, f.mode);
-        staged.push({ target, staged: tmp, content: f.content, path: f.path, changed: live[i] !== f.content });
+        staged.push({
+          target,
+          staged: tmp,
+          content: f.content,
+          path: f.path,
+          changed: live[i] !== f.content,
+        });
       }
     } catch (err) {
       await set.discard();
@@ -109,6 +116,13 @@ export class StagedSet {
       if (!bin || (await this.host.run(bin, ['-f', ...dirs], { timeoutMs: 600_000 })).code !== 0)
         for (const f of changed) await syncFile(f.staged);
     }
+    // The first time a file Mailroom did not write (Debian's main.cf, say) is replaced or removed,
+    // a copy is kept under the data folder's backups.
+    if (this.host.backupDir)
+      await backupReplacedFiles(this.host.backupDir, this.host.root, [
+        ...changed.map((f) => f.target),
+        ...this.removals.map((p) => this.host.path(p)),
+      ]);
     const done: { target: string; backup: string | null }[] = [];
     const handle = new SwapHandle(this.host, done, rename);
     try {
