@@ -5,15 +5,8 @@ import type { DkimRecord } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
-import {
-  DKIM_SELECTOR,
-  dkimRecordName,
-  dkimTxt,
-  type DkimKeyRow,
-  renderDkimTables,
-} from './dkim.renderer.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
-import { serializedOn } from './host-queue.ts';
+import { dkimKeyFileExists, writeDkimKeyFile } from './dkim-key-files.ts';
+import { DKIM_SELECTOR, dkimRecordName, dkimTxt, type DkimKeyRow } from './dkim.renderer.ts';
 
 type Db = Kysely<Database>;
 const generate = promisify(generateKeyPair);
@@ -26,8 +19,27 @@ async function newKeyPair(): Promise<{ privateKey: string; publicKey: string }> 
   });
 }
 
-/** Generates a 2048-bit key for every domain that has none (several at a time, one per core). */
-export async function ensureDkimKeys(db: Db): Promise<number> {
+/**
+ * Runs `work` for each item, several at a time (one per core): 2048-bit keys take a while each.
+ */
+async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let x = queue.shift(); x !== undefined; x = queue.shift()) await work(x);
+  };
+  await Promise.all(Array.from({ length: Math.min(os.availableParallelism(), queue.length) }, worker));
+}
+
+/**
+ * Makes sure every domain has a key the signer can use. The private key is written only to the
+ * signer's key file (dkim-key-files.ts), the database keeps the public key for DNS:
+ * - a domain without a key gets a new 2048-bit pair;
+ * - a key still stored in the database (before 0.8) is moved to its file and blanked in the row;
+ * - a key whose file is gone (a new host root, say) is lost for good: a new pair replaces it and
+ *   DNS publishes the new public key.
+ * Answers how many public keys changed (DNS must be republished when above 0).
+ */
+export async function ensureDkimKeys(db: Db, host: Host): Promise<number> {
   const missing = await db
     .selectFrom('mail_domains as d')
     .leftJoin('dkim_keys as k', (j) =>
@@ -36,35 +48,62 @@ export async function ensureDkimKeys(db: Db): Promise<number> {
     .select('d.domain')
     .where('k.id', 'is', null)
     .execute();
-  const queue = missing.map((r) => r.domain);
-  let made = 0;
-  const worker = async () => {
-    for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
+  let changed = 0;
+  await inParallel(
+    missing.map((r) => r.domain),
+    async (domain) => {
       const pair = await newKeyPair();
+      // The file first: a row never promises a key the signer does not have.
+      await writeDkimKeyFile(host, domain, DKIM_SELECTOR, pair.privateKey);
       const res = await db
         .insertInto('dkim_keys')
         .values({
-          domain: d,
+          domain,
           selector: DKIM_SELECTOR,
-          private_key: pair.privateKey,
+          private_key: '',
           public_key: pair.publicKey,
           created_at: new Date().toISOString(),
         })
         .onConflict((oc) => oc.columns(['domain', 'selector']).doNothing())
         .executeTakeFirst();
-      made += Number(res.numInsertedOrUpdatedRows ?? 0);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(os.availableParallelism(), queue.length) }, worker));
-  return made;
+      changed += Number(res.numInsertedOrUpdatedRows ?? 0);
+    },
+  );
+
+  const legacy = await db
+    .selectFrom('dkim_keys')
+    .select(['id', 'domain', 'selector', 'private_key'])
+    .where('private_key', '<>', '')
+    .execute();
+  for (const k of legacy) {
+    await writeDkimKeyFile(host, k.domain, k.selector, k.private_key);
+    await db.updateTable('dkim_keys').set({ private_key: '' }).where('id', '=', k.id).execute();
+  }
+
+  const lost: DkimKeyRow[] = [];
+  for (const k of await currentDkimKeys(db)) {
+    if ((await dkimKeyFileExists(host, k.domain, k.selector)) === false) lost.push(k);
+  }
+  await inParallel(lost, async (k) => {
+    const pair = await newKeyPair();
+    await writeDkimKeyFile(host, k.domain, k.selector, pair.privateKey);
+    await db
+      .updateTable('dkim_keys')
+      .set({ public_key: pair.publicKey, created_at: new Date().toISOString() })
+      .where('domain', '=', k.domain)
+      .where('selector', '=', k.selector)
+      .execute();
+    changed++;
+  });
+  return changed;
 }
 
-/** Keys of the domains that exist now. */
+/** Public keys of the domains that exist now (the private halves are only in the signer's files). */
 export async function currentDkimKeys(db: Db): Promise<(DkimKeyRow & { created_at: string })[]> {
   return db
     .selectFrom('dkim_keys as k')
     .innerJoin('mail_domains as d', 'd.domain', 'k.domain')
-    .select(['k.domain', 'k.selector', 'k.private_key', 'k.public_key', 'k.created_at'])
+    .select(['k.domain', 'k.selector', 'k.public_key', 'k.created_at'])
     .orderBy('k.domain')
     .execute();
 }
@@ -79,24 +118,11 @@ export async function listDkimRecords(db: Db): Promise<DkimRecord[]> {
   }));
 }
 
-/** Private key files (0600) and OpenDKIM's KeyTable/SigningTable. */
-export function dkimFiles(
-  host: Host,
-  keys: DkimKeyRow[],
-): { path: string; content: string; mode?: number }[] {
-  const keyPath = (k: DkimKeyRow) => MAIL_PATHS.dkimKey(k.domain, k.selector);
-  const tables = renderDkimTables(keys, (k) => host.path(keyPath(k)));
-  return [
-    ...keys.map((k) => ({ path: keyPath(k), content: k.private_key, mode: 0o600 })),
-    { path: MAIL_PATHS.dkimKeyTable, content: tables.keyTable },
-    { path: MAIL_PATHS.dkimSigningTable, content: tables.signingTable },
-  ];
-}
-
-/** Keys for new domains, then their files; for after a change that may have added a domain. */
-export async function refreshDkim(db: Db, host: Host, enabled: boolean): Promise<void> {
-  if (!enabled) return;
-  if ((await ensureDkimKeys(db)) === 0) return;
-  const keys = await currentDkimKeys(db);
-  await serializedOn(host, () => host.commitFiles(dkimFiles(host, keys)));
+/**
+ * Keys for new domains (and moved or replaced ones); true when a public key changed, so the
+ * signer's maps and DNS must follow. The caller re-renders the mail files.
+ */
+export async function refreshDkim(db: Db, host: Host, enabled: boolean): Promise<boolean> {
+  if (!enabled) return false;
+  return (await ensureDkimKeys(db, host)) > 0;
 }

@@ -20,9 +20,6 @@ export const MAIL_PATHS = {
   mailLog: '/var/log/mail.log',
   tlsCert: '/etc/mailroom/tls/mail.crt',
   tlsKey: '/etc/mailroom/tls/mail.key',
-  dkimKeyTable: '/etc/opendkim/mailroom/key.table',
-  dkimSigningTable: '/etc/opendkim/mailroom/signing.table',
-  dkimKey: (domain: string, selector: string) => `/etc/opendkim/keys/${domain}/${selector}.private`,
   dovecotLda: '/usr/lib/dovecot/dovecot-lda',
 } as const;
 

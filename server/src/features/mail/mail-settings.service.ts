@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { ConfigCheck, MailSettingsResponse } from '@mailroom/contract/mail';
+import type { ConfigCheck, MailFilterStatus, MailSettingsResponse } from '@mailroom/contract/mail';
 import { defaultMailSettings, MailSettings, mailMessages } from '@mailroom/contract/mail';
 import { DOMAIN_RE } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
@@ -57,8 +57,8 @@ export async function readMailSettings(db: Db): Promise<StoredSettings> {
   };
 }
 
-export function settingsResponse(s: StoredSettings): MailSettingsResponse {
-  return { ...s, defaults: machineDefaults() };
+export function settingsResponse(s: StoredSettings, filter: MailFilterStatus): MailSettingsResponse {
+  return { ...s, defaults: machineDefaults(), filter };
 }
 
 /** Writes new settings when `version` is still current; false when someone saved in between. */

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
-import { currentDkimKeys, dkimFiles } from './dkim.service.ts';
+import { LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
 import { serializedOn } from './host-queue.ts';
 import {
   type DovecotPaths,
@@ -17,6 +17,13 @@ import {
   renderDovecotSql,
 } from './dovecot.renderer.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
+import {
+  type FilterTarget,
+  filterWanted,
+  milterAddress,
+  rspamdFiles,
+  virusScanSupport,
+} from './mail-filter.ts';
 import { MAIL_PATHS, MANAGED_HEADER } from './mail-paths.ts';
 import {
   POSTFIX_QUERIES,
@@ -73,14 +80,22 @@ export function dovecotPaths(host: Host): DovecotPaths {
   };
 }
 
+/** The filter's ports when the caller does not pass config.ports: the mode's defaults. */
+export function defaultFilterTarget(host: Host): FilterTarget {
+  const ports = isLocal(host) ? LOCAL_PORTS : SYSTEM_PORTS;
+  return { milterPort: ports.milter, dnsPort: ports.dns };
+}
+
 /** Every file of the mail stack for these settings. */
 export async function renderMailFiles(
   db: Kysely<Database>,
   host: Host,
   conn: MailDbConn,
   s: MailSettings,
+  filter: FilterTarget = defaultFilterTarget(host),
 ): Promise<FileSpec[]> {
   const pp = postfixPaths(host);
+  const milter = filterWanted(s, await virusScanSupport(host)) ? milterAddress(filter) : null;
   const dp = dovecotPaths(host);
   const secret = conn.dialect === 'postgres' ? 0o640 : 0o644;
   const files: FileSpec[] = [
@@ -101,7 +116,7 @@ export async function renderMailFiles(
     },
     {
       path: MAIL_PATHS.postfixMain,
-      content: renderMainCf(await host.readFile(MAIL_PATHS.postfixMain), postfixParams(s, conn, pp)),
+      content: renderMainCf(await host.readFile(MAIL_PATHS.postfixMain), postfixParams(s, conn, pp, milter)),
     },
     {
       path: MAIL_PATHS.postfixMaster,
@@ -116,7 +131,7 @@ export async function renderMailFiles(
   if (dovecotConf === null || dovecotConf.startsWith(MANAGED_HEADER)) {
     files.push({ path: MAIL_PATHS.dovecotConf, content: renderDovecotConf(dp) });
   }
-  if (s.enableDKIM) files.push(...dkimFiles(host, await currentDkimKeys(db)));
+  files.push(...(await rspamdFiles(db, host, s, filter)));
   return files;
 }
 
@@ -267,13 +282,14 @@ export function applyMailStack(
   host: Host,
   conn: MailDbConn,
   s: MailSettings,
+  filter: FilterTarget = defaultFilterTarget(host),
 ): Promise<ApplyResult> {
   return serializedOn(host, async () => {
     if (s.enableTLS) {
       const problem = await ensureTlsCertificate(host, s.hostname);
       if (problem) return { ok: false, check: { ok: false, output: problem } };
     }
-    const files = await renderMailFiles(db, host, conn, s);
+    const files = await renderMailFiles(db, host, conn, s, filter);
     let check: ConfigCheck | null = null;
     const result = await host.commitFiles(files, async (staged) => {
       check = await checkStagedMailFiles(host, conn, staged);

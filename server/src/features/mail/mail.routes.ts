@@ -11,6 +11,7 @@ import { addDomain, listDomains, removeDomain } from './domain.service.ts';
 import { mailContext } from './mail-context.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
+import { type FilterTarget, mailFilterStatus, writeDkimMaps } from './mail-filter.ts';
 import {
   readMailSettings,
   recordApply,
@@ -42,6 +43,9 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const { db } = ctx;
   const { host } = deps;
   const conn = mailDbConn(deps.database);
+  const filter: FilterTarget = { milterPort: deps.config.ports.milter, dnsPort: deps.config.ports.dns };
+  const respond = async (stored: Awaited<ReturnType<typeof readMailSettings>>) =>
+    settingsResponse(stored, await mailFilterStatus(host, stored.settings, filter, deps.services));
 
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; close() waits for a running job.
@@ -50,7 +54,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     dkimJob = dkimJob
       .then(async () => {
         const { settings } = await readMailSettings(db);
-        await refreshDkim(db, host, settings.enableDKIM);
+        // New keys: the signer's maps name them (rspamd re-reads changed maps), DNS publishes them.
+        if (await refreshDkim(db, host, settings.enableDKIM)) await writeDkimMaps(db, host, settings, filter);
         await opts.onDnsFactsChanged?.();
       })
       .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
@@ -64,7 +69,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     startup = (async () => {
       try {
         const { settings } = await readMailSettings(db);
-        const r = await applyMailStack(db, host, conn, settings);
+        const r = await applyMailStack(db, host, conn, settings, filter);
         await recordApply(db, r.check, r.ok);
         if (!r.ok)
           app.log.warn({ check: r.check }, 'mail configuration check failed at start; last good files kept');
@@ -193,7 +198,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerRoute(scope, mailRoutes.getSettings, async () => {
       await startup;
-      return settingsResponse(await readMailSettings(db));
+      return respond(await readMailSettings(db));
     });
 
     registerRoute(scope, mailRoutes.saveSettings, async ({ body, request }) => {
@@ -207,7 +212,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
           if (!(await writeMailSettings(trx, body.settings, body.version))) {
             throw conflict(staleMessage, { version: (await readMailSettings(trx)).version });
           }
-          result = await applyMailStack(trx, host, conn, body.settings);
+          result = await applyMailStack(trx, host, conn, body.settings, filter);
           if (!result.ok) throw checkFailed(CHECK_FAILED_MESSAGE, result.check?.output ?? '');
           await recordApply(trx, result.check, true);
         });
@@ -218,10 +223,15 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       }
       // DKIM just turned on: keys for every domain, then their files.
       if (body.settings.enableDKIM) void scheduleDkim();
-      return settingsResponse(await readMailSettings(db));
+      return respond(await readMailSettings(db));
     });
 
-    registerRoute(scope, mailRoutes.dashboard, async () => mailDashboard(db));
+    registerRoute(scope, mailRoutes.dashboard, async () =>
+      mailDashboard(db, async () => {
+        const { settings } = await readMailSettings(db);
+        return mailFilterStatus(host, settings, filter, deps.services);
+      }),
+    );
 
     registerRoute(scope, mailRoutes.logs, async ({ query }) => mailLogs(host, query.lines ?? 200));
 
