@@ -64,6 +64,8 @@ export async function writeDkimKeyFile(
 ): Promise<void> {
   const target = dkimKeyPath(host, domain, selector);
   const dir = path.dirname(target);
+  // Parents as usual (others must walk through them); only the key folder itself is closed.
+  await fs.mkdir(path.dirname(dir), { recursive: true });
   await fs.mkdir(dir, { recursive: true, mode: 0o750 });
   await handOver(dir, { root: 0o750, group: 0o2750, own: 0o700 });
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);

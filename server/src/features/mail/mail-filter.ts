@@ -8,6 +8,7 @@ import type { Host } from '../../host/host.ts';
 import type { DaemonState, ServiceControl } from '../../host/service-control.ts';
 import { currentDkimKeys } from './dkim.service.ts';
 import { dkimKeyPath, signerIds } from './dkim-key-files.ts';
+import { serializedOn } from './host-queue.ts';
 import {
   renderRspamd,
   RSPAMD_PATHS,
@@ -106,9 +107,12 @@ export async function writeDkimMaps(
   s: MailSettings,
   t: FilterTarget,
 ): Promise<void> {
-  const maps = new Set<string>([RSPAMD_PATHS.dkimSelectors, RSPAMD_PATHS.dkimPaths]);
-  const files = (await rspamdFiles(db, host, s, t)).filter((f) => maps.has(f.path));
-  await host.commitFiles(files);
+  // In turn with a whole-stack apply, so an older render never lands after this one.
+  await serializedOn(host, async () => {
+    const maps = new Set<string>([RSPAMD_PATHS.dkimSelectors, RSPAMD_PATHS.dkimPaths]);
+    const files = (await rspamdFiles(db, host, s, t)).filter((f) => maps.has(f.path));
+    await host.commitFiles(files);
+  });
 }
 
 /** True when something accepts a TCP connection at host:port within the time limit. */
@@ -194,6 +198,7 @@ export async function rspamdLaunchFor(
     async prepare() {
       const ids = asRoot ? await signerIds() : null;
       for (const dir of launch.writableDirs) {
+        await fs.mkdir(path.dirname(dir), { recursive: true });
         await fs.mkdir(dir, { recursive: true, mode: 0o750 });
         if (ids) await fs.chown(dir, ids.uid, ids.gid);
       }
