@@ -5,7 +5,7 @@ import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dkimTxt } from '../../src/features/mail/dkim.renderer.ts';
-import { probePort, rspamdLaunchFor } from '../../src/features/mail/mail-filter.ts';
+import { checkStagedRspamd, probePort, rspamdLaunchFor } from '../../src/features/mail/mail-filter.ts';
 import { RSPAMD_PATHS } from '../../src/features/mail/rspamd.renderer.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { freePort } from '../postgres-cluster.ts';
@@ -165,6 +165,17 @@ describe.each(dialects())('rspamd from the rendered files on %s', (dialect) => {
     dns?.close();
     await t?.close();
   }, 30_000);
+
+  it('proves the rendered filter files with rspamadm configtest, and refuses a broken one', async () => {
+    const proxy = t.deps.host.path(RSPAMD_PATHS.proxy);
+    const good = readFileSync(proxy, 'utf8');
+    const ok = await checkStagedRspamd(t.deps.host, [{ target: proxy, staged: proxy, content: good }]);
+    expect(ok).toEqual({ ok: true, output: 'rspamadm configtest: filter files parsed' });
+    const bad = await checkStagedRspamd(t.deps.host, [
+      { target: proxy, staged: proxy, content: `${good}upstream "local" {\n` },
+    ]);
+    expect(bad?.ok).toBe(false);
+  }, 120_000);
 
   it('keeps the private key only in a file the signer owns, never in the database', async () => {
     const keyFile = t.deps.host.path(RSPAMD_PATHS.dkimKey(DOMAIN, 'mail'));

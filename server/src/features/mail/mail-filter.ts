@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { MailFilterStatus, MailSettings } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
@@ -204,4 +205,48 @@ export async function rspamdLaunchFor(
       }
     },
   };
+}
+
+/**
+ * Proves the staged rspamd files with `rspamadm configtest` on Debian's stock rspamd.conf, the
+ * staged `local.d` copied under their final names into a scratch LOCAL_CONFDIR. Null when
+ * rspamadm is not installed or no rspamd file is staged.
+ */
+export async function checkStagedRspamd(
+  host: Host,
+  staged: { target: string; staged: string; content: string }[],
+): Promise<{ ok: boolean; output: string } | null> {
+  const localD = path.dirname(host.path(RSPAMD_PATHS.proxy));
+  const ours = staged.filter((f) => path.dirname(f.target) === localD);
+  if (!ours.length) return null;
+  const rspamadm = await host.which('rspamadm');
+  if (!rspamadm)
+    return { ok: true, output: 'rspamadm not installed (Debian package: rspamd): filter files not checked' };
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-rspamd-check-'));
+  try {
+    await fs.mkdir(path.join(tmp, 'local.d'));
+    for (const f of ours) await fs.writeFile(path.join(tmp, 'local.d', path.basename(f.target)), f.content);
+    const r = await host.run(
+      rspamadm,
+      [
+        `--var=LOCAL_CONFDIR=${tmp}`,
+        `--var=DBDIR=${tmp}`,
+        `--var=RUNDIR=${tmp}`,
+        `--var=LOGDIR=${tmp}`,
+        'configtest',
+        '-c',
+        RSPAMD_PATHS.stockConf,
+      ],
+      { timeoutMs: 60_000 },
+    );
+    const ok = r.code === 0 && /syntax OK/.test(r.stdout);
+    return {
+      ok,
+      output: ok
+        ? 'rspamadm configtest: filter files parsed'
+        : `rspamadm configtest: ${(r.stderr.trim() || r.stdout.trim() || `exit ${r.code}`).slice(-2000)}`,
+    };
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
 }

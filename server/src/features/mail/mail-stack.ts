@@ -18,6 +18,7 @@ import {
 } from './dovecot.renderer.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
 import {
+  checkStagedRspamd,
   type FilterTarget,
   filterWanted,
   milterAddress,
@@ -206,6 +207,13 @@ export async function checkStagedMailFiles(
       } else out.push('doveconf: Dovecot settings parsed');
     } else if (!doveconf)
       out.push('doveconf not installed (Debian package: dovecot-core): Dovecot files not checked');
+
+    const filter = await checkStagedRspamd(host, staged);
+    if (filter) {
+      ran = true;
+      if (!filter.ok) ok = false;
+      out.push(filter.output);
+    }
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
