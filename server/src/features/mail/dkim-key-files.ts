@@ -66,8 +66,10 @@ export async function writeDkimKeyFile(
   const dir = path.dirname(target);
   // Parents as usual (others must walk through them); only the key folder itself is closed.
   await fs.mkdir(path.dirname(dir), { recursive: true });
-  await fs.mkdir(dir, { recursive: true, mode: 0o750 });
-  await handOver(dir, { root: 0o750, group: 0o2750, own: 0o700 });
+  const created = await fs.mkdir(dir, { recursive: true, mode: 0o750 });
+  // A folder the operator prepared (say mailroom:_rspamd 2750) is left as it is: changing its mode
+  // as a non-member of its group would drop the setgid bit that gives new keys the signer's group.
+  if (created !== undefined || isRoot()) await handOver(dir, { root: 0o750, group: 0o2750, own: 0o700 });
   const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
   const handle = await fs.open(tmp, 'w', 0o600);
   try {
