@@ -134,7 +134,7 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
                     {...form.getInputProps(name, { type: 'checkbox' })}
                   />
                   {note && (
-                    <Text id={`${name}-note`} size="xs" c="orange.9">
+                    <Text id={`${name}-note`} size="xs" c="red.9">
                       {note}
                     </Text>
                   )}

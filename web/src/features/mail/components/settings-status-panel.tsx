@@ -31,9 +31,10 @@ const FILTER_BADGE: Record<MailFilterStatus['state'], { color: string; label: st
 };
 
 /** The mail filter (rspamd) and virus scanning, as they really are on the server now. */
-function FilterStatus({ filter }: { filter: MailFilterStatus }) {
+function FilterStatus({ filter, enabled }: { filter: MailFilterStatus; enabled: boolean }) {
   const badge = FILTER_BADGE[filter.state];
   const virus = filter.virusScan;
+  const wantedButMissing = enabled && !virus.available;
   return (
     <>
       <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -47,11 +48,11 @@ function FilterStatus({ filter }: { filter: MailFilterStatus }) {
       </Text>
       <Group justify="space-between" gap="xs" wrap="nowrap">
         <Text size="sm">Virus scanning</Text>
-        <Badge color={virus.active ? 'teal.9' : virus.available ? 'gray.7' : 'orange.9'} variant="filled">
+        <Badge color={virus.active ? 'teal.9' : wantedButMissing ? 'red.9' : 'gray.7'} variant="filled">
           {virus.active ? 'on' : virus.available ? 'off' : 'not available'}
         </Badge>
       </Group>
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c={wantedButMissing ? 'red.9' : 'dimmed'}>
         {virus.detail}
       </Text>
     </>
@@ -115,7 +116,7 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
           </Spoiler>
         )}
 
-        <FilterStatus filter={loaded.filter} />
+        <FilterStatus filter={loaded.filter} enabled={s.enableVirusScan} />
 
         <Title order={3} size="h5" mt="xs">
           Applied settings
