@@ -275,6 +275,12 @@ async function reloadMailServices(host: Host): Promise<string[]> {
     const r = await host.run(doveadm, ['reload']);
     notes.push(`doveadm reload: ${r.code === 0 ? 'done' : r.stderr.trim() || `exit ${r.code}`}`);
   }
+  // rspamd re-reads its DKIM maps by itself; local.d changes (switches, ports) need a reload.
+  const systemctl = (await host.which('rspamd')) ? await host.which('systemctl') : null;
+  if (systemctl) {
+    const r = await host.run(systemctl, ['reload', 'rspamd']);
+    notes.push(`rspamd reload: ${r.code === 0 ? 'done' : r.stderr.trim() || `exit ${r.code}`}`);
+  }
   return notes;
 }
 
