@@ -13,6 +13,7 @@ import { serializedOn } from './host-queue.ts';
 import {
   renderRspamd,
   RSPAMD_PATHS,
+  RSPAMD_USER,
   type RspamdLaunch,
   rspamdLaunch,
   type RspamdPaths,
@@ -198,6 +199,17 @@ export async function rspamdLaunchFor(
     ...launch,
     async prepare() {
       const ids = asRoot ? await signerIds() : null;
+      // Its workers run as _rspamd: every folder above the host root must let others pass.
+      if (ids) {
+        for (let dir = path.resolve(host.root); ; dir = path.dirname(dir)) {
+          const st = await fs.stat(dir);
+          if (!(st.mode & 0o001) && st.uid !== ids.uid)
+            throw new Error(
+              `rspamd runs as ${RSPAMD_USER} and cannot enter ${dir}: allow it to pass (chmod o+x ${dir})`,
+            );
+          if (dir === path.dirname(dir)) break;
+        }
+      }
       for (const dir of launch.writableDirs) {
         await fs.mkdir(path.dirname(dir), { recursive: true });
         await fs.mkdir(dir, { recursive: true, mode: 0o750 });
