@@ -339,6 +339,33 @@ export function defaultMailSettings(hostname: string, domain: string): MailSetti
 export const ConfigCheck = z.object({ ok: z.boolean(), output: z.string() });
 export type ConfigCheck = z.infer<typeof ConfigCheck>;
 
+/**
+ * The mail filter (rspamd as Postfix milter: spam filtering, DKIM signing, DMARC checks).
+ * off: neither spam filtering nor DKIM is on, so no filter runs; the other states are
+ * ServiceControl's (running, stopped, failed, not-installed, unmanaged).
+ */
+export const MAIL_FILTER_STATES = [
+  'running',
+  'stopped',
+  'failed',
+  'not-installed',
+  'unmanaged',
+  'off',
+] as const;
+export const MailFilterStatus = z.object({
+  state: z.enum(MAIL_FILTER_STATES),
+  /** One plain sentence: what is true, and the fix when the filter is not running. */
+  detail: z.string(),
+  /** Virus scanning is real only when ClamAV and its signatures are installed. */
+  virusScan: z.object({
+    available: z.boolean(),
+    /** True when 'Enable Virus Scan' is on and ClamAV is there, so mail is really scanned. */
+    active: z.boolean(),
+    detail: z.string(),
+  }),
+});
+export type MailFilterStatus = z.infer<typeof MailFilterStatus>;
+
 export const MailSettingsResponse = z.object({
   settings: MailSettings,
   /** §9 defaults for this machine, for 'Reset to Defaults'. */
@@ -349,6 +376,8 @@ export const MailSettingsResponse = z.object({
   appliedAt: z.string().nullable(),
   /** Result of the last config check (postconf/doveconf), null when no checker is installed. */
   check: ConfigCheck.nullable(),
+  /** Whether the mail filter runs now, and whether virus scanning is really possible. */
+  filter: MailFilterStatus,
 });
 export type MailSettingsResponse = z.infer<typeof MailSettingsResponse>;
 
@@ -369,14 +398,18 @@ export const MailUsage = z.object({
 });
 export type MailUsage = z.infer<typeof MailUsage>;
 
-export const MailService = z.object({ name: z.enum(['postfix', 'dovecot']), running: z.boolean() });
+/** rspamd is listed when the mail filter is wanted (spam filtering or DKIM on). */
+export const MailService = z.object({
+  name: z.enum(['postfix', 'dovecot', 'rspamd']),
+  running: z.boolean(),
+});
 
 export const MailDashboard = z.object({
   totalMailboxes: z.number(),
   /** §9: quota above 0. */
   activeMailboxes: z.number(),
   totalAliases: z.number(),
-  /** online when the Postfix master and Dovecot are both running. */
+  /** online when every listed service (Postfix, Dovecot, and the filter when wanted) is running. */
   serverStatus: z.enum(['online', 'offline']),
   services: z.array(MailService),
   topUsage: z.array(MailUsage),

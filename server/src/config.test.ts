@@ -58,6 +58,13 @@ describe('loadConfig', () => {
     });
   });
 
+  it('puts the mail filter’s milter on 21332 in local mode, 11332 in system mode, or MAILROOM_MILTER_PORT', () => {
+    expect(loadConfig({}).ports.milter).toBe(21332);
+    expect(loadConfig({ MAILROOM_ROOT: '/' }).ports.milter).toBe(11332);
+    expect(loadConfig({ MAILROOM_MILTER_PORT: '12000' }).ports.milter).toBe(12000);
+    expect(problem({ MAILROOM_MILTER_PORT: '70000' })).toMatch(/MAILROOM_MILTER_PORT/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', MAILROOM_TRUST_PROXY: '' })).toMatchObject({
       port: 8080,

@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   MAILROOM_RATE_LIMIT_SESSION: wholeNumber('of requests per minute ', 0).default(6000),
   MAILROOM_PURGE_INTERVAL_SECONDS: wholeNumber('of seconds ', 10).default(600),
   MAILROOM_WORKERS: wholeNumber('', 1, 64).optional(),
+  MAILROOM_MILTER_PORT: wholeNumber('', 1, 65535).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -97,11 +98,27 @@ export interface DaemonPorts {
   imap: number;
   imaps: number;
   dns: number;
+  /** The mail filter's milter (rspamd proxy worker), loopback only. */
+  milter: number;
 }
 
 /** Local mode (host root under the data folder) listens on 127.0.0.1 on these by default. */
-export const LOCAL_PORTS: DaemonPorts = { smtp: 2525, submission: 2587, imap: 2143, imaps: 2993, dns: 2053 };
-export const SYSTEM_PORTS: DaemonPorts = { smtp: 25, submission: 587, imap: 143, imaps: 993, dns: 53 };
+export const LOCAL_PORTS: DaemonPorts = {
+  smtp: 2525,
+  submission: 2587,
+  imap: 2143,
+  imaps: 2993,
+  dns: 2053,
+  milter: 21332,
+};
+export const SYSTEM_PORTS: DaemonPorts = {
+  smtp: 25,
+  submission: 587,
+  imap: 143,
+  imaps: 993,
+  dns: 53,
+  milter: 11332,
+};
 
 export class ConfigError extends Error {}
 
@@ -143,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       imap: e.MAILROOM_IMAP_PORT ?? base.imap,
       imaps: e.MAILROOM_IMAPS_PORT ?? base.imaps,
       dns: e.MAILROOM_DNS_PORT ?? base.dns,
+      milter: e.MAILROOM_MILTER_PORT ?? base.milter,
     },
     rateLimit: {
       perIp: e.MAILROOM_RATE_LIMIT_IP,

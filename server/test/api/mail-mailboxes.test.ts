@@ -285,7 +285,8 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     ]);
     expect(d.topUsage).toHaveLength(5);
     expect(['online', 'offline']).toContain(d.serverStatus);
-    expect(d.services.map((s: { name: string }) => s.name)).toEqual(['postfix', 'dovecot']);
+    // The filter (rspamd) is listed while spam filtering or DKIM wants it (both on by default).
+    expect(d.services.map((s: { name: string }) => s.name)).toEqual(['postfix', 'dovecot', 'rspamd']);
     expect(d.serverStatus === 'online').toBe(d.services.every((s: { running: boolean }) => s.running));
   });
 

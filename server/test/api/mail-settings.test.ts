@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
@@ -123,7 +124,11 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     expect(main).toContain('message_size_limit = 10485760');
     expect(main).toContain('smtpd_recipient_limit = 50');
     expect(main).toContain('smtpd_sasl_auth_enable = no');
-    expect(main).toContain('smtpd_milters = inet:localhost:8891');
+    // DKIM is still on, so the filter (rspamd's milter, local mode's port) stays in the path.
+    expect(main).toContain(`smtpd_milters = inet:127.0.0.1:${t.deps.config.ports.milter}`);
+    expect(main).toContain('milter_default_action = tempfail');
+    expect(file('/etc/rspamd/local.d/actions.conf')).toContain('reject = null;');
+    expect(body.filter.virusScan.active).toBe(false);
     expect(main.match(/^myhostname =/gm)).toHaveLength(1);
     expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toContain('disable_plaintext_auth = no');
     expect((await get()).settings.hostname).toBe('mx1.example.com');
@@ -194,10 +199,14 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     const der = Buffer.from(rec.txt.split('p=')[1], 'base64');
     const key = createPublicKey({ key: der, format: 'der', type: 'spki' });
     expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
-    expect(file('/etc/opendkim/mailroom/key.table')).toContain(
-      `mail._domainkey.dkim.test dkim.test:mail:${t.deps.host.path('/etc/opendkim/keys/dkim.test/mail.private')}`,
-    );
-    expect(file('/etc/opendkim/keys/dkim.test/mail.private')).toContain('PRIVATE KEY');
+    // The signer's maps name the domain's key file; the private key is in that file only.
+    const keyFile = t.deps.host.path('/var/lib/rspamd/dkim/dkim.test.mail.key');
+    expect(file('/etc/rspamd/mailroom/dkim-selectors.map')).toContain('dkim.test mail\n');
+    expect(file('/etc/rspamd/mailroom/dkim-paths.map')).toContain(`dkim.test ${keyFile}\n`);
+    expect(file('/var/lib/rspamd/dkim/dkim.test.mail.key')).toContain('PRIVATE KEY');
+    expect(statSync(keyFile).mode & 0o007).toBe(0);
+    const rows = await t.deps.database.db.selectFrom('dkim_keys').select('private_key').execute();
+    expect(rows.map((r) => r.private_key)).toEqual(['']);
     // The key is kept: a later save does not replace it.
     const { settings, version } = await get();
     await save({ ...settings, maxRecipients: 80 }, version);
@@ -216,6 +225,53 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
       dmarc: false,
       dkim: { selector: 'mail', txt: rec.txt },
     });
+  });
+
+  it('moves a private key still stored in the database to its file, and replaces a lost one', async () => {
+    const { ensureDkimKeys, currentDkimKeys } = await import('../../src/features/mail/dkim.service.ts');
+    const db = t.deps.database.db;
+    const pair = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
+    await db
+      .insertInto('mail_domains')
+      .values({
+        domain: 'legacy.test',
+        explicit: 1,
+        mailbox_count: 0,
+        alias_count: 0,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await db
+      .insertInto('dkim_keys')
+      .values({
+        domain: 'legacy.test',
+        selector: 'mail',
+        private_key: pair.privateKey,
+        public_key: pair.publicKey,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    await ensureDkimKeys(db, t.deps.host);
+    expect(file('/var/lib/rspamd/dkim/legacy.test.mail.key')).toBe(pair.privateKey);
+    const row = await db
+      .selectFrom('dkim_keys')
+      .selectAll()
+      .where('domain', '=', 'legacy.test')
+      .executeTakeFirstOrThrow();
+    expect(row.private_key).toBe('');
+    expect(row.public_key).toBe(pair.publicKey);
+    // A key file that is gone cannot be recovered: a new pair, and DNS gets its public half.
+    rmSync(t.deps.host.path('/var/lib/rspamd/dkim/legacy.test.mail.key'));
+    expect(await ensureDkimKeys(db, t.deps.host)).toBe(1);
+    const renewed = (await currentDkimKeys(db)).find((k) => k.domain === 'legacy.test')!;
+    expect(renewed.public_key).not.toBe(pair.publicKey);
+    expect(file('/var/lib/rspamd/dkim/legacy.test.mail.key')).toContain('PRIVATE KEY');
+    await db.deleteFrom('dkim_keys').where('domain', '=', 'legacy.test').execute();
+    await db.deleteFrom('mail_domains').where('domain', '=', 'legacy.test').execute();
   });
 
   it('adds and removes domains explicitly; a used domain cannot go', async () => {

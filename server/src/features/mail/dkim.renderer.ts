@@ -1,10 +1,9 @@
 import { createPublicKey } from 'node:crypto';
-import { MANAGED_HEADER } from './mail-paths.ts';
 
+/** A domain's DKIM key as the database keeps it: the public half only. */
 export interface DkimKeyRow {
   domain: string;
   selector: string;
-  private_key: string;
   public_key: string;
 }
 
@@ -18,18 +17,3 @@ export function dkimTxt(publicKeyPem: string): string {
 }
 
 export const dkimRecordName = (domain: string, selector: string) => `${selector}._domainkey.${domain}`;
-
-/** OpenDKIM KeyTable and SigningTable (refile) for the given keys. */
-export function renderDkimTables(
-  keys: DkimKeyRow[],
-  keyPath: (k: DkimKeyRow) => string,
-): { keyTable: string; signingTable: string } {
-  const keyTable = [MANAGED_HEADER];
-  const signingTable = [MANAGED_HEADER];
-  for (const k of keys) {
-    const name = dkimRecordName(k.domain, k.selector);
-    keyTable.push(`${name} ${k.domain}:${k.selector}:${keyPath(k)}`);
-    signingTable.push(`*@${k.domain} ${name}`);
-  }
-  return { keyTable: keyTable.join('\n') + '\n', signingTable: signingTable.join('\n') + '\n' };
-}

@@ -5,14 +5,8 @@ import type { DkimRecord } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
-import {
-  DKIM_SELECTOR,
-  dkimRecordName,
-  dkimTxt,
-  type DkimKeyRow,
-  renderDkimTables,
-} from './dkim.renderer.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
+import { dkimKeyFileExists, writeDkimKeyFile } from './dkim-key-files.ts';
+import { DKIM_SELECTOR, dkimRecordName, dkimTxt, type DkimKeyRow } from './dkim.renderer.ts';
 
 type Db = Kysely<Database>;
 const generate = promisify(generateKeyPair);
@@ -26,10 +20,26 @@ async function newKeyPair(): Promise<{ privateKey: string; publicKey: string }> 
 }
 
 /**
- * Generates a 2048-bit key for every domain that has none (several at a time, one per core);
- * answers the domains that got one.
+ * Runs `work` for each item, several at a time (one per core): 2048-bit keys take a while each.
  */
-export async function ensureDkimKeys(db: Db): Promise<string[]> {
+async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let x = queue.shift(); x !== undefined; x = queue.shift()) await work(x);
+  };
+  await Promise.all(Array.from({ length: Math.min(os.availableParallelism(), queue.length) }, worker));
+}
+
+/**
+ * Makes sure every domain has a key the signer can use. The private key is written only to the
+ * signer's key file (dkim-key-files.ts), the database keeps the public key for DNS:
+ * - a domain without a key gets a new 2048-bit pair;
+ * - a key still stored in the database (before 0.8) is moved to its file and blanked in the row;
+ * - a key whose file is gone (a new host root, say) is lost for good: a new pair replaces it and
+ *   DNS publishes the new public key.
+ * Answers the domains whose public key changed (DNS republishes their zones).
+ */
+export async function ensureDkimKeys(db: Db, host: Host): Promise<string[]> {
   const missing = await db
     .selectFrom('mail_domains as d')
     .leftJoin('dkim_keys as k', (j) =>
@@ -38,35 +48,62 @@ export async function ensureDkimKeys(db: Db): Promise<string[]> {
     .select('d.domain')
     .where('k.id', 'is', null)
     .execute();
-  const queue = missing.map((r) => r.domain);
-  const made: string[] = [];
-  const worker = async () => {
-    for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
+  const changed: string[] = [];
+  await inParallel(
+    missing.map((r) => r.domain),
+    async (domain) => {
       const pair = await newKeyPair();
+      // The file first: a row never promises a key the signer does not have.
+      await writeDkimKeyFile(host, domain, DKIM_SELECTOR, pair.privateKey);
       const res = await db
         .insertInto('dkim_keys')
         .values({
-          domain: d,
+          domain,
           selector: DKIM_SELECTOR,
-          private_key: pair.privateKey,
+          private_key: '',
           public_key: pair.publicKey,
           created_at: new Date().toISOString(),
         })
         .onConflict((oc) => oc.columns(['domain', 'selector']).doNothing())
         .executeTakeFirst();
-      if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) made.push(d);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(os.availableParallelism(), queue.length) }, worker));
-  return made;
+      if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) changed.push(domain);
+    },
+  );
+
+  const legacy = await db
+    .selectFrom('dkim_keys')
+    .select(['id', 'domain', 'selector', 'private_key'])
+    .where('private_key', '<>', '')
+    .execute();
+  for (const k of legacy) {
+    await writeDkimKeyFile(host, k.domain, k.selector, k.private_key);
+    await db.updateTable('dkim_keys').set({ private_key: '' }).where('id', '=', k.id).execute();
+  }
+
+  const lost: DkimKeyRow[] = [];
+  for (const k of await currentDkimKeys(db)) {
+    if ((await dkimKeyFileExists(host, k.domain, k.selector)) === false) lost.push(k);
+  }
+  await inParallel(lost, async (k) => {
+    const pair = await newKeyPair();
+    await writeDkimKeyFile(host, k.domain, k.selector, pair.privateKey);
+    await db
+      .updateTable('dkim_keys')
+      .set({ public_key: pair.publicKey, created_at: new Date().toISOString() })
+      .where('domain', '=', k.domain)
+      .where('selector', '=', k.selector)
+      .execute();
+    changed.push(k.domain);
+  });
+  return changed;
 }
 
-/** Keys of the domains that exist now. */
+/** Public keys of the domains that exist now (the private halves are only in the signer's files). */
 export async function currentDkimKeys(db: Db): Promise<(DkimKeyRow & { created_at: string })[]> {
   return db
     .selectFrom('dkim_keys as k')
     .innerJoin('mail_domains as d', 'd.domain', 'k.domain')
-    .select(['k.domain', 'k.selector', 'k.private_key', 'k.public_key', 'k.created_at'])
+    .select(['k.domain', 'k.selector', 'k.public_key', 'k.created_at'])
     .orderBy('k.domain')
     .execute();
 }
@@ -81,16 +118,3 @@ export async function listDkimRecords(db: Db): Promise<DkimRecord[]> {
   }));
 }
 
-/** Private key files (0600) and OpenDKIM's KeyTable/SigningTable. */
-export function dkimFiles(
-  host: Host,
-  keys: DkimKeyRow[],
-): { path: string; content: string; mode?: number }[] {
-  const keyPath = (k: DkimKeyRow) => MAIL_PATHS.dkimKey(k.domain, k.selector);
-  const tables = renderDkimTables(keys, (k) => host.path(keyPath(k)));
-  return [
-    ...keys.map((k) => ({ path: keyPath(k), content: k.private_key, mode: 0o600 })),
-    { path: MAIL_PATHS.dkimKeyTable, content: tables.keyTable },
-    { path: MAIL_PATHS.dkimSigningTable, content: tables.signingTable },
-  ];
-}

@@ -51,7 +51,13 @@ export function checkOf(proof: ProveResult | null, output: string): ConfigCheck 
 
 async function renderCommitted(deps: AppDeps, conn: MailDbConn, db: Parameters<typeof settingsToRender>[0]) {
   const settings = await settingsToRender(db);
-  return { files: await renderMailFiles(db, deps.host, conn, settings, { ports: deps.config.ports }) };
+  const { ports } = deps.config;
+  return {
+    files: await renderMailFiles(db, deps.host, conn, settings, {
+      ports,
+      filter: { milterPort: ports.milter, dnsPort: ports.dns },
+    }),
+  };
 }
 
 /** Records the outcome on the settings row (the Settings Status shows it). */

@@ -1,4 +1,4 @@
-import type { MailDashboard, MailLogs } from '@mailroom/contract/mail';
+import type { MailDashboard, MailFilterStatus, MailLogs } from '@mailroom/contract/mail';
 import { mailMessages, TOP_USAGE_COUNT } from '@mailroom/contract/mail';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -19,8 +19,15 @@ export function mailServices(procs: ProcessInfo[]): MailDashboard['services'] {
   ];
 }
 
-export async function mailDashboard(db: Db): Promise<MailDashboard> {
-  const [totals, active, top, procs] = await Promise.all([
+/**
+ * `filter`: the mail filter's state (mail-filter.ts); rspamd is listed when it is wanted, and the
+ * server is online only when it runs too (Postfix defers mail while a wanted filter is down).
+ */
+export async function mailDashboard(
+  db: Db,
+  filter?: () => Promise<Pick<MailFilterStatus, 'state'>>,
+): Promise<MailDashboard> {
+  const [totals, active, top, procs, filterNow] = await Promise.all([
     db
       .selectFrom('mail_domains')
       .select((eb) => [
@@ -42,8 +49,11 @@ export async function mailDashboard(db: Db): Promise<MailDashboard> {
       .limit(TOP_USAGE_COUNT)
       .execute(),
     listProcesses(),
+    filter?.(),
   ]);
   const services = mailServices(procs);
+  if (filterNow && filterNow.state !== 'off')
+    services.push({ name: 'rspamd', running: filterNow.state === 'running' });
   return {
     totalMailboxes: Number(totals.mailboxes ?? 0),
     activeMailboxes: Number(active.n),

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { ConfigCheck, MailSettingsResponse } from '@mailroom/contract/mail';
+import type { ConfigCheck, MailFilterStatus, MailSettingsResponse } from '@mailroom/contract/mail';
 import { defaultMailSettings, MailSettings, mailMessages } from '@mailroom/contract/mail';
 import { DOMAIN_RE } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
@@ -93,9 +93,9 @@ export async function settingsToRender(db: Db): Promise<MailSettings> {
   return s.settings;
 }
 
-export function settingsResponse(s: StoredSettings): MailSettingsResponse {
+export function settingsResponse(s: StoredSettings, filter: MailFilterStatus): MailSettingsResponse {
   const { problem: _problem, ...rest } = s;
-  return { ...rest, defaults: machineDefaults() };
+  return { ...rest, defaults: machineDefaults(), filter };
 }
 
 /** Writes new settings when `version` is still current; false when someone saved in between. */

@@ -7,7 +7,6 @@ import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
-import { currentDkimKeys, dkimFiles } from './dkim.service.ts';
 import { groupId, inspectMailSetup, prepareLocalMailHost } from './mail-setup.service.ts';
 import {
   type DovecotPaths,
@@ -18,6 +17,14 @@ import {
   renderDovecotSql,
 } from './dovecot.renderer.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
+import {
+  checkStagedRspamd,
+  type FilterTarget,
+  filterWanted,
+  milterAddress,
+  rspamdFiles,
+  virusScanSupport,
+} from './mail-filter.ts';
 import { LOCAL_LISTEN, MAIL_DB_GROUP, MAIL_PATHS, MANAGED_HEADER } from './mail-paths.ts';
 import {
   POSTFIX_QUERIES,
@@ -41,6 +48,8 @@ export const isLocalRoot = (host: Host) => path.resolve(host.root) !== '/';
 /** Where the daemons listen (config.ports); the defaults follow the host mode. */
 export interface MailRenderOptions {
   ports?: Pick<DaemonPorts, 'smtp' | 'submission' | 'imap' | 'imaps'>;
+  /** Where the filter's milter and the name server it asks listen (config.ports by default). */
+  filter?: FilterTarget;
 }
 
 const portsFor = (host: Host, opts: MailRenderOptions) =>
@@ -99,6 +108,12 @@ const postfixTables = (conn: MailDbConn) =>
     [MAIL_PATHS.senderLogins, POSTFIX_QUERIES.senderLogins(conn)],
   ] as const;
 
+/** The filter's ports when the caller does not pass config.ports: the mode's defaults. */
+export function defaultFilterTarget(host: Host): FilterTarget {
+  const ports = isLocalRoot(host) ? LOCAL_PORTS : SYSTEM_PORTS;
+  return { milterPort: ports.milter, dnsPort: ports.dns };
+}
+
 /** Every file of the mail stack for these settings. */
 export async function renderMailFiles(
   db: Kysely<Database>,
@@ -109,6 +124,8 @@ export async function renderMailFiles(
 ): Promise<FileSpec[]> {
   const pp = postfixPaths(host, opts);
   const dp = dovecotPaths(host, conn, opts);
+  const filter: FilterTarget = opts.filter ?? defaultFilterTarget(host);
+  const milter = filterWanted(s, await virusScanSupport(host)) ? milterAddress(filter) : null;
   // A PostgreSQL table holds the password: readable by root and (see checkStagedMailFiles) postfix.
   const secret = conn.dialect === 'postgres' ? 0o640 : 0o644;
   const files: FileSpec[] = [
@@ -119,7 +136,7 @@ export async function renderMailFiles(
     })),
     {
       path: MAIL_PATHS.postfixMain,
-      content: renderMainCf(await host.readFile(MAIL_PATHS.postfixMain), postfixParams(s, conn, pp)),
+      content: renderMainCf(await host.readFile(MAIL_PATHS.postfixMain), postfixParams(s, conn, pp, milter)),
     },
     {
       path: MAIL_PATHS.postfixMaster,
@@ -134,7 +151,7 @@ export async function renderMailFiles(
   if (dovecotConf === null || dovecotConf.startsWith(MANAGED_HEADER)) {
     files.push({ path: MAIL_PATHS.dovecotConf, content: renderDovecotConf() });
   }
-  if (s.enableDKIM) files.push(...dkimFiles(host, await currentDkimKeys(db)));
+  files.push(...(await rspamdFiles(db, host, s, filter)));
   return files;
 }
 
@@ -279,6 +296,13 @@ export async function checkStagedMailFiles(
       else out.push('doveconf: Dovecot settings parsed');
     } else if (!doveconf)
       out.push('doveconf not installed (Debian package: dovecot-core): Dovecot files not checked');
+
+    const filter = await checkStagedRspamd(host, staged);
+    if (filter) {
+      ran = true;
+      if (!filter.ok) ok = false;
+      out.push(filter.output);
+    }
     for (const p of await inspectMailSetup(host, conn)) out.push(`missing: ${p.what}; fix: ${p.fix}`);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });

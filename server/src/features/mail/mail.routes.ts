@@ -17,6 +17,7 @@ import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
 import { readMailSettings, settingsResponse } from './mail-settings.service.ts';
+import { type FilterTarget, mailFilterStatus } from './mail-filter.ts';
 import {
   changePassword,
   changeQuota,
@@ -43,6 +44,9 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const { db } = ctx;
   const { host } = deps;
   const conn = mailDbConn(deps.database, deps.config.mailDbUrl);
+  const filter: FilterTarget = { milterPort: deps.config.ports.milter, dnsPort: deps.config.ports.dns };
+  const respond = async (stored: Awaited<ReturnType<typeof readMailSettings>>) =>
+    settingsResponse(stored, await mailFilterStatus(host, stored.settings, filter, deps.services));
 
   const factsChanged = async (domains: string[] | 'all') => {
     if (domains !== 'all' && !domains.length) return;
@@ -60,7 +64,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       .then(async () => {
         const { settings, problem } = await readMailSettings(db);
         // One process at a time makes keys (a cluster's workers share the key folder).
-        const makeKeys = () => ensureDkimKeys(db);
+        const makeKeys = () => ensureDkimKeys(db, host);
         const keyed =
           !problem && settings.enableDKIM
             ? await (deps.locks ? deps.locks.withLock('mail.dkim', makeKeys) : makeKeys())
@@ -250,7 +254,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerRoute(scope, mailRoutes.getSettings, async () => {
       await startup;
-      return settingsResponse(await readMailSettings(db));
+      return respond(await readMailSettings(db));
     });
 
     registerRoute(scope, mailRoutes.saveSettings, async ({ body }) => {
@@ -262,10 +266,15 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       // DKIM just turned on: keys for every domain, then their files.
       if (body.settings.enableDKIM) void scheduleDkim([]);
       assertApplied(r.outcome);
-      return settingsResponse(await readMailSettings(db));
+      return respond(await readMailSettings(db));
     });
 
-    registerRoute(scope, mailRoutes.dashboard, async () => mailDashboard(db));
+    registerRoute(scope, mailRoutes.dashboard, async () =>
+      mailDashboard(db, async () => {
+        const { settings } = await readMailSettings(db);
+        return mailFilterStatus(host, settings, filter, deps.services);
+      }),
+    );
 
     registerRoute(scope, mailRoutes.logs, async ({ query }) => mailLogs(host, query.lines ?? 200));
 

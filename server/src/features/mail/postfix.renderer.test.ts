@@ -81,6 +81,18 @@ describe('renderMainCf', () => {
     expect(readMainCfParam(out, 'smtpd_tls_security_level')).toBe('none');
     expect(readMainCfParam(out, 'smtpd_sasl_auth_enable')).toBe('no');
     expect(readMainCfParam(out, 'smtpd_milters')).toBe('');
+    expect(readMainCfParam(out, 'non_smtpd_milters')).toBe('');
+  });
+
+  it('sends mail through the filter, deferring it (tempfail) while the filter is down', () => {
+    const out = renderMainCf(null, postfixParams(settings, sqlite, paths, '127.0.0.1:11332'));
+    expect(readMainCfParam(out, 'smtpd_milters')).toBe('inet:127.0.0.1:11332');
+    expect(readMainCfParam(out, 'non_smtpd_milters')).toBe('$smtpd_milters');
+    expect(readMainCfParam(out, 'milter_default_action')).toBe('tempfail');
+    expect(readMainCfParam(out, 'milter_protocol')).toBe('6');
+    expect(readMainCfParam(out, 'milter_mail_macros')).toContain('{auth_authen}');
+    // No separate DKIM or ClamAV milter: rspamd does both.
+    expect(out).not.toMatch(/8891|clamav-milter/);
   });
 
   it('refuses a value that would break out of its line', () => {

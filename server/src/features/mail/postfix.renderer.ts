@@ -100,20 +100,42 @@ export const postfixTableName = (conn: MailDbConn, file: string) => `proxy:${pos
 /** Parameters earlier versions wrote that must go (their transport no longer exists). */
 export const OBSOLETE_MAIN_CF = ['dovecot_destination_recipient_limit'];
 
-const MILTERS = {
-  spam: 'inet:localhost:11332',
-  virus: 'unix:/var/run/clamav/clamav-milter.ctl',
-  dkim: 'inet:localhost:8891',
-};
+/**
+ * The mail filter's milter settings. rspamd's proxy worker is the one milter: it filters spam,
+ * signs DKIM and (with ClamAV) scans for viruses, so no separate DKIM or ClamAV milter is rendered.
+ * `milter_default_action = tempfail`: when the filter is wanted but down, Postfix answers 4xx and
+ * the sender retries later, so no mail passes unfiltered or unsigned and none is lost (accept
+ * would silently let spam in and send unsigned mail that DMARC receivers reject).
+ */
+export const MILTERS = {
+  /** `inet:127.0.0.1:<port>` of rspamd's proxy worker. */
+  address: (hostPort: string) => `inet:${hostPort}`,
+  protocol: '6',
+  /** What rspamd needs to know who sent it: the authenticated user signs, the client is checked. */
+  mailMacros: 'i {mail_addr} {client_addr} {client_name} {auth_authen}',
+  defaultAction: 'tempfail',
+} as const;
+
+/** main.cf milter parameters: rspamd when `filter` (host:port) is set, none otherwise. */
+export function milterParams(filter: string | null): [string, string][] {
+  return [
+    ['smtpd_milters', filter ? MILTERS.address(filter) : ''],
+    ['non_smtpd_milters', filter ? '$smtpd_milters' : ''],
+    ['milter_protocol', MILTERS.protocol],
+    ['milter_mail_macros', MILTERS.mailMacros],
+    ['milter_default_action', MILTERS.defaultAction],
+  ];
+}
 
 /** The main.cf parameters the mail settings govern, in the order they are written. */
-export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths): [string, string][] {
+export function postfixParams(
+  s: MailSettings,
+  conn: MailDbConn,
+  p: PostfixPaths,
+  /** The filter's milter (`127.0.0.1:<port>`) when spam filtering or DKIM wants it. */
+  filter: string | null = null,
+): [string, string][] {
   const map = (file: string) => postfixTableName(conn, file);
-  const milters = [
-    ...(s.enableSpamFilter ? [MILTERS.spam] : []),
-    ...(s.enableVirusScan ? [MILTERS.virus] : []),
-    ...(s.enableDKIM ? [MILTERS.dkim] : []),
-  ].join(', ');
   const params: [string, string][] = [
     ['myhostname', s.hostname],
     ['mydomain', s.domain],
@@ -150,10 +172,7 @@ export function postfixParams(s: MailSettings, conn: MailDbConn, p: PostfixPaths
     ['smtpd_tls_key_file', s.enableTLS ? p.tlsKey : ''],
     // Without TLS there is no safe channel, so plain-text passwords are either allowed or never asked.
     ['smtpd_tls_auth_only', s.allowPlainText ? 'no' : 'yes'],
-    ['smtpd_milters', milters],
-    ['non_smtpd_milters', s.enableDKIM ? MILTERS.dkim : ''],
-    // A milter that is not running must not stop mail.
-    ['milter_default_action', 'accept'],
+    ...milterParams(filter),
   ];
   if (p.local) {
     params.push(

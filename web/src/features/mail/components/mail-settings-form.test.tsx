@@ -17,6 +17,15 @@ function loaded(): MailSettingsResponse {
     version: 7,
     appliedAt: null,
     check: null,
+    filter: {
+      state: 'running',
+      detail: 'rspamd answers on 127.0.0.1:11332 (milter).',
+      virusScan: {
+        available: false,
+        active: false,
+        detail: 'Virus scanning is not available: ClamAV is not installed (Debian package: clamav-daemon).',
+      },
+    },
   };
 }
 
@@ -34,6 +43,13 @@ function setup() {
 
 // Typing through a whole form is slow on a busy 2-core machine.
 describe('MailSettingsForm', { timeout: 30_000 }, () => {
+  it('says plainly under Enable Virus Scan that ClamAV is missing', () => {
+    setup();
+    const toggle = screen.getByRole('switch', { name: 'Enable Virus Scan' });
+    expect(toggle).toHaveAccessibleDescription(/ClamAV is not installed/);
+    expect(screen.getByRole('switch', { name: 'Enable Spam Filter' })).not.toHaveAccessibleDescription();
+  });
+
   it('keeps at least one MX record', async () => {
     const { user } = setup();
     expect(screen.getByRole('button', { name: 'Remove MX record 1' })).toBeDisabled();

@@ -1,5 +1,16 @@
 import { MailSettings, mailSettingsLabels as L, type MailSettingsResponse } from '@mailroom/contract/mail';
-import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Card,
+  Group,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { ApiError } from '../../../api/client.ts';
@@ -109,9 +120,27 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
             Security and Filtering
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            {SWITCHES.map((name) => (
-              <Switch key={name} label={L[name]} {...form.getInputProps(name, { type: 'checkbox' })} />
-            ))}
+            {SWITCHES.map((name) => {
+              // Virus scanning is real only with ClamAV and its signatures: say so when absent.
+              const note =
+                name === 'enableVirusScan' && !loaded.filter.virusScan.available
+                  ? loaded.filter.virusScan.detail
+                  : null;
+              return (
+                <Stack key={name} gap={2}>
+                  <Switch
+                    label={L[name]}
+                    aria-describedby={note ? `${name}-note` : undefined}
+                    {...form.getInputProps(name, { type: 'checkbox' })}
+                  />
+                  {note && (
+                    <Text id={`${name}-note`} size="xs" c="red.9">
+                      {note}
+                    </Text>
+                  )}
+                </Stack>
+              );
+            })}
           </SimpleGrid>
         </Card>
 

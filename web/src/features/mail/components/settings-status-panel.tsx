@@ -1,4 +1,4 @@
-import type { DkimRecord, MailSettingsResponse } from '@mailroom/contract/mail';
+import type { DkimRecord, MailFilterStatus, MailSettingsResponse } from '@mailroom/contract/mail';
 import { Alert, Badge, Card, Code, Group, Loader, Select, Spoiler, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
@@ -18,6 +18,44 @@ function OnOff({ label, on }: { label: string; on: boolean }) {
         {on ? 'on' : 'off'}
       </Badge>
     </Group>
+  );
+}
+
+const FILTER_BADGE: Record<MailFilterStatus['state'], { color: string; label: string }> = {
+  running: { color: 'teal.9', label: 'running' },
+  stopped: { color: 'red.9', label: 'not running' },
+  failed: { color: 'red.9', label: 'failed' },
+  'not-installed': { color: 'red.9', label: 'not installed' },
+  unmanaged: { color: 'gray.7', label: 'not managed' },
+  off: { color: 'gray.7', label: 'off' },
+};
+
+/** The mail filter (rspamd) and virus scanning, as they really are on the server now. */
+function FilterStatus({ filter, enabled }: { filter: MailFilterStatus; enabled: boolean }) {
+  const badge = FILTER_BADGE[filter.state];
+  const virus = filter.virusScan;
+  const wantedButMissing = enabled && !virus.available;
+  return (
+    <>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm">Mail filter (rspamd)</Text>
+        <Badge color={badge.color} variant="filled">
+          {badge.label}
+        </Badge>
+      </Group>
+      <Text size="xs" c={filter.state === 'running' || filter.state === 'off' ? 'dimmed' : 'red.9'}>
+        {filter.detail}
+      </Text>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Text size="sm">Virus scanning</Text>
+        <Badge color={virus.active ? 'teal.9' : wantedButMissing ? 'red.9' : 'gray.7'} variant="filled">
+          {virus.active ? 'on' : virus.available ? 'off' : 'not available'}
+        </Badge>
+      </Group>
+      <Text size="xs" c={wantedButMissing ? 'red.9' : 'dimmed'}>
+        {virus.detail}
+      </Text>
+    </>
   );
 }
 
@@ -77,6 +115,8 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
             </Code>
           </Spoiler>
         )}
+
+        <FilterStatus filter={loaded.filter} enabled={s.enableVirusScan} />
 
         <Title order={3} size="h5" mt="xs">
           Applied settings

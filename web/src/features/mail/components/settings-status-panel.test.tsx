@@ -1,0 +1,47 @@
+import { defaultMailSettings, type MailSettingsResponse } from '@mailroom/contract/mail';
+import { MantineProvider } from '@mantine/core';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { SettingsStatusPanel } from './settings-status-panel.tsx';
+
+function loaded(filter: MailSettingsResponse['filter']): MailSettingsResponse {
+  const settings = defaultMailSettings('mx1.example.org', 'example.org');
+  return { settings, defaults: settings, version: 3, appliedAt: null, check: null, filter };
+}
+
+const show = (filter: MailSettingsResponse['filter']) =>
+  render(
+    <MantineProvider>
+      <SettingsStatusPanel loaded={loaded(filter)} dkim={{ data: [], loading: false, error: null }} />
+    </MantineProvider>,
+  );
+
+describe('SettingsStatusPanel', () => {
+  it('shows a filter that is not running, with the reason and the fix', () => {
+    show({
+      state: 'stopped',
+      detail: 'rspamd is not answering on 127.0.0.1:11332: Postfix defers mail (4xx) until it runs.',
+      virusScan: {
+        available: false,
+        active: false,
+        detail: 'Virus scanning is not available: ClamAV is not installed.',
+      },
+    });
+    expect(screen.getByText('Mail filter (rspamd)')).toBeInTheDocument();
+    expect(screen.getByText('not running')).toBeInTheDocument();
+    expect(screen.getByText(/Postfix defers mail/)).toBeInTheDocument();
+    expect(screen.getByText('not available')).toBeInTheDocument();
+    expect(screen.getByText(/ClamAV is not installed/)).toBeInTheDocument();
+  });
+
+  it('shows a running filter and active virus scanning', () => {
+    show({
+      state: 'running',
+      detail: 'rspamd answers on 127.0.0.1:11332 (milter).',
+      virusScan: { available: true, active: true, detail: 'ClamAV and its signatures are installed.' },
+    });
+    expect(screen.getByText('running')).toBeInTheDocument();
+    expect(screen.queryByText('not running')).toBeNull();
+    expect(screen.getByText(/answers on 127\.0\.0\.1:11332/)).toBeInTheDocument();
+  });
+});
