@@ -4,6 +4,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureInitialAdmin } from './features/auth/admin.service.ts';
 import { Host } from './host/host.ts';
+import { LocalServices } from './host/local-services.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -19,7 +20,18 @@ async function main(): Promise<void> {
   const database = openDatabase(config);
   const applied = await migrateToLatest(database.db);
   const host = new Host(config.hostRoot, config.reload);
-  const app = await buildApp({ config, database, host }, { logger: { level: config.logLevel } });
+  // Local mode: Mailroom runs the daemons itself (as root, unless MAILROOM_RUN_DAEMONS=0) and
+  // always reports them; system mode leaves them to systemd.
+  let log: ((msg: string, fields?: Record<string, unknown>) => void) | undefined;
+  const services =
+    config.hostRoot === '/'
+      ? undefined
+      : await LocalServices.create(host, config, { log: (m, f) => log?.(m, f) });
+  const app = await buildApp(
+    { config, database, host, ...(services ? { services } : {}) },
+    { logger: { level: config.logLevel } },
+  );
+  log = (msg, fields) => app.log.info({ daemons: fields ?? {} }, msg);
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
     app.log.warn(m),
@@ -32,14 +44,21 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     void app
       .close()
+      .then(() => services?.close())
       .then(() => database.close())
       .then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
+    setTimeout(() => process.exit(1), 30_000).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (services) {
+    const { yes, reason } = services.runs;
+    if (yes) {
+      services.start().catch((err: unknown) => app.log.error({ err }, 'could not start the daemons'));
+    } else app.log.info(reason ?? 'the daemons are not started');
+  }
 }
 
 main().catch((err: unknown) => {

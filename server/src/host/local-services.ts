@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { DAEMON_PACKAGES, daemonSpecs, type SpecOrMissing } from './daemon-specs.ts';
 import type { Host } from './host.ts';
@@ -53,6 +54,7 @@ export class LocalServices implements ServiceControl {
   readonly mode = 'local' as const;
   private supervisor: Supervisor | null = null;
   private started = false;
+  private closed = false;
 
   private constructor(
     private readonly specs: SpecOrMissing[],
@@ -79,11 +81,24 @@ export class LocalServices implements ServiceControl {
     return { yes: this.supervisor !== null, reason: this.reason };
   }
 
-  /** Starts every installed daemon whose files are rendered; resolves when each is up or failed. */
-  async start(): Promise<void> {
-    if (!this.supervisor) return;
+  /**
+   * Starts every installed daemon once its main file is rendered (waiting up to `waitMs` for the
+   * first render at start); resolves when each is up, failed or still unrendered.
+   */
+  async start(waitMs = 20_000): Promise<void> {
+    const sup = this.supervisor;
+    if (!sup) return;
     this.started = true;
-    await this.supervisor.startAll();
+    await Promise.all(
+      this.specs.map(async (s) => {
+        if (!s.spec) return;
+        const until = Date.now() + waitMs;
+        while (!existsSync(s.spec.configPath) && Date.now() < until && !this.closed) {
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        if (!this.closed) await sup.start(s.name);
+      }),
+    );
   }
 
   async reload(name: DaemonName): Promise<ReloadResult> {
@@ -120,6 +135,7 @@ export class LocalServices implements ServiceControl {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.supervisor?.close();
   }
 }

@@ -296,6 +296,7 @@ export class Supervisor {
     }
     for (const f of spec.folders ?? []) await fs.mkdir(f, { recursive: true });
     slot.phase = 'starting';
+    await this.endStale(spec);
     slot.output = [];
     slot.startedAt = Date.now();
     const child = spawn(spec.program, spec.args, {
@@ -341,6 +342,16 @@ export class Supervisor {
     slot.phase = 'running';
     slot.since = new Date().toISOString();
     this.o.log?.(`${spec.name}: running`, { pid: await this.pid(spec.name) });
+  }
+
+  /** An instance left by an earlier Mailroom (killed without a clean stop) holds the pid file: end it. */
+  private async endStale(spec: DaemonSpec): Promise<void> {
+    const stale = spec.pidFile ? await livePidFromFile(spec.pidFile) : null;
+    if (!stale) return;
+    this.o.log?.(`${spec.name}: ending the instance left running from these files`, { pid: stale });
+    signal(stale, 'SIGTERM');
+    for (let i = 0; i < 100 && isAlive(stale); i++) await sleep(100);
+    if (isAlive(stale)) signal(stale, 'SIGKILL');
   }
 
   private onExit(slot: Slot, child: ChildProcess, code: number | null, sig: NodeJS.Signals | null): void {

@@ -27,7 +27,7 @@ export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDash
   return {
     totalZones: Number(totals.zones),
     totalRecords: Number(totals.records),
-    serverStatus: await probeNameServer(settings.serverPort, probeName),
+    serverStatus: await probeNameServer(ctx.layout.port ?? settings.serverPort, probeName),
     // There is no SSL area yet to count certificates from.
     sslCertificates: null,
     zones: zones.map(toZone),
