@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListQuery, OkResponse } from './common.ts';
+import { DaemonStatus } from './daemons.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
 import { domainField, emailField, passwordField, requiredInt } from './validators.ts';
@@ -360,6 +361,8 @@ export const MailDashboard = z.object({
   /** online when the Postfix master and Dovecot are both running. */
   serverStatus: z.enum(['online', 'offline']),
   services: z.array(MailService),
+  /** Postfix, Dovecot and the filter (rspamd): each one's real state and why. */
+  daemons: z.array(DaemonStatus),
   topUsage: z.array(MailUsage),
 });
 export type MailDashboard = z.infer<typeof MailDashboard>;

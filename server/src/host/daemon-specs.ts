@@ -78,7 +78,13 @@ export async function daemonSpecs(
           configPath: dovecotConf,
           ready: [tcp(config.ports.imap)],
           pidFile: path.join(p(MAIL_PATHS.dovecotRun), 'master.pid'),
-          folders: [p(MAIL_PATHS.dovecotRun), p(MAIL_PATHS.dovecotState), path.dirname(p(MAIL_PATHS.mailLog))],
+          // The auth socket Postfix's SASL uses lives in Postfix's private folder.
+          folders: [
+            p(MAIL_PATHS.dovecotRun),
+            p(MAIL_PATHS.dovecotState),
+            path.dirname(p(MAIL_PATHS.mailLog)),
+            path.join(p(MAIL_PATHS.postfixQueue), 'private'),
+          ],
           reload: doveadm ? { command: doveadm, args: ['-c', dovecotConf, 'reload'] } : { signal: 'SIGHUP' },
         }
       : null,

@@ -3,24 +3,33 @@ import { mailMessages, TOP_USAGE_COUNT } from '@mailroom/contract/mail';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
-import { listProcesses, type ProcessInfo } from '../../host/processes.ts';
+import type { DaemonState } from '../../host/service-control.ts';
 import { tailFile } from '../../host/tail-file.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 
 type Db = Kysely<Database>;
 
-/** Postfix runs as its `master` process; Dovecot as `dovecot`. */
-export function mailServices(procs: ProcessInfo[]): MailDashboard['services'] {
-  const postfix = procs.some((p) => p.name === 'master' && /postfix/.test(p.cmdline));
-  const dovecot = procs.some((p) => p.name === 'dovecot');
+/** The mail stack's daemons on the dashboard (BIND is the DNS area's). */
+const MAIL_DAEMONS = ['postfix', 'dovecot', 'rspamd'] as const;
+
+/**
+ * Each mail daemon's state, from the instance that uses Mailroom's files (the supervisor's own
+ * child, or the process in the pid file those files name), never "any postfix on the host".
+ */
+export function mailDaemons(all: DaemonState[]): MailDashboard['daemons'] {
+  return MAIL_DAEMONS.flatMap((n) => all.filter((d) => d.name === n));
+}
+
+export function mailServices(daemons: MailDashboard['daemons']): MailDashboard['services'] {
+  const running = (n: string) => daemons.some((d) => d.name === n && d.state === 'running');
   return [
-    { name: 'postfix', running: postfix },
-    { name: 'dovecot', running: dovecot },
+    { name: 'postfix', running: running('postfix') },
+    { name: 'dovecot', running: running('dovecot') },
   ];
 }
 
-export async function mailDashboard(db: Db): Promise<MailDashboard> {
-  const [totals, active, top, procs] = await Promise.all([
+export async function mailDashboard(db: Db, states: () => Promise<DaemonState[]>): Promise<MailDashboard> {
+  const [totals, active, top, all] = await Promise.all([
     db
       .selectFrom('mail_domains')
       .select((eb) => [
@@ -41,15 +50,17 @@ export async function mailDashboard(db: Db): Promise<MailDashboard> {
       .orderBy('m.email')
       .limit(TOP_USAGE_COUNT)
       .execute(),
-    listProcesses(),
+    states(),
   ]);
-  const services = mailServices(procs);
+  const daemons = mailDaemons(all);
+  const services = mailServices(daemons);
   return {
     totalMailboxes: Number(totals.mailboxes ?? 0),
     activeMailboxes: Number(active.n),
     totalAliases: Number(totals.aliases ?? 0),
     serverStatus: services.every((s) => s.running) ? 'online' : 'offline',
     services,
+    daemons,
     topUsage: top.map((r) => {
       const quota = Number(r.quota);
       const used = Number(r.used);

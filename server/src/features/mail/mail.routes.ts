@@ -2,6 +2,7 @@ import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
+import { observeDaemons } from '../../host/local-services.ts';
 import { AppError, checkFailed, conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { importAliases } from './alias-import.service.ts';
@@ -221,7 +222,9 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return settingsResponse(await readMailSettings(db));
     });
 
-    registerRoute(scope, mailRoutes.dashboard, async () => mailDashboard(db));
+    registerRoute(scope, mailRoutes.dashboard, async () =>
+      mailDashboard(db, () => deps.services?.states() ?? observeDaemons(host, deps.config)),
+    );
 
     registerRoute(scope, mailRoutes.logs, async ({ query }) => mailLogs(host, query.lines ?? 200));
 
