@@ -22,16 +22,16 @@ async function main(): Promise<void> {
   const host = new Host(config.hostRoot, config.reload);
   // Local mode: Mailroom runs the daemons itself (as root, unless MAILROOM_RUN_DAEMONS=0) and
   // always reports them; system mode leaves them to systemd.
-  let log: ((msg: string, fields?: Record<string, unknown>) => void) | undefined;
+  const logTo: { app?: { info(o: object, m: string): void } } = {};
   const services =
     config.hostRoot === '/'
       ? undefined
-      : await LocalServices.create(host, config, { log: (m, f) => log?.(m, f) });
+      : await LocalServices.create(host, config, { log: (m, f) => logTo.app?.info({ daemons: f ?? {} }, m) });
   const app = await buildApp(
     { config, database, host, ...(services ? { services } : {}) },
     { logger: { level: config.logLevel } },
   );
-  log = (msg, fields) => app.log.info({ daemons: fields ?? {} }, msg);
+  logTo.app = app.log;
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
     app.log.warn(m),

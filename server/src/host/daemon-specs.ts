@@ -60,7 +60,11 @@ export async function daemonSpecs(
           configPath: path.join(postfixDir, 'main.cf'),
           ready: [tcp(config.ports.smtp), tcp(config.ports.submission)],
           pidFile: path.join(p(MAIL_PATHS.postfixQueue), 'pid', 'master.pid'),
-          folders: [p(MAIL_PATHS.postfixQueue), p(MAIL_PATHS.postfixData), path.dirname(p(MAIL_PATHS.mailLog))],
+          folders: [
+            p(MAIL_PATHS.postfixQueue),
+            p(MAIL_PATHS.postfixData),
+            path.dirname(p(MAIL_PATHS.mailLog)),
+          ],
           reload: { command: postfix, args: ['-c', postfixDir, 'reload'] },
           stop: { command: postfix, args: ['-c', postfixDir, 'stop'] },
         }

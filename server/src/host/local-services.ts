@@ -6,7 +6,10 @@ import type { DaemonName, DaemonState, ReloadResult, ServiceControl } from './se
 import { livePidFromFile, Supervisor, type SupervisorOptions } from './supervisor.ts';
 
 /** Why Mailroom does not run the daemons itself, or null when it does. */
-export function notRunReason(config: Pick<Config, 'runDaemons' | 'hostRoot'>, isRoot: boolean): string | null {
+export function notRunReason(
+  config: Pick<Config, 'runDaemons' | 'hostRoot'>,
+  isRoot: boolean,
+): string | null {
   if (config.hostRoot === '/') return 'In system mode systemd runs the daemons; Mailroom only reloads them.';
   if (!config.runDaemons) return 'MAILROOM_RUN_DAEMONS=0, so Mailroom does not start the mail daemons.';
   if (!isRoot) return 'Mailroom is not running as root, so it does not start the mail daemons.';
@@ -146,7 +149,6 @@ export async function observeDaemons(
   config: Pick<Config, 'runDaemons' | 'hostRoot' | 'ports'>,
 ): Promise<DaemonState[]> {
   const specs = await daemonSpecs(host, config);
-  const reason =
-    notRunReason(config, runningAs()) ?? 'Mailroom was started without its daemon supervisor.';
+  const reason = notRunReason(config, runningAs()) ?? 'Mailroom was started without its daemon supervisor.';
   return Promise.all(specs.map((s) => observed(s, reason)));
 }

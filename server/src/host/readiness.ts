@@ -2,10 +2,7 @@ import { promises as fs } from 'node:fs';
 import net from 'node:net';
 
 /** How the supervisor knows a daemon is serving: a TCP port or a Unix socket that accepts, or a file. */
-export type ReadinessProbe =
-  | { tcp: { host: string; port: number } }
-  | { socket: string }
-  | { file: string };
+export type ReadinessProbe = { tcp: { host: string; port: number } } | { socket: string } | { file: string };
 
 /** Connects once (or checks the file); true when the daemon answers. */
 export async function probe(p: ReadinessProbe, timeoutMs = 1000): Promise<boolean> {

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { probe } from './readiness.ts';
 import { type DaemonSpec, isAlive, Supervisor } from './supervisor.ts';
 
-const FAKE = path.resolve(import.meta.dirname, '../../test/fixtures/fake-daemon.mjs');
+const FAKE = path.resolve(import.meta.dirname, '../../test/fixtures/fake-daemon.ts');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function freePort(): Promise<number> {
@@ -34,12 +34,15 @@ describe('Supervisor (with a fake daemon)', () => {
   let sup: Supervisor | null = null;
   const events = () =>
     existsSync(path.join(dir, 'events.log')) ? readFileSync(path.join(dir, 'events.log'), 'utf8') : '';
-  const count = (word: string) => events().split('\n').filter((l) => l.endsWith(` ${word}`)).length;
+  const count = (word: string) =>
+    events()
+      .split('\n')
+      .filter((l) => l.endsWith(` ${word}`)).length;
 
   const spec = (flags: string[] = [], over: Partial<DaemonSpec> = {}): DaemonSpec => ({
     name: 'dovecot',
     program: process.execPath,
-    args: [FAKE, String(port), dir, ...flags],
+    args: ['--import', import.meta.resolve('tsx'), FAKE, String(port), dir, ...flags],
     configPath: path.join(dir, 'fake.conf'),
     ready: [{ tcp: { host: '127.0.0.1', port } }],
     pidFile: path.join(dir, 'daemon.pid'),
@@ -79,7 +82,9 @@ describe('Supervisor (with a fake daemon)', () => {
   });
 
   it('runs a reload command and reports its failure', async () => {
-    sup = new Supervisor([spec([], { reload: { command: '/bin/sh', args: ['-c', 'echo nope >&2; exit 1'] } })]);
+    sup = new Supervisor([
+      spec([], { reload: { command: '/bin/sh', args: ['-c', 'echo nope >&2; exit 1'] } }),
+    ]);
     await sup.startAll();
     const r = await sup.reload('dovecot');
     expect(r.ok).toBe(false);
@@ -103,7 +108,10 @@ describe('Supervisor (with a fake daemon)', () => {
   it('reports failed after repeated crashes, with the exit and the output', async () => {
     sup = new Supervisor([spec(['--crash-at-start'])], { backoffMs: 50, maxCrashes: 3 });
     await sup.startAll();
-    await until('failed', async () => (await sup?.state('dovecot'))?.state === 'failed' && count('start') === 3);
+    await until(
+      'failed',
+      async () => (await sup?.state('dovecot'))?.state === 'failed' && count('start') === 3,
+    );
     await sleep(400);
     expect(count('start')).toBe(3);
     const st = await sup.state('dovecot');
@@ -142,7 +150,7 @@ describe('Supervisor (with a fake daemon)', () => {
   it('gives up on a daemon that never answers, then a reload after new files starts it again', async () => {
     const other = await freePort();
     sup = new Supervisor([spec([], { ready: [{ tcp: { host: '127.0.0.1', port: other } }] })], {
-      readyTimeoutMs: 400,
+      readyTimeoutMs: 2000,
       backoffMs: 50,
       maxCrashes: 2,
     });

@@ -84,7 +84,11 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-function runCommand(cmd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ ok: boolean; out: string }> {
+function runCommand(
+  cmd: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; out: string }> {
   return new Promise((resolve) => {
     execFile(cmd, args, { timeout: 30_000, env: env ?? process.env }, (err, stdout, stderr) => {
       const out = `${String(stdout)}${String(stderr)}`.trim() || (err ? err.message : '');
@@ -187,7 +191,9 @@ export class Supervisor {
           since: null,
           detail: `${why} Mailroom gave up after ${slot.crashes} failed start${slot.crashes === 1 ? '' : 's'}; fix the cause and save the settings again, or restart Mailroom.`,
         };
-      default:
+      case 'idle':
+      case 'stopping':
+      case 'stopped':
         return {
           name,
           state: 'stopped',
@@ -213,10 +219,18 @@ export class Supervisor {
           output: st?.state === 'running' ? `${name} started with the new files.` : (st?.detail ?? ''),
         };
       }
-      return { ok: true, attempted: false, output: `${name} is not running; it reads the new files when it starts.` };
+      return {
+        ok: true,
+        attempted: false,
+        output: `${name} is not running; it reads the new files when it starts.`,
+      };
     }
     if (slot.phase !== 'running') {
-      return { ok: true, attempted: false, output: `${name} is starting; it reads the new files as it starts.` };
+      return {
+        ok: true,
+        attempted: false,
+        output: `${name} is starting; it reads the new files as it starts.`,
+      };
     }
     const r = slot.spec.reload;
     if ('signal' in r) {
@@ -265,7 +279,10 @@ export class Supervisor {
     } else if (pid) {
       signal(pid, 'SIGTERM');
     }
-    const gone = await Promise.race([slot.exited.then(() => true), sleep(this.o.stopTimeoutMs).then(() => false)]);
+    const gone = await Promise.race([
+      slot.exited.then(() => true),
+      sleep(this.o.stopTimeoutMs).then(() => false),
+    ]);
     if (!gone) {
       this.o.log?.(`${slot.spec.name}: did not stop in time; killing it`);
       if (pid) signal(pid, 'SIGKILL');
@@ -283,7 +300,8 @@ export class Supervisor {
   }
 
   private async launch(slot: Slot): Promise<void> {
-    if (this.closing || slot.phase === 'starting' || slot.phase === 'running' || slot.phase === 'stopping') return;
+    if (this.closing || slot.phase === 'starting' || slot.phase === 'running' || slot.phase === 'stopping')
+      return;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     const { spec } = slot;
