@@ -44,7 +44,9 @@ describe('Supervisor (with a fake daemon)', () => {
     program: process.execPath,
     args: ['--import', import.meta.resolve('tsx'), FAKE, String(port), dir, ...flags],
     configPath: path.join(dir, 'fake.conf'),
-    ready: [{ tcp: { host: '127.0.0.1', port } }],
+    // The pid file too: it is written once the fake listens, so another process that happens to
+    // take the port cannot make it look ready.
+    ready: [{ tcp: { host: '127.0.0.1', port } }, { file: path.join(dir, 'daemon.pid') }],
     pidFile: path.join(dir, 'daemon.pid'),
     reload: { signal: 'SIGHUP' },
     ...over,
@@ -101,7 +103,7 @@ describe('Supervisor (with a fake daemon)', () => {
       const p = await sup?.pid('dovecot');
       return !!p && p !== first && (await sup?.state('dovecot'))?.state === 'running';
     });
-    expect(count('start')).toBe(2);
+    expect(count('start'), events()).toBe(2);
     expect((await sup.state('dovecot'))?.detail).toContain('restarted 1 time');
   });
 
@@ -130,11 +132,11 @@ describe('Supervisor (with a fake daemon)', () => {
   });
 
   it('kills a daemon that ignores SIGTERM after the stop timeout', async () => {
-    sup = new Supervisor([spec(['--ignore-term'])], { stopTimeoutMs: 500 });
+    sup = new Supervisor([spec(['--ignore-term'])], { stopTimeoutMs: 3000 });
     await sup.startAll();
     const pid = (await sup.pid('dovecot')) as number;
     await sup.close();
-    expect(count('term')).toBe(1);
+    expect(count('term'), events()).toBe(1);
     expect(isAlive(pid)).toBe(false);
   });
 
