@@ -67,6 +67,7 @@ export async function daemonSpecs(
           ],
           reload: { command: postfix, args: ['-c', postfixDir, 'reload'] },
           stop: { command: postfix, args: ['-c', postfixDir, 'stop'] },
+          hint: `Postfix logs to ${p(MAIL_PATHS.mailLog)} or syslog; \`postfix -c ${postfixDir} check\` names the problem.`,
         }
       : null,
   });
@@ -90,6 +91,7 @@ export async function daemonSpecs(
             path.join(p(MAIL_PATHS.postfixQueue), 'private'),
           ],
           reload: doveadm ? { command: doveadm, args: ['-c', dovecotConf, 'reload'] } : { signal: 'SIGHUP' },
+          hint: `Dovecot logs to ${p(MAIL_PATHS.mailLog)}; \`doveconf -c ${dovecotConf} -n\` checks the files.`,
         }
       : null,
   });
@@ -108,6 +110,7 @@ export async function daemonSpecs(
           pidFile: p(RSPAMD_PID),
           folders: [path.dirname(p(RSPAMD_PID))],
           reload: { signal: 'SIGHUP' },
+          hint: `\`rspamadm configtest -c ${rspamdConf}\` checks the files.`,
         }
       : null,
   });
@@ -126,6 +129,7 @@ export async function daemonSpecs(
           pidFile: p(BIND_SYSTEM_PATHS.pidFile),
           folders: [path.dirname(p(BIND_SYSTEM_PATHS.pidFile)), p(BIND_SYSTEM_PATHS.workDir)],
           reload: { signal: 'SIGHUP' },
+          hint: `\`named-checkconf ${namedConf}\` checks the files; named logs in ${p(BIND_SYSTEM_PATHS.workDir)}.`,
         }
       : null,
   });

@@ -27,6 +27,8 @@ export interface DaemonSpec {
   /** Stopping: a command (postfix stop), else SIGTERM to the daemon's pid. */
   stop?: { command: string; args: string[] };
   env?: NodeJS.ProcessEnv;
+  /** Where to look when it fails (a daemon that logs only to its log file prints nothing). */
+  hint?: string;
 }
 
 export interface SupervisorOptions {
@@ -163,7 +165,8 @@ export class Supervisor {
     if (!slot) return null;
     const pid = await this.pid(name);
     const tail = slot.output.slice(-3).join(' | ');
-    const why = slot.lastError + (tail ? ` Last output: ${tail}` : '');
+    const why =
+      slot.lastError + (tail ? ` Last output: ${tail}` : '') + (slot.spec.hint ? ` ${slot.spec.hint}` : '');
     switch (slot.phase) {
       case 'running':
         return {
