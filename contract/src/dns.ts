@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListQuery, OkResponse } from './common.ts';
+import { DaemonStatus } from './daemons.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
 import { DOMAIN_RE, domainField, emailField, requiredInt, requiredString } from './validators.ts';
@@ -667,6 +668,8 @@ export const DnsDashboard = z.object({
   totalZones: z.number().int(),
   totalRecords: z.number().int(),
   serverStatus: z.enum(['online', 'offline']),
+  /** named's real state (Mailroom's own instance) and why, e.g. not run by Mailroom. */
+  nameServer: DaemonStatus,
   /** null until an SSL area exists; never a fixed number. */
   sslCertificates: z.number().int().nullable(),
   zones: z.array(Zone),
