@@ -88,7 +88,7 @@ export async function daemonSpecs(
             p(MAIL_PATHS.dovecotRun),
             p(MAIL_PATHS.dovecotState),
             path.dirname(p(MAIL_PATHS.mailLog)),
-            path.join(p(MAIL_PATHS.postfixQueue), 'private'),
+            { path: path.join(p(MAIL_PATHS.postfixQueue), 'private'), owner: 'postfix', mode: 0o700 },
           ],
           reload: doveadm ? { command: doveadm, args: ['-c', dovecotConf, 'reload'] } : { signal: 'SIGHUP' },
           hint: `Dovecot logs to ${p(MAIL_PATHS.mailLog)}; \`doveconf -c ${dovecotConf} -n\` checks the files.`,

@@ -21,8 +21,11 @@ export interface DaemonSpec {
    * the command is a wrapper such as `postfix start-fg`).
    */
   pidFile?: string;
-  /** Folders the daemon needs before it starts (run and state folders under the host root). */
-  folders?: string[];
+  /**
+   * Folders the daemon needs before it starts (run and state folders under the host root); an
+   * owner is set only on a folder created here.
+   */
+  folders?: (string | { path: string; owner: string; mode: number })[];
   reload: { signal: NodeJS.Signals } | { command: string; args: string[] };
   /** Stopping: a command (postfix stop), else SIGTERM to the daemon's pid. */
   stop?: { command: string; args: string[] };
@@ -315,7 +318,7 @@ export class Supervisor {
       slot.lastError = `Its configuration ${spec.configPath} has not been rendered yet.`;
       return;
     }
-    for (const f of spec.folders ?? []) await fs.mkdir(f, { recursive: true });
+    for (const f of spec.folders ?? []) await makeFolder(f);
     slot.phase = 'starting';
     await this.endStale(spec);
     slot.output = [];
@@ -403,6 +406,24 @@ export class Supervisor {
     }, delay);
     slot.timer.unref();
   }
+}
+
+async function makeFolder(f: string | { path: string; owner: string; mode: number }): Promise<void> {
+  if (typeof f === 'string') {
+    await fs.mkdir(f, { recursive: true });
+    return;
+  }
+  const created = await fs.mkdir(f.path, { recursive: true });
+  if (created === undefined) return;
+  await fs.chmod(f.path, f.mode);
+  const ids = await new Promise<{ uid: number; gid: number } | null>((resolve) =>
+    execFile('id', [f.owner], (err, out) => {
+      const uid = /uid=(\d+)/.exec(String(out))?.[1];
+      const gid = /gid=(\d+)/.exec(String(out))?.[1];
+      resolve(err || !uid || !gid ? null : { uid: Number(uid), gid: Number(gid) });
+    }),
+  );
+  if (ids) await fs.chown(f.path, ids.uid, 0).catch(() => undefined);
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
