@@ -11,8 +11,9 @@ export function notRunReason(
   isRoot: boolean,
 ): string | null {
   if (config.hostRoot === '/') return 'In system mode systemd runs the daemons; Mailroom only reloads them.';
-  if (!config.runDaemons) return 'MAILROOM_RUN_DAEMONS=0, so Mailroom does not start the mail daemons.';
-  if (!isRoot) return 'Mailroom is not running as root, so it does not start the mail daemons.';
+  if (!config.runDaemons)
+    return 'MAILROOM_RUN_DAEMONS=0, so Mailroom does not start the mail and DNS daemons.';
+  if (!isRoot) return 'Mailroom is not running as root, so it does not start the mail and DNS daemons.';
   return null;
 }
 

@@ -56,7 +56,9 @@ describe('daemon states on the Mail and DNS dashboards', () => {
     const states = await svc.states();
     for (const d of states.filter((s) => s.state !== 'not-installed')) {
       expect(d.state).toBe('unmanaged');
-      expect(d.detail).toContain('Mailroom is not running as root, so it does not start the mail daemons.');
+      expect(d.detail).toContain(
+        'Mailroom is not running as root, so it does not start the mail and DNS daemons.',
+      );
     }
     expect(await svc.reload('dovecot')).toMatchObject({ ok: true, attempted: false });
   });

@@ -39,7 +39,7 @@ export function MailServerCard({
       <Stack gap={6} mt="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
         {dashboard.daemons.map((d) => (
           <li key={d.name}>
-            <Group gap="xs" justify="space-between" wrap="nowrap">
+            <Group gap={4} justify="space-between" wrap="wrap">
               <Text size="sm">{DAEMON_LABELS[d.name]}</Text>
               <StatusBadge status={d.state} label={DAEMON_STATE_LABELS[d.state]} size="sm" />
             </Group>
