@@ -87,6 +87,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       MAILROOM_ADMIN_EMAIL: opts.adminEmail,
       MAILROOM_ADMIN_PASSWORD: opts.adminPassword,
       LOG_LEVEL: 'warn',
+      // Servers here share the machine: none of them starts the mail daemons on the fixed local ports.
+      MAILROOM_RUN_DAEMONS: '0',
       ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
       ...opts.env,
     },

@@ -47,16 +47,28 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join('server', '
   env: process.env,
 });
 
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
-  process.on(signal, () => {
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
-  });
-}
+// Stop the server with us, and wait for it. `npm start` runs this script under `sh -c`: a SIGTERM to
+// npm kills that shell, which does not pass the signal on, so this process only sees its parent
+// vanish (it is re-parented). Both a signal and a lost parent stop the server, then we exit with it.
+const serverRunning = () => server.exitCode === null && server.signalCode === null;
+const stopServer = (signal) => {
+  if (serverRunning()) server.kill(signal);
+};
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => stopServer(signal));
+const parent = process.ppid;
+const parentWatch = setInterval(() => {
+  if (process.ppid !== parent) {
+    clearInterval(parentWatch);
+    process.stderr.write('[mailroom] npm stopped; stopping the server\n');
+    stopServer('SIGTERM');
+  }
+}, 500);
 
 server.on('error', (err) => {
   process.stderr.write(`[mailroom] could not start the server: ${err.message}\n`);
   process.exit(1);
 });
 server.on('exit', (code, signal) => {
+  clearInterval(parentWatch);
   process.exit(code ?? (signal ? 128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }[signal] ?? 1) : 1));
 });

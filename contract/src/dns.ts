@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobAccepted } from './jobs.ts';
 import { ListQuery, OkResponse } from './common.ts';
+import { DaemonStatus } from './daemons.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
 import { DOMAIN_RE, domainField, emailField, queryInt, requiredInt, requiredString } from './validators.ts';
@@ -714,6 +715,8 @@ export const DnsDashboard = z.object({
   totalZones: z.number().int(),
   totalRecords: z.number().int(),
   serverStatus: z.enum(['online', 'offline']),
+  /** named's real state (Mailroom's own instance) and why, e.g. not run by Mailroom. */
+  nameServer: DaemonStatus,
   /** null until an SSL area exists; never a fixed number. */
   sslCertificates: z.number().int().nullable(),
   zones: z.array(Zone),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JobAccepted } from './jobs.ts';
 import { ListQuery, OkResponse } from './common.ts';
+import { DaemonStatus } from './daemons.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
 import { domainField, emailField, passwordField, queryInt, requiredInt, strictNumber } from './validators.ts';
@@ -412,6 +413,8 @@ export const MailDashboard = z.object({
   /** online when every listed service (Postfix, Dovecot, and the filter when wanted) is running. */
   serverStatus: z.enum(['online', 'offline']),
   services: z.array(MailService),
+  /** Postfix, Dovecot and the filter (rspamd): each one's real state and why. */
+  daemons: z.array(DaemonStatus),
   topUsage: z.array(MailUsage),
 });
 export type MailDashboard = z.infer<typeof MailDashboard>;

@@ -8,6 +8,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { ensureInitialAdmin } from './features/auth/admin.service.ts';
 import { Host } from './host/host.ts';
 import { systemServiceControl } from './host/system-services.ts';
+import { LocalServices, notRunReason } from './host/local-services.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -20,8 +21,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // Several processes share the port on a multi-core machine (MAILROOM_WORKERS, cluster.ts).
-  const workers = workerCount(config.workers);
+  // Several processes share the port on a multi-core machine (MAILROOM_WORKERS, cluster.ts). When
+  // Mailroom itself runs the mail and DNS daemons (local mode as root), one process owns them, so it
+  // runs alone.
+  const runsDaemons = config.hostRoot !== '/' && notRunReason(config, process.getuid?.() === 0) === null;
+  const workers = runsDaemons ? 1 : workerCount(config.workers);
   if (cluster.isPrimary && workers > 1) {
     await runPrimary(config, workers);
     return;
@@ -32,9 +36,18 @@ async function main(): Promise<void> {
   const applied = worker ? [] : await migrateToLatest(database.db);
   const host = new Host(config.hostRoot, config.reload, path.join(config.dataDir, 'backups', 'system-files'));
   // System mode: systemd runs the daemons; Mailroom reads their states and (with MAILROOM_RELOAD)
-  // reloads them through sudo.
-  const services = config.hostRoot === '/' ? systemServiceControl(host) : undefined;
+  // reloads them through sudo. Local mode: Mailroom runs them itself (as root, unless
+  // MAILROOM_RUN_DAEMONS=0) and always reports them.
+  const logTo: { app?: { info(o: object, m: string): void } } = {};
+  const local =
+    config.hostRoot === '/'
+      ? null
+      : await LocalServices.create(host, config, {
+          log: (m, f) => logTo.app?.info({ daemons: f ?? {} }, m),
+        });
+  const services = local ?? systemServiceControl(host);
   const app = await buildApp({ config, database, host, services }, { logger: { level: config.logLevel } });
+  logTo.app = app.log;
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   if (!worker)
     await ensureInitialAdmin(database.db, { email: config.adminEmail, password: config.adminPassword }, (m) =>
@@ -48,14 +61,21 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     void app
       .close()
+      .then(() => services.close())
       .then(() => database.close())
       .then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 10_000).unref();
+    setTimeout(() => process.exit(1), 30_000).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (local) {
+    const { yes, reason } = local.runs;
+    if (yes) {
+      local.start().catch((err: unknown) => app.log.error({ err }, 'could not start the daemons'));
+    } else app.log.info(reason ?? 'the daemons are not started');
+  }
 }
 
 main().catch((err: unknown) => {

@@ -6,11 +6,12 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import type { AppDeps } from '../src/app-deps.ts';
-import { loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { type DatabaseHandle, type Dialect, openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { addAdmin } from '../src/features/auth/admin.service.ts';
 import { Host } from '../src/host/host.ts';
+import type { ServiceControl } from '../src/host/service-control.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'correct-horse-battery' };
 
@@ -45,7 +46,11 @@ async function freshDatabase(dialect: Dialect, dataDir: string): Promise<Databas
 /** A migrated database, an app on it, and a signed-in administrator. */
 export async function startTestApp(
   dialect: Dialect,
-  opts: BuildOptions & { env?: Record<string, string> } = {},
+  opts: BuildOptions & {
+    env?: Record<string, string>;
+    /** A ServiceControl for the app (e.g. the local supervisor), made from its host and config. */
+    services?: (host: Host, config: Config) => Promise<ServiceControl>;
+  } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
   const config = loadConfig({
@@ -58,6 +63,7 @@ export async function startTestApp(
   await addAdmin(database.db, ADMIN.email, ADMIN.password);
   const host = new Host(config.hostRoot, false);
   const deps: AppDeps = { config, database, host };
+  if (opts.services) deps.services = await opts.services(host, config);
   const app = await buildApp(deps, opts);
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
   const token = login.json<{ api_key: string }>().api_key;

@@ -35,4 +35,6 @@ export interface ServiceControl {
   states(): Promise<DaemonState[]>;
   /** Stops what this control started (local mode); a no-op in system mode. */
   close(): Promise<void>;
+  /** 'local': Mailroom's own supervisor (daemons on loopback at config.ports); 'system': systemd. */
+  readonly mode?: 'local' | 'system';
 }

@@ -56,6 +56,7 @@ describe('the server process', () => {
     HOST: '127.0.0.1',
     MAILROOM_DATA_DIR: dataDir,
     MAILROOM_WEB_DIST: path.join(dataDir, 'no-web'),
+    MAILROOM_RUN_DAEMONS: '0',
   });
 
   it('first start: migrates, creates an administrator with a one-time password, serves, stops cleanly on SIGTERM', async () => {

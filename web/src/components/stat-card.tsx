@@ -14,7 +14,7 @@ export function StatCard({ title, value, caption, icon, color = 'blue' }: StatCa
   return (
     <Card withBorder padding="md" radius="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <div>
+        <div style={{ minWidth: 0 }}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
             {title}
           </Text>
@@ -22,7 +22,7 @@ export function StatCard({ title, value, caption, icon, color = 'blue' }: StatCa
             {value}
           </Text>
           {caption && (
-            <Text size="sm" c="dimmed" mt={4}>
+            <Text size="sm" c="dimmed" mt={4} style={{ overflowWrap: 'anywhere' }}>
               {caption}
             </Text>
           )}

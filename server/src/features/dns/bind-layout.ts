@@ -36,9 +36,11 @@ export interface BindLayout {
   rndcKey: string;
   /** Addresses named listens on (BIND address match list elements). */
   listenOn: string[];
+  /** Local mode under Mailroom's supervisor: named listens here (MAILROOM_DNS_PORT), not on Server Port. */
+  port?: number;
 }
 
-export function bindLayout(host: Host, opts: { listenOn?: string[] } = {}): BindLayout {
+export function bindLayout(host: Host, opts: { listenOn?: string[]; port?: number } = {}): BindLayout {
   const p = BIND_SYSTEM_PATHS;
   return {
     main: host.path(p.main),
@@ -52,5 +54,6 @@ export function bindLayout(host: Host, opts: { listenOn?: string[] } = {}): Bind
     controls: host.reloadEnabled,
     rndcKey: host.path(p.rndcKey),
     listenOn: opts.listenOn ?? ['any'],
+    ...(opts.port ? { port: opts.port } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { DnsDashboard, SystemRecord } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { observeDaemons } from '../../host/local-services.ts';
 import type { DnsContext } from './dns-context.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { probeNameServer } from './server-probe.ts';
@@ -24,10 +25,23 @@ export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDash
     loadSettings(db),
   ]);
   const probeName = zones[0]?.domain ?? settings.serverHostname;
+  const { deps } = ctx;
+  const [serverStatus, daemons] = await Promise.all([
+    probeNameServer(ctx.layout.port ?? settings.serverPort, probeName),
+    deps.services?.states() ?? observeDaemons(deps.host, deps.config),
+  ]);
+  const named = daemons.find((d) => d.name === 'named');
   return {
     totalZones: Number(totals.zones),
     totalRecords: Number(totals.records),
-    serverStatus: await probeNameServer(settings.serverPort, probeName),
+    serverStatus,
+    nameServer: named ?? {
+      name: 'named',
+      state: 'unmanaged',
+      pid: null,
+      since: null,
+      detail: 'Mailroom does not run or watch named here.',
+    },
     // There is no SSL area yet to count certificates from.
     sslCertificates: null,
     zones: zones.map(toZone),

@@ -39,7 +39,15 @@ export interface DnsHandle {
 export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
   const ctx: DnsContext = {
     deps,
-    layout: bindLayout(deps.host, opts.listenOn ? { listenOn: opts.listenOn } : {}),
+    layout: bindLayout(
+      deps.host,
+      // Local mode under Mailroom's supervisor: named on loopback at MAILROOM_DNS_PORT.
+      deps.services?.mode === 'local'
+        ? { listenOn: opts.listenOn ?? ['127.0.0.1'], port: deps.config.ports.dns }
+        : opts.listenOn
+          ? { listenOn: opts.listenOn }
+          : {},
+    ),
     mailFacts: opts.mailFacts,
   };
   const db = deps.database.db;

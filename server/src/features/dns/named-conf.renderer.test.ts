@@ -25,6 +25,19 @@ const SETTINGS: DnsSettings = {
 const noTls = { certFile: '/srv/root/etc/tls/c.pem', keyFile: '/srv/root/etc/tls/k.pem', present: false };
 
 describe('named.conf renderer', () => {
+  it("local mode under Mailroom's supervisor: listens on MAILROOM_DNS_PORT and says Server Port is for system mode", () => {
+    const p = renderNamedConf(
+      { ...SETTINGS, enableIPv6: false },
+      { ...layout, listenOn: ['127.0.0.1'], port: 2053 },
+      noTls,
+    );
+    expect(p.options).toContain('listen-on port 2053 { 127.0.0.1; };');
+    expect(p.options).not.toContain('port 53 ');
+    expect(p.notes.join('\n')).toContain(
+      'on port 2053 (MAILROOM_DNS_PORT); Server Port (53) applies in system mode',
+    );
+  });
+
   it('renders the defaults (golden files)', async () => {
     const p = renderNamedConf(SETTINGS, layout, noTls);
     await expect(p.options).toMatchFileSnapshot('./golden/options.conf');

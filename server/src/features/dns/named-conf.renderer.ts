@@ -46,12 +46,18 @@ export function renderNamedConf(s: DnsSettings, layout: BindLayout, tls: TlsMate
   const notes: string[] = [];
   const o: string[] = [];
   const listen = list(layout.listenOn);
+  const port = layout.port ?? s.serverPort;
+  if (layout.port && layout.port !== s.serverPort) {
+    notes.push(
+      `Mailroom runs named itself in local mode, on port ${layout.port} (MAILROOM_DNS_PORT); Server Port (${s.serverPort}) applies in system mode.`,
+    );
+  }
   o.push(`directory ${q(layout.workDir)};`);
   o.push(`pid-file ${q(layout.pidFile)};`);
   o.push(`session-keyfile ${q(layout.sessionKeyFile)};`);
   o.push(`hostname ${q(s.serverHostname)};`);
-  o.push(`listen-on port ${s.serverPort} ${listen};`);
-  o.push(s.enableIPv6 ? `listen-on-v6 port ${s.serverPort} { any; };` : 'listen-on-v6 { none; };');
+  o.push(`listen-on port ${port} ${listen};`);
+  o.push(s.enableIPv6 ? `listen-on-v6 port ${port} { any; };` : 'listen-on-v6 { none; };');
   if (s.serverProtocol !== 'both') {
     notes.push(
       `Server Protocol is ${s.serverProtocol.toUpperCase()}, but BIND always answers over both UDP and TCP (TCP is needed for large answers and transfers).`,

@@ -117,4 +117,3 @@ export async function listDkimRecords(db: Db): Promise<DkimRecord[]> {
     createdAt: k.created_at,
   }));
 }
-

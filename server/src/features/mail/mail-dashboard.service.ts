@@ -3,31 +3,42 @@ import { mailMessages, TOP_USAGE_COUNT } from '@mailroom/contract/mail';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
-import { listProcesses, type ProcessInfo } from '../../host/processes.ts';
+import type { DaemonState } from '../../host/service-control.ts';
 import { tailFile } from '../../host/tail-file.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 
 type Db = Kysely<Database>;
 
-/** Postfix runs as its `master` process; Dovecot as `dovecot`. */
-export function mailServices(procs: ProcessInfo[]): MailDashboard['services'] {
-  const postfix = procs.some((p) => p.name === 'master' && /postfix/.test(p.cmdline));
-  const dovecot = procs.some((p) => p.name === 'dovecot');
+/** The mail stack's daemons on the dashboard (BIND is the DNS area's). */
+const MAIL_DAEMONS = ['postfix', 'dovecot', 'rspamd'] as const;
+
+/**
+ * Each mail daemon's state, from the instance that uses Mailroom's files (the supervisor's own
+ * child, or the process in the pid file those files name), never "any postfix on the host".
+ */
+export function mailDaemons(all: DaemonState[]): MailDashboard['daemons'] {
+  return MAIL_DAEMONS.flatMap((n) => all.filter((d) => d.name === n));
+}
+
+export function mailServices(daemons: MailDashboard['daemons']): MailDashboard['services'] {
+  const running = (n: string) => daemons.some((d) => d.name === n && d.state === 'running');
   return [
-    { name: 'postfix', running: postfix },
-    { name: 'dovecot', running: dovecot },
+    { name: 'postfix', running: running('postfix') },
+    { name: 'dovecot', running: running('dovecot') },
   ];
 }
 
 /**
- * `filter`: the mail filter's state (mail-filter.ts); rspamd is listed when it is wanted, and the
- * server is online only when it runs too (Postfix defers mail while a wanted filter is down).
+ * `states`: every daemon's state (the supervisor's or the pid files'). `filter`: the mail filter's
+ * state (mail-filter.ts); rspamd is listed when it is wanted, and the server is online only when it
+ * runs too (Postfix defers mail while a wanted filter is down).
  */
 export async function mailDashboard(
   db: Db,
+  states: () => Promise<DaemonState[]>,
   filter?: () => Promise<Pick<MailFilterStatus, 'state'>>,
 ): Promise<MailDashboard> {
-  const [totals, active, top, procs, filterNow] = await Promise.all([
+  const [totals, active, top, all, filterNow] = await Promise.all([
     db
       .selectFrom('mail_domains')
       .select((eb) => [
@@ -48,10 +59,11 @@ export async function mailDashboard(
       .orderBy('m.email')
       .limit(TOP_USAGE_COUNT)
       .execute(),
-    listProcesses(),
+    states(),
     filter?.(),
   ]);
-  const services = mailServices(procs);
+  const daemons = mailDaemons(all);
+  const services = mailServices(daemons);
   if (filterNow && filterNow.state !== 'off')
     services.push({ name: 'rspamd', running: filterNow.state === 'running' });
   return {
@@ -60,6 +72,7 @@ export async function mailDashboard(
     totalAliases: Number(totals.aliases ?? 0),
     serverStatus: services.every((s) => s.running) ? 'online' : 'offline',
     services,
+    daemons,
     topUsage: top.map((r) => {
       const quota = Number(r.quota);
       const used = Number(r.used);

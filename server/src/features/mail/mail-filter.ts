@@ -101,7 +101,6 @@ export async function rspamdFiles(
   );
 }
 
-
 /** True when something accepts a TCP connection at host:port within the time limit. */
 export function probePort(port: number, hostName = '127.0.0.1', timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {

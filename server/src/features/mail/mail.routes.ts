@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { assertApplied } from '../../apply/pipeline.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
+import { observeDaemons } from '../../host/local-services.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { csvDataLines } from '../../lib/progress.ts';
@@ -270,10 +271,14 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     });
 
     registerRoute(scope, mailRoutes.dashboard, async () =>
-      mailDashboard(db, async () => {
-        const { settings } = await readMailSettings(db);
-        return mailFilterStatus(host, settings, filter, deps.services);
-      }),
+      mailDashboard(
+        db,
+        () => deps.services?.states() ?? observeDaemons(host, deps.config),
+        async () => {
+          const { settings } = await readMailSettings(db);
+          return mailFilterStatus(host, settings, filter, deps.services);
+        },
+      ),
     );
 
     registerRoute(scope, mailRoutes.logs, async ({ query }) => mailLogs(host, query.lines ?? 200));

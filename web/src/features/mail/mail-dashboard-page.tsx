@@ -4,7 +4,6 @@ import {
   IconFileText,
   IconMailbox,
   IconRefresh,
-  IconServer,
   IconSettings,
   IconUserCheck,
 } from '@tabler/icons-react';
@@ -14,8 +13,8 @@ import { errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
-import { StatusBadge } from '../../components/status-badge.tsx';
 import { MailLogsModal } from './components/mail-logs-modal.tsx';
+import { MailServerCard } from './components/mail-server-card.tsx';
 import { MailboxUsageCard } from './components/mailbox-usage-card.tsx';
 import { RecentActivityCard } from './components/recent-activity-card.tsx';
 import { useMailDashboard } from './use-mail-dashboard.ts';
@@ -76,13 +75,7 @@ export default function MailDashboardPage() {
                 icon={<IconArrowsExchange size={24} />}
                 color="violet"
               />
-              <StatCard
-                title="Mail Server"
-                value={<StatusBadge status={d.serverStatus} size="lg" />}
-                caption={d.services.map((s) => `${s.name}: ${s.running ? 'running' : 'stopped'}`).join(' · ')}
-                icon={<IconServer size={24} />}
-                color={d.serverStatus === 'online' ? 'green' : 'red'}
-              />
+              <MailServerCard dashboard={d} />
             </SimpleGrid>
           )}
         </LoadState>

@@ -1,3 +1,4 @@
+import { DAEMON_STATE_LABELS } from '@mailroom/contract/daemons';
 import type { DnsDashboard } from '@mailroom/contract/dns';
 import { SimpleGrid } from '@mantine/core';
 import { IconCertificate, IconList, IconServer, IconWorld } from '@tabler/icons-react';
@@ -5,6 +6,19 @@ import { StatCard } from '../../../components/stat-card.tsx';
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * The DNS Server caption: the spec's words when named answers or Mailroom's own named is down; when
+ * Mailroom does not run named (or it is not installed) it says so and why, not "Service disruption".
+ */
+export function nameServerCaption(data: Pick<DnsDashboard, 'serverStatus' | 'nameServer'>): string {
+  if (data.serverStatus === 'online') return 'All systems operational';
+  const ns = data.nameServer;
+  if (ns.state === 'unmanaged' || ns.state === 'not-installed') {
+    return `${DAEMON_STATE_LABELS[ns.state]}: ${ns.detail}`;
+  }
+  return 'Service disruption';
 }
 
 /** The four dashboard cards, from the server's aggregate; '—' when a count is unknown. */
@@ -28,7 +42,7 @@ export function DnsStatCards({ data }: { data: DnsDashboard }) {
       <StatCard
         title="DNS Server"
         value={capitalise(data.serverStatus)}
-        caption={online ? 'All systems operational' : 'Service disruption'}
+        caption={nameServerCaption(data)}
         icon={<IconServer size={24} />}
         color={online ? 'green' : 'red'}
       />
