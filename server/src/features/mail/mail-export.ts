@@ -28,26 +28,30 @@ export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator
   }
 }
 
-/** Every mailbox in address order with its usage, read by key in batches like the aliases. */
+/**
+ * Every mailbox in address order with its usage, read by key in batches like the aliases. The
+ * usage of a batch is read as one range of its own primary key and paired by address: a join
+ * looks each mailbox's usage up one by one, which doubled the read (10k mailboxes).
+ */
 export async function* mailboxBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator<Mailbox[]> {
   let after: string | null = null;
-  const status = sql<Mailbox['status']>`case when m.status = 'suspended' then 'suspended' else 'active' end`;
+  const status = sql<Mailbox['status']>`case when status = 'suspended' then 'suspended' else 'active' end`;
   for (;;) {
     let q = db
-      .selectFrom('mailboxes as m')
-      .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
-      .select([
-        'm.email',
-        'm.quota',
-        sql<number>`coalesce(u.bytes, 0)`.as('used'),
-        status.as('status'),
-        'm.created_at as createdAt',
-      ])
-      .orderBy('m.email')
+      .selectFrom('mailboxes')
+      .select(['email', 'quota', sql<number>`0`.as('used'), status.as('status'), 'created_at as createdAt'])
+      .orderBy('email')
       .limit(size);
-    if (after !== null) q = q.where('m.email', '>', after);
+    if (after !== null) q = q.where('email', '>', after);
     const rows: Mailbox[] = await q.execute();
-    if (rows.length) yield rows;
+    if (rows.length) {
+      const last = rows[rows.length - 1]!.email;
+      let u = db.selectFrom('mail_quota_usage').select(['username', 'bytes']).where('username', '<=', last);
+      if (after !== null) u = u.where('username', '>', after);
+      const usage = new Map((await u.execute()).map((x) => [x.username, Number(x.bytes)]));
+      for (const r of rows) r.used = usage.get(r.email) ?? 0;
+      yield rows;
+    }
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.email;
   }
