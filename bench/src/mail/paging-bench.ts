@@ -171,7 +171,9 @@ export async function exportFigure(b: BenchApp, name: string, aliases: number): 
     const elapsed = performance.now() - start;
     const used = process.cpuUsage(cpu0);
     clearInterval(timer);
+    collectGarbage();
     runs.push({
+      heapAfter: process.memoryUsage().heapUsed,
       ms: elapsed,
       cpu: (used.user + used.system) / 1000,
       bytes,
@@ -200,7 +202,7 @@ export async function exportFigure(b: BenchApp, name: string, aliases: number): 
     },
     {
       measure: `  resident memory during the export, ${name}`,
-      value: `after GC ${runs.map((r) => mb(r.rssStart)).join(' / ')}, peaks ${runs.map((r) => mb(r.rssPeak)).join(' / ')}, largest rise ${mb(growth)}`,
+      value: `RSS after GC ${runs.map((r) => mb(r.rssStart)).join(' / ')}, peaks ${runs.map((r) => mb(r.rssPeak)).join(' / ')}, largest rise ${mb(growth)}; live heap ${mb(heapBefore)} before, ${runs.map((r) => mb(r.heapAfter)).join(' / ')} after each run`,
       goal: 'flat: rise < export size, same every run',
       pass: growth < runs[0]!.bytes,
       raw: { rssStart: runs[0]!.rssStart, growth, bytes: runs[0]!.bytes },
