@@ -148,7 +148,10 @@ export async function exportFigure(b: BenchApp, name: string, aliases: number): 
     rssStart: number;
     rssPeak: number;
     rssEnd: number;
+    heapAfter: number;
   }[] = [];
+  collectGarbage();
+  const heapBefore = process.memoryUsage().heapUsed;
   for (let run = 0; run < 3; run++) {
     collectGarbage();
     const rssStart = process.memoryUsage.rss();
