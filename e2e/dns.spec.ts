@@ -412,8 +412,12 @@ test.describe('DNS screens', () => {
 
     // Export: every record, the spec's columns, formula cells neutralised, and it imports back.
     const download = page.waitForEvent('download');
+    const exported = page.waitForResponse(
+      (r) => r.url().includes('records%2Fexport') || r.url().includes('records/export'),
+    );
     await page.getByRole('button', { name: 'Export Records' }).click();
     const file = await download;
+    expect((await exported).status()).toBe(200);
     expect(file.suggestedFilename()).toMatch(/^dns-records-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync(await file.path(), 'utf8');
     const lines = text.trim().split(/\r?\n/);

@@ -210,9 +210,18 @@ test.describe('mail screens', () => {
     await page.getByLabel('Search mailboxes').fill('paging.example.com');
     await searched;
     await expect(page.getByText('Showing 1–50 of 55 mailboxes')).toBeVisible();
+    // The next page follows the server's cursor (keyset paging), not an offset.
+    const byCursor = page.waitForResponse((r) => r.url().includes('cursor=') && r.status() === 200);
     await page.getByRole('button', { name: 'Page 2' }).click();
+    await byCursor;
     await expect(page.getByText('Showing 51–55 of 55 mailboxes')).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: 'page-54@paging.example.com' })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: 'page-49@paging.example.com' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await expect(page.getByText('Showing 1–50 of 55 mailboxes')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: 'page-49@paging.example.com' })).toBeVisible();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page.getByText('Showing 51–55 of 55 mailboxes')).toBeVisible();
     await axeCheck(page, '/mail/mailboxes');
     await shot(page, 'mail-mailboxes');
 
@@ -348,10 +357,22 @@ test.describe('mail screens', () => {
     expect(await findAlias(a, 'not-an-address')).toBeUndefined();
 
     const total = await a.total('mail/aliases?limit=1');
-    const [download] = await Promise.all([
+    // One streamed answer from the server's export, not the list paged through.
+    const pagedReads: string[] = [];
+    const onRequest = (r: { url(): string }) => {
+      // The old exporter read the list in its largest pages.
+      if (/mail%2Faliases&.*limit=1000/.test(r.url())) pagedReads.push(r.url());
+    };
+    page.on('request', onRequest);
+    const [download, exported] = await Promise.all([
       page.waitForEvent('download'),
+      page.waitForResponse((r) => r.url().includes('aliases%2Fexport') || r.url().includes('aliases/export')),
       page.getByRole('button', { name: 'Export Aliases' }).click(),
     ]);
+    page.off('request', onRequest);
+    expect(exported.status()).toBe(200);
+    expect(exported.headers()['content-type']).toContain('text/csv');
+    expect(pagedReads).toEqual([]);
     expect(download.suggestedFilename()).toMatch(/^aliases-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = readFileSync(await download.path(), 'utf8');
     const lines = text.split(/\r?\n/).filter((l) => l !== '');

@@ -16,14 +16,16 @@ export const EXPORT_BATCH = 5000;
 export function exportStream<T>(
   batches: AsyncIterable<T[]>,
   format: ExportFormat,
-  csv: { columns: readonly string[]; row: (item: T) => Record<string, unknown> },
+  csv: { columns: readonly string[]; row?: (item: T) => Record<string, unknown> },
 ): Readable {
   async function* text(): AsyncGenerator<string> {
     if (format === 'csv') {
       yield csvHeader(csv.columns);
       for await (const batch of batches) {
         let chunk = '';
-        for (const item of batch) chunk += csvLine(csv.row(item), csv.columns);
+        const row = csv.row;
+        if (row) for (const item of batch) chunk += csvLine(row(item), csv.columns);
+        else for (const item of batch) chunk += csvLine(item as Record<string, unknown>, csv.columns);
         yield chunk;
       }
       return;

@@ -2,9 +2,7 @@ import {
   ALIAS_EXPORT_COLUMNS,
   EXPORT_STEMS,
   MAILBOX_EXPORT_COLUMNS,
-  aliasExportRow,
   exportRoutes,
-  mailboxExportRow,
 } from '@mailroom/contract/exports';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -17,15 +15,14 @@ import { aliasBatches, mailboxBatches } from './mail-export.ts';
 export function registerMailExports(app: FastifyInstance, db: Kysely<Database>): void {
   registerRoute(app, exportRoutes.exportMailboxes, async ({ query, reply }) => {
     const body = exportStream(mailboxBatches(db), query.format, {
+      // The batches already hold exactly the exported fields.
       columns: MAILBOX_EXPORT_COLUMNS,
-      row: mailboxExportRow,
     });
     return sendExport(reply, `${EXPORT_STEMS.mailboxes}-${exportStamp()}`, query.format, body) as never;
   });
   registerRoute(app, exportRoutes.exportAliases, async ({ query, reply }) => {
     const body = exportStream(aliasBatches(db), query.format, {
       columns: ALIAS_EXPORT_COLUMNS,
-      row: aliasExportRow,
     });
     return sendExport(reply, `${EXPORT_STEMS.aliases}-${exportStamp()}`, query.format, body) as never;
   });

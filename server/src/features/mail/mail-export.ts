@@ -12,46 +12,46 @@ type Db = Kysely<Database>;
  */
 export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator<Alias[]> {
   let after: string | null = null;
+  // The rows come out of the database in the answer's shape: no second object per row.
+  const status = sql<Alias['status']>`case when status = 'disabled' then 'disabled' else 'active' end`;
   for (;;) {
     let q = db
       .selectFrom('mail_aliases')
-      .select(['source', 'destination', 'status', 'system'])
+      .select(['source', 'destination', status.as('status'), sql<boolean>`system = 1`.as('system')])
       .orderBy('source')
       .limit(size);
     if (after !== null) q = q.where('source', '>', after);
-    const rows = await q.execute();
-    if (rows.length)
-      yield rows.map((r) => ({
-        source: r.source,
-        destination: r.destination,
-        status: r.status === 'disabled' ? 'disabled' : 'active',
-        system: Number(r.system) === 1,
-      }));
+    const rows = (await q.execute()).map((r) => ({ ...r, system: Boolean(r.system) }));
+    if (rows.length) yield rows as Alias[];
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.source;
   }
 }
 
-/** Every mailbox in address order with its usage, read by key in batches like the aliases. */
+/**
+ * Every mailbox in address order with its usage, read by key in batches like the aliases. The
+ * usage of a batch is read as one range of its own primary key and paired by address: a join
+ * looks each mailbox's usage up one by one, which doubled the read (10k mailboxes).
+ */
 export async function* mailboxBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator<Mailbox[]> {
   let after: string | null = null;
+  const status = sql<Mailbox['status']>`case when status = 'suspended' then 'suspended' else 'active' end`;
   for (;;) {
     let q = db
-      .selectFrom('mailboxes as m')
-      .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
-      .select(['m.email', 'm.quota', 'm.status', 'm.created_at', sql<number | null>`u.bytes`.as('used')])
-      .orderBy('m.email')
+      .selectFrom('mailboxes')
+      .select(['email', 'quota', sql<number>`0`.as('used'), status.as('status'), 'created_at as createdAt'])
+      .orderBy('email')
       .limit(size);
-    if (after !== null) q = q.where('m.email', '>', after);
-    const rows = await q.execute();
-    if (rows.length)
-      yield rows.map((r) => ({
-        email: r.email,
-        quota: Number(r.quota),
-        used: Number(r.used ?? 0),
-        status: r.status === 'suspended' ? 'suspended' : 'active',
-        createdAt: r.created_at,
-      }));
+    if (after !== null) q = q.where('email', '>', after);
+    const rows: Mailbox[] = await q.execute();
+    if (rows.length) {
+      const last = rows[rows.length - 1]!.email;
+      let u = db.selectFrom('mail_quota_usage').select(['username', 'bytes']).where('username', '<=', last);
+      if (after !== null) u = u.where('username', '>', after);
+      const usage = new Map((await u.execute()).map((x) => [x.username, Number(x.bytes)]));
+      for (const r of rows) r.used = usage.get(r.email) ?? 0;
+      yield rows;
+    }
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.email;
   }
