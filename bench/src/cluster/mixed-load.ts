@@ -14,7 +14,10 @@ export function coreTimes(): { busy: number; total: number }[] {
     });
 }
 
-/** CPU seconds (user + system) used so far by a process and its children that still run. */
+/**
+ * CPU seconds used so far by a process and its children that still run, including the children
+ * they waited for (the checkers a request runs: cutime/cstime).
+ */
 export function processTreeCpu(pid: number): number {
   const tick = 100; // USER_HZ on Linux
   const pids = [pid];
@@ -33,7 +36,7 @@ export function processTreeCpu(pid: number): number {
     try {
       const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      sum += (Number(f[11]) + Number(f[12])) / tick;
+      sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / tick;
     } catch {
       /* gone */
     }
