@@ -6,7 +6,7 @@ import type { AppDeps } from '../../src/app-deps.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { JobRunner } from '../../src/features/jobs/job-runner.ts';
 import { importAliases } from '../../src/features/mail/alias-import.service.ts';
-import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 500 };
 
@@ -336,5 +336,25 @@ describe.each(dialects())('jobs on %s', (dialect) => {
       await other.close();
       await handle.close();
     }
+  });
+  it('an events stream ends when its session is signed out', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
+    const key = login.json<{ api_key: string }>().api_key;
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const res = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const ended = (async () => {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) void chunk;
+      return true;
+    })();
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(out.statusCode).toBe(200);
+    // The heartbeat (50 ms here) finds the session gone and ends the stream.
+    expect(await ended).toBe(true);
   });
 });
