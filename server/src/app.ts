@@ -14,6 +14,7 @@ import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
 import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
+import { sessionCheck } from './features/events/stream-session.ts';
 import { jobFeed } from './features/jobs/job-feed.ts';
 import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.ts';
 import { registerJobs } from './features/jobs/jobs.routes.ts';
@@ -101,7 +102,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);
-  registerEvents(app, hub, opts.jobs);
+  registerEvents(app, hub, sessionCheck(deps.database.db, deps.config.sessionIdleMs), opts.jobs);
   app.addHook('onClose', async () => {
     await jobs.close();
     hub.close();

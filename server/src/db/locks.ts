@@ -52,6 +52,15 @@ export interface LockTuning {
   renewMs?: number;
 }
 
+/**
+ * The apply pipeline's per-target serialisation: applies of one target (`mail`, `dns`,
+ * `dns:example.com`…) run one at a time across every process; different targets side by side.
+ */
+export function targetLock(locks: Locks) {
+  return <T>(target: string, fn: () => Promise<T>): Promise<T> =>
+    locks.withLock(`apply:${target}`, () => fn(), { waitMs: 5 * 60_000 });
+}
+
 /** A label for this process: host, pid and a random part (a restarted pid is another owner). */
 export function processOwner(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;

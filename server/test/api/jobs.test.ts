@@ -1,9 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Job } from '@mailroom/contract/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import type { AppDeps } from '../../src/app-deps.ts';
+import { openDatabase } from '../../src/db/database.ts';
 import { JobRunner } from '../../src/features/jobs/job-runner.ts';
 import { importAliases } from '../../src/features/mail/alias-import.service.ts';
-import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 500 };
 
@@ -248,7 +251,9 @@ describe.each(dialects())('jobs on %s', (dialect) => {
     await until('the job’s end on the stream', async () =>
       jobEvents().some((j) => j.state === 'succeeded') ? true : undefined,
     ).catch(async (err: unknown) => {
-      throw new Error(`${String(err)}: ${JSON.stringify(jobEvents().slice(-3))} ${JSON.stringify(await getJob(jobId))}`);
+      throw new Error(
+        `${String(err)}: ${JSON.stringify(jobEvents().slice(-3))} ${JSON.stringify(await getJob(jobId))}`,
+      );
     });
     const seen = jobEvents();
     const running = seen.filter((j) => j.state === 'running' && j.processed > 0);
@@ -265,5 +270,91 @@ describe.each(dialects())('jobs on %s', (dialect) => {
     );
     ac.abort();
     await reading;
+  });
+  it('a process that did not run the job streams its progress (read from the jobs table)', async () => {
+    // A second app on the same database, as another worker or machine would be.
+    const d = t.deps.database;
+    const handle =
+      d.dialect === 'sqlite'
+        ? openDatabase({ databaseUrl: `sqlite:${d.sqlitePath!}`, dataDir: t.dataDir })
+        : openDatabase({ databaseUrl: d.postgresUrl!, dataDir: t.dataDir });
+    const deps: AppDeps = { config: t.deps.config, database: handle, host: t.deps.host };
+    const other = await buildApp(deps, { jobs: FAST });
+    try {
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+      const ac = new AbortController();
+      const res = await fetch(`${base}/api/events`, {
+        headers: { authorization: `Bearer ${t.token}` },
+        signal: ac.signal,
+      });
+      expect(res.status).toBe(200);
+      const seen: Job[] = [];
+      let ready = false;
+      const reading = (async () => {
+        const decoder = new TextDecoder();
+        let buf = '';
+        try {
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+            buf += decoder.decode(chunk, { stream: true });
+            let cut;
+            while ((cut = buf.indexOf('\n\n')) !== -1) {
+              const block = buf.slice(0, cut);
+              buf = buf.slice(cut + 2);
+              const event = /^event: (.*)$/m.exec(block)?.[1];
+              const data = /^data: (.*)$/m.exec(block)?.[1];
+              if (event === 'ready') ready = true;
+              if (event === 'job' && data) seen.push(JSON.parse(data) as Job);
+            }
+          }
+        } catch {
+          /* aborted */
+        }
+      })();
+      await until('ready', async () => (ready ? true : undefined));
+      // The job runs in the first app only.
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const job = await t.deps.jobs!.run('test.remote', 'Elsewhere', null, async (ctx) => {
+        ctx.progress({ phase: 'Half way', processed: 50, total: 100 });
+        await gate;
+        ctx.progress({ processed: 100 });
+        return { result: { ok: true } };
+      });
+      const mine = () => seen.filter((j) => j.id === job.id);
+      await until('progress from the other process', async () =>
+        mine().some((j) => j.processed === 50 && j.state === 'running') ? true : undefined,
+      );
+      release();
+      await until('the end from the other process', async () =>
+        mine().some((j) => j.state === 'succeeded') ? true : undefined,
+      );
+      expect(mine().at(-1)).toMatchObject({ state: 'succeeded', processed: 100, title: 'Elsewhere' });
+      ac.abort();
+      await reading;
+    } finally {
+      await other.close();
+      await handle.close();
+    }
+  });
+  it('an events stream ends when its session is signed out', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
+    const key = login.json<{ api_key: string }>().api_key;
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const res = await fetch(`${base}/api/events`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    const ended = (async () => {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) void chunk;
+      return true;
+    })();
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(out.statusCode).toBe(200);
+    // The heartbeat (50 ms here) finds the session gone and ends the stream.
+    expect(await ended).toBe(true);
   });
 });

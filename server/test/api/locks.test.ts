@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
-import { createLocks, type Locks } from '../../src/db/locks.ts';
+import { createLocks, type Locks, targetLock } from '../../src/db/locks.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -59,6 +59,20 @@ describe.each(dialects())('database locks on %s', (dialect) => {
     };
     await Promise.all([a.withLock('apply:mail', pair), b.withLock('apply:web', pair)]);
     expect(together).toBe(true);
+  });
+
+  it('targetLock (the apply pipeline): one target at a time across instances', async () => {
+    const onA = targetLock(a);
+    const onB = targetLock(b);
+    const order: string[] = [];
+    const step = (who: string) => async () => {
+      order.push(`${who} in`);
+      await sleep(30);
+      order.push(`${who} out`);
+    };
+    await Promise.all([onA('mail', step('a')), onB('mail', step('b'))]);
+    expect(order[1]).toBe(`${order[0]!.split(' ')[0]} out`);
+    expect(order[3]).toBe(`${order[2]!.split(' ')[0]} out`);
   });
 
   it('withLock outlives its expiry while the holder is alive (renewal), and the error releases it', async () => {

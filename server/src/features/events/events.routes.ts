@@ -7,12 +7,20 @@ export interface EventsOptions {
   heartbeatMs?: number;
 }
 
+/** Whether the stream's session still stands (checked at each heartbeat, without sliding it). */
+export type SessionCheck = (sessionId: number) => Promise<boolean>;
+
 /**
  * `GET /api/events`: one Server-Sent Events stream per console. The auth guard checks the session
  * (cookie or bearer) like any /api route. Events: `ready` (with the jobs still going), `job`
  * (progress and ends), `notification`.
  */
-export function registerEvents(app: FastifyInstance, hub: EventHub, opts: EventsOptions = {}): void {
+export function registerEvents(
+  app: FastifyInstance,
+  hub: EventHub,
+  sessionAlive: SessionCheck,
+  opts: EventsOptions = {},
+): void {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const open = new Set<() => void>();
 
@@ -37,7 +45,16 @@ export function registerEvents(app: FastifyInstance, hub: EventHub, opts: Events
     raw.write('retry: 3000\n\n');
     write(EVENT_NAMES.ready, { jobs: live });
     const unsubscribe = hub.subscribe((e: ServerEvent) => write(e.type, e.data));
-    const beat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+    // A stream does not keep its session alive: signed out or expired, the stream ends.
+    const sessionId = request.admin?.sessionId;
+    const beat = setInterval(() => {
+      raw.write(': heartbeat\n\n');
+      if (sessionId === undefined) return;
+      sessionAlive(sessionId).then(
+        (ok) => (ok ? undefined : end()),
+        () => undefined,
+      );
+    }, heartbeatMs);
     let ended = false;
     const end = () => {
       if (ended) return;

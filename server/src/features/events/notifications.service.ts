@@ -40,8 +40,3 @@ export async function notificationsSince(db: Db, sinceMs: number): Promise<Notif
     jobId: r.job_id === null ? null : Number(r.job_id),
   }));
 }
-
-/** Notifications older than a week are of no use to a live stream. */
-export async function purgeNotifications(db: Db, olderThanMs: number): Promise<void> {
-  await db.deleteFrom('notifications').where('at', '<', olderThanMs).execute();
-}

@@ -50,6 +50,8 @@ export interface RunnerTuning {
   pollMs?: number;
 }
 
+const NOTIFICATION_DAYS = 7;
+
 export class JobCancelled extends Error {
   constructor(readonly state: 'cancelled' | 'interrupted') {
     super(state === 'cancelled' ? 'Cancelled by an administrator' : 'Interrupted: the server stopped');
@@ -479,6 +481,11 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
       if (this.leadership && Date.now() - this.lastRecovery >= this.staleMs / 3) {
         this.lastRecovery = Date.now();
         await this.recoverStale();
+        // Notifications are for live consoles: a week is plenty.
+        await this.db
+          .deleteFrom('notifications')
+          .where('at', '<', Date.now() - NOTIFICATION_DAYS * 86_400_000)
+          .execute();
       }
       if (this.handlers.size === 0) return;
       const claimed = await this.locks.withLock('jobs.queue', () => this.claimNext(), {

@@ -5,6 +5,7 @@ import { IconDownload, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } fr
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
+import { JobProgress } from '../../components/job-progress.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
@@ -183,6 +184,11 @@ export default function AliasesPage() {
           <Text size="sm" c="dimmed" role="status">
             Exporting aliases: {exporting}
           </Text>
+        )}
+        {importAliases.progress && (
+          <Card withBorder radius="md" padding="md">
+            <JobProgress job={importAliases.progress} onCancel={importAliases.cancel} />
+          </Card>
         )}
         {adding && <AliasCreateForm onClose={() => setAdding(false)} />}
         {deleteError && (

@@ -2,6 +2,7 @@ import { dnsMessages, type RecordImportResult } from '@mailroom/contract/dns';
 import { Alert, Button, Checkbox, FileInput, Group, Stack, Table, Text } from '@mantine/core';
 import { IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
 import { useState } from 'react';
+import { JobProgress } from '../../../components/job-progress.tsx';
 import { notify } from '../../../lib/notifications-store.ts';
 import { reportFailure } from '../report-failure.ts';
 import { useImportRecords } from '../use-import-records.ts';
@@ -74,6 +75,7 @@ export function RecordImport() {
           Import Records
         </Button>
       </Group>
+      {importer.progress && <JobProgress job={importer.progress} onCancel={importer.cancel} />}
       {result && (
         <Alert
           color={result.errors.length === 0 ? 'green' : result.imported > 0 ? 'yellow' : 'red'}

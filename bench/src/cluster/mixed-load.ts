@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** Busy and total jiffies of each core (/proc/stat). */
+export function coreTimes(): { busy: number; total: number }[] {
+  return readFileSync('/proc/stat', 'utf8')
+    .split('\n')
+    .filter((l) => /^cpu\d+ /.test(l))
+    .map((l) => {
+      const v = l.trim().split(/\s+/).slice(1).map(Number);
+      const idle = (v[3] ?? 0) + (v[4] ?? 0);
+      const total = v.reduce((a, b) => a + b, 0);
+      return { busy: total - idle, total };
+    });
+}
+
+/**
+ * CPU seconds used so far by a process and its children that still run, including the children
+ * they waited for (the checkers a request runs: cutime/cstime).
+ */
+export function processTreeCpu(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  const pids = [pid];
+  try {
+    pids.push(
+      ...execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split('\n')
+        .map((s) => Number(s.trim()))
+        .filter((n) => n > 0),
+    );
+  } catch {
+    /* no children */
+  }
+  let sum = 0;
+  for (const p of pids) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      sum += (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / tick;
+    } catch {
+      /* gone */
+    }
+  }
+  return sum;
+}
+
+export interface MixedResult {
+  requests: number;
+  reads: number;
+  writes: number;
+  deletes: number;
+  errors: number;
+  errorSample: string[];
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  /** Aliases created (200) and not deleted that are missing afterwards. */
+  lost: number;
+  /** Busy share of each core over the run, 0–1. */
+  coreBusy: number[];
+  /** CPU seconds of the server's processes per wall second (1.0 = one core). */
+  serverCores: number;
+}
+
+/**
+ * 50 clients, each a loop of requests over keep-alive: 70 % reads (alias, mailbox, domain and
+ * zone lists, job list), 25 % writes (a new alias), 5 % deletes (an alias made earlier). The mix
+ * is a fixed cycle per client (no randomness). Every non-2xx answer or network error counts as an
+ * error; afterwards every alias that was created and not deleted must be in the list.
+ */
+export async function mixedLoad(opts: {
+  baseURL: string;
+  key: string;
+  serverPid: number;
+  clients: number;
+  seconds: number;
+  domain: string;
+}): Promise<MixedResult> {
+  const headers = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' };
+  const created: string[] = [];
+  const deleted = new Set<string>();
+  const latencies: number[] = [];
+  let reads = 0;
+  let writes = 0;
+  let deletes = 0;
+  let errors = 0;
+  const errorSample: string[] = [];
+  let serial = 0;
+  const READS = [
+    '/api/mail/aliases?limit=25&sort=source',
+    '/api/mail/users?limit=25',
+    '/api/mail/domains',
+    '/api/dns/zones',
+    '/api/jobs?limit=10',
+    '/api/mail/aliases?limit=25&q=load',
+    '/api/audit?limit=10',
+  ];
+  // 20 slots: 14 reads, 5 writes, 1 delete.
+  const CYCLE = 'RRRWRRRWRRDRWRRRWRRW';
+
+  const one = async (client: number, step: number) => {
+    const kind = CYCLE[(client * 7 + step) % CYCLE.length]!;
+    let url: string;
+    let init: RequestInit;
+    let source: string | null = null;
+    if (kind === 'R') {
+      url = READS[(client + step) % READS.length]!;
+      init = { headers };
+      reads++;
+    } else if (kind === 'W') {
+      source = `l${++serial}-${client}@${opts.domain}`;
+      url = '/api/mail/aliases/add';
+      init = {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ source, destination: `box@${opts.domain}` }),
+      };
+      writes++;
+    } else {
+      const victim = created.find((s) => !deleted.has(s));
+      if (!victim) return;
+      deleted.add(victim);
+      url = `/api/mail/aliases/remove/${encodeURIComponent(victim)}`;
+      init = { method: 'POST', headers, body: '{}' };
+      deletes++;
+    }
+    const t0 = performance.now();
+    try {
+      const res = await fetch(opts.baseURL + url, init);
+      const text = await res.text();
+      latencies.push(performance.now() - t0);
+      if (!res.ok) {
+        errors++;
+        if (errorSample.length < 5) errorSample.push(`${res.status} ${url}: ${text.slice(0, 160)}`);
+      } else if (source) created.push(source);
+    } catch (err) {
+      latencies.push(performance.now() - t0);
+      errors++;
+      if (errorSample.length < 5) errorSample.push(`${url}: ${String(err)}`);
+    }
+  };
+
+  const cores0 = coreTimes();
+  const cpu0 = processTreeCpu(opts.serverPid);
+  const start = performance.now();
+  const end = start + opts.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: opts.clients }, async (_, client) => {
+      for (let step = 0; performance.now() < end; step++) await one(client, step);
+    }),
+  );
+  const wall = (performance.now() - start) / 1000;
+  const cpu = processTreeCpu(opts.serverPid) - cpu0;
+  const cores1 = coreTimes();
+
+  // Lost writes: every alias created and not deleted must be listed.
+  const expected = new Set(created.filter((s) => !deleted.has(s)));
+  const found = new Set<string>();
+  for (let offset = 0; ; offset += 1000) {
+    const res = await fetch(
+      `${opts.baseURL}/api/mail/aliases?limit=1000&offset=${offset}&q=${encodeURIComponent(opts.domain)}&sort=source`,
+      { headers },
+    );
+    const page = (await res.json()) as { source: string }[];
+    for (const a of page) found.add(a.source);
+    if (page.length < 1000) break;
+  }
+  let lost = 0;
+  for (const s of expected) if (!found.has(s)) lost++;
+
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return {
+    requests: latencies.length,
+    reads,
+    writes,
+    deletes,
+    errors,
+    errorSample,
+    rps: latencies.length / wall,
+    p50ms: Math.round(at(0.5)),
+    p99ms: Math.round(at(0.99)),
+    lost,
+    coreBusy: cores1.map((c, i) => (c.busy - cores0[i]!.busy) / Math.max(1, c.total - cores0[i]!.total)),
+    serverCores: cpu / wall,
+  };
+}

@@ -1,0 +1,55 @@
+import { expect, shot, signIn, test } from './fixtures.ts';
+
+// A file far above the job threshold (2,000 rows): it runs as a job and the page follows it live.
+const ROWS = 100_000;
+
+test('a large alias import runs as a job: progress bar, then the result table', async ({ page, request }) => {
+  const key = await signIn(page);
+  const headers = { Authorization: `Bearer ${key}` };
+  const mb = await request.post('/api/mail/users/add', {
+    headers,
+    data: { email: 'bulk@jobs.example.com', password: 'password-bulk-1' },
+  });
+  expect(mb.ok(), await mb.text()).toBe(true);
+
+  const lines = ['source,destination'];
+  for (let i = 0; i < ROWS; i++) lines.push(`job-${i}@jobs.example.com,bulk@jobs.example.com`);
+  lines.push('not-an-address,bulk@jobs.example.com');
+  lines.push('job-0@jobs.example.com,bulk@jobs.example.com');
+  const csv = lines.join('\n') + '\n';
+
+  await page.goto('/mail/aliases');
+  await expect(page.getByRole('heading', { level: 1, name: 'Email Aliases' })).toBeVisible();
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'big-aliases.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+
+  // The job's progress, over /api/events.
+  const progress = page.getByTestId('job-progress');
+  await expect(progress).toBeVisible({ timeout: 30_000 });
+  await expect(progress).toContainText('Alias import');
+  await expect(progress.getByRole('progressbar')).toBeVisible();
+  await expect(progress.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await shot(page, 'jobs-alias-import-progress');
+
+  // Then the same result dialog as a small import, from the finished job.
+  const result = page.getByRole('dialog', { name: 'Import Aliases' });
+  await expect(result).toBeVisible({ timeout: 120_000 });
+  await expect(result).toContainText('big-aliases.csv');
+  await expect(result.getByRole('group', { name: `Imported: ${ROWS}` })).toBeVisible();
+  await expect(result.getByRole('group', { name: 'Errors: 2' })).toBeVisible();
+  const errors = result.getByRole('table', { name: 'Rows not imported' });
+  await expect(errors.getByRole('row').filter({ hasText: String(ROWS + 2) })).toContainText(
+    'valid email address',
+  );
+  await expect(errors.getByRole('row').filter({ hasText: String(ROWS + 3) })).toContainText('more than once');
+  await expect(progress).toBeHidden();
+  await shot(page, 'jobs-alias-import-result');
+
+  // The job is on record with the same counts.
+  const jobs = await request.get('/api/jobs?kind=mail.alias.import', { headers });
+  const [job] = (await jobs.json()) as { state: string; counts: Record<string, number> }[];
+  expect(job).toMatchObject({ state: 'succeeded', counts: { imported: ROWS, skipped: 0, errors: 2 } });
+  const total = await request.get('/api/mail/aliases?q=jobs.example.com&limit=1', { headers });
+  expect(Number(total.headers()['x-total-count'])).toBe(ROWS);
+});

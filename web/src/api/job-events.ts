@@ -1,0 +1,49 @@
+import { EVENT_NAMES, EVENTS_PATH, type JobEvent, type NotificationEvent } from '@mailroom/contract/jobs';
+
+export type ServerEventListener = {
+  job?: (j: JobEvent) => void;
+  notification?: (n: NotificationEvent) => void;
+  /** The stream (re)opened: events may have been missed meanwhile. */
+  ready?: () => void;
+};
+
+// One EventSource per tab, opened while someone listens (the session cookie authenticates it).
+let source: EventSource | null = null;
+const listeners = new Set<ServerEventListener>();
+
+function parse<T>(e: Event): T | null {
+  try {
+    return JSON.parse(String((e as MessageEvent<unknown>).data)) as T;
+  } catch {
+    return null;
+  }
+}
+
+function open(): void {
+  if (source || typeof EventSource === 'undefined') return;
+  source = new EventSource(EVENTS_PATH, { withCredentials: true });
+  source.addEventListener(EVENT_NAMES.job, (e) => {
+    const j = parse<JobEvent>(e);
+    if (j) for (const l of listeners) l.job?.(j);
+  });
+  source.addEventListener(EVENT_NAMES.notification, (e) => {
+    const n = parse<NotificationEvent>(e);
+    if (n) for (const l of listeners) l.notification?.(n);
+  });
+  source.addEventListener(EVENT_NAMES.ready, () => {
+    for (const l of listeners) l.ready?.();
+  });
+}
+
+/** Listens to `/api/events`; the stream closes when the last listener leaves. */
+export function subscribeServerEvents(listener: ServerEventListener): () => void {
+  listeners.add(listener);
+  open();
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && source) {
+      source.close();
+      source = null;
+    }
+  };
+}
