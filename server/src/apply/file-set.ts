@@ -71,7 +71,13 @@ export class StagedSet {
         const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${s}.tmp`);
         await fs.writeFile(tmp, f.content, { encoding: 'utf8', mode: f.mode ?? 0o644 });
         if (f.mode !== undefined) await fs.chmod(tmp, f.mode);
-        staged.push({ target, staged: tmp, content: f.content, path: f.path, changed: live[i] !== f.content });
+        staged.push({
+          target,
+          staged: tmp,
+          content: f.content,
+          path: f.path,
+          changed: live[i] !== f.content,
+        });
       }
     } catch (err) {
       await set.discard();
@@ -110,7 +116,7 @@ export class StagedSet {
         for (const f of changed) await syncFile(f.staged);
     }
     const done: { target: string; backup: string | null }[] = [];
-    const handle = new SwapHandle(this.host, done, rename);
+    const handle = new SwapHandle(done);
     try {
       for (const f of changed) {
         const backup = await keepBackup(f.target, s);
@@ -150,11 +156,7 @@ async function keepBackup(target: string, s: string): Promise<string | null> {
 
 /** The swapped files' backups: `restore()` brings the last good set back, `commit()` drops them. */
 export class SwapHandle {
-  constructor(
-    private readonly host: Host,
-    private readonly done: { target: string; backup: string | null }[],
-    private readonly rename: (from: string, to: string) => Promise<void>,
-  ) {}
+  constructor(private readonly done: { target: string; backup: string | null }[]) {}
 
   /** Every swapped file back as it was (a file that did not exist is removed again). */
   async restore(): Promise<void> {

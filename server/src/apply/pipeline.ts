@@ -70,8 +70,11 @@ export function servicesOf(deps: AppDeps): ServiceControl {
   return s;
 }
 
-class DryRun<R> {
-  constructor(readonly result: R) {}
+/** Thrown to roll the dry-run transaction back; carries what it rendered. */
+class DryRun<R> extends Error {
+  constructor(readonly result: R) {
+    super('dry run');
+  }
 }
 
 /** Runs `fn` in a transaction that is always rolled back, and answers what it returned. */
@@ -232,7 +235,15 @@ async function goLive(
     }
     if (!proof.ok) {
       await staged.discard();
-      return finish('failed', 'prove', notLive('the checker refused the files'), proof.output, changes, proof, []);
+      return finish(
+        'failed',
+        'prove',
+        notLive('the checker refused the files'),
+        proof.output,
+        changes,
+        proof,
+        [],
+      );
     }
   }
 
@@ -240,7 +251,15 @@ async function goLive(
   try {
     swap = await staged.swap(applyHooks(deps).rename ?? defaultRename);
   } catch (err) {
-    return finish('failed', 'swap', notLive('the files could not be put in place'), String(err), changes, proof, []);
+    return finish(
+      'failed',
+      'swap',
+      notLive('the files could not be put in place'),
+      String(err),
+      changes,
+      proof,
+      [],
+    );
   }
 
   const services = servicesOf(deps);
@@ -272,6 +291,18 @@ function describeChanges(c: FileChanges): string {
 export function assertApplied(outcome: ApplyOutcome): void {
   if (outcome.state === 'applied') return;
   if (outcome.step === 'prove')
-    throw new AppError(422, ERROR_CODES.CHECK_FAILED, outcome.message, { output: outcome.output, outcome }, true);
-  throw new AppError(502, ERROR_CODES.APPLY_FAILED, outcome.message, { output: outcome.output, outcome }, true);
+    throw new AppError(
+      422,
+      ERROR_CODES.CHECK_FAILED,
+      outcome.message,
+      { output: outcome.output, outcome },
+      true,
+    );
+  throw new AppError(
+    502,
+    ERROR_CODES.APPLY_FAILED,
+    outcome.message,
+    { output: outcome.output, outcome },
+    true,
+  );
 }

@@ -6,7 +6,12 @@ import type { ReloadResult } from '../../host/service-control.ts';
 import { checkFailed } from '../../http/errors.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
-import { readMailSettings, recordApply, settingsToRender, writeMailSettings } from './mail-settings.service.ts';
+import {
+  readMailSettings,
+  recordApply,
+  settingsToRender,
+  writeMailSettings,
+} from './mail-settings.service.ts';
 import { staleMessage } from './mail-settings.service.ts';
 import { checkStagedMailFiles, ensureTlsCertificate, renderMailFiles } from './mail-stack.ts';
 import { conflict } from '../../http/errors.ts';

@@ -44,7 +44,9 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const factsChanged = async (domains: string[] | 'all') => {
     if (domains !== 'all' && !domains.length) return;
     // The mail change stands; a zone DNS refuses is reported on the DNS status, not here.
-    await opts.onDnsFactsChanged?.(domains).catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
+    await opts
+      .onDnsFactsChanged?.(domains)
+      .catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
   };
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; their files go live through the apply pipeline (only the new key file and the
@@ -80,7 +82,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       try {
         const r = await applyMailCommitted(deps, conn);
         if (r.outcome.state !== 'applied')
-          app.log.warn({ outcome: r.outcome }, 'mail configuration not applied at start; last good files kept');
+          app.log.warn(
+            { outcome: r.outcome },
+            'mail configuration not applied at start; last good files kept',
+          );
       } catch (err) {
         app.log.error({ err }, 'could not render the mail configuration at start');
       }
