@@ -175,6 +175,40 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
     expect(entries.filter((e: { at: string }) => e.at >= line.at).length).toBe(1);
   });
 
+  it('a failed audit write fails the change (the audit line is written in its transaction)', async () => {
+    const { db } = t.deps.database;
+    const { sql } = await import('kysely');
+    await sql`alter table audit_log rename to audit_log_away`.execute(db);
+    let res;
+    try {
+      res = await t.call({
+        method: 'POST',
+        url: '/api/mail/users/add',
+        payload: { email: 'no-audit@one-off.test', password: 'password-123' },
+      });
+    } finally {
+      await sql`alter table audit_log_away rename to audit_log`.execute(db);
+    }
+    expect(res.statusCode).toBe(500);
+    const found = await db
+      .selectFrom('mailboxes')
+      .select('id')
+      .where('email', '=', 'no-audit@one-off.test')
+      .execute();
+    expect(found).toEqual([]);
+    // With the table back, the same call goes through and leaves exactly one line.
+    const ok = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { email: 'no-audit@one-off.test', password: 'password-123' },
+    });
+    expect(ok.statusCode).toBe(200);
+    const lines = (await t.call({ method: 'GET', url: '/api/audit?action=mail.mailbox.create&limit=10' }))
+      .json()
+      .entries.filter((e: { target: string }) => e.target === 'no-audit@one-off.test');
+    expect(lines.map((e: { outcome: string }) => e.outcome)).toEqual(['success']);
+  });
+
   it('a rename that fails half way: every file back to the last good set', async () => {
     const before = snapshot(t);
     const { settings: s, version } = await settings();

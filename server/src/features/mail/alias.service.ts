@@ -1,3 +1,4 @@
+import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
@@ -115,7 +116,7 @@ export async function createAlias(
   if (splitDestinations(destination).includes(source))
     throw fieldError('destination', mailMessages.aliasSelf);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await auditedTransaction(db, async (trx) => {
       const exists = await trx
         .selectFrom('mail_aliases')
         .select('source')
@@ -144,7 +145,7 @@ export async function createAlias(
 }
 
 export async function removeAlias(db: Db, source: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
       .select('domain')
@@ -161,7 +162,7 @@ export async function updateAlias(
   source: string,
   input: { destination?: string | undefined; status?: 'active' | 'disabled' | undefined },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
       .select('source')
