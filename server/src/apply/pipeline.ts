@@ -171,9 +171,24 @@ async function applyLocked<T>(deps: AppDeps, spec: ApplySpec<T>): Promise<ApplyR
   });
   (markAudited as (() => void) | null)?.();
 
-  const set = await spec.render(db, value, 'commit');
-  const report = await goLive(deps, spec.target, set, proved, proof, actor);
-  return { value, ...report };
+  try {
+    const set = await spec.render(db, value, 'commit');
+    const report = await goLive(deps, spec.target, set, proved, proof, actor);
+    return { value, ...report };
+  } catch (err) {
+    // Not left "pending": the change is saved, nothing went live, and the outcome says why.
+    await writeOutcome(db, {
+      target: name,
+      state: 'failed',
+      step: 'prove',
+      message: notLive('the files could not be rendered'),
+      output: err instanceof Error ? err.message : String(err),
+      changed: { written: [], removed: [] },
+      at: new Date().toISOString(),
+      actor,
+    });
+    throw err;
+  }
 }
 
 /** Applies the committed state of a target again (Retry, the startup render, new DKIM keys). */
