@@ -18,11 +18,17 @@ export function registerRawSqlite(db: Kysely<Database>, sqlite: SQLite.Database)
  *
  * The cached statement runs while holding Kysely's connection (`db.connection()`): SQLite has one
  * connection, and a statement run beside Kysely's lock would execute inside whatever transaction
- * another request has open on it, reading its uncommitted rows and rolling back with it.
+ * another request has open on it, reading its uncommitted rows and rolling back with it. A caller
+ * that runs inside its own transaction passes it as `holding`: the statement then runs at once on
+ * the connection that transaction holds (waiting for the lock would wait for itself).
  */
 export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<Row>) {
   const cache = new WeakMap<object, { sql: string; stmt: SQLite.Statement | null }>();
-  return async (db: Kysely<Database>, params: readonly unknown[]): Promise<Row[]> => {
+  return async (
+    db: Kysely<Database>,
+    params: readonly unknown[],
+    holding?: Kysely<Database>,
+  ): Promise<Row[]> => {
     let entry = cache.get(db);
     if (!entry) {
       const { sql } = build(db).compile();
@@ -32,6 +38,8 @@ export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<R
     }
     const stmt = entry.stmt;
     if (stmt) {
+      if (holding?.isTransaction)
+        return stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), []);
       return db
         .connection()
         .execute(async () => (stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), [])));
