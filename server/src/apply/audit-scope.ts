@@ -65,3 +65,22 @@ export async function writeChangeAudit(
     request.auditDone = true;
   };
 }
+
+/**
+ * `db.transaction().execute(fn)` with the current request's audit line written in it, last: the
+ * line commits or rolls back with the change, and a failed audit write fails the change.
+ */
+export async function auditedTransaction<T>(
+  db: Kysely<Database>,
+  fn: (trx: Kysely<Database>) => Promise<T>,
+  audit?: (value: T) => ChangeAudit,
+): Promise<T> {
+  let markDone: (() => void) | null = null;
+  const value = await db.transaction().execute(async (trx) => {
+    const v = await fn(trx);
+    markDone = await writeChangeAudit(trx, audit?.(v));
+    return v;
+  });
+  (markDone as (() => void) | null)?.();
+  return value;
+}

@@ -124,7 +124,7 @@ export class StagedSet {
         ...this.removals.map((p) => this.host.path(p)),
       ]);
     const done: { target: string; backup: string | null }[] = [];
-    const handle = new SwapHandle(this.host, done, rename);
+    const handle = new SwapHandle(done);
     try {
       for (const f of changed) {
         const backup = await keepBackup(f.target, s);
@@ -164,11 +164,7 @@ async function keepBackup(target: string, s: string): Promise<string | null> {
 
 /** The swapped files' backups: `restore()` brings the last good set back, `commit()` drops them. */
 export class SwapHandle {
-  constructor(
-    private readonly host: Host,
-    private readonly done: { target: string; backup: string | null }[],
-    private readonly rename: (from: string, to: string) => Promise<void>,
-  ) {}
+  constructor(private readonly done: { target: string; backup: string | null }[]) {}
 
   /** Every swapped file back as it was (a file that did not exist is removed again). */
   async restore(): Promise<void> {

@@ -70,8 +70,11 @@ export function servicesOf(deps: AppDeps): ServiceControl {
   return s;
 }
 
-class DryRun<R> {
-  constructor(readonly result: R) {}
+/** Thrown to roll the dry-run transaction back; carries what it rendered. */
+class DryRun<R> extends Error {
+  constructor(readonly result: R) {
+    super('dry run');
+  }
 }
 
 /** Runs `fn` in a transaction that is always rolled back, and answers what it returned. */
@@ -172,9 +175,24 @@ async function applyLocked<T>(deps: AppDeps, spec: ApplySpec<T>): Promise<ApplyR
   });
   (markAudited as (() => void) | null)?.();
 
-  const set = await spec.render(db, value, 'commit');
-  const report = await goLive(deps, spec.target, set, proved, proof, actor);
-  return { value, ...report };
+  try {
+    const set = await spec.render(db, value, 'commit');
+    const report = await goLive(deps, spec.target, set, proved, proof, actor);
+    return { value, ...report };
+  } catch (err) {
+    // Not left "pending": the change is saved, nothing went live, and the outcome says why.
+    await writeOutcome(db, {
+      target: name,
+      state: 'failed',
+      step: 'prove',
+      message: notLive('the files could not be rendered'),
+      output: err instanceof Error ? err.message : String(err),
+      changed: { written: [], removed: [] },
+      at: new Date().toISOString(),
+      actor,
+    });
+    throw err;
+  }
 }
 
 /** Applies the committed state of a target again (Retry, the startup render, new DKIM keys). */

@@ -9,7 +9,10 @@ const registries = new WeakMap<object, Map<string, RetryApply>>();
 /** Each area that owns a target names how to apply its saved state again (the Retry button). */
 export function registerRetry(deps: AppDeps, target: string, retry: RetryApply): void {
   let m = registries.get(deps.host);
-  if (!m) registries.set(deps.host, (m = new Map()));
+  if (!m) {
+    m = new Map<string, RetryApply>();
+    registries.set(deps.host, m);
+  }
   m.set(target, retry);
 }
 

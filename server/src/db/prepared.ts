@@ -18,11 +18,17 @@ export function registerRawSqlite(db: Kysely<Database>, sqlite: SQLite.Database)
  *
  * The cached statement runs while holding Kysely's connection (`db.connection()`): SQLite has one
  * connection, and a statement run beside Kysely's lock would execute inside whatever transaction
- * another request has open on it, reading its uncommitted rows and rolling back with it.
+ * another request has open on it, reading its uncommitted rows and rolling back with it. A caller
+ * that runs inside its own transaction passes it as `holding`: the statement then runs at once on
+ * the connection that transaction holds (waiting for the lock would wait for itself).
  */
 export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<Row>) {
   const cache = new WeakMap<object, { sql: string; stmt: SQLite.Statement | null }>();
-  const entryOf = (db: Kysely<Database>) => {
+  return async (
+    db: Kysely<Database>,
+    params: readonly unknown[],
+    holding?: Kysely<Database>,
+  ): Promise<Row[]> => {
     let entry = cache.get(db);
     if (!entry) {
       const { sql } = build(db).compile();
@@ -30,25 +36,15 @@ export function preparedQuery<Row>(build: (db: Kysely<Database>) => Compilable<R
       entry = { sql, stmt: sqlite ? sqlite.prepare(sql) : null };
       cache.set(db, entry);
     }
-    return entry;
-  };
-  const runStmt = (stmt: SQLite.Statement, params: readonly unknown[]) =>
-    stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), []);
-  const run = async (db: Kysely<Database>, params: readonly unknown[]): Promise<Row[]> => {
-    const { sql, stmt } = entryOf(db);
-    if (stmt) return db.connection().execute(async () => runStmt(stmt, params));
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
+    const stmt = entry.stmt;
+    if (stmt) {
+      if (holding?.isTransaction)
+        return stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), []);
+      return db
+        .connection()
+        .execute(async () => (stmt.reader ? (stmt.all(...params) as Row[]) : (stmt.run(...params), [])));
+    }
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(entry.sql, [...params]));
     return result.rows;
   };
-  /**
-   * For a caller inside its own open transaction on SQLite: the one connection is already held
-   * (by that transaction), so taking it again would wait forever; the statement runs in it.
-   */
-  run.inHeldTransaction = async (db: Kysely<Database>, params: readonly unknown[]): Promise<Row[]> => {
-    const { sql, stmt } = entryOf(db);
-    if (stmt) return runStmt(stmt, params);
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(sql, [...params]));
-    return result.rows;
-  };
-  return run;
 }

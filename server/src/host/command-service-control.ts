@@ -53,7 +53,12 @@ export class CommandServiceControl implements ServiceControl {
         if (o.reconfig) runs.push(['reconfig']);
         if (o.zones?.length) for (const z of o.zones) runs.push(['reload', z]);
         if (!runs.length) runs.push(['reload']);
-        return this.runEach('rndc', 'bind9', runs.map((r) => [...base, ...r]), 60_000);
+        return this.runEach(
+          'rndc',
+          'bind9',
+          runs.map((r) => [...base, ...r]),
+          60_000,
+        );
       }
     }
   }

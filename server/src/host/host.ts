@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { backupReplacedFiles } from './system-file-backup.ts';
+import { StagedSet } from '../apply/file-set.ts';
 
 export interface RunResult {
   code: number;
@@ -66,47 +66,31 @@ export class Host {
   }
 
   /**
-   * Writes files atomically as one change: each is staged beside its target, `check` proves the
-   * staged set, and only then are they renamed into place. A failed check removes the staged
-   * copies and leaves the last good files untouched.
+   * Writes files atomically as one change, outside any database transaction (files that follow
+   * database state go through the apply pipeline in server/src/apply/ instead): each is staged
+   * beside its target, `check` proves the staged set, and only then are the files whose content
+   * changed renamed into place, with backups; a failed check, or a rename failing midway, leaves
+   * the last good files in place.
    */
   async commitFiles(
     files: { path: string; content: string; mode?: number }[],
     check?: (staged: StagedFile[]) => Promise<CheckResult>,
   ): Promise<CheckResult> {
-    const stamp = `${process.pid}-${Date.now()}-${Math.floor(performance.now() * 1000) % 1_000_000}`;
-    const staged: StagedFile[] = [];
+    const set = await StagedSet.create(this, files);
+    let result: CheckResult;
     try {
-      for (const f of files) {
-        const target = this.path(f.path);
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${stamp}.tmp`);
-        const handle = await fs.open(tmp, 'w', f.mode ?? 0o644);
-        try {
-          await handle.writeFile(f.content, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        staged.push({ target, staged: tmp, content: f.content });
-      }
-      const result = check ? await check(staged) : { ok: true, output: '' };
-      if (!result.ok) {
-        await Promise.all(staged.map((s) => fs.rm(s.staged, { force: true })));
-        return result;
-      }
-      if (this.backupDir)
-        await backupReplacedFiles(
-          this.backupDir,
-          this.root,
-          staged.map((s) => s.target),
-        );
-      for (const s of staged) await fs.rename(s.staged, s.target);
-      return result;
+      result = check ? await check(set.staged) : { ok: true, output: '' };
     } catch (err) {
-      await Promise.all(staged.map((s) => fs.rm(s.staged, { force: true })));
+      await set.discard();
       throw err;
     }
+    if (!result.ok) {
+      await set.discard();
+      return result;
+    }
+    const swap = await set.swap((from, to) => fs.rename(from, to));
+    await swap.commit();
+    return result;
   }
 
   async removeFile(systemPath: string): Promise<void> {

@@ -75,18 +75,25 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
   const save = (s: object, version: number) =>
     t.call({ method: 'POST', url: '/api/mail/settings', payload: { settings: s, version } });
   const outcome = async (target: string) =>
-    (await t.call({ method: 'GET', url: '/api/apply' })).json().find((o: { target: string }) => o.target === target);
+    (await t.call({ method: 'GET', url: '/api/apply' }))
+      .json()
+      .find((o: { target: string }) => o.target === target);
   const auditCount = async (action: string) =>
     (await t.call({ method: 'GET', url: `/api/audit?action=${action}&limit=500` }))
       .json()
-      .entries.filter((e: { action: string; outcome: string }) => e.action === action && e.outcome === 'success')
-      .length;
+      .entries.filter(
+        (e: { action: string; outcome: string }) => e.action === action && e.outcome === 'success',
+      ).length;
 
   it('a checker that refuses: 422, nothing saved, live files are the last good set', async () => {
     const before = snapshot(t);
     const { settings: s, version } = await settings();
     setApplyHooks(t.deps, {
-      prove: async (target) => ({ ok: false, checked: true, output: `${target}: refused by the test checker` }),
+      prove: async (target) => ({
+        ok: false,
+        checked: true,
+        output: `${target}: refused by the test checker`,
+      }),
     });
     const res = await save({ ...s, maxRecipients: 33 }, version);
     expect(res.statusCode).toBe(422);
@@ -155,8 +162,9 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
   it('a save writes its audit line in its transaction, with the values before and after', async () => {
     const { settings: s, version } = await settings();
     expect((await save({ ...s, maxRecipients: 66 }, version)).statusCode).toBe(200);
-    const entries = (await t.call({ method: 'GET', url: '/api/audit?action=mail.settings.save&limit=5' })).json()
-      .entries;
+    const entries = (
+      await t.call({ method: 'GET', url: '/api/audit?action=mail.settings.save&limit=5' })
+    ).json().entries;
     const line = entries[0];
     expect(line.outcome).toBe('success');
     const details = JSON.parse(line.details);
@@ -165,6 +173,40 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
     expect(details.version).toBe(version + 1);
     // Exactly one line for the call (the fallback hook did not add a second).
     expect(entries.filter((e: { at: string }) => e.at >= line.at).length).toBe(1);
+  });
+
+  it('a failed audit write fails the change (the audit line is written in its transaction)', async () => {
+    const { db } = t.deps.database;
+    const { sql } = await import('kysely');
+    await sql`alter table audit_log rename to audit_log_away`.execute(db);
+    let res;
+    try {
+      res = await t.call({
+        method: 'POST',
+        url: '/api/mail/users/add',
+        payload: { email: 'no-audit@one-off.test', password: 'password-123' },
+      });
+    } finally {
+      await sql`alter table audit_log_away rename to audit_log`.execute(db);
+    }
+    expect(res.statusCode).toBe(500);
+    const found = await db
+      .selectFrom('mailboxes')
+      .select('id')
+      .where('email', '=', 'no-audit@one-off.test')
+      .execute();
+    expect(found).toEqual([]);
+    // With the table back, the same call goes through and leaves exactly one line.
+    const ok = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { email: 'no-audit@one-off.test', password: 'password-123' },
+    });
+    expect(ok.statusCode).toBe(200);
+    const lines = (await t.call({ method: 'GET', url: '/api/audit?action=mail.mailbox.create&limit=10' }))
+      .json()
+      .entries.filter((e: { target: string }) => e.target === 'no-audit@one-off.test');
+    expect(lines.map((e: { outcome: string }) => e.outcome)).toEqual(['success']);
   });
 
   it('a rename that fails half way: every file back to the last good set', async () => {
@@ -244,7 +286,9 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
     expect((await add('c@three.test')).statusCode).toBe(200);
     const changed = changedBetween(before, snapshot(t));
     // Only three.test's zone among the DNS files; the mail side gets its new DKIM key and tables.
-    expect(changed.filter((p) => p.startsWith('/etc/bind/'))).toEqual(['/etc/bind/mailroom/zones/db.three.test']);
+    expect(changed.filter((p) => p.startsWith('/etc/bind/'))).toEqual([
+      '/etc/bind/mailroom/zones/db.three.test',
+    ]);
     expect(changed.filter((p) => p.startsWith('/etc/postfix/') || p.startsWith('/etc/dovecot/'))).toEqual([]);
     expect(services.calls.filter((c) => c.name === 'named')).toEqual([
       { name: 'named', zones: ['three.test'], reconfig: false },
@@ -276,14 +320,20 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
     expect(services.calls).toEqual([{ name: 'named', zones: ['four.test'], reconfig: true }]);
     // Retry brings the saved record live.
     expect((await t.call({ method: 'POST', url: '/api/apply/dns/retry' })).statusCode).toBe(200);
-    expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones/db.one.test'), 'utf8')).toContain('192.0.2.10');
+    expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones/db.one.test'), 'utf8')).toContain(
+      '192.0.2.10',
+    );
   });
 
   it('DNS settings rewrite only the files whose content changes', async () => {
     const s = (await t.call({ method: 'GET', url: '/api/dns/settings' })).json();
     const before = snapshot(t);
     services.calls = [];
-    const res = await t.call({ method: 'POST', url: '/api/dns/settings', payload: { ...s, logLevel: 'warning' } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/dns/settings',
+      payload: { ...s, logLevel: 'warning' },
+    });
     expect(res.statusCode).toBe(200);
     expect(changedBetween(before, snapshot(t))).toEqual(['/etc/bind/mailroom/logging.conf']);
     expect(services.calls).toEqual([{ name: 'named' }]);

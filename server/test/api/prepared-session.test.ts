@@ -14,7 +14,11 @@ describe('the prepared session lookup on sqlite', () => {
   it('cannot see a session another request inserted and has not committed', async () => {
     const { db } = t.deps.database;
     const policy = { idleMs: 3_600_000, absoluteMs: 86_400_000 };
-    const admin = await db.selectFrom('admins').select('id').where('email', '=', ADMIN.email).executeTakeFirstOrThrow();
+    const admin = await db
+      .selectFrom('admins')
+      .select('id')
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow();
     let inserted!: (token: string) => void;
     const tokenReady = new Promise<string>((r) => (inserted = r));
     let release!: () => void;
@@ -42,7 +46,11 @@ describe('the prepared session lookup on sqlite', () => {
   it('still finds a committed session', async () => {
     const { db } = t.deps.database;
     const policy = { idleMs: 3_600_000, absoluteMs: 86_400_000 };
-    const admin = await db.selectFrom('admins').select('id').where('email', '=', ADMIN.email).executeTakeFirstOrThrow();
+    const admin = await db
+      .selectFrom('admins')
+      .select('id')
+      .where('email', '=', ADMIN.email)
+      .executeTakeFirstOrThrow();
     const token = await createSession(db, policy, admin.id, { ip: null, userAgent: null });
     expect(await touchSession(db, policy, token)).toMatchObject({ email: ADMIN.email });
   });

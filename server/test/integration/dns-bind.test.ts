@@ -180,7 +180,8 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     named.stderr?.on('data', (d: Buffer) => (log += d.toString()));
     await eventually(
       async () => log,
-      (l) => /running/.test(l) || named?.exitCode !== null,
+      // "running" alone on a line: startup done (the first lines say "running on Linux …").
+      (l) => /\srunning\s*$/m.test(l) || named?.exitCode !== null,
       'named to start',
       30_000,
     );
@@ -394,7 +395,8 @@ describe.skipIf(!!missing || rndcMissing || controlBusy)('system mode reloads na
     named.stderr?.on('data', (d: Buffer) => (log += d.toString()));
     await eventually(
       async () => log,
-      (l) => /running/.test(l) || named?.exitCode !== null,
+      // "running" alone on a line: startup done (the first lines say "running on Linux …").
+      (l) => /\srunning\s*$/m.test(l) || named?.exitCode !== null,
       'named to start',
       30_000,
     );

@@ -314,7 +314,9 @@ async function checkStaged(
 ): Promise<BindCheck> {
   const { host } = ctx.deps;
   // Zone files the apply does not change are live and were proved when they went live.
-  const zoneFiles = staged.filter((s) => !confPaths.has(s.target) && (s as { changed?: boolean }).changed !== false);
+  const zoneFiles = staged.filter(
+    (s) => !confPaths.has(s.target) && (s as { changed?: boolean }).changed !== false,
+  );
   const outputs: string[] = [];
   let checked = true;
   if (zoneFiles.length) {
@@ -348,7 +350,6 @@ async function checkStaged(
   };
 }
 
-
 const CONF_PATHS = [
   BIND_SYSTEM_PATHS.workDirMarker,
   BIND_SYSTEM_PATHS.options,
@@ -377,7 +378,8 @@ export function dnsTarget(ctx: DnsContext): ApplyTarget {
       return { ok: r.ok, checked: r.checked, output: r.ok ? r.output : problemLines(r.output) };
     },
     async reload(changes: FileChanges, services) {
-      const zoneOf = (p: string) => (p.startsWith(ZONE_FILE_PREFIX) ? p.slice(ZONE_FILE_PREFIX.length) : null);
+      const zoneOf = (p: string) =>
+        p.startsWith(ZONE_FILE_PREFIX) ? p.slice(ZONE_FILE_PREFIX.length) : null;
       const zones = changes.written.map(zoneOf).filter((z): z is string => z !== null);
       const optionsChanged = changes.written.some(
         (p) => p !== BIND_SYSTEM_PATHS.zones && CONF_PATHS.includes(p as (typeof CONF_PATHS)[number]),
@@ -472,7 +474,12 @@ export async function runDnsAction<T>(
   } catch (err) {
     if (err instanceof AppError && err.code === ERROR_CODES.CHECK_FAILED) {
       const details = err.details as { output?: string } | null;
-      await writeStatus(db, { ok: false, message: err.message, output: details?.output ?? '', applied: false });
+      await writeStatus(db, {
+        ok: false,
+        message: err.message,
+        output: details?.output ?? '',
+        applied: false,
+      });
     }
     throw err;
   }

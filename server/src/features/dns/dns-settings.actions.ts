@@ -53,7 +53,9 @@ export async function applyAll(ctx: DnsContext): Promise<void> {
 export async function republishMailZones(ctx: DnsContext, only: string[] | 'all' = 'all'): Promise<void> {
   if (!ctx.mailFacts) return;
   const domains =
-    only === 'all' ? (await ctx.mailFacts()).map((f) => f.domain.toLowerCase()) : only.map((d) => d.toLowerCase());
+    only === 'all'
+      ? (await ctx.mailFacts()).map((f) => f.domain.toLowerCase())
+      : only.map((d) => d.toLowerCase());
   if (!domains.length) return;
   await runDnsAction(ctx, async (trx) => {
     const zones = await trx

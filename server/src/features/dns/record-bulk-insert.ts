@@ -29,7 +29,7 @@ const insertRow = preparedQuery((db) => db.insertInto('dns_records').values(plac
 /**
  * Inserts records, zone by zone, in the order given. `db` is the action's transaction; on SQLite
  * the rows go through the handle's own (registered) instance instead, which shares the one
- * connection the transaction holds.
+ * connection the transaction holds (passed as `holding`, so they do not wait for its lock).
  */
 export async function bulkInsertRecords(
   db: Kysely<Database>,
@@ -42,13 +42,12 @@ export async function bulkInsertRecords(
       for (const r of g.records) {
         params.push(g.zone, r.qname, r.rtype, r.value, r.ttl, r.priority, r.weight, r.port);
         if (params.length === ROWS * 8) {
-          await insertRows.inHeldTransaction(database.db, params);
+          await insertRows(database.db, params, db);
           params.length = 0;
         }
       }
     }
-    for (let i = 0; i < params.length; i += 8)
-      await insertRow.inHeldTransaction(database.db, params.slice(i, i + 8));
+    for (let i = 0; i < params.length; i += 8) await insertRow(database.db, params.slice(i, i + 8), db);
     return;
   }
   let chunk: unknown[][] = [];

@@ -1,3 +1,4 @@
+import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
@@ -172,7 +173,7 @@ export async function createAlias(
   if (splitDestinations(destination).includes(source))
     throw fieldError('destination', mailMessages.aliasSelf);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await auditedTransaction(db, async (trx) => {
       // The domain row first: on PostgreSQL its upsert locks the row, so a mailbox create for the
       // same domain (which takes the same lock first) cannot slip between the checks and the insert.
       const created = await countIntoDomain(trx, domain, { aliases: 1 });
@@ -219,7 +220,7 @@ export async function createAlias(
 }
 
 export async function removeAlias(db: Db, source: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
       .select(['domain', 'system'])
@@ -239,7 +240,7 @@ export async function updateAlias(
   source: string,
   input: { destination?: string | undefined; status?: 'active' | 'disabled' | undefined },
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
       .select(['source', 'system'])

@@ -1,3 +1,4 @@
+import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { MailDomain } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
@@ -110,7 +111,7 @@ export async function listDomains(db: Db): Promise<MailDomain[]> {
 
 /** Adds a domain explicitly; answers whether it is new. */
 export async function addDomain(db: Db, domain: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_domains')
       .select('explicit')
@@ -143,7 +144,7 @@ export async function addDomain(db: Db, domain: string): Promise<boolean> {
 
 /** Removes a domain nothing uses. */
 export async function removeDomain(db: Db, domain: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_domains')
       .select(['mailbox_count', 'alias_count'])

@@ -1,3 +1,4 @@
+import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Mailbox, MailboxListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT, MB, mailMessages } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
@@ -229,7 +230,7 @@ export async function createMailbox(
   const now = new Date().toISOString();
   const { domain } = splitAddress(email);
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await auditedTransaction(ctx.db, async (trx) => {
       // The domain row first: on PostgreSQL its upsert locks the row, so an alias create for the
       // same domain (which takes the same lock) cannot slip between the clash check and the insert.
       const created = await countIntoDomain(trx, domain, { mailboxes: 1 });
@@ -274,23 +275,27 @@ const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, '').replace('
  * within the same transaction (a failed move keeps the mailbox); the answer is where it went.
  */
 export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ movedTo: string | null }> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('mailboxes')
-      .select(['maildir', 'domain'])
-      .where('email', '=', email)
-      .executeTakeFirst();
-    if (!row) throw notFound(mailMessages.mailboxNotFound(email));
-    await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
-    await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-    await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
-    // postmaster@/abuse@ was this mailbox: the domain still answers it.
-    if (isRequiredAddress(email)) await ensureSystemAliases(trx, [row.domain]);
-    const { local } = splitAddress(email);
-    const to = `${MAIL_PATHS.removedMail}/${row.domain}/${folderName(local)}-${stamp()}`;
-    const moved = await moveFolder(ctx.host, `${MAIL_PATHS.vmail}/${row.maildir}`, to);
-    return { movedTo: moved ? ctx.host.path(to) : null };
-  });
+  return auditedTransaction(
+    ctx.db,
+    async (trx) => {
+      const row = await trx
+        .selectFrom('mailboxes')
+        .select(['maildir', 'domain'])
+        .where('email', '=', email)
+        .executeTakeFirst();
+      if (!row) throw notFound(mailMessages.mailboxNotFound(email));
+      await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
+      await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
+      await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
+      // postmaster@/abuse@ was this mailbox: the domain still answers it.
+      if (isRequiredAddress(email)) await ensureSystemAliases(trx, [row.domain]);
+      const { local } = splitAddress(email);
+      const to = `${MAIL_PATHS.removedMail}/${row.domain}/${folderName(local)}-${stamp()}`;
+      const moved = await moveFolder(ctx.host, `${MAIL_PATHS.vmail}/${row.maildir}`, to);
+      return { movedTo: moved ? ctx.host.path(to) : null };
+    },
+    (v) => ({ details: { movedTo: v.movedTo } }),
+  );
 }
 
 /** Deletes the set-aside mail folders of an address; answers the folders removed. */
@@ -319,12 +324,14 @@ async function updateMailbox(
   email: string,
   set: { password_hash?: string; quota?: number; status?: string },
 ) {
-  const res = await db
-    .updateTable('mailboxes')
-    .set({ ...set, updated_at: new Date().toISOString() })
-    .where('email', '=', email)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw notFound(mailMessages.mailboxNotFound(email));
+  await auditedTransaction(db, async (trx) => {
+    const res = await trx
+      .updateTable('mailboxes')
+      .set({ ...set, updated_at: new Date().toISOString() })
+      .where('email', '=', email)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw notFound(mailMessages.mailboxNotFound(email));
+  });
 }
 
 export async function changePassword(ctx: MailCtx, email: string, password: string): Promise<void> {
