@@ -19,7 +19,6 @@ import {
 } from '../../http/cursor.ts';
 import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
-import type { Page } from './mailbox.service.ts';
 
 type Db = Kysely<Database>;
 

@@ -38,6 +38,8 @@ export function mailTarget(deps: AppDeps, conn: MailDbConn): ApplyTarget {
       const out: ReloadResult[] = [];
       if (paths.some(under(MAIL_PATHS.postfixDir))) out.push(await services.reload('postfix'));
       if (paths.some(under('/etc/dovecot'))) out.push(await services.reload('dovecot'));
+      // The filter's settings (rspamd re-reads its DKIM maps by itself).
+      if (paths.some(under('/etc/rspamd/local.d'))) out.push(await services.reload('rspamd'));
       return out;
     },
   };

@@ -22,7 +22,7 @@ export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator
       .limit(size);
     if (after !== null) q = q.where('source', '>', after);
     const rows = (await q.execute()).map((r) => ({ ...r, system: Boolean(r.system) }));
-    if (rows.length) yield rows as Alias[];
+    if (rows.length) yield rows;
     if (rows.length < size) return;
     after = rows[rows.length - 1]!.source;
   }

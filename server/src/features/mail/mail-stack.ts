@@ -7,7 +7,7 @@ import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
-import { groupId, inspectMailSetup, prepareLocalMailHost } from './mail-setup.service.ts';
+import { groupId, inspectMailSetup } from './mail-setup.service.ts';
 import {
   type DovecotPaths,
   renderDovecotConf,
