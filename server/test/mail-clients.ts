@@ -256,3 +256,11 @@ export async function waitForMessage(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** The message itself from one FETCH … BODY[] answer (the IMAP literal, exactly as stored). */
+export function fetchedMessage(fetch: string): string {
+  const m = /BODY\[\] \{(\d+)\}\r\n/.exec(fetch);
+  if (!m) throw new Error(`no BODY[] literal in: ${fetch.slice(0, 200)}`);
+  const rest = Buffer.from(fetch.slice(m.index + m[0].length), 'utf8');
+  return rest.subarray(0, Number(m[1])).toString('utf8');
+}

@@ -2,11 +2,14 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { rspamdLaunchFor } from '../src/features/mail/mail-filter.ts';
+import type { Host } from '../src/host/host.ts';
 
 /**
  * Starts Postfix and Dovecot on the files Mailroom rendered under a host root, unedited, exactly
  * as an operator (or Mailroom's supervisor) would: `postfix -c <root>/etc/postfix start` and
- * `dovecot -F -c <root>/etc/dovecot/dovecot.conf`. Stops them by pid.
+ * `dovecot -F -c <root>/etc/dovecot/dovecot.conf`; and rspamd (the milter) from the launch line
+ * Mailroom gives its supervisor. Stops them by pid.
  */
 
 const BIN_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
@@ -117,6 +120,53 @@ export async function startMailDaemons(
     async stop() {
       await stopPid(postfixPid);
       if (dovecot.pid) await stopPid(dovecot.pid);
+    },
+  };
+}
+
+export interface RspamdDaemon {
+  pid: number;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts rspamd on the files Mailroom rendered under `host` (its launch line and `prepare()`, as
+ * the supervisor does) and waits until the milter answers on `milterPort`. As root its workers
+ * run as _rspamd: every folder above the host root must let others pass (the caller's business).
+ */
+export async function startRspamd(host: Host, milterPort: number, ms = 90_000): Promise<RspamdDaemon> {
+  const launch = await rspamdLaunchFor(host);
+  if (!launch) throw new Error('rspamd is not installed (Debian package: rspamd)');
+  await launch.prepare();
+  let out = '';
+  const child = spawn(launch.command, launch.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const fileLog = host.path('/var/log/rspamd/rspamd.log');
+  const log = () =>
+    `rspamd (exit ${child.exitCode}): ${out.slice(-4000)}\nrspamd.log:\n${
+      existsSync(fileLog) ? readFileSync(fileLog, 'utf8').split('\n').slice(-40).join('\n') : ''
+    }`;
+  try {
+    await waitFor(
+      'rspamd milter',
+      async () => {
+        if (child.exitCode !== null) throw new Error(`rspamd exited: ${log()}`);
+        return portOpen(milterPort);
+      },
+      ms,
+      log,
+    );
+  } catch (err) {
+    if (child.pid) await stopPid(child.pid);
+    throw err;
+  }
+  return {
+    pid: child.pid!,
+    log,
+    async stop() {
+      if (child.exitCode === null && child.pid) await stopPid(child.pid);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import dgram from 'node:dgram';
 import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 /**
@@ -45,19 +46,63 @@ main()
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}`.trim() };
 }
 
-/** A name server that refuses everything: rspamd's only resolver here, so no lookup leaves. */
-export function refusingDns(port: number): Promise<{ queries: () => number; close: () => void }> {
-  const sock = dgram.createSocket('udp4');
+/** The REFUSED answer to one DNS query (same id and question), or null when it is too short. */
+function refused(query: Buffer): Buffer | null {
+  if (query.length < 12) return null;
+  const reply = Buffer.from(query);
+  reply[2] = (reply[2]! | 0x80) & ~0x04; // QR, not authoritative
+  reply[3] = (reply[3]! & 0xf0) | 5; // REFUSED
+  return reply;
+}
+
+/**
+ * A name server that refuses everything, over UDP and TCP on 127.0.0.1:`port`: rspamd's only
+ * resolver here, so no lookup leaves the machine.
+ */
+export async function refusingDns(port: number): Promise<{ queries: () => number; close: () => void }> {
   let n = 0;
-  sock.on('message', (msg, rinfo) => {
-    if (msg.length < 12) return;
+  const udp = dgram.createSocket('udp4');
+  udp.on('message', (msg, rinfo) => {
+    const reply = refused(msg);
+    if (!reply) return;
     n++;
-    const reply = Buffer.from(msg);
-    reply[2] = (reply[2]! | 0x80) & ~0x04; // QR, not authoritative
-    reply[3] = (reply[3]! & 0xf0) | 5; // REFUSED
-    sock.send(reply, rinfo.port, rinfo.address);
+    udp.send(reply, rinfo.port, rinfo.address);
   });
-  return new Promise((resolve) => {
-    sock.bind(port, '127.0.0.1', () => resolve({ queries: () => n, close: () => sock.close() }));
+  // TCP: each message is preceded by its length (two bytes, network order).
+  const sockets = new Set<net.Socket>();
+  const tcp = net.createServer((sock) => {
+    sockets.add(sock);
+    sock.on('close', () => sockets.delete(sock));
+    sock.on('error', () => undefined);
+    let buf = Buffer.alloc(0);
+    sock.on('data', (d: Buffer) => {
+      buf = Buffer.concat([buf, d]);
+      while (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
+        const len = buf.readUInt16BE(0);
+        const reply = refused(buf.subarray(2, 2 + len));
+        buf = buf.subarray(2 + len);
+        if (!reply) continue;
+        n++;
+        const head = Buffer.alloc(2);
+        head.writeUInt16BE(reply.length);
+        sock.write(Buffer.concat([head, reply]));
+      }
+    });
   });
+  await new Promise<void>((resolve, reject) => {
+    udp.once('error', reject);
+    udp.bind(port, '127.0.0.1', () => resolve());
+  });
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    queries: () => n,
+    close: () => {
+      udp.close();
+      for (const s of sockets) s.destroy();
+      tcp.close();
+    },
+  };
 }

@@ -1,22 +1,43 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
-import { imapLogin, readInbox, sendMail, waitForMessage } from '../mail-clients.ts';
-import { type MailDaemons, missingMailPackages, startMailDaemons } from '../mail-daemons.ts';
+import { RSPAMD_PATHS } from '../../src/features/mail/rspamd.renderer.ts';
+import { fetchedMessage, imapLogin, readInbox, sendMail, waitForMessage } from '../mail-clients.ts';
+import {
+  type MailDaemons,
+  missingMailPackages,
+  type RspamdDaemon,
+  startMailDaemons,
+  startRspamd,
+  which,
+} from '../mail-daemons.ts';
 import { freePort } from '../postgres-cluster.ts';
+import { dkimPython, dkimverify, refusingDns } from './dkim-verify.ts';
 
 /**
- * Mail really flows: Postfix and Dovecot run on the files Mailroom rendered, unedited, on free
- * loopback ports; messages go in over SMTP and come out over IMAP.
+ * Mail really flows: Postfix, Dovecot and rspamd (the milter: spam filtering and DKIM signing are
+ * on by default) run on the files Mailroom rendered, unedited, on free loopback ports; messages go
+ * in over SMTP and come out over IMAP. rspamd asks only a name server here that refuses everything.
  */
 
 const isRoot = process.getuid?.() === 0;
 
 function skipUnlessReady(dialect: string, what: string): boolean {
   const missing = missingMailPackages(dialect);
+  if (!which('rspamd')) missing.push('rspamd');
+  if (!dkimPython()) missing.push('python3-dkim');
   const reason = missing.length
     ? `Debian package(s) missing: ${missing.join(', ')}`
     : !isRoot
@@ -36,6 +57,8 @@ async function freePorts() {
     submission: await freePort(),
     imap: await freePort(),
     imaps: await freePort(),
+    milter: await freePort(),
+    dns: await freePort(),
   };
 }
 
@@ -44,6 +67,8 @@ const portEnv = (p: Awaited<ReturnType<typeof freePorts>>, extra: Record<string,
   MAILROOM_SUBMISSION_PORT: String(p.submission),
   MAILROOM_IMAP_PORT: String(p.imap),
   MAILROOM_IMAPS_PORT: String(p.imaps),
+  MAILROOM_MILTER_PORT: String(p.milter),
+  MAILROOM_DNS_PORT: String(p.dns),
   ...extra,
 });
 
@@ -55,6 +80,32 @@ async function addMailbox(t: TestContext, email: string, password: string, quota
   });
   expect(res.statusCode, res.body).toBe(200);
 }
+
+/**
+ * Waits until Mailroom made the domain's DKIM key (a job after the mailbox that brought the
+ * domain) and its signing maps went live; answers the published TXT record (name and value).
+ */
+async function dkimPublished(t: TestContext, domain: string): Promise<{ name: string; txt: string }> {
+  const deadline = Date.now() + 90_000;
+  const selectors = t.deps.host.path(RSPAMD_PATHS.dkimSelectors);
+  for (;;) {
+    const res = await t.call({ method: 'GET', url: '/api/mail/dkim' });
+    expect(res.statusCode, res.body).toBe(200);
+    const rec = res
+      .json<{ name: string; txt: string }[]>()
+      .find((r) => r.name.endsWith(`._domainkey.${domain}`));
+    const live =
+      existsSync(selectors) &&
+      new RegExp(`^${domain.replaceAll('.', '\\.')}\\s`, 'm').test(readFileSync(selectors, 'utf8'));
+    if (rec && live) return rec;
+    if (Date.now() > deadline)
+      throw new Error(`no DKIM key for ${domain} published (${res.body}) or not in ${selectors}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** rspamd's workers run as _rspamd: the test's own 0700 temporary folder must let others pass. */
+const passable = (dir: string) => chmodSync(dir, 0o755);
 
 async function renderedOk(t: TestContext) {
   const settings = await t.call({ method: 'GET', url: '/api/mail/settings' });
@@ -69,6 +120,9 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
   let t: TestContext;
   let ports: Awaited<ReturnType<typeof freePorts>>;
   let daemons: MailDaemons | null = null;
+  let rspamd: RspamdDaemon | null = null;
+  let dns: Awaited<ReturnType<typeof refusingDns>> | null = null;
+  let dkim: { name: string; txt: string };
   let appClosed = false;
   const pw = { alice: 'alice-secret-1', bob: 'bob-secret-1', carol: 'carol-secret-1', dave: 'dave-secret-1' };
   const admin = { email: 'admin@example.com', password: 'admin-mail-secret' };
@@ -78,6 +132,7 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
 
   beforeAll(async () => {
     ports = await freePorts();
+    dns = await refusingDns(ports.dns);
     t = await startTestApp(dialect, { env: portEnv(ports) });
     await renderedOk(t);
     await addMailbox(t, 'alice@example.com', pw.alice);
@@ -86,14 +141,20 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     await addMailbox(t, 'dave@example.com', pw.dave, 50 * 1024);
     // The first administrator's address is a mailbox here, so postmaster@ can be read.
     await addMailbox(t, admin.email, admin.password);
+    // rspamd reads its signing maps at start (then every few minutes): start it once they are live.
+    dkim = await dkimPublished(t, 'example.com');
+    passable(t.dataDir);
+    rspamd = await startRspamd(t.deps.host, ports.milter);
     daemons = await startMailDaemons(t.deps.host.path('/'), ports);
-  }, 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     await daemons?.stop();
+    await rspamd?.stop();
+    dns?.close();
     if (appClosed) rmSync(t.dataDir, { recursive: true, force: true });
     else await t?.close();
-  });
+  }, 60_000);
 
   it('SMTP to a mailbox is read over IMAP with the password set through the API', async () => {
     const r = await smtp({ from: 'someone@example.net', to: ['alice@example.com'], subject: 'first-hello' });
@@ -250,6 +311,48 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     expect(bad.mail.code).toBe(535);
   });
 
+  it('submission as alice is delivered DKIM-signed, and dkimverify accepts it with the key Mailroom publishes', async () => {
+    // Every message above passed the filter: Postfix asks rspamd (and defers when it is down).
+    const main = readFileSync(t.deps.host.path('/etc/postfix/main.cf'), 'utf8');
+    expect(main).toMatch(new RegExp(`^smtpd_milters = inet:127\\.0\\.0\\.1:${ports.milter}$`, 'm'));
+    expect(main).toMatch(/^milter_default_action = tempfail$/m);
+    const sent = await submit('alice@example.com', pw.alice, {
+      from: 'alice@example.com',
+      to: ['bob@example.com'],
+      subject: 'signed-by-alice',
+      body: 'The figures are in.',
+    });
+    expect(sent.data?.code, JSON.stringify(sent)).toBe(250);
+    const message = fetchedMessage(
+      await waitForMessage(ports.imap, 'bob@example.com', pw.bob, 'signed-by-alice'),
+    );
+    expect(message, message).toMatch(/^DKIM-Signature: [^\r\n]*\bd=example\.com;/im);
+    const verified = dkimverify(message, { [dkim.name]: dkim.txt });
+    expect(verified.out, message).toBe('signature ok');
+    expect(verified.ok).toBe(true);
+    // The verifier can fail: a changed body does not pass.
+    expect(dkimverify(message.replace('figures are', 'numbers are'), { [dkim.name]: dkim.txt }).ok).toBe(
+      false,
+    );
+    // Mail from outside is not signed.
+    const inbound = fetchedMessage(
+      await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'first-hello'),
+    );
+    expect(inbound).not.toMatch(/^DKIM-Signature:/im);
+    // Still refused: alice as bob.
+    const spoof = await submit('alice@example.com', pw.alice, {
+      from: 'bob@example.com',
+      to: ['bob@example.com'],
+      subject: 'spoofed-signed',
+    });
+    const refused = [spoof.mail, ...spoof.rcpt].find((r) => r.code >= 500);
+    expect(refused?.code, JSON.stringify(spoof)).toBe(553);
+    expect(refused?.text).toContain('5.7.1');
+    expect(spoof.data).toBeNull();
+    // rspamd asked only the name server Mailroom gave it.
+    expect(dns?.queries()).toBeGreaterThan(0);
+  }, 60_000);
+
   it('postmaster@ and abuse@ exist for every hosted domain and reach the first administrator', async () => {
     for (const local of ['postmaster', 'abuse']) {
       const r = await smtp({
@@ -284,7 +387,11 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
       subject: 'bob-stopped',
     });
     expect(own.data?.code).toBe(250);
-    await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'bob-stopped');
+    // rspamd runs on without Mailroom: bob's mail is still signed.
+    const signed = fetchedMessage(
+      await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'bob-stopped'),
+    );
+    expect(dkimverify(signed, { [dkim.name]: dkim.txt }).out, signed).toBe('signature ok');
     const small = await smtp({ from: 'someone@example.net', to: ['dave@example.com'], subject: 'x' });
     expect(small.rcpt[0]?.code).toBe(552);
     const relay = await smtp({
@@ -304,9 +411,12 @@ describe.each(dialects())("a system-mode render on a copy of Debian's stock /etc
   let root: string;
   let ports: Awaited<ReturnType<typeof freePorts>>;
   let daemons: MailDaemons | null = null;
+  let rspamd: RspamdDaemon | null = null;
+  let dns: Awaited<ReturnType<typeof refusingDns>> | null = null;
 
   beforeAll(async () => {
     ports = await freePorts();
+    dns = await refusingDns(ports.dns);
     // The machine's own configuration, as the packages shipped it (chrooted services and all).
     root = mkdtempSync(path.join(os.tmpdir(), 'mailroom-system-root-'));
     mkdirSync(path.join(root, 'etc'), { recursive: true });
@@ -344,14 +454,19 @@ describe.each(dialects())("a system-mode render on a copy of Debian's stock /etc
     t = await startTestApp(dialect, { env: portEnv(ports, { MAILROOM_ROOT: root }) });
     await renderedOk(t);
     await addMailbox(t, 'alice@example.com', 'alice-secret-1');
+    await dkimPublished(t, 'example.com');
+    passable(root);
+    rspamd = await startRspamd(t.deps.host, ports.milter);
     daemons = await startMailDaemons(root, ports);
-  }, 60_000);
+  }, 240_000);
 
   afterAll(async () => {
     await daemons?.stop();
+    await rspamd?.stop();
+    dns?.close();
     await t?.close();
     rmSync(root, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('keeps the stock files, with chroot as shipped, and delivers SMTP to IMAP', async () => {
     const master = readFileSync(path.join(root, 'etc/postfix/master.cf'), 'utf8');
@@ -361,9 +476,10 @@ describe.each(dialects())("a system-mode render on a copy of Debian's stock /etc
     expect(readFileSync(path.join(root, 'etc/dovecot/dovecot.conf'), 'utf8')).toBe(
       readFileSync('/etc/dovecot/dovecot.conf', 'utf8'),
     );
-    expect(readFileSync(path.join(root, 'etc/postfix/main.cf'), 'utf8')).toContain(
-      'alias_maps = hash:/etc/aliases',
-    );
+    const main = readFileSync(path.join(root, 'etc/postfix/main.cf'), 'utf8');
+    expect(main).toContain('alias_maps = hash:/etc/aliases');
+    // The filter is on here too: the message below passes rspamd.
+    expect(main).toMatch(new RegExp(`^smtpd_milters = inet:127\\.0\\.0\\.1:${ports.milter}$`, 'm'));
     const r = await sendMail(ports.smtp, {
       from: 'someone@example.net',
       to: ['alice@example.com'],
