@@ -161,6 +161,14 @@ describe.each(dialects())('jobs on %s', (dialect) => {
       ).statusCode,
     ).toBe(200);
     const csv = bigAliasCsv(5000, domain);
+    // The domain already answers its required addresses (system aliases): counted apart.
+    const listed = async () =>
+      Number(
+        (await t.call({ method: 'GET', url: `/api/mail/aliases?q=${domain}&limit=1` })).headers[
+          'x-total-count'
+        ],
+      );
+    const before = await listed();
     // The synchronous path (a dry run of the service) on the same data, for the expected answer.
     const expected = await importAliases(t.deps.database.db, csv, true);
     expect(expected.imported).toBeGreaterThan(4900);
@@ -187,8 +195,7 @@ describe.each(dialects())('jobs on %s', (dialect) => {
       skipped: expected.skipped,
       errors: expected.errors.length,
     });
-    const list = await t.call({ method: 'GET', url: `/api/mail/aliases?q=${domain}&limit=1` });
-    expect(Number(list.headers['x-total-count'])).toBe(expected.imported);
+    expect(await listed()).toBe(before + expected.imported);
     // Small files keep the immediate answer.
     const small = await t.call({
       method: 'POST',
