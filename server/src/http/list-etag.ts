@@ -46,6 +46,14 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
  * rows. Runs after the auth guard and query validation (preHandler).
  */
 export function installListEtags(app: FastifyInstance, db: Kysely<Database>): void {
+  // The tag goes on successful answers only: an error (a 404 zone, a 400 cursor) must not be
+  // revalidated into a 304 later.
+  const tags = new WeakMap<FastifyRequest, string>();
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const etag = tags.get(request);
+    if (etag !== undefined && reply.statusCode === 200) void reply.header('etag', etag);
+    done(null, payload);
+  });
   // Callback style: the other routes pass through without a promise.
   app.addHook('preHandler', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
     const counters =
@@ -58,9 +66,12 @@ export function installListEtags(app: FastifyInstance, db: Kysely<Database>): vo
     }
     listEtag(db, counters, request.url).then(
       (etag) => {
-        void reply.header('etag', etag);
-        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) void reply.code(304).send();
-        else done();
+        if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+          void reply.code(304).header('etag', etag).send();
+          return;
+        }
+        tags.set(request, etag);
+        done();
       },
       (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
     );

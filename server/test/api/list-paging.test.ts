@@ -299,6 +299,13 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       expect(changed.statusCode).toBe(200);
       expect(changed.headers.etag).not.toBe(etag);
       expect((await get(url, { 'if-none-match': changed.headers.etag as string })).statusCode).toBe(304);
+      // Errors carry no tag, so they are never revalidated into a 304.
+      const missing = await get('/api/dns/records/nope.example');
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers.etag).toBeUndefined();
+      const badCursor = await get('/api/mail/aliases?sort=source&cursor=abc');
+      expect(badCursor.statusCode).toBe(400);
+      expect(badCursor.headers.etag).toBeUndefined();
     });
 
     it('sees a change made by another instance or program on the same database', async () => {
