@@ -106,7 +106,11 @@ export async function daemonSpecs(
           // Mailroom's milter settings: without them rspamd would not listen where Postfix asks.
           configPath: p(RSPAMD_PATHS.proxy),
           ready: [tcp(opts.rspamdMilterPort ?? config.ports.milter)],
-          pidFile: path.join(rspamdRun, 'rspamd.pid'),
+          // It loads its rules and compiles its regular expressions first: 8–20 s on a busy machine.
+          readyTimeoutMs: 120_000,
+          // `rspamd -f` writes no pid file ("skip writing pid in no-fork mode"): the child is the
+          // main process; its pid is recorded so a leftover instance is ended at the next start.
+          recordPid: path.join(rspamdRun, 'mailroom-rspamd.pid'),
           // Its workers run as the signer's user: the folders it writes are theirs.
           folders: launch.writableDirs.map((d) =>
             launch.user ? { path: d, owner: launch.user, mode: 0o750 } : d,

@@ -30,14 +30,15 @@ async function observed(s: SpecOrMissing, reason: string): Promise<DaemonState> 
       detail: `${s.name} is not installed (Debian package ${DAEMON_PACKAGES[s.name]}).`,
     };
   }
-  const pid = s.spec.pidFile ? await livePidFromFile(s.spec.pidFile) : null;
+  const file = s.spec.pidFile ?? s.spec.recordPid;
+  const pid = file ? await livePidFromFile(file) : null;
   if (pid) {
     return {
       name: s.name,
       state: 'running',
       pid,
       since: null,
-      detail: `Running from Mailroom's files (pid file ${s.spec.pidFile}), started outside Mailroom. ${reason}`,
+      detail: `Running from Mailroom's files (pid file ${file}), started outside Mailroom. ${reason}`,
     };
   }
   return {

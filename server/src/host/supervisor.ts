@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type { DaemonName, DaemonState, ReloadResult } from './service-control.ts';
 import { probe, type ReadinessProbe } from './readiness.ts';
 
@@ -16,11 +17,19 @@ export interface DaemonSpec {
   configPath: string;
   /** Up and serving when every probe succeeds. */
   ready: ReadinessProbe[];
+  /** A slow starter's own wait for `ready` (the longer of this and the supervisor's readyTimeoutMs). */
+  readyTimeoutMs?: number;
   /**
    * Where the daemon writes its own pid (the real daemon's, which differs from the child's when
    * the command is a wrapper such as `postfix start-fg`).
    */
   pidFile?: string;
+  /**
+   * For a daemon that writes no pid file in the foreground (rspamd -f): a file where the supervisor
+   * records the child's pid, so an instance left by a Mailroom that was killed is found and ended
+   * at the next start (only when that pid still runs this program).
+   */
+  recordPid?: string;
   /**
    * Folders the daemon needs before it starts (run and state folders under the host root); an
    * owner is set only on a folder created here.
@@ -301,6 +310,7 @@ export class Supervisor {
       for (let i = 0; i < 50 && isAlive(pid); i++) await sleep(100);
       if (isAlive(pid)) signal(pid, 'SIGKILL');
     }
+    if (slot.spec.recordPid) await fs.rm(slot.spec.recordPid, { force: true }).catch(() => undefined);
     slot.phase = 'stopped';
     if (!keepError) slot.lastError = 'Stopped by Mailroom.';
   }
@@ -349,13 +359,16 @@ export class Supervisor {
       });
     });
     this.o.log?.(`${spec.name}: starting`, { program: spec.program, args: spec.args });
+    if (spec.recordPid && child.pid)
+      await fs.writeFile(spec.recordPid, `${child.pid}\n`).catch(() => undefined);
 
-    const deadline = Date.now() + this.o.readyTimeoutMs;
+    const readyMs = Math.max(this.o.readyTimeoutMs, spec.readyTimeoutMs ?? 0);
+    const deadline = Date.now() + readyMs;
     for (;;) {
       if (slot.child !== child || slot.phase !== 'starting') return;
       if (await allReady(spec.ready)) break;
       if (Date.now() > deadline) {
-        slot.lastError = `${spec.name} did not answer within ${Math.round(this.o.readyTimeoutMs / 1000)} s.`;
+        slot.lastError = `${spec.name} did not answer within ${Math.round(readyMs / 1000)} s.`;
         this.o.log?.(`${spec.name}: not ready in time; stopping it`, { output: slot.output });
         await this.stopSlot(slot, true);
         this.scheduleRestart(slot);
@@ -370,7 +383,12 @@ export class Supervisor {
 
   /** An instance left by an earlier Mailroom (killed without a clean stop) holds the pid file: end it. */
   private async endStale(spec: DaemonSpec): Promise<void> {
-    const stale = spec.pidFile ? await livePidFromFile(spec.pidFile) : null;
+    let stale = spec.pidFile ? await livePidFromFile(spec.pidFile) : null;
+    if (!stale && spec.recordPid) {
+      const pid = await livePidFromFile(spec.recordPid);
+      // The recorded pid may have been reused by another program since: end it only if it is ours.
+      if (pid && (await commandLine(pid)).includes(path.basename(spec.program))) stale = pid;
+    }
     if (!stale) return;
     this.o.log?.(`${spec.name}: ending the instance left running from these files`, { pid: stale });
     signal(stale, 'SIGTERM');
@@ -424,6 +442,15 @@ async function makeFolder(f: string | { path: string; owner: string; mode: numbe
     }),
   );
   if (ids) await fs.chown(f.path, ids.uid, 0).catch(() => undefined);
+}
+
+/** A process's command line ('' when it is gone or /proc is not there). */
+async function commandLine(pid: number): Promise<string> {
+  try {
+    return (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
