@@ -3,6 +3,7 @@ import { stopBenchCluster } from './bench-db.ts';
 import { createBench } from './create-bench.ts';
 import { importBench } from './import-bench.ts';
 import { listBench } from './list-bench.ts';
+import { lookupBench } from './lookup-bench.ts';
 import { pagingBench } from './paging-bench.ts';
 import { smtpBench } from './smtp-bench.ts';
 
@@ -18,6 +19,7 @@ const suite: BenchSuite = {
       rows.push(...(await createBench(ctx)));
       rows.push(...(await pagingBench(ctx)));
       rows.push(...(await smtpBench(ctx)));
+      rows.push(...(await lookupBench(ctx)));
     } finally {
       stopBenchCluster();
     }

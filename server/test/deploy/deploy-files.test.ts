@@ -90,6 +90,7 @@ describe('deploy/mailroom.service', () => {
       MAIL_PATHS.mailLog,
       MAIL_PATHS.dovecotLmtp,
       MAIL_PATHS.dovecotModules,
+      MAIL_PATHS.dovecotQuotaStatus,
       BIND_SYSTEM_PATHS.pidFile,
       BIND_SYSTEM_PATHS.rndcKey,
       BIND_SYSTEM_PATHS.sessionKeyFile,
