@@ -214,6 +214,13 @@ export class SystemServiceControl implements ServiceControl {
           attempted: false,
           output: `${u.label} is not running (${props.ActiveState ?? 'unknown'}); it reads the new files when started: systemctl start ${u.reloadUnit}`,
         };
+    } else if (!findDaemonProcess(await this.list(), u)) {
+      // No systemd to ask (a container, say) and no such process: nothing to reload, not a failure.
+      return {
+        ok: true,
+        attempted: false,
+        output: `${u.label} is not running, and systemd did not answer (${outputOf(shown)}); it reads the new files when started.`,
+      };
     }
     const [cmd, ...args] = reloadCommand(name, this.opts.sudo);
     const r = await this.opts.run(cmd!, args);
