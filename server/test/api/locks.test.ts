@@ -51,10 +51,13 @@ describe.each(dialects())('database locks on %s', (dialect) => {
 
     let both = 0;
     let together = false;
+    // Each holder waits (up to 5 s) for the other to be inside too: serialised locks never meet.
     const pair = async () => {
       both++;
-      await sleep(50);
+      const until = Date.now() + 5000;
+      while (both < 2 && Date.now() < until) await sleep(5);
       together ||= both === 2;
+      await sleep(5);
       both--;
     };
     await Promise.all([a.withLock('apply:mail', pair), b.withLock('apply:web', pair)]);
