@@ -21,6 +21,7 @@ import { useDnsSettings } from './use-dns-settings.ts';
 import { useDnsStatus } from './use-dns-status.ts';
 import { useSaveDnsSettings } from './use-save-dns-settings.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
+import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
 
 export default function DnsSettingsPage() {
   const settings = useDnsSettings();
@@ -139,6 +140,12 @@ export default function DnsSettingsPage() {
         {ready && (
           <Grid gutter="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
+              <ApplyOutcomeAlert
+                target="dns"
+                label="name server"
+                refreshKey={save.submittedAt}
+                onRetried={() => void settings.refetch()}
+              />
               <form onSubmit={submit} noValidate aria-label="DNS settings">
                 <Stack gap="md">
                   {DNS_SETTINGS_SECTIONS.map((section) => (

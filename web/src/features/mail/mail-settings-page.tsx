@@ -7,6 +7,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { MailSettingsForm } from './components/mail-settings-form.tsx';
+import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
 import { SettingsStatusPanel } from './components/settings-status-panel.tsx';
 import { useDkimRecords } from './use-dkim-records.ts';
 import { useMailSettings } from './use-mail-settings.ts';
@@ -90,6 +91,12 @@ export default function MailSettingsPage() {
         {settings.data && (
           <Grid gutter="md">
             <Grid.Col span={{ base: 12, lg: 8 }}>
+              <ApplyOutcomeAlert
+                target="mail"
+                label="mail server"
+                refreshKey={save.submittedAt}
+                onRetried={() => void settings.refetch()}
+              />
               {saved && (
                 <Alert
                   color="green"
