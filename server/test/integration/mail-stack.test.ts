@@ -148,8 +148,11 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
         ? 'dovenull'
         : 'nobody'
       : me.username;
-    const mailUid = isRoot ? 65534 : me.uid;
-    const mailGid = isRoot ? 65534 : me.gid;
+    // As root Mailroom's local-mode setup made the vmail user and gave it the mail folder.
+    const idOf = (flag: string) =>
+      Number(spawnSync('id', [flag, 'vmail'], { encoding: 'utf8' }).stdout.trim());
+    const mailUid = isRoot ? idOf('-u') : me.uid;
+    const mailGid = isRoot ? idOf('-g') : me.gid;
     const vmail = t.deps.host.path('/var/vmail');
     mkdirSync(vmail, { recursive: true });
     if (isRoot) {
