@@ -1,5 +1,7 @@
 import { EVENT_NAMES, EVENTS_PATH } from '@mailroom/contract/jobs';
+import { ErrorResponse } from '@mailroom/contract/errors';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { EventHub, ServerEvent } from './event-hub.ts';
 
 export interface EventsOptions {
@@ -24,50 +26,65 @@ export function registerEvents(
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const open = new Set<() => void>();
 
-  app.get(EVENTS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const live = await hub.liveJobs();
-    const raw = reply.raw;
-    reply.hijack();
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
-    raw.writeHead(200, {
-      ...headers,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    let seq = 0;
-    const write = (event: string, data: unknown) => {
-      raw.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    // Tell EventSource how long to wait before reconnecting, then the current state.
-    raw.write('retry: 3000\n\n');
-    write(EVENT_NAMES.ready, { jobs: live });
-    const unsubscribe = hub.subscribe((e: ServerEvent) => write(e.type, e.data));
-    // A stream does not keep its session alive: signed out or expired, the stream ends.
-    const sessionId = request.admin?.sessionId;
-    const beat = setInterval(() => {
-      raw.write(': heartbeat\n\n');
-      if (sessionId === undefined) return;
-      sessionAlive(sessionId).then(
-        (ok) => (ok ? undefined : end()),
-        () => undefined,
-      );
-    }, heartbeatMs);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      clearInterval(beat);
-      unsubscribe();
-      open.delete(end);
-      raw.end();
-    };
-    open.add(end);
-    request.raw.on('close', end);
-    raw.on('error', end);
-  });
+  app.get(
+    EVENTS_PATH,
+    {
+      schema: {
+        summary:
+          'Server-Sent Events (text/event-stream): ready (the jobs still going), job (progress and ends), notification',
+        tags: ['events'],
+        response: {
+          200: z.string().describe('An endless text/event-stream; heartbeats every 15 s'),
+          ...Object.fromEntries([400, 401, 429].map((s) => [s, ErrorResponse])),
+        },
+        security: [{ bearer: [] }],
+      },
+    },
+    async (request, reply) => {
+      const live = await hub.liveJobs();
+      const raw = reply.raw;
+      reply.hijack();
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) headers[k] = String(v);
+      raw.writeHead(200, {
+        ...headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      let seq = 0;
+      const write = (event: string, data: unknown) => {
+        raw.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      // Tell EventSource how long to wait before reconnecting, then the current state.
+      raw.write('retry: 3000\n\n');
+      write(EVENT_NAMES.ready, { jobs: live });
+      const unsubscribe = hub.subscribe((e: ServerEvent) => write(e.type, e.data));
+      // A stream does not keep its session alive: signed out or expired, the stream ends.
+      const sessionId = request.admin?.sessionId;
+      const beat = setInterval(() => {
+        raw.write(': heartbeat\n\n');
+        if (sessionId === undefined) return;
+        sessionAlive(sessionId).then(
+          (ok) => (ok ? undefined : end()),
+          () => undefined,
+        );
+      }, heartbeatMs);
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        clearInterval(beat);
+        unsubscribe();
+        open.delete(end);
+        raw.end();
+      };
+      open.add(end);
+      request.raw.on('close', end);
+      raw.on('error', end);
+    },
+  );
 
   // Open streams never end by themselves: end them so the server can close.
   app.addHook('preClose', (done) => {
