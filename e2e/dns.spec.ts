@@ -497,9 +497,13 @@ test.describe('DNS screens', () => {
     await expect(form.getByLabel('Max Cache Size (MB)')).toHaveValue('100');
     await expect(form.getByLabel('Enable Query Logging')).not.toBeChecked();
     await form.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByText('DNS settings saved').first()).toBeVisible();
-    saved = await a.get<SettingsAnswer>('dns/settings');
-    expect(saved).toMatchObject({ maxCacheSize: 100, enableQueryLogging: false });
+    // The earlier save's message may still be showing: wait for this save to land.
+    await expect
+      .poll(async () => {
+        saved = await a.get<SettingsAnswer>('dns/settings');
+        return [saved.maxCacheSize, saved.enableQueryLogging];
+      })
+      .toEqual([100, false]);
 
     // Someone else saves meanwhile: this page's save is refused (409) and says so.
     const { version: _v, ...current } = saved;

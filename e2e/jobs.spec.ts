@@ -51,5 +51,13 @@ test('a large alias import runs as a job: progress bar, then the result table', 
   const [job] = (await jobs.json()) as { state: string; counts: Record<string, number> }[];
   expect(job).toMatchObject({ state: 'succeeded', counts: { imported: ROWS, skipped: 0, errors: 2 } });
   const total = await request.get('/api/mail/aliases?q=jobs.example.com&limit=1', { headers });
-  expect(Number(total.headers()['x-total-count'])).toBe(ROWS);
+  // Every imported row, plus the new domain's required addresses (postmaster@, abuse@) as system aliases.
+  expect(Number(total.headers()['x-total-count'])).toBe(ROWS + 2);
+  for (const local of ['postmaster', 'abuse']) {
+    const res = await request.get(`/api/mail/aliases?q=${local}%40jobs.example.com`, { headers });
+    expect(((await res.json()) as { source: string; system: boolean }[])[0]).toMatchObject({
+      source: `${local}@jobs.example.com`,
+      system: true,
+    });
+  }
 });
