@@ -31,6 +31,13 @@ export const PREREQUISITES = [
     paths: [['/usr/lib/dovecot/modules/auth/libdriver_pgsql.so']],
   },
   { pkg: 'dovecot-imapd', for: 'mail integration tests', paths: [['/usr/lib/dovecot/imap']] },
+  { pkg: 'dovecot-lmtpd', for: 'mail flow tests (LMTP delivery)', paths: [['/usr/lib/dovecot/lmtp']] },
+  {
+    pkg: 'rspamd',
+    for: 'mail filter and flow tests (spam filter, DKIM signing)',
+    paths: [['/usr/bin/rspamd']],
+  },
+  { pkg: 'python3-dkim', for: 'mail filter and flow tests (dkimverify)', paths: [['/usr/bin/dkimverify']] },
   { pkg: 'bind9', for: 'DNS integration tests', paths: [['/usr/sbin/named']] },
   {
     pkg: 'bind9-utils',
