@@ -488,9 +488,13 @@ test.describe('DNS screens', () => {
     ).toBeVisible();
     await form.getByRole('textbox', { name: 'Secondary Servers' }).fill('192.0.2.53, 2001:db8::53');
     await form.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByText('DNS settings saved').first()).toBeVisible();
-    saved = await a.get<SettingsAnswer>('dns/settings');
-    expect(saved).toMatchObject({ allowTransfer: true, secondaryServers: ['192.0.2.53', '2001:db8::53'] });
+    // The first save's message may still be showing: wait for this save to land.
+    await expect
+      .poll(async () => {
+        saved = await a.get<SettingsAnswer>('dns/settings');
+        return [saved.allowTransfer, saved.secondaryServers];
+      })
+      .toEqual([true, ['192.0.2.53', '2001:db8::53']]);
 
     // Reset to Defaults fills the §9 values; saving applies them.
     await form.getByRole('button', { name: 'Reset to Defaults' }).click();
