@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { promises as dns } from 'node:dns';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import dgram from 'node:dgram';
 import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -10,6 +9,7 @@ import { registerDns } from '../../src/features/dns/dns.routes.ts';
 import { Host } from '../../src/host/host.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
+import { freeTcpUdpPort } from '../free-udp-port.ts';
 
 const NAMED = ['/usr/sbin/named', '/usr/bin/named'].find((p) => existsSync(p));
 const RNDC = ['/usr/sbin/rndc', '/usr/bin/rndc'].find((p) => existsSync(p));
@@ -25,26 +25,6 @@ if (missing) {
   const msg = `${missing} missing: the BIND integration tests are SKIPPED`;
   if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error(`${msg} and MAILROOM_REQUIRE_ALL=1`);
   process.stderr.write(`\n!!! ${msg} !!!\n\n`);
-}
-
-/** A port free for both TCP and UDP on 127.0.0.1. */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const s = net.createServer();
-      s.once('error', reject);
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const udpFree = await new Promise<boolean>((resolve) => {
-      const u = dgram.createSocket('udp4');
-      u.once('error', () => resolve(false));
-      u.bind(port, '127.0.0.1', () => u.close(() => resolve(true)));
-    });
-    if (udpFree) return port;
-  }
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -126,7 +106,7 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
 
   beforeAll(async () => {
     t = await startTestApp('sqlite');
-    port = await freePort();
+    port = await freeTcpUdpPort();
     resolver.setServers([`127.0.0.1:${port}`]);
     const settings = (await call('GET', 'dns/settings')).body;
     const saved = await call('POST', 'dns/settings', {
@@ -362,7 +342,7 @@ describe.skipIf(!!missing || rndcMissing || controlBusy)('system mode reloads na
     const keyGen = spawnSync(RNDC_CONFGEN as string, ['-a', '-c', host.path('/etc/bind/rndc.key')]);
     expect(keyGen.status, keyGen.stderr.toString()).toBe(0);
 
-    const port = await freePort();
+    const port = await freeTcpUdpPort();
     resolver.setServers([`127.0.0.1:${port}`]);
     const settings = (await call('GET', 'dns/settings')).body;
     await call('POST', 'dns/settings', {

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as dns } from 'node:dns';
-import dgram from 'node:dgram';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -10,6 +9,7 @@ import { LocalServices } from '../../src/host/local-services.ts';
 import type { DaemonState } from '../../src/host/service-control.ts';
 import { isAlive } from '../../src/host/supervisor.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
+import { freeTcpUdpPort } from '../free-udp-port.ts';
 
 // ---- what this test needs from the machine -------------------------------------------------
 
@@ -32,26 +32,6 @@ if (missing.length) {
 // ---- helpers --------------------------------------------------------------------------------
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A port free for both TCP and UDP on 127.0.0.1 (named takes both). */
-async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const s = net.createServer();
-      s.once('error', reject);
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const udpFree = await new Promise<boolean>((resolve) => {
-      const u = dgram.createSocket('udp4');
-      u.once('error', () => resolve(false));
-      u.bind(port, '127.0.0.1', () => u.close(() => resolve(true)));
-    });
-    if (udpFree) return port;
-  }
-}
 
 async function eventually<T>(
   what: string,
@@ -202,8 +182,8 @@ async function freePorts(): Promise<Ports> {
   const out = {} as Ports;
   const taken = new Set<number>();
   for (const k of Object.keys(PORT_VARS) as (keyof Ports)[]) {
-    let port = await freePort();
-    while (taken.has(port)) port = await freePort();
+    let port = await freeTcpUdpPort();
+    while (taken.has(port)) port = await freeTcpUdpPort();
     taken.add(port);
     out[k] = port;
   }
@@ -455,7 +435,7 @@ describe.skipIf(missing.length > 0)('the Mailroom process runs the daemons', () 
   it('starts them after the first render, ends those a killed Mailroom left, and stops them all on SIGTERM', async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-sup-proc-'));
     letDaemonsPass(dataDir);
-    const http = await freePort();
+    const http = await freeTcpUdpPort();
     const ports = await freePorts();
     const root = path.join(dataDir, 'root');
     const pidIn = (file: string) => Number(readFileSync(path.join(root, file), 'utf8').trim());
