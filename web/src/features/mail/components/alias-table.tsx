@@ -81,7 +81,7 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
                     <RowActions
                       name={a.source}
                       onEdit={() => onEdit(a)}
-                      onDelete={() => onDelete(a)}
+                      onDelete={a.system ? undefined : () => onDelete(a)}
                       deleting={deleting === a.source}
                     />
                   </Table.Td>
@@ -115,7 +115,7 @@ export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: A
               <RowActions
                 name={a.source}
                 onEdit={() => onEdit(a)}
-                onDelete={() => onDelete(a)}
+                onDelete={a.system ? undefined : () => onDelete(a)}
                 deleting={deleting === a.source}
               />
             </Group>

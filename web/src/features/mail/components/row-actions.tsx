@@ -1,7 +1,10 @@
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 
-/** The Edit and Delete icons of a mailbox or alias row, named for screen readers. */
+/**
+ * The Edit and Delete icons of a mailbox or alias row, named for screen readers. Without `onDelete`
+ * (a required address, which cannot be removed) there is no Delete icon.
+ */
 export function RowActions({
   name,
   onEdit,
@@ -10,7 +13,7 @@ export function RowActions({
 }: {
   name: string;
   onEdit: () => void;
-  onDelete: () => void;
+  onDelete?: (() => void) | undefined;
   deleting: boolean;
 }) {
   return (
@@ -20,17 +23,19 @@ export function RowActions({
           <IconPencil size={18} aria-hidden />
         </ActionIcon>
       </Tooltip>
-      <Tooltip label="Delete">
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          aria-label={`Delete ${name}`}
-          onClick={onDelete}
-          loading={deleting}
-        >
-          <IconTrash size={18} aria-hidden />
-        </ActionIcon>
-      </Tooltip>
+      {onDelete && (
+        <Tooltip label="Delete">
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Delete ${name}`}
+            onClick={onDelete}
+            loading={deleting}
+          >
+            <IconTrash size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
+      )}
     </Group>
   );
 }
