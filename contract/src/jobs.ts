@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.ts';
+import { queryInt } from './validators.ts';
 
 /** A job's life: queued → running → one of the four ends. */
 export const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
@@ -49,13 +50,8 @@ export const JobListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 
-export const JobParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1),
-});
+/** Strict like every number of the API: "0x10", "" or "1e3" is not a job id. */
+export const JobParams = z.object({ id: queryInt(1, 2 ** 31 - 1, 'Job id') });
 
 /** Jobs of these kinds are started by the imports above `JOB_IMPORT_ROWS` rows. */
 export const JOB_KINDS = { aliasImport: 'mail.alias.import', recordImport: 'dns.record.import' } as const;

@@ -105,6 +105,10 @@ describe.each(dialects())('jobs on %s', (dialect) => {
     expect(again.statusCode).toBe(409);
     expect((await t.call({ method: 'POST', url: '/api/jobs/999999/cancel' })).statusCode).toBe(404);
     expect((await t.call({ method: 'GET', url: '/api/jobs/abc' })).statusCode).toBe(400);
+    // Strict numbers: "0x10" is not job 16.
+    const hex = await t.call({ method: 'GET', url: '/api/jobs/0x10' });
+    expect(hex.statusCode).toBe(400);
+    expect(hex.json().details[0]).toMatchObject({ field: 'id' });
   });
 
   it('a job left running by a process that died is marked interrupted at the next start', async () => {
