@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { defineRoute } from './route.ts';
+
+/**
+ * The machine's live figures (spec §3.3 Stats), sampled by the server's one collector. Shared by
+ * /system, /system/monitoring and /monitoring; pushed as `metrics` events on /api/events.
+ */
+export const SystemStats = z.object({
+  sampledAt: z.string(),
+  uptime: z.number(),
+  loadAverage: z.tuple([z.number(), z.number(), z.number()]),
+  cpuUsage: z.number(),
+  memoryUsage: z.number(),
+  diskUsage: z.number(),
+  networkIn: z.number(),
+  networkOut: z.number(),
+  activeConnections: z.number(),
+  totalProcesses: z.number(),
+  runningServices: z.number(),
+  totalServices: z.number(),
+});
+export type SystemStats = z.infer<typeof SystemStats>;
+
+export const SeriesPoint = z.object({ timestamp: z.string(), value: z.number() });
+export type SeriesPoint = z.infer<typeof SeriesPoint>;
+
+/** Spec §3.3 performance data: 60 points, one per minute. */
+export const PerformanceSeries = z.object({
+  cpu: z.array(SeriesPoint),
+  memory: z.array(SeriesPoint),
+  disk: z.array(SeriesPoint),
+  networkIn: z.array(SeriesPoint),
+  networkOut: z.array(SeriesPoint),
+  load: z.array(SeriesPoint),
+});
+export type PerformanceSeries = z.infer<typeof PerformanceSeries>;
+
+export const MetricsAnswer = z.object({ stats: SystemStats, series: PerformanceSeries });
+export type MetricsAnswer = z.infer<typeof MetricsAnswer>;
+
+export const ServiceState = z.enum(['running', 'stopped', 'failed']);
+/** Spec §3.3 Service, read from systemd (system mode) or Mailroom's supervisor (local mode). */
+export const SystemService = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: ServiceState,
+  /** Seconds since the service started; 0 when not running. */
+  uptime: z.number(),
+  memoryUsage: z.number(),
+  cpuUsage: z.number(),
+  lastRestart: z.string().nullable(),
+  description: z.string(),
+  port: z.number().nullable(),
+  pid: z.number().nullable(),
+  /** Why it is in this state when that is not obvious (e.g. "not run by Mailroom in this mode"). */
+  note: z.string().optional(),
+});
+export type SystemService = z.infer<typeof SystemService>;
+
+export const ServicesAnswer = z.object({ services: z.array(SystemService) });
+
+export const systemMetricsRoutes = {
+  metrics: defineRoute({
+    method: 'GET',
+    path: 'system/metrics',
+    summary: 'Live machine figures and the 60-minute series',
+    tags: ['system'],
+    response: MetricsAnswer,
+  }),
+  services: defineRoute({
+    method: 'GET',
+    path: 'system/services',
+    summary: 'The services Mailroom runs or watches, with their real state',
+    tags: ['system'],
+    response: ServicesAnswer,
+  }),
+};
