@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
+import type { DnsChallenges } from './features/dns/dns-challenge.service.ts';
 import type { JobRunner } from './features/jobs/job-runner.ts';
 import type { Host } from './host/host.ts';
 import type { ServiceControl } from './host/service-control.ts';
@@ -16,4 +17,6 @@ export interface AppDeps {
   locks?: Locks;
   /** The job runner (features/jobs/job-runner.ts); set by buildApp. */
   jobs?: JobRunner;
+  /** Challenge TXT records in Mailroom's own zones (ACME DNS-01); set by buildApp from the DNS area. */
+  dnsChallenges?: DnsChallenges;
 }

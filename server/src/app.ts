@@ -21,6 +21,7 @@ import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
+import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
@@ -114,6 +115,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
   const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
+  deps.dnsChallenges ??= dns.challenges;
+  registerAcme(app, deps);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
   // password, quota or status change); only zones whose text changed are rewritten.
   registerMail(app, deps, { onDnsFactsChanged: (domains) => dns.republishMailZones(domains) });

@@ -59,6 +59,8 @@ const EnvSchema = z.object({
   MAILROOM_PURGE_INTERVAL_SECONDS: wholeNumber('of seconds ', 10).default(600),
   MAILROOM_WORKERS: wholeNumber('', 1, 64).optional(),
   MAILROOM_MILTER_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_ACME_HTTP_PORT: wholeNumber('', 0, 65535).optional(),
+  MAILROOM_ACME_CA_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -90,6 +92,15 @@ export interface Config {
   purgeIntervalMs: number;
   /** Server processes sharing the port (cluster.ts); unset: two on a multi-core machine. */
   workers: number | undefined;
+  /** ACME (features/ssl/acme): Mailroom's HTTP-01 listener and an extra CA trusted for directories. */
+  acme: AcmeConfig;
+}
+
+export interface AcmeConfig {
+  /** Port of the HTTP-01 challenge listener (80 in system mode, 2080 locally); null: off (0). */
+  httpPort: number | null;
+  /** PEM file of CA certificates trusted for the directory's HTTPS besides the system's (a private CA). */
+  caFile: string | undefined;
 }
 
 export interface DaemonPorts {
@@ -168,5 +179,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: 60_000,
     },
     purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
+    acme: acmeConfig(e.MAILROOM_ACME_HTTP_PORT, hostRoot === '/', e.MAILROOM_ACME_CA_FILE),
   };
+}
+
+/** Local mode answers HTTP-01 on a high loopback-friendly port; 0 turns the listener off. */
+export const LOCAL_ACME_HTTP_PORT = 2080;
+
+function acmeConfig(port: number | undefined, system: boolean, caFile: string | undefined): AcmeConfig {
+  const httpPort = port ?? (system ? 80 : LOCAL_ACME_HTTP_PORT);
+  return { httpPort: httpPort === 0 ? null : httpPort, caFile: caFile ? path.resolve(caFile) : undefined };
 }

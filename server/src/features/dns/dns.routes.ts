@@ -10,6 +10,7 @@ import { readOutcome } from '../../apply/outcomes.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { csvDataLines } from '../../lib/progress.ts';
 import { bindLayout } from './bind-layout.ts';
+import { type DnsChallenges, dnsChallenges } from './dns-challenge.service.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
 import { applyAll, getSettingsState, republishMailZones, saveSettings } from './dns-settings.actions.ts';
@@ -34,6 +35,8 @@ const yes = (v: string | undefined) => v === '1' || v === 'true';
 export interface DnsHandle {
   /** Re-render these mail domains' zones (or all) after a mail change that moved their records. */
   republishMailZones(domains?: string[] | 'all'): Promise<void>;
+  /** ACME DNS-01 through Mailroom's own zones (wired into AppDeps by app.ts). */
+  challenges: DnsChallenges;
 }
 
 export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
@@ -156,5 +159,8 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
       return result;
     });
   });
-  return { republishMailZones: (domains) => republishMailZones(ctx, domains) };
+  return {
+    republishMailZones: (domains) => republishMailZones(ctx, domains),
+    challenges: dnsChallenges(ctx),
+  };
 }

@@ -1,0 +1,91 @@
+import { promises as dns } from 'node:dns';
+import type { DnsContext } from './dns-context.ts';
+import { loadSettings } from './dns-settings.service.ts';
+import { addRecord, deleteRecord } from './record.service.ts';
+
+/** A challenge TXT record Mailroom added to one of its zones. */
+export interface ChallengeTxt {
+  zone: string;
+  /** Relative to the zone (`_acme-challenge`, `_acme-challenge.www`). */
+  qname: string;
+  value: string;
+  id: number;
+}
+
+/**
+ * What other areas (ACME DNS-01) may do with Mailroom's own zones: add a TXT record, see it served
+ * by the name server, and remove it. Each change goes through the DNS apply pipeline (checked by
+ * BIND, committed, reloaded), like an administrator's record edit.
+ */
+export interface DnsChallenges {
+  /** The primary zone holding `fqdn` (longest match), or null when Mailroom serves none. */
+  zoneFor(fqdn: string): Promise<string | null>;
+  addChallengeTxt(fqdn: string, value: string): Promise<ChallengeTxt>;
+  removeChallengeTxt(record: ChallengeTxt): Promise<void>;
+  /** Answers when the name server serves `value` at `fqdn`; throws after `timeoutMs`. */
+  waitServed(fqdn: string, value: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
+}
+
+const CHALLENGE_TTL = 60;
+const POLL_MS = 250;
+
+const clean = (name: string) => name.trim().toLowerCase().replace(/\.$/, '');
+
+export function dnsChallenges(ctx: DnsContext): DnsChallenges {
+  const db = ctx.deps.database.db;
+
+  async function zoneFor(fqdn: string): Promise<string | null> {
+    const labels = clean(fqdn).split('.');
+    const candidates = labels.map((_, i) => labels.slice(i).join('.'));
+    const rows = await db
+      .selectFrom('dns_zones')
+      .select('domain')
+      .where('domain', 'in', candidates)
+      .where('zone_type', '=', 'primary')
+      .execute();
+    const found = new Set(rows.map((r) => r.domain));
+    return candidates.find((c) => found.has(c)) ?? null;
+  }
+
+  /** Where named answers: the supervisor's port in local mode, else the settings' Server Port. */
+  async function servedPort(): Promise<number> {
+    if (ctx.layout.port) return ctx.layout.port;
+    return (await loadSettings(db)).settings.serverPort;
+  }
+
+  return {
+    zoneFor,
+    async addChallengeTxt(fqdn, value) {
+      const name = clean(fqdn);
+      const zone = await zoneFor(name);
+      if (!zone) throw new Error(`No DNS zone of Mailroom holds ${name}`);
+      const qname = name === zone ? '' : name.slice(0, -(zone.length + 1));
+      const { settings } = await loadSettings(db);
+      const ttl = Math.min(settings.maxTtl, Math.max(settings.minTtl, CHALLENGE_TTL));
+      const rec = await addRecord(ctx, zone, { qname: qname || '@', rtype: 'TXT', value, ttl });
+      return { zone, qname, value, id: rec.id };
+    },
+    async removeChallengeTxt(record) {
+      await deleteRecord(ctx, record.zone, record.qname || '@', 'TXT', { id: record.id });
+    },
+    async waitServed(fqdn, value, { timeoutMs, signal }) {
+      const resolver = new dns.Resolver({ timeout: 1000, tries: 1 });
+      resolver.setServers([`127.0.0.1:${await servedPort()}`]);
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      for (;;) {
+        signal?.throwIfAborted();
+        try {
+          const txt = await resolver.resolveTxt(clean(fqdn));
+          if (txt.some((parts) => parts.join('') === value)) return;
+          last = `served ${txt.length} other TXT value${txt.length === 1 ? '' : 's'}`;
+        } catch (err) {
+          last = (err as NodeJS.ErrnoException).code ?? String(err);
+        }
+        if (Date.now() > deadline)
+          throw new Error(`The name server did not serve the TXT record at ${clean(fqdn)} (${last})`);
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import { sslAcmeRoutes } from '@mailroom/contract/ssl-acme';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../../app-deps.ts';
+import { registerRoute } from '../../../http/register-route.ts';
+import { ACME_DIRECTORIES } from './acme-directories.ts';
+import { ACME_EC_CURVES, ACME_RSA_SIZES } from './acme-keys.ts';
+import { ACME_DNS_PROVIDERS } from './dns-providers.ts';
+
+/** What the generation form offers for ACME: providers with availability, directories, keys. */
+export function registerAcme(app: FastifyInstance, deps: AppDeps): void {
+  registerRoute(app, sslAcmeRoutes.options, async () => ({
+    providers: [...ACME_DNS_PROVIDERS],
+    directories: ACME_DIRECTORIES.map((d) => ({ ...d })),
+    httpListenerPort: deps.config.acme.httpPort,
+    keys: [
+      { algorithm: 'RSA' as const, sizes: [...ACME_RSA_SIZES] },
+      { algorithm: 'ECDSA' as const, sizes: Object.keys(ACME_EC_CURVES).map(Number) },
+    ],
+  }));
+}
