@@ -205,9 +205,11 @@ async function issue(
     { ...(first.length <= 64 ? { commonName: first } : {}), altNames: domains },
     privateKey,
   );
-  const ready = await ca('Finalizing the order', () => client.waitForValidStatus(order));
+  // acme-client's status answers drop the order's URL; it is put back for the next call.
+  const withUrl = (o: acme.Order): acme.Order => ({ ...o, url: order.url });
+  const ready = withUrl(await ca('Finalizing the order', () => client.waitForValidStatus(order)));
   const finalized = await ca('Finalizing the order', () => client.finalizeOrder(ready, csr));
-  const valid = await ca('Waiting for the certificate', () => client.waitForValidStatus(finalized));
+  const valid = withUrl(await ca('Waiting for the certificate', () => client.waitForValidStatus(finalized)));
   const pem = await ca('Downloading the certificate', () => client.getCertificate(valid));
   const [leaf, ...chain] = acme.crypto.splitPemChain(pem);
   if (!leaf) throw new AcmeError('The CA answered no certificate', undefined);
