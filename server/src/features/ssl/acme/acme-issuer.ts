@@ -187,9 +187,8 @@ async function issue(
     }
   } finally {
     // The answers go whatever happened; a failed removal must not hide the order's own error.
-    const s = sink as HttpChallengeSink | null;
-    for (const t of tokens) await s?.remove(t).catch(() => undefined);
-    await s?.close().catch(() => undefined);
+    for (const t of tokens) await sink?.remove(t).catch(() => undefined);
+    await sink?.close().catch(() => undefined);
     for (const r of records) await dnsProvider?.removeTxt(r).catch(() => undefined);
   }
   signal.throwIfAborted();
