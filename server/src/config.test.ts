@@ -65,6 +65,15 @@ describe('loadConfig', () => {
     expect(problem({ MAILROOM_MILTER_PORT: '70000' })).toMatch(/MAILROOM_MILTER_PORT/);
   });
 
+  it('runs the ACME HTTP-01 listener on 2080 locally, 80 in system mode, off with 0', () => {
+    expect(loadConfig({}).acme).toEqual({ httpPort: 2080, caFile: undefined });
+    expect(loadConfig({ MAILROOM_ROOT: '/' }).acme.httpPort).toBe(80);
+    expect(loadConfig({ MAILROOM_ACME_HTTP_PORT: '0' }).acme.httpPort).toBeNull();
+    expect(loadConfig({ MAILROOM_ACME_HTTP_PORT: '8402' }).acme.httpPort).toBe(8402);
+    expect(loadConfig({ MAILROOM_ACME_CA_FILE: 'ca.pem' }).acme.caFile).toMatch(/^\/.*\/ca\.pem$/);
+    expect(problem({ MAILROOM_ACME_HTTP_PORT: 'eighty' })).toMatch(/MAILROOM_ACME_HTTP_PORT/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', MAILROOM_TRUST_PROXY: '' })).toMatchObject({
       port: 8080,
