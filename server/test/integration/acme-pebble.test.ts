@@ -1,4 +1,8 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AcmeIssueRequest,
@@ -89,6 +93,30 @@ describe.skipIf(!!ACME_LAB_MISSING)('ACME issuance against pebble', () => {
     expect(accounts[0]?.directory_url).toBe(lab.directoryUrl);
     expect(accounts[0]?.account_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\//);
     expect(accounts[0]?.account_key).not.toContain('PRIVATE KEY');
+  });
+
+  it('issues through HTTP-01 with token files in a webroot that a web server serves', async () => {
+    // A plain static server on the port pebble validates, serving the webroot folder (as Apache would).
+    const docroot = lab.deps.host.path('/var/www/acme-it');
+    const served: string[] = [];
+    const web = http.createServer((req, res) => {
+      const file = path.join(docroot, path.normalize(req.url ?? '/'));
+      served.push(req.url ?? '');
+      readFile(file).then(
+        (body) => res.writeHead(200).end(body),
+        () => res.writeHead(404).end(),
+      );
+    });
+    await new Promise<void>((r) => web.listen(lab.deps.config.acme.httpPort as number, '127.0.0.1', r));
+    try {
+      const { issued } = await issue({ domains: [`www.${ZONE}`], webroot: '/var/www/acme-it' });
+      expect(sans(issued.certificatePem)).toEqual([`www.${ZONE}`]);
+      expect(served.some((u) => u.startsWith('/.well-known/acme-challenge/'))).toBe(true);
+      // The token files are gone once the order is done.
+      expect(readdirSync(path.join(docroot, '.well-known/acme-challenge'))).toEqual([]);
+    } finally {
+      await new Promise<void>((r) => web.close(() => r()));
+    }
   });
 
   it('issues a wildcard through DNS-01 in Mailroom’s own zone, served by BIND, and removes the record', async () => {
