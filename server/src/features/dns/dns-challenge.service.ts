@@ -70,7 +70,8 @@ export function dnsChallenges(ctx: DnsContext): DnsChallenges {
     },
     async waitServed(fqdn, value, { timeoutMs, signal }) {
       const resolver = new dns.Resolver({ timeout: 1000, tries: 1 });
-      resolver.setServers([`127.0.0.1:${await servedPort()}`]);
+      const port = await servedPort();
+      resolver.setServers([`127.0.0.1:${port}`]);
       const deadline = Date.now() + timeoutMs;
       let last = '';
       for (;;) {
@@ -83,7 +84,10 @@ export function dnsChallenges(ctx: DnsContext): DnsChallenges {
           last = (err as NodeJS.ErrnoException).code ?? String(err);
         }
         if (Date.now() > deadline)
-          throw new Error(`The name server did not serve the TXT record at ${clean(fqdn)} (${last})`);
+          throw new Error(
+            `The name server on port ${port} did not serve the TXT record at ${clean(fqdn)} (${last}): ` +
+              'is named running, and does Mailroom reload it?',
+          );
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
     },

@@ -63,7 +63,7 @@ export async function registerAccount(
   account: AcmeAccount,
   email: string,
 ): Promise<void> {
-  const contact = [`mailto:${email}`];
+  const contact = email ? [`mailto:${email}`] : [];
   await client.createAccount({ termsOfServiceAgreed: true, contact });
   const url = client.getAccountUrl();
   const row = await deps.database.db
