@@ -152,6 +152,8 @@ describe.skipIf(!!ACME_LAB_MISSING)('ACME issuance against pebble', () => {
     expect((ed as Error).message).toMatch(/Ed25519/);
     const wild = await issue({ domains: [`*.${ZONE}`] }).catch((e: unknown) => e);
     expect((wild as Error).message).toMatch(/dns-01/);
+    const relative = await issue({ webroot: 'var/www' }).catch((e: unknown) => e);
+    expect((relative as Error).message).toMatch(/absolute folder path/);
   });
 
   it('issues a short-lived certificate and renews it with a second order for the same names', async () => {

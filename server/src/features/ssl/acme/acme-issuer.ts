@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
+import path from 'node:path';
 import tls from 'node:tls';
 import * as acme from 'acme-client';
 import type { AppDeps } from '../../../app-deps.ts';
 import { accountFor, registerAccount } from './acme-accounts.ts';
+import { ACME_DIRECTORIES } from './acme-directories.ts';
 import { createCertificateKey, keyProblem } from './acme-keys.ts';
 import { type DnsTxtProvider, type TxtHandle, dnsProviderFor, waitAuthoritative } from './dns-providers.ts';
 import { type HttpChallengeSink, listenerSink, webrootSink } from './http-challenge.ts';
@@ -14,7 +16,7 @@ import { type HttpChallengeSink, listenerSink, webrootSink } from './http-challe
  * finalize) and answers with the issued PEMs.
  */
 export interface AcmeIssueRequest {
-  /** The CA's directory URL (Let's Encrypt production/staging, pebble, any other). */
+  /** The CA's directory URL (Let's Encrypt production/staging, pebble, any other), or a named one's id. */
   directoryUrl: string;
   contactEmail: string;
   /** First name is the common name; `*.example.com` needs dns-01. */
@@ -89,6 +91,8 @@ function checkRequest(deps: AppDeps, r: AcmeIssueRequest): string[] {
   const problem = keyProblem(r.key);
   if (problem) refuse(problem);
   if (!/^https?:\/\//.test(r.directoryUrl)) refuse('The ACME directory URL must start with https://');
+  if (r.webroot !== undefined && !path.isAbsolute(r.webroot))
+    refuse(`The webroot must be an absolute folder path, not "${r.webroot}"`);
   if (r.challenge === 'http-01' && !r.webroot && deps.config.acme.httpPort === null)
     refuse('HTTP-01 needs a webroot folder: the challenge listener is off (MAILROOM_ACME_HTTP_PORT=0)');
   return domains;
@@ -116,6 +120,9 @@ async function issue(
   onStage: (stage: CertificateStage, detail: string) => void,
   signal: AbortSignal,
 ): Promise<AcmeIssued> {
+  // A named directory (`letsencrypt`, `letsencrypt-staging`) stands for its URL.
+  const named = ACME_DIRECTORIES.find((d) => d.id === request.directoryUrl.trim());
+  if (named) request = { ...request, directoryUrl: named.url };
   const domains = checkRequest(deps, request);
   trustConfiguredCa(deps);
   const { directoryUrl, contactEmail } = request;
