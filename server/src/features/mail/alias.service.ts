@@ -6,7 +6,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
-import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
+import { countIntoDomain, countOutOfDomain, lockDomainRow } from './domain.service.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
 import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { pageWindow } from './page-window.ts';
@@ -227,6 +227,7 @@ export async function removeAlias(db: Db, source: string): Promise<void> {
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
     if (Number(row.system) === 1) throw conflict(mailMessages.aliasRequired(source));
+    await lockDomainRow(trx, row.domain);
     await trx.deleteFrom('mail_aliases').where('source', '=', source).execute();
     await countOutOfDomain(trx, row.domain, { aliases: 1 });
     // An administrator's postmaster@/abuse@ gone: the system alias takes its place again.

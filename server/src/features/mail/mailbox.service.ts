@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
-import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
+import { countIntoDomain, countOutOfDomain, lockDomainRow } from './domain.service.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 import {
   folderName,
@@ -284,6 +284,7 @@ export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ move
         .where('email', '=', email)
         .executeTakeFirst();
       if (!row) throw notFound(mailMessages.mailboxNotFound(email));
+      await lockDomainRow(trx, row.domain);
       await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
       await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
       await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
