@@ -24,6 +24,9 @@ type Db = Kysely<Database>;
 
 const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: sql`a.status` } as const;
 
+/** Offsets up to this are read in one query from the list's start (see `listAliases`). */
+const SHALLOW = 1000;
+
 type AliasRow = { source: string; destination: string; status: string; system: number };
 
 /** The rows of a page's keys, in the page's order. */
@@ -121,6 +124,15 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Cursor
     ).rows;
     rows = await aliasRows(db, keys, order);
     total = await countTotal();
+    has = { next: offset + rows.length < total, prev: offset > 0 };
+  } else if (offset + limit <= SHALLOW) {
+    // A first page (what the console and scripts ask most): one query in the asked order, which
+    // reads the index from its start; no key-then-row round trip, no `in` list of 100 keys.
+    total = await countTotal();
+    rows = (
+      await sql<AliasRow>`select a.source, a.destination, a.status, a.system from mail_aliases a
+        order by ${order} limit ${limit} offset ${offset}`.execute(db)
+    ).rows;
     has = { next: offset + rows.length < total, prev: offset > 0 };
   } else {
     total = await countTotal();
