@@ -1,8 +1,24 @@
+import { sql } from 'kysely';
 import type { Dialect } from '../../../server/src/db/database.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
-import { benchCluster, openBenchDb, stopBenchCluster } from '../mail/bench-db.ts';
+import { type BenchDb, benchCluster, openBenchDb, stopBenchCluster } from '../mail/bench-db.ts';
 import { aliasAddFigure, benchApp, keysetFigures, mailboxJsonFigure } from '../mail/paging-bench.ts';
 import { seedMail } from '../mail/seed.ts';
+
+/** The plans of a first alias page's queries (the page, its total, its ETag), into the log. */
+async function explainPageOne(db: BenchDb, log: (m: string) => void): Promise<void> {
+  const queries = [
+    'select a.source, a.destination, a.status, a.system from mail_aliases a order by a.source asc limit 100 offset 0',
+    'select sum(alias_count) as n from mail_domains',
+    "select name, version from list_versions where name in ('epoch', 'mail_aliases')",
+  ];
+  for (const q of queries) {
+    const plan = await sql
+      .raw<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${q}`)
+      .execute(db.handle.db);
+    log(`EXPLAIN ANALYZE ${q}\n${plan.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}`);
+  }
+}
 
 /**
  * The issue-8 figures on their own, without the rest of the mail suite: 10k mailboxes as one JSON
@@ -29,7 +45,10 @@ const suite: BenchSuite = {
             const b = await benchApp(db);
             try {
               if (aliases === 10_000) rows.push(await mailboxJsonFigure(b, name));
-              if (aliases === 1_000_000) rows.push(...(await keysetFigures(b, name, aliases)));
+              if (aliases === 1_000_000) {
+                rows.push(...(await keysetFigures(b, name, aliases)));
+                if (dialect === 'postgres') await explainPageOne(db, ctx.log);
+              }
               rows.push(await aliasAddFigure(b, name, aliases.toLocaleString('en'), `p${aliases}`));
             } finally {
               await b.app.close();

@@ -230,8 +230,9 @@ export async function createAlias(
   }
 }
 
-export async function removeAlias(db: Db, source: string): Promise<void> {
-  await auditedTransaction(db, async (trx) => {
+/** Removes an alias; answers whether its domain went with it (its DNS facts then change). */
+export async function removeAlias(db: Db, source: string): Promise<{ domainGone: boolean }> {
+  return auditedTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
       .select(['domain', 'system'])
@@ -241,9 +242,10 @@ export async function removeAlias(db: Db, source: string): Promise<void> {
     if (Number(row.system) === 1) throw conflict(mailMessages.aliasRequired(source));
     await lockDomainRow(trx, row.domain);
     await trx.deleteFrom('mail_aliases').where('source', '=', source).execute();
-    await countOutOfDomain(trx, row.domain, { aliases: 1 });
+    const domainGone = await countOutOfDomain(trx, row.domain, { aliases: 1 });
     // An administrator's postmaster@/abuse@ gone: the system alias takes its place again.
     if (isRequiredAddress(source)) await ensureSystemAliases(trx, [row.domain]);
+    return { domainGone };
   });
 }
 

@@ -82,13 +82,13 @@ export async function lockDomainRow(db: Db, domain: string): Promise<void> {
 
 /**
  * Lowers a domain's counters; a domain nothing uses any more (and not added explicitly) goes,
- * with its system aliases (they never keep a domain alive).
+ * with its system aliases (they never keep a domain alive). Answers whether it went.
  */
 export async function countOutOfDomain(
   db: Db,
   domain: string,
   delta: { mailboxes?: number; aliases?: number },
-): Promise<void> {
+): Promise<boolean> {
   await db
     .updateTable('mail_domains')
     .set((eb) => ({
@@ -102,10 +102,11 @@ export async function countOutOfDomain(
     .select(['mailbox_count', 'alias_count', 'explicit'])
     .where('domain', '=', domain)
     .executeTakeFirst();
-  if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return;
-  if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return;
+  if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return false;
+  if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return false;
   await dropSystemAliases(db, domain);
   await db.deleteFrom('mail_domains').where('domain', '=', domain).execute();
+  return true;
 }
 
 export async function listDomains(db: Db): Promise<MailDomain[]> {
