@@ -47,7 +47,7 @@ const suite: BenchSuite = {
               if (aliases === 10_000) rows.push(await mailboxJsonFigure(b, name));
               if (aliases === 1_000_000) {
                 rows.push(...(await keysetFigures(b, name, aliases)));
-                if (dialect === 'postgres') await explainPageOne(db, ctx.log);
+                if (dialect === 'postgres') await explainPageOne(db, (m) => ctx.log(m));
               }
               rows.push(await aliasAddFigure(b, name, aliases.toLocaleString('en'), `p${aliases}`));
             } finally {

@@ -62,7 +62,7 @@ class CachedConnection implements DatabaseConnection {
   async *streamQuery<R>(q: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     if (!SelectQueryNode.is(q.query)) throw new Error('SQLite streams only select queries');
     // Its own statement: a cached one would be busy while the stream is read.
-    for (const row of this.#db.prepare(q.sql).iterate(q.parameters as unknown[])) yield { rows: [row as R] };
+    for (const row of this.#db.prepare(q.sql).iterate(q.parameters)) yield { rows: [row as R] };
   }
 }
 
