@@ -80,6 +80,18 @@ export async function routeCosts(
       payload: {},
     }),
   );
+  let m = 0;
+  await time(
+    'POST mailbox add (argon2id on the hashing pool)',
+    () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/mail/users/add',
+        headers,
+        payload: { email: `m${m++}@load.example.com`, password: 'password-box-1' },
+      }),
+    40,
+  );
   await app.close();
   await db.close();
 }
