@@ -12,6 +12,8 @@ export interface ServerOptions {
   databaseUrl?: string;
   logFile: string;
   env?: Record<string, string>;
+  /** Extra node flags (e.g. `--cpu-prof`; the cluster's workers inherit them). */
+  nodeArgs?: string[];
 }
 
 export interface RunningServer {
@@ -77,23 +79,27 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const port = await freePort();
   mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const log = createWriteStream(opts.logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/src/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...cleanEnv(),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MAILROOM_DATA_DIR: dataDir,
-      MAILROOM_ADMIN_EMAIL: opts.adminEmail,
-      MAILROOM_ADMIN_PASSWORD: opts.adminPassword,
-      LOG_LEVEL: 'warn',
-      // Servers here share the machine: none of them starts the mail daemons on the fixed local ports.
-      MAILROOM_RUN_DAEMONS: '0',
-      ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...cleanEnv(),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        MAILROOM_DATA_DIR: dataDir,
+        MAILROOM_ADMIN_EMAIL: opts.adminEmail,
+        MAILROOM_ADMIN_PASSWORD: opts.adminPassword,
+        LOG_LEVEL: 'warn',
+        // Servers here share the machine: none of them starts the mail daemons on the fixed local ports.
+        MAILROOM_RUN_DAEMONS: '0',
+        ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
+        ...opts.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const pid = child.pid;

@@ -32,7 +32,8 @@ async function discover(): Promise<BenchSuite[]> {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 async function main(): Promise<number> {
-  const args = process.argv.slice(2);
+  // `--name=value` flags belong to the suites (e.g. cluster's --seconds=600); the rest are names.
+  const args = process.argv.slice(2).filter((a) => !/^--[\w-]+=/.test(a));
   const all = await discover();
   if (args.includes('--list')) {
     for (const s of all) process.stdout.write(`${s.name.padEnd(14)} ${s.description}\n`);

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 /** Busy and total jiffies of each core (/proc/stat). */
 export function coreTimes(): { busy: number; total: number }[] {
@@ -44,6 +45,31 @@ export function processTreeCpu(pid: number): number {
   return sum;
 }
 
+/** Resident memory (bytes) of a process and its children (the cluster's workers). */
+export function processTreeRss(pid: number): number {
+  const pids = [pid];
+  try {
+    pids.push(
+      ...execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+        .split('\n')
+        .map((s) => Number(s.trim()))
+        .filter((n) => n > 0),
+    );
+  } catch {
+    /* no children */
+  }
+  let sum = 0;
+  for (const p of pids) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      sum += Number(m?.[1] ?? 0) * 1024;
+    } catch {
+      /* gone */
+    }
+  }
+  return sum;
+}
+
 export interface MixedResult {
   requests: number;
   reads: number;
@@ -60,6 +86,14 @@ export interface MixedResult {
   coreBusy: number[];
   /** CPU seconds of the server's processes per wall second (1.0 = one core). */
   serverCores: number;
+  /** CPU seconds of the load generator (this process) per wall second. */
+  clientCores: number;
+  /** Server RSS (all processes) at the end of the warm-up (the first fifth, at least 10 s), at the end, and its peak after the warm-up. */
+  rssWarm: number;
+  rssEnd: number;
+  rssPeak: number;
+  /** Load average (1 min) at the start and the end of the run. */
+  load: [number, number];
 }
 
 /**
@@ -142,15 +176,33 @@ export async function mixedLoad(opts: {
 
   const cores0 = coreTimes();
   const cpu0 = processTreeCpu(opts.serverPid);
+  const client0 = process.cpuUsage();
+  const load0 = loadavg()[0]!;
   const start = performance.now();
   const end = start + opts.seconds * 1000;
+  const warmUpMs = Math.max(10_000, (opts.seconds * 1000) / 5);
+  let rssWarm = 0;
+  let rssPeak = 0;
+  const sampler = setInterval(() => {
+    const rss = processTreeRss(opts.serverPid);
+    if (performance.now() - start < warmUpMs) rssWarm = rss;
+    else {
+      if (!rssWarm) rssWarm = rss;
+      rssPeak = Math.max(rssPeak, rss);
+    }
+  }, 2000);
   await Promise.all(
     Array.from({ length: opts.clients }, async (_, client) => {
       for (let step = 0; performance.now() < end; step++) await one(client, step);
     }),
   );
+  clearInterval(sampler);
+  const rssEnd = processTreeRss(opts.serverPid);
+  rssPeak = Math.max(rssPeak, rssEnd);
+  const load1 = loadavg()[0]!;
   const wall = (performance.now() - start) / 1000;
   const cpu = processTreeCpu(opts.serverPid) - cpu0;
+  const client = process.cpuUsage(client0);
   const cores1 = coreTimes();
 
   // Lost writes: every alias created and not deleted must be listed.
@@ -183,5 +235,10 @@ export async function mixedLoad(opts: {
     lost,
     coreBusy: cores1.map((c, i) => (c.busy - cores0[i]!.busy) / Math.max(1, c.total - cores0[i]!.total)),
     serverCores: cpu / wall,
+    clientCores: (client.user + client.system) / 1e6 / wall,
+    rssWarm,
+    rssEnd,
+    rssPeak,
+    load: [load0, load1],
   };
 }

@@ -8,8 +8,13 @@ export const BENCH_ADMIN = { email: 'bench@example.com', password: 'bench-passwo
  * The real Mailroom server (tsx server/src/main.ts) on a free port with a fresh data folder, at
  * LOG_LEVEL=warn (no per-request log lines) unless `env` says otherwise.
  */
-export function startMailroom(outDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export function startMailroom(
+  outDir: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   return startServer({
+    nodeArgs,
     adminEmail: BENCH_ADMIN.email,
     adminPassword: BENCH_ADMIN.password,
     logFile: path.join(outDir, 'mailroom-server.log'),

@@ -253,7 +253,7 @@ export async function aliasAddFigure(
 }
 
 /** All mailboxes of a 10k-mailbox server as one streamed JSON answer (server time, in process). */
-async function mailboxJsonFigure(b: BenchApp, name: string): Promise<BenchRow> {
+export async function mailboxJsonFigure(b: BenchApp, name: string): Promise<BenchRow> {
   const t = await timeRequests(b, () => '/api/mail/users/export?format=json', 100);
   return {
     measure: `all 10,000 mailboxes as one streamed JSON answer, ${name}`,

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, PostgresAdapter } from 'kysely';
+import { Kysely, PostgresDialect, PostgresAdapter } from 'kysely';
 import pg from 'pg';
 import { registerRawSqlite } from './prepared.ts';
+import { SqliteWriteDialect } from './sqlite-driver.ts';
 import type { Database } from './schema.ts';
 
 // int8 and numeric come back as strings by default; our counts and byte sizes fit in a double.
@@ -38,14 +39,9 @@ export function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  // Transactions take the write lock when they begin (BEGIN IMMEDIATE): a deferred transaction
-  // that read first cannot upgrade to a writer once another connection (another process, the
-  // lock connection of db/locks.ts) has committed, and would fail with SQLITE_BUSY at once.
-  const immediate = {
-    prepare: (q: string) => sqlite.prepare(q === 'begin' ? 'begin immediate' : q),
-    close: () => sqlite.close(),
-  };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediate }) });
+  // Transactions take the write lock when they begin (BEGIN IMMEDIATE) and wait for another
+  // process's without stopping the event loop (db/sqlite-driver.ts).
+  const db = new Kysely<Database>({ dialect: new SqliteWriteDialect(sqlite) });
   registerRawSqlite(db, sqlite);
   return { db, dialect: 'sqlite', sqlitePath: file, close: () => db.destroy() };
 }

@@ -4,6 +4,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { tooManyRequests } from './errors.ts';
+import { type AddHits, BatchedCounter } from './rate-limit-store.ts';
 
 export interface RateLimitPolicy {
   /** Requests per window from one client address (every request, signed in or not); 0 = off. */
@@ -16,33 +17,37 @@ export interface RateLimitPolicy {
 export const RATE_LIMIT_MESSAGE = (seconds: number) =>
   `Too many requests. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
 
-type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
-
 /**
- * A fixed-window counter in the `rate_limits` table: one upsert per request, so every Mailroom
- * instance on one PostgreSQL database counts against the same limit.
+ * A fixed-window counter in the `rate_limits` table, so every Mailroom instance on one PostgreSQL
+ * database counts against the same limit; the hits are added in batches while a key is far below
+ * its limit (`BatchedCounter`).
  */
 export function databaseStore(db: Kysely<Database>) {
+  const add: AddHits = async (key, delta, windowMs, now) => {
+    const res = await sql<{
+      hits: number;
+      window_start: number;
+    }>`insert into rate_limits (bucket, window_start, hits)
+        values (${key}, ${now}, ${delta})
+        on conflict (bucket) do update set
+          hits = case when rate_limits.window_start + ${windowMs} <= ${now} then ${delta}
+            else rate_limits.hits + ${delta} end,
+          window_start = case when rate_limits.window_start + ${windowMs} <= ${now}
+            then ${now} else rate_limits.window_start end
+        returning hits, window_start`.execute(db);
+    const row = res.rows[0];
+    return { hits: Number(row?.hits ?? delta), windowStart: Number(row?.window_start ?? now) };
+  };
+  // One counter for the app: the route-level children share it.
+  const counter = new BatchedCounter(add);
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {
-    incr(key: string, callback: IncrCallback, timeWindow?: number): void {
-      const windowMs = timeWindow ?? 60_000;
-      const now = Date.now();
-      sql<{ hits: number; window_start: number }>`insert into rate_limits (bucket, window_start, hits)
-          values (${key}, ${now}, 1)
-          on conflict (bucket) do update set
-            hits = case when rate_limits.window_start + ${windowMs} <= ${now} then 1 else rate_limits.hits + 1 end,
-            window_start = case when rate_limits.window_start + ${windowMs} <= ${now}
-              then ${now} else rate_limits.window_start end
-          returning hits, window_start`
-        .execute(db)
-        .then(
-          (res) => {
-            const row = res.rows[0];
-            const start = Number(row?.window_start ?? now);
-            callback(null, { current: Number(row?.hits ?? 1), ttl: Math.max(0, start + windowMs - now) });
-          },
-          (err: Error) => callback(err),
-        );
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow?: number,
+      max?: number,
+    ): void {
+      counter.incr(key, callback, timeWindow ?? 60_000, max ?? Infinity);
     }
 
     child(): FastifyRateLimitStore {

@@ -43,6 +43,25 @@ export function exportStream<T>(
   return Readable.from(text(), { objectMode: false, highWaterMark: 256 * 1024 });
 }
 
+/**
+ * A JSON array from text fragments that are already comma-joined JSON values (one per batch, made
+ * by the database): the fragments are written as they are, with the same backpressure as
+ * `exportStream`.
+ */
+export function jsonArrayStream(fragments: AsyncIterable<string>): Readable {
+  async function* text(): AsyncGenerator<string> {
+    let first = true;
+    yield '[';
+    for await (const part of fragments) {
+      if (!part) continue;
+      yield first ? part : `,${part}`;
+      first = false;
+    }
+    yield ']';
+  }
+  return Readable.from(text(), { objectMode: false, highWaterMark: 256 * 1024 });
+}
+
 /** Sends an export as a download named `{stem}.{format}`. */
 export function sendExport(
   reply: FastifyReply,

@@ -119,18 +119,23 @@ function firstProblem(output: string): string {
   return lines.find((l) => !WARNING_LINE.some((w) => w.test(l))) ?? lines[0] ?? output;
 }
 
+/** What `renderPlan` made: the files, and the serials and hashes `recordRendered` writes. */
+interface Rendered {
+  out: PublishOutcome;
+  zoneUpdates: ZoneRendered[];
+}
+
 /**
- * Renders what the plan names from the transaction's state and records the new serials and hashes
- * in it. Only zones whose text changed (or every planned zone with `verifyFiles`) yield a file.
+ * Renders what the plan names from the transaction's state (reads only). Only zones whose text
+ * changed (or every planned zone with `verifyFiles`) yield a file.
  */
-async function publish(
+async function renderPlan(
   trx: Db,
   ctx: DnsContext,
   plan: PublishPlan,
   facts: MailDnsFacts[],
   now: Date,
-  checked: boolean,
-): Promise<PublishOutcome> {
+): Promise<Rendered> {
   const { host } = ctx.deps;
   const files: { path: string; content: string }[] = [];
   const zonePlans = plan.zones ?? [];
@@ -253,10 +258,24 @@ async function publish(
     );
   }
 
+  return {
+    out: { files, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes },
+    zoneUpdates,
+  };
+}
+
+/** Records the new serials and hashes of a render (and the secondary zones' state with the confs). */
+async function recordRendered(
+  trx: Db,
+  ctx: DnsContext,
+  r: Rendered,
+  now: Date,
+  checked: boolean,
+): Promise<void> {
   const status = checked ? 'active' : 'pending';
   const stamp = now.toISOString();
-  await markZonesRendered(trx, ctx.deps.database.dialect, zoneUpdates, status, stamp);
-  if (plan.confs) {
+  await markZonesRendered(trx, ctx.deps.database.dialect, r.zoneUpdates, status, stamp);
+  if (r.out.confs) {
     // Secondary and stub zones are only statements in zones.conf: proved when that file is.
     await trx
       .updateTable('dns_zones')
@@ -265,7 +284,6 @@ async function publish(
       .where('status', '!=', status)
       .execute();
   }
-  return { files, zones: rendered, confs: plan.confs === true, removed: plan.removed ?? [], notes };
 }
 
 /**
@@ -437,15 +455,34 @@ async function recordDnsStatus(
 }
 
 /**
- * One DNS change through the apply pipeline: `body` changes the database and says what to
- * publish. The result is rendered in a rolled-back transaction and proved by BIND first (a refused
- * zone saves nothing: 422), then the change is committed with its audit line and the new serials,
- * and only the files whose content changed are swapped in and reloaded. A failed swap or reload
+ * What a DNS change's body answers. A body that only reads and checks gives its writes as `write`:
+ * the body then runs once, and only `write` runs again (see `runDnsAction`). A body without `write`
+ * writes itself and is run again for the commit.
+ */
+export type DnsChange<T> =
+  | { value: T; plan: PublishPlan; write?: undefined }
+  | {
+      plan: PublishPlan;
+      /** The change's database writes alone; answers the value (with the ids the commit gave). */
+      write: (trx: Db) => Promise<T>;
+    };
+
+/**
+ * One DNS change through the apply pipeline: `body` checks the change and says what to publish.
+ * The result is rendered in a rolled-back transaction and proved by BIND first (a refused zone
+ * saves nothing: 422), then the change is committed with its audit line and the new serials, and
+ * only the files whose content changed are swapped in and reloaded. A failed swap or reload
  * restores the last good files and answers 502 (saved, not live; Apply retries).
+ *
+ * The body, and the render, run once. DNS changes are serialised (the apply lock of the `dns`
+ * target, held from the dry run to the end of the commit), so the commit starts from the state the
+ * dry run started from: a body that gives its writes as `write` has its checks and reads (a CSV
+ * import's parsing and validation of every row) done once, in the dry run, and the commit only runs
+ * `write` again and records the serials and hashes the dry run rendered.
  */
 export async function runDnsAction<T>(
   ctx: DnsContext,
-  body: (trx: Db) => Promise<{ value: T; plan: PublishPlan }>,
+  body: (trx: Db) => Promise<DnsChange<T>>,
   audit: (value: T) => ChangeAudit = () => ({}),
 ): Promise<T> {
   const { db, dialect } = ctx.deps.database;
@@ -455,14 +492,25 @@ export async function runDnsAction<T>(
   const facts = ctx.mailFacts ? await ctx.mailFacts() : [];
   const checked = await checkerPresent(host);
   const now = new Date();
+  let validated: { change: DnsChange<T>; rendered: Rendered } | null = null;
   let report: ApplyReport<{ value: T; out: PublishOutcome }>;
   try {
     report = await applyChange(ctx.deps, {
       target: dnsTarget(ctx),
-      change: async (trx) => {
+      change: async (trx, phase) => {
         await lockDns(trx, dialect);
-        const res = await body(trx);
-        return { value: res.value, out: await publish(trx, ctx, res.plan, facts, now, checked) };
+        const done = validated;
+        if (phase === 'commit' && done?.change.write) {
+          const value = await done.change.write(trx);
+          await recordRendered(trx, ctx, done.rendered, now, checked);
+          return { value, out: done.rendered.out };
+        }
+        const change = await body(trx);
+        const value = change.write ? await change.write(trx) : change.value;
+        const rendered = await renderPlan(trx, ctx, change.plan, facts, now);
+        await recordRendered(trx, ctx, rendered, now, checked);
+        if (phase === 'validate') validated = { change, rendered };
+        return { value, out: rendered.out };
       },
       render: async (_db, v) => ({
         files: v?.out.files ?? [],

@@ -229,27 +229,18 @@ export async function importRecords(
       const touched = [...zones.values()]
         .filter((z): z is ZoneState => z !== null && z.accepted.length > 0)
         .sort((a, b) => (a.domain < b.domain ? -1 : 1));
-      if (!dryRun) {
-        job?.progress({ phase: 'Writing records', processed: total ?? 0 });
-        await job?.checkpoint();
-        // In index order (zone, then name): several times faster to insert than file order.
-        const deltas = new CountDeltas();
-        for (const z of touched) {
-          // Stable: rows at one name and type keep their file order, which their ids then follow.
-          z.accepted.sort(byNameAndType);
-          const perType = new Map<string, number>();
-          for (const r of z.accepted) perType.set(r.rtype, (perType.get(r.rtype) ?? 0) + 1);
-          for (const [rtype, n] of perType) deltas.add(z.domain, rtype, n);
-        }
-        await bulkInsertRecords(
-          trx,
-          ctx.deps.database,
-          touched.map((z) => ({ zone: z.domain, records: z.accepted })),
-        );
-        await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
+      // In index order (zone, then name): several times faster to insert than file order.
+      const deltas = new CountDeltas();
+      for (const z of touched) {
+        // Stable: rows at one name and type keep their file order, which their ids then follow.
+        z.accepted.sort(byNameAndType);
+        const perType = new Map<string, number>();
+        for (const r of z.accepted) perType.set(r.rtype, (perType.get(r.rtype) ?? 0) + 1);
+        for (const [rtype, n] of perType) deltas.add(z.domain, rtype, n);
       }
+      const value = { imported, skipped, errors: errors.sort((a, b) => a.row - b.row), dryRun };
+      // The rows are read and checked once; only these writes run again for the commit.
       return {
-        value: { imported, skipped, errors: errors.sort((a, b) => a.row - b.row), dryRun },
         plan: dryRun
           ? {}
           : {
@@ -259,6 +250,18 @@ export async function importRecords(
                 ...(z.existing === 0 ? { records: z.accepted } : {}),
               })),
             },
+        write: async (w: Db) => {
+          if (dryRun) return value;
+          job?.progress({ phase: 'Writing records', processed: total ?? 0 });
+          await job?.checkpoint();
+          await bulkInsertRecords(
+            w,
+            ctx.deps.database,
+            touched.map((z) => ({ zone: z.domain, records: z.accepted })),
+          );
+          await applyCountDeltas(w, ctx.deps.database.dialect, deltas);
+          return value;
+        },
       };
     },
     // The audit line, written in the import's transaction, says what it did.

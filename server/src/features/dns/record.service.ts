@@ -177,13 +177,22 @@ export async function addRecord(
     const zone = await requireZone(trx, zoneDomain);
     assertPrimary(zone);
     const rec = await prepare(trx, zone, input);
-    const row = await trx
-      .insertInto('dns_records')
-      .values({ zone: zone.domain, ...rec })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await applyCountDeltas(trx, ctx.deps.database.dialect, new CountDeltas().add(zone.domain, rec.rtype, 1));
-    return { value: toRecord(row), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
+    return {
+      plan: { zones: [{ domain: zone.domain, bump: 'always' }] },
+      write: async (w) => {
+        const row = await w
+          .insertInto('dns_records')
+          .values({ zone: zone.domain, ...rec })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await applyCountDeltas(
+          w,
+          ctx.deps.database.dialect,
+          new CountDeltas().add(zone.domain, rec.rtype, 1),
+        );
+        return toRecord(row);
+      },
+    };
   });
 }
 
@@ -230,17 +239,22 @@ export async function updateRecord(
     assertPrimary(zone);
     const current = await pickRecord(trx, zone, qname, rtype, pick);
     const rec = await prepare(trx, zone, input, current.id);
-    if (rec.rtype !== current.rtype) {
-      const deltas = new CountDeltas().add(zone.domain, current.rtype, -1).add(zone.domain, rec.rtype, 1);
-      await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
-    }
-    const row = await trx
-      .updateTable('dns_records')
-      .set(rec)
-      .where('id', '=', current.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return { value: toRecord(row), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
+    return {
+      plan: { zones: [{ domain: zone.domain, bump: 'always' }] },
+      write: async (w) => {
+        if (rec.rtype !== current.rtype) {
+          const deltas = new CountDeltas().add(zone.domain, current.rtype, -1).add(zone.domain, rec.rtype, 1);
+          await applyCountDeltas(w, ctx.deps.database.dialect, deltas);
+        }
+        const row = await w
+          .updateTable('dns_records')
+          .set(rec)
+          .where('id', '=', current.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toRecord(row);
+      },
+    };
   });
 }
 
@@ -254,13 +268,18 @@ export async function deleteRecord(
   return runDnsAction(ctx, async (trx) => {
     const zone = await requireZone(trx, zoneDomain);
     const current = await pickRecord(trx, zone, qname, rtype, pick);
-    await trx.deleteFrom('dns_records').where('id', '=', current.id).execute();
-    await applyCountDeltas(
-      trx,
-      ctx.deps.database.dialect,
-      new CountDeltas().add(zone.domain, current.rtype, -1),
-    );
-    return { value: toRecord(current), plan: { zones: [{ domain: zone.domain, bump: 'always' }] } };
+    return {
+      plan: { zones: [{ domain: zone.domain, bump: 'always' }] },
+      write: async (w) => {
+        await w.deleteFrom('dns_records').where('id', '=', current.id).execute();
+        await applyCountDeltas(
+          w,
+          ctx.deps.database.dialect,
+          new CountDeltas().add(zone.domain, current.rtype, -1),
+        );
+        return toRecord(current);
+      },
+    };
   });
 }
 

@@ -2,6 +2,7 @@ import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { MailDomain } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
+import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from './mail-address.ts';
@@ -68,14 +69,26 @@ export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: num
   countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
 
 /**
+ * Locks a domain's row (PostgreSQL; SQLite's writer is one at a time) before a removal touches the
+ * list it counts. Every mail write takes the domain row first and the list's change counter
+ * (list_versions, raised by the table's trigger) second; a removal that deleted its row first took
+ * them the other way round, and an add and a remove of the same domain deadlocked (found by the
+ * 50-client mixed load: 93 of 833 requests answered 500).
+ */
+export async function lockDomainRow(db: Db, domain: string): Promise<void> {
+  if (!isPostgres(db as never)) return;
+  await db.selectFrom('mail_domains').select('id').where('domain', '=', domain).forUpdate().execute();
+}
+
+/**
  * Lowers a domain's counters; a domain nothing uses any more (and not added explicitly) goes,
- * with its system aliases (they never keep a domain alive).
+ * with its system aliases (they never keep a domain alive). Answers whether it went.
  */
 export async function countOutOfDomain(
   db: Db,
   domain: string,
   delta: { mailboxes?: number; aliases?: number },
-): Promise<void> {
+): Promise<boolean> {
   await db
     .updateTable('mail_domains')
     .set((eb) => ({
@@ -89,10 +102,11 @@ export async function countOutOfDomain(
     .select(['mailbox_count', 'alias_count', 'explicit'])
     .where('domain', '=', domain)
     .executeTakeFirst();
-  if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return;
-  if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return;
+  if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return false;
+  if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return false;
   await dropSystemAliases(db, domain);
   await db.deleteFrom('mail_domains').where('domain', '=', domain).execute();
+  return true;
 }
 
 export async function listDomains(db: Db): Promise<MailDomain[]> {

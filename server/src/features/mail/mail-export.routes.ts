@@ -8,16 +8,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
+import { exportStamp, exportStream, jsonArrayStream, sendExport } from '../../http/stream-export.ts';
+import { mailboxJsonFragments } from './mail-export-json.ts';
 import { aliasBatches, mailboxBatches } from './mail-export.ts';
 
 /** The streamed whole-table exports of mailboxes and aliases (the answer is the stream itself). */
 export function registerMailExports(app: FastifyInstance, db: Kysely<Database>): void {
   registerRoute(app, exportRoutes.exportMailboxes, async ({ query, reply }) => {
-    const body = exportStream(mailboxBatches(db), query.format, {
-      // The batches already hold exactly the exported fields.
-      columns: MAILBOX_EXPORT_COLUMNS,
-    });
+    // JSON: rows serialised by the database, batch by batch; CSV: rows holding exactly its fields.
+    const body =
+      query.format === 'json'
+        ? jsonArrayStream(mailboxJsonFragments(db))
+        : exportStream(mailboxBatches(db), query.format, { columns: MAILBOX_EXPORT_COLUMNS });
     return sendExport(reply, `${EXPORT_STEMS.mailboxes}-${exportStamp()}`, query.format, body) as never;
   });
   registerRoute(app, exportRoutes.exportAliases, async ({ query, reply }) => {

