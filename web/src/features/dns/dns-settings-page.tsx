@@ -22,6 +22,7 @@ import { useDnsStatus } from './use-dns-status.ts';
 import { useSaveDnsSettings } from './use-save-dns-settings.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 
 export default function DnsSettingsPage() {
   const settings = useDnsSettings();
@@ -37,6 +38,7 @@ export default function DnsSettingsPage() {
     validateInputOnChange: true,
     validateInputOnBlur: true,
   });
+  useUnsavedChanges(form.isDirty());
 
   const load = (s: DnsSettingsState) => {
     loadedVersion.current = s.version;

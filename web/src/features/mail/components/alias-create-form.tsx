@@ -7,6 +7,7 @@ import { useCreateAlias } from '../use-create-alias.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { AliasFields, type AliasValues } from './alias-fields.tsx';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 /** Add Alias: 'Source Email' and 'Destination Email', both valid addresses (§5). */
 export function AliasCreateForm({ onClose }: { onClose: () => void }) {
@@ -15,6 +16,7 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
     initialValues: { source: '', destination: '', status: 'active' },
     validate: zodValidate<AliasValues>(CreateAliasRequest),
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = (values: AliasValues) => {
     const body = { source: values.source.trim(), destination: values.destination.trim() };

@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { ApiError } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { MxRecordsField } from './mx-records-field.tsx';
@@ -54,6 +55,7 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
     initialValues: toFormValues(loaded.settings),
     validate: zodValidate<SettingsValues>(MailSettings),
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = async (values: SettingsValues) => {
     const parsed = MailSettings.parse(values);

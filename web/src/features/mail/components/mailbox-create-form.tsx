@@ -8,6 +8,7 @@ import { useCreateMailbox } from '../use-create-mailbox.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { QuotaInput } from './quota-input.tsx';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 type Values = { email: string; password: string; quota: number | string };
 
@@ -24,6 +25,7 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
     initialValues: { email: '', password: '', quota: defaultQuota },
     validate: zodValidate<Values>(MailboxForm),
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = (values: Values) => {
     const email = values.email.trim();
