@@ -1,3 +1,4 @@
+import type { ConsoleTables } from './console.tables.ts';
 import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
 import type { JobTables } from './jobs.tables.ts';
@@ -8,4 +9,5 @@ import type { SecurityTables } from './security.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
 export interface Database
-  extends CoreTables, DnsTables, MailTables, JobTables, PagingTables, PipelineTables, SecurityTables {}
+  extends CoreTables, DnsTables, MailTables, JobTables, PagingTables, PipelineTables, SecurityTables,
+    ConsoleTables {}
