@@ -60,7 +60,10 @@ describe('startup check (spec §4)', () => {
 
   it('keeps the key on a server error of the check', async () => {
     setLogin('maybe', 'admin@example.com');
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('{}', { status: 503 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 503 }))),
+    );
     start();
     expect(await screen.findByText('app ready')).toBeInTheDocument();
     expect(localStorage.getItem('api_key')).toBe('maybe');
@@ -68,7 +71,10 @@ describe('startup check (spec §4)', () => {
 
   it('clears the key on a 401 of the check', async () => {
     setLogin('gone', 'admin@example.com');
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response('{}', { status: 401 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 401 }))),
+    );
     start();
     expect(await screen.findByText('app ready')).toBeInTheDocument();
     expect(localStorage.getItem('api_key')).toBeNull();

@@ -39,6 +39,7 @@ const SystemManagementPage = lazy(() => import('../features/system/system-manage
 const MonitoringPage = lazy(() => import('../features/monitoring/monitoring-page.tsx'));
 const ApiMonitoringPage = lazy(() => import('../features/monitoring/api-monitoring-page.tsx'));
 const BulkOperationsPage = lazy(() => import('../features/bulk/bulk-operations-page.tsx'));
+const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
 
 /** Spec §2 route table: the console pages, all behind a stored login and inside the shell. */
 export const consoleRoutes: RouteObject[] = [
@@ -76,6 +77,7 @@ export const consoleRoutes: RouteObject[] = [
   { path: '/monitoring', Component: MonitoringPage },
   { path: '/bulk-operations', Component: BulkOperationsPage },
   { path: '/api-monitoring', Component: ApiMonitoringPage },
+  { path: '/audit', Component: AuditPage },
 ];
 
 export const routes: RouteObject[] = [

@@ -86,18 +86,24 @@ describe('typing', () => {
     expect(m.match({ ...key('?', { shiftKey: true }), target: el }, 0)).toBeNull();
   });
 
-  it.each(['checkbox', 'radio', 'range', 'color', 'file'])('a focused %s input is a form control: typing', (type) => {
-    const el = document.createElement('input');
-    el.type = type;
-    expect(isTypingTarget(el)).toBe(true);
-    expect(createShortcutMatcher().match({ ...ctrl('s'), target: el }, 0)).toBeNull();
-  });
+  it.each(['checkbox', 'radio', 'range', 'color', 'file'])(
+    'a focused %s input is a form control: typing',
+    (type) => {
+      const el = document.createElement('input');
+      el.type = type;
+      expect(isTypingTarget(el)).toBe(true);
+      expect(createShortcutMatcher().match({ ...ctrl('s'), target: el }, 0)).toBeNull();
+    },
+  );
 
-  it.each(['switch', 'checkbox', 'radio', 'combobox', 'listbox', 'slider'])('an element with role=%s is typing', (role) => {
-    const el = document.createElement('div');
-    el.setAttribute('role', role);
-    expect(isTypingTarget(el)).toBe(true);
-  });
+  it.each(['switch', 'checkbox', 'radio', 'combobox', 'listbox', 'slider'])(
+    'an element with role=%s is typing',
+    (role) => {
+      const el = document.createElement('div');
+      el.setAttribute('role', role);
+      expect(isTypingTarget(el)).toBe(true);
+    },
+  );
 
   it('buttons and the page itself are not typing targets', () => {
     const submit = document.createElement('input');

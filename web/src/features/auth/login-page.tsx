@@ -147,7 +147,12 @@ function returnPath(state: unknown): string {
   if (state && typeof state === 'object' && 'from' in state) {
     const from = (state as { from: unknown }).from;
     // Only a path of this console (never another origin, never /login itself).
-    if (typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') && !from.startsWith('/login')) {
+    if (
+      typeof from === 'string' &&
+      from.startsWith('/') &&
+      !from.startsWith('//') &&
+      !from.startsWith('/login')
+    ) {
       return from;
     }
   }
