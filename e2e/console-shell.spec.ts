@@ -55,14 +55,20 @@ test.describe('console shell (issue 12)', () => {
 
     // Only the server saying 401 signs out.
     await page.route('**/auth/status', (route) =>
-      route.fulfill({ status: 401, contentType: 'application/json', body: '{"code":"UNAUTHORIZED","message":"x"}' }),
+      route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: '{"code":"UNAUTHORIZED","message":"x"}',
+      }),
     );
     await page.reload();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => localStorage.getItem('api_key'))).toBeNull();
   });
 
-  test('Ctrl+S with a focused switch keeps the change; a dirty form asks before leaving', async ({ page }) => {
+  test('Ctrl+S with a focused switch keeps the change; a dirty form asks before leaving', async ({
+    page,
+  }) => {
     await signIn(page);
     await page.goto('/mail/settings');
     // Mantine draws the switch over a transparent input: the input is the focusable control.
@@ -101,7 +107,9 @@ test.describe('console shell (issue 12)', () => {
     // Closing the tab asks the browser's own question (beforeunload).
     const save = page.getByRole('button', { name: 'Save Settings' });
     await save.click();
-    await expect(page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' }),
+    ).toBeVisible();
     // Saved: nothing to lose, so leaving no longer asks.
     await shell(page).getByRole('link', { name: 'DNS Management' }).click();
     await page.waitForURL('**/dns');
@@ -124,7 +132,9 @@ test.describe('console shell (issue 12)', () => {
     await page.goto('/mail/settings');
     await page.getByText('Enable DMARC', { exact: true }).click();
     await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Mail settings saved successfully!' }),
+    ).toBeVisible();
   });
 
   test('Ctrl+F on the aliases list with an unfinished alias does not leave the page; closing the tab asks', async ({
@@ -157,7 +167,13 @@ test.describe('console shell (issue 12)', () => {
     await withDb(server, (db) =>
       db
         .insertInto('mail_domains')
-        .values({ domain: 'findme.example', explicit: 1, mailbox_count: 0, alias_count: 0, created_at: new Date().toISOString() })
+        .values({
+          domain: 'findme.example',
+          explicit: 1,
+          mailbox_count: 0,
+          alias_count: 0,
+          created_at: new Date().toISOString(),
+        })
         .onConflict((oc) => oc.column('domain').doNothing())
         .execute(),
     );
@@ -190,13 +206,18 @@ test.describe('console shell (issue 12)', () => {
     await shot(page, 'console-shell-search-phone');
   });
 
-  test('a server notification arrives live, and its read state survives a reload', async ({ page, server }) => {
+  test('a server notification arrives live, and its read state survives a reload', async ({
+    page,
+    server,
+  }) => {
     await signIn(page);
     await page.goto('/dashboard');
     const bell = page.getByRole('button', { name: /^Notifications/ });
     await expect(bell).toBeVisible();
     const title = `Backup finished ${Date.now()}`;
-    await withDb(server, (db) => notify(db, { level: 'success', title, message: 'All mailboxes were saved.' }));
+    await withDb(server, (db) =>
+      notify(db, { level: 'success', title, message: 'All mailboxes were saved.' }),
+    );
 
     // Pushed over /api/events: a toast and the bell, without a reload.
     await expect(bell).toHaveAccessibleName(/Notifications \(\d+ unread\)/, { timeout: 15_000 });
@@ -211,16 +232,24 @@ test.describe('console shell (issue 12)', () => {
     await page.reload();
     await expect(bell).toBeVisible();
     await bell.click();
-    const again = page.getByRole('dialog', { name: 'Notifications' }).getByTestId('notification-item').filter({ hasText: title });
+    const again = page
+      .getByRole('dialog', { name: 'Notifications' })
+      .getByTestId('notification-item')
+      .filter({ hasText: title });
     await expect(again).toHaveAttribute('data-read', 'true');
     await axeCheck(page, 'notifications');
     await shot(page, 'console-shell-notifications');
 
     // Clear all is kept too (and leaves the bell empty for the other specs).
-    await page.getByRole('dialog', { name: 'Notifications' }).getByRole('button', { name: 'Clear all' }).click();
+    await page
+      .getByRole('dialog', { name: 'Notifications' })
+      .getByRole('button', { name: 'Clear all' })
+      .click();
     await page.reload();
     await bell.click();
-    await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText('No notifications')).toBeVisible();
+    await expect(
+      page.getByRole('dialog', { name: 'Notifications' }).getByText('No notifications'),
+    ).toBeVisible();
   });
 
   test('after a 401, signing in returns to the page the user was on', async ({ page, request }) => {

@@ -29,7 +29,8 @@ import { useKeyboardShortcuts } from './use-keyboard-shortcuts.ts';
 export default function ShellLayout() {
   return (
     <ModalsProvider>
-      <Notifications position="top-right" limit={4} />
+      {/* Bottom right: toasts never cover the header (search, bell) nor a page's header buttons. */}
+      <Notifications position="bottom-right" limit={4} />
       <ToastBridge />
       <ConsoleFrame />
     </ModalsProvider>

@@ -145,7 +145,7 @@ export default function LoginPage() {
 /** Where to go after signing in: the console page the user was sent away from, else the dashboard. */
 function returnPath(state: unknown): string {
   if (state && typeof state === 'object' && 'from' in state) {
-    const from = (state as { from: unknown }).from;
+    const from = state.from;
     // Only a path of this console (never another origin, never /login itself).
     if (
       typeof from === 'string' &&

@@ -43,8 +43,8 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
           onClose();
         },
         onError: (err) => {
+          // One message for one error: a field's own message, or the alert above the form; no toast.
           if (err instanceof ApiError) form.setErrors(err.fieldErrors);
-          notify({ type: 'error', title: 'Failed to create mailbox', message: errorMessage(err) });
         },
       },
     );
@@ -63,7 +63,7 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
           <Title order={2} size="h4" id="add-mailbox-title">
             Add Mailbox
           </Title>
-          {create.isError && (
+          {create.isError && !hasFieldErrors(create.error) && (
             <ActionErrorAlert
               title="Failed to create mailbox"
               message={errorMessage(create.error)}
@@ -102,4 +102,9 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
       </form>
     </Card>
   );
+}
+
+/** A refusal the form shows at its field needs no second message above the form. */
+function hasFieldErrors(err: unknown): boolean {
+  return err instanceof ApiError && Object.keys(err.fieldErrors).length > 0;
 }
