@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nameServerDefault } from '../../src/features/dns/dns-settings.service.ts';
 import { notify } from '../../src/features/events/notifications.service.ts';
 import { addAdmin } from '../../src/features/auth/admin.service.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
@@ -329,6 +330,33 @@ describe.each(dialects())('console shell API on %s', (dialect) => {
       // Only the refused call (400, like every refused call) is on record, never a bell action.
       const all = (await t.call({ url: '/api/audit?action=POST%20notifications' })).json();
       expect(all.entries.map((e: { details: string }) => JSON.parse(e.details))).toEqual([{ status: 400 }]);
+    });
+  });
+
+  describe('DNS settings default name server', () => {
+    it("is the mail settings' host name when fully qualified, never a single label", async () => {
+      const db = t.deps.database.db;
+      await db.deleteFrom('mail_settings').execute();
+      const row = (hostname: string) => ({
+        id: 1,
+        settings: JSON.stringify({ hostname, domain: 'mailroom-shell.test' }),
+        version: 1,
+        applied_at: null,
+        check_ok: null,
+        check_output: null,
+        updated_at: new Date().toISOString(),
+      });
+      await db.insertInto('mail_settings').values(row('mx.mailroom-shell.test')).execute();
+      expect(await nameServerDefault(db, 'vm')).toBe('mx.mailroom-shell.test');
+      // A mail host name that is itself a single label is not used.
+      await db
+        .updateTable('mail_settings')
+        .set({ settings: JSON.stringify({ hostname: 'mx' }) })
+        .execute();
+      expect(await nameServerDefault(db, 'vm')).toBe('vm.localdomain');
+      await db.deleteFrom('mail_settings').execute();
+      expect(await nameServerDefault(db, 'vm')).toBe('vm.localdomain');
+      expect(await nameServerDefault(db, 'host.example.net')).toBe('host.example.net');
     });
   });
 });

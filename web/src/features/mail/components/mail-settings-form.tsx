@@ -15,6 +15,7 @@ import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { ApiError } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
+import danger from '../../../components/danger-text.module.css';
 import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
@@ -136,7 +137,7 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
                     {...form.getInputProps(name, { type: 'checkbox' })}
                   />
                   {note && (
-                    <Text id={`${name}-note`} size="xs" c="red.9">
+                    <Text id={`${name}-note`} size="xs" className={danger.danger}>
                       {note}
                     </Text>
                   )}
