@@ -84,8 +84,8 @@ export function ZoneFields({ form, mode, nameserver = '' }: ZoneFieldsProps) {
         description={
           isLocalOnlyName(values.primaryNs) ? (
             <Text span size="xs" c="var(--mantine-color-orange-text)" role="status">
-              {values.primaryNs} is not a name other servers can reach: delegate the zone to a fully
-              qualified public name (for example ns1.{values.domain || 'example.com'}).
+              {values.primaryNs} is not a name other servers can reach: delegate the zone to a fully qualified
+              public name (for example ns1.{values.domain || 'example.com'}).
             </Text>
           ) : undefined
         }
