@@ -1,16 +1,17 @@
 import { RouterProvider } from 'react-router';
 import { AuthBootstrap } from './auth-bootstrap.tsx';
-import { AppProviders } from './providers.tsx';
+import { BaseProviders } from './base-providers.tsx';
 import { createAppRouter } from './routes.tsx';
 
 const router = createAppRouter();
 
+/** The app: /login loads only the theme; the shell brings the data layer with it (shell-layout). */
 export function App() {
   return (
-    <AppProviders>
+    <BaseProviders>
       <AuthBootstrap>
         <RouterProvider router={router} />
       </AuthBootstrap>
-    </AppProviders>
+    </BaseProviders>
   );
 }
