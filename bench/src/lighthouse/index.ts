@@ -24,7 +24,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * and 4× CPU slowdown) on /login and, signed in, on /dashboard. The median of a few runs.
  */
 async function run(ctx: BenchContext): Promise<BenchRow[]> {
-  ensureWebBuild(ctx.root, ctx.log);
+  ensureWebBuild(ctx.root, (m) => ctx.log(m));
   const server = await startMailroom(ctx.outDir);
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,

@@ -192,7 +192,7 @@ async function run(log: (m: string) => void): Promise<BenchRow[]> {
 const suite: BenchSuite = {
   name: 'search',
   description: `global search (GET /api/search, through the API stack) at ${MAILBOXES} mailboxes / ${ALIASES} aliases / ${RECORDS} records`,
-  run: (ctx) => run(ctx.log),
+  run: (ctx) => run((m) => ctx.log(m)),
 };
 
 export default suite;
