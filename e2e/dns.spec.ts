@@ -498,6 +498,12 @@ test.describe('DNS screens', () => {
 
     // Reset to Defaults fills the §9 values; saving applies them.
     await form.getByRole('button', { name: 'Reset to Defaults' }).click();
+    // It asks first, like Mail Settings (issue 12).
+    const confirmReset = page
+      .getByRole('dialog')
+      .filter({ hasText: 'Are you sure you want to reset all settings to defaults?' });
+    await confirmReset.getByRole('button', { name: 'Reset', exact: true }).click();
+    await expect(confirmReset).toBeHidden();
     await expect(form.getByLabel('Max Cache Size (MB)')).toHaveValue('100');
     await expect(form.getByLabel('Enable Query Logging')).not.toBeChecked();
     await form.getByRole('button', { name: 'Save Settings' }).click();

@@ -79,6 +79,8 @@ export const dnsMessages = {
   ipv4: 'Value must be a valid IPv4 address',
   ipv6: 'Value must be a valid IPv6 address',
   host: (label: string) => `${label} must be a valid host name`,
+  fqdn: (label: string) =>
+    `${label} must be a fully qualified name (for example ns1.example.com): a single label cannot be delegated to`,
   srvName: 'Name must look like _service._proto (for example _sip._tcp) for SRV records',
   caa: 'Value must be "flags tag value", flags 0 to 255, tag issue, issuewild or iodef',
   txtTooLong: 'Value must be at most 65535 bytes',
@@ -139,6 +141,22 @@ export function isIPv6(v: string): boolean {
 /** A host name: dot-separated labels (letters, digits, hyphen, underscore), optional trailing dot. */
 export function isHostName(v: string): boolean {
   return v.length > 0 && v.length <= 254 && HOST_RE.test(v) && (v.length < 254 || v.endsWith('.'));
+}
+
+/** A host name with at least two labels (`ns1.example.com`): one a parent zone can delegate to. */
+export function isFullyQualified(v: string): boolean {
+  const name = v.trim().replace(/\.$/, '');
+  return isHostName(v.trim()) && name.includes('.');
+}
+
+/**
+ * Names that resolve only on this machine or network: an NS record pointing there works for no one
+ * else (the zone form warns).
+ */
+export function isLocalOnlyName(v: string): boolean {
+  const name = v.trim().toLowerCase().replace(/\.$/, '');
+  if (!name) return false;
+  return !name.includes('.') || /\.(localdomain|local|localhost|internal|lan|home\.arpa)$/.test(name);
 }
 
 /** A record name relative to its zone: '' or '@' (apex), labels, optionally `*` as first label. */
@@ -643,7 +661,20 @@ function ttlOrder<T extends z.ZodType<{ minTtl: number; defaultTtl: number; maxT
   });
 }
 
-export const DnsSettings = ttlOrder(DnsSettingsFields);
+/** Name servers must be fully qualified (issue 12: `NS vm.` is a name nobody can delegate to). */
+function qualifiedNameServers<
+  T extends z.ZodType<Pick<DnsSettings, 'primaryNameserver' | 'secondaryNameserver' | 'tertiaryNameserver'>>,
+>(schema: T) {
+  return schema.superRefine((s, ctx) => {
+    for (const field of ['primaryNameserver', 'secondaryNameserver', 'tertiaryNameserver'] as const) {
+      const v = s[field];
+      if (v !== '' && isHostName(v) && !isFullyQualified(v))
+        ctx.addIssue({ code: 'custom', path: [field], message: dnsMessages.fqdn(L[field]) });
+    }
+  });
+}
+
+export const DnsSettings = qualifiedNameServers(ttlOrder(DnsSettingsFields));
 export type DnsSettings = z.infer<typeof DnsSettingsFields>;
 
 /** §9 defaults. serverHostname/primaryNameserver default to the machine's host name on the server. */
@@ -687,8 +718,8 @@ export const DnsSettingsState = DnsSettingsFields.extend({
 export type DnsSettingsState = z.infer<typeof DnsSettingsState>;
 
 /** `POST dns/settings`: the settings, and the version they were read at (409 when stale). */
-export const DnsSettingsSaveRequest = ttlOrder(
-  DnsSettingsFields.extend({ version: z.number().int().min(0).optional() }),
+export const DnsSettingsSaveRequest = qualifiedNameServers(
+  ttlOrder(DnsSettingsFields.extend({ version: z.number().int().min(0).optional() })),
 );
 export type DnsSettingsSaveRequest = z.input<typeof DnsSettingsSaveRequest>;
 

@@ -9,6 +9,8 @@ import {
 import type { AppDeps } from './app-deps.ts';
 import { registerApply } from './apply/apply.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
+import { registerNotifications } from './features/events/notifications.routes.ts';
+import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
@@ -111,6 +113,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   });
   registerSystem(app, deps);
   registerAudit(app, deps);
+  registerNotifications(app, deps);
+  registerSearch(app, deps);
   registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.

@@ -7,7 +7,7 @@ const MB = 1024 * 1024;
 export const DOMAINS = 20;
 
 /** Multi-row inserts in one transaction: `unnest` arrays on PostgreSQL, VALUES lists on SQLite. */
-async function bulkInsert(
+export async function bulkInsert(
   handle: DatabaseHandle,
   table: string,
   columns: { name: string; pg: 'text' | 'bigint' }[],

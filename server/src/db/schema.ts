@@ -1,4 +1,5 @@
 import type { AcmeTables } from './acme.tables.ts';
+import type { ConsoleTables } from './console.tables.ts';
 import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
 import type { JobTables } from './jobs.tables.ts';
@@ -13,8 +14,9 @@ export interface Database
     CoreTables,
     DnsTables,
     MailTables,
+    AcmeTables,
+    ConsoleTables,
     JobTables,
     PagingTables,
     PipelineTables,
-    SecurityTables,
-    AcmeTables {}
+    SecurityTables {}

@@ -18,6 +18,8 @@ export async function installSpa(app: FastifyInstance, webDist: string): Promise
       wildcard: false,
       index: false,
       cacheControl: false,
+      // The build writes .br/.gz beside each file (web/precompress.ts): sent when the browser takes them.
+      preCompressed: true,
       // Hashed assets never change, so browsers keep them; everything else (index.html) is
       // revalidated so a new build is picked up at once.
       setHeaders: (res, filePath) => {

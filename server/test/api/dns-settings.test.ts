@@ -49,8 +49,12 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
       logLevel: 'info',
       logRetentionDays: 30,
     });
+    // Issue 12: never a single label (`NS vm.`): the mail host name, the machine's FQDN, or
+    // the machine's name in .localdomain.
     const host = os.hostname().toLowerCase();
-    if (/^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) expect(s.serverHostname).toBe(host);
+    expect(s.serverHostname).toContain('.');
+    if (/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(host)) expect(s.serverHostname).toBe(host);
+    else expect(s.serverHostname).toBe(`${host}.localdomain`);
     expect(s.primaryNameserver).toBe(s.serverHostname);
     const status = (await call('GET', 'dns/status')).json();
     expect(status.ok).toBeNull();
@@ -138,6 +142,16 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
         { secondaryNameserver: 'not valid!' },
         'secondaryNameserver',
         'Secondary Nameserver must be a valid host name',
+      ],
+      [
+        { primaryNameserver: 'vm' },
+        'primaryNameserver',
+        'Primary Nameserver must be a fully qualified name (for example ns1.example.com): a single label cannot be delegated to',
+      ],
+      [
+        { tertiaryNameserver: 'ns3' },
+        'tertiaryNameserver',
+        'Tertiary Nameserver must be a fully qualified name (for example ns1.example.com): a single label cannot be delegated to',
       ],
       [{ serverProtocol: 'sctp' }, 'serverProtocol', 'Server Protocol is required'],
       [{ logLevel: undefined }, 'logLevel', 'Log Level is required'],

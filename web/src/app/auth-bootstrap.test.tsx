@@ -47,11 +47,33 @@ describe('startup check (spec §4)', () => {
     expect(localStorage.getItem('user_email')).toBeNull();
   });
 
-  it('clears the key when the check fails', async () => {
+  it('keeps the key when the check fails or is aborted (a reload must not sign out)', async () => {
     setLogin('maybe', 'admin@example.com');
     vi.stubGlobal(
       'fetch',
       vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    start();
+    expect(await screen.findByText('app ready')).toBeInTheDocument();
+    expect(localStorage.getItem('api_key')).toBe('maybe');
+  });
+
+  it('keeps the key on a server error of the check', async () => {
+    setLogin('maybe', 'admin@example.com');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 503 }))),
+    );
+    start();
+    expect(await screen.findByText('app ready')).toBeInTheDocument();
+    expect(localStorage.getItem('api_key')).toBe('maybe');
+  });
+
+  it('clears the key on a 401 of the check', async () => {
+    setLogin('gone', 'admin@example.com');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response('{}', { status: 401 }))),
     );
     start();
     expect(await screen.findByText('app ready')).toBeInTheDocument();

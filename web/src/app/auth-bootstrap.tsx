@@ -2,9 +2,13 @@ import { authRoutes } from '../api/auth-routes.ts';
 import { Center, Loader } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import { clearLogin, getApiKey } from '../api/auth-store.ts';
-import { apiCall } from '../api/client.ts';
+import { ApiError, apiCall } from '../api/client.ts';
 
-/** Spec §4: with a stored key, ask /auth/status first; drop the key if it is not live (or on error). */
+/**
+ * Spec §4: with a stored key, ask /auth/status first. Only the server's word signs out: a 401, or
+ * an answer that says the session is not live. A fetch that is aborted (a reload in the middle of
+ * the check), times out or fails keeps the key; the first real call decides then.
+ */
 export function AuthBootstrap({ children }: { children: ReactNode }) {
   const [ready, setReady] = useState(() => getApiKey() === null);
 
@@ -15,7 +19,10 @@ export function AuthBootstrap({ children }: { children: ReactNode }) {
       .then((r) => {
         if (!r.authenticated) clearLogin();
       })
-      .catch(() => clearLogin())
+      .catch((err: unknown) => {
+        // The client already signs out on a 401 (sessionExpired); make sure of it here too.
+        if (err instanceof ApiError && err.status === 401) clearLogin();
+      })
       .finally(() => {
         if (active) setReady(true);
       });

@@ -1,40 +1,15 @@
-import { createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { queryClient } from '../api/query-client.ts';
-import { DEFAULT_THEME, themeStorageManager, toMantine } from './theme/theme-choice.ts';
+import { BaseProviders } from './base-providers.tsx';
 
-const theme = createTheme({
-  primaryColor: 'blue',
-  // Shade 9 keeps blue text (links, the active menu item) at WCAG AA contrast on light backgrounds.
-  primaryShade: { light: 9, dark: 8 },
-  defaultRadius: 'md',
-  // Keyboard users always see where focus is; mouse clicks do not draw rings.
-  focusRing: 'auto',
-  components: {
-    // Plain objects, not Modal.extend(): importing Modal here would put it in /login's bundle.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
-  },
-});
+export { BaseProviders };
 
-// Mantine's default "dimmed" grey is below 4.5:1 on both schemes.
-const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
-  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
-});
-
-const colorSchemeManager = themeStorageManager();
-
+/** Theme and data layer together (tests render pages outside the shell with these). */
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider
-      theme={theme}
-      cssVariablesResolver={cssVariablesResolver}
-      colorSchemeManager={colorSchemeManager}
-      defaultColorScheme={toMantine(DEFAULT_THEME)}
-    >
+    <BaseProviders>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-    </MantineProvider>
+    </BaseProviders>
   );
 }

@@ -1,12 +1,17 @@
 import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../api/auth-store.ts';
 
 /** Console routes need a stored login (spec §2); without one, or after a 401, it is /login. */
 export function RequireAuth() {
   const { signedIn } = useAuth();
-  if (!signedIn) return <Navigate to="/login" replace />;
+  const location = useLocation();
+  // The page the user was on goes along, so that signing in again (after a 401) returns to it.
+  if (!signedIn) {
+    const from = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to="/login" replace state={{ from }} />;
+  }
   return (
     <Suspense fallback={<PageLoader />}>
       <Outlet />

@@ -43,6 +43,8 @@ const SPEC_PATHS = [
   '/monitoring',
   '/bulk-operations',
   '/api-monitoring',
+  // Issue 12: the audit log screen.
+  '/audit',
 ];
 
 beforeEach(() => {

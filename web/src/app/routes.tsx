@@ -5,8 +5,20 @@ import { PageError } from './page-error.tsx';
 import { RequireAuth } from './require-auth.tsx';
 
 // Everything behind the sign-in is loaded on demand, so /login stays small.
-const ShellLayout = lazy(() => import('./shell/shell-layout.tsx'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
+const loadShell = () => import('./shell/shell-layout.tsx');
+const loadDashboard = () => import('../features/dashboard/dashboard-page.tsx');
+const ShellLayout = lazy(loadShell);
+const DashboardPage = lazy(loadDashboard);
+
+/**
+ * With a stored key the console will show the shell: fetch its chunk (and the dashboard's) while
+ * the startup session check runs, instead of after it. `lazy` then finds them loaded.
+ */
+export function preloadConsole(pathname: string): void {
+  void loadShell().catch(() => undefined);
+  if (pathname === '/dashboard' || pathname === '/' || pathname === '/login')
+    void loadDashboard().catch(() => undefined);
+}
 
 const MailDashboardPage = lazy(() => import('../features/mail/mail-dashboard-page.tsx'));
 const MailboxesPage = lazy(() => import('../features/mail/mailboxes-page.tsx'));
@@ -39,6 +51,7 @@ const SystemManagementPage = lazy(() => import('../features/system/system-manage
 const MonitoringPage = lazy(() => import('../features/monitoring/monitoring-page.tsx'));
 const ApiMonitoringPage = lazy(() => import('../features/monitoring/api-monitoring-page.tsx'));
 const BulkOperationsPage = lazy(() => import('../features/bulk/bulk-operations-page.tsx'));
+const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
 
 /** Spec §2 route table: the console pages, all behind a stored login and inside the shell. */
 export const consoleRoutes: RouteObject[] = [
@@ -76,6 +89,7 @@ export const consoleRoutes: RouteObject[] = [
   { path: '/monitoring', Component: MonitoringPage },
   { path: '/bulk-operations', Component: BulkOperationsPage },
   { path: '/api-monitoring', Component: ApiMonitoringPage },
+  { path: '/audit', Component: AuditPage },
 ];
 
 export const routes: RouteObject[] = [

@@ -8,6 +8,7 @@ import * as m0006 from './0006-security.ts';
 import * as m0007 from './0007-jobs.ts';
 import * as m0010 from './0010-paging.ts';
 import * as m0012 from './0012-acme.ts';
+import * as m0017 from './0017-console-shell.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007-jobs': m0007,
   '0010-paging': m0010,
   '0012-acme': m0012,
+  '0017-console-shell': m0017,
 };

@@ -2,26 +2,62 @@ import type { AuditEntry, AuditList } from '@mailroom/contract/audit';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
-export async function listAudit(
-  db: Kysely<Database>,
-  q: { limit?: number | undefined; offset?: number | undefined; action?: string | undefined },
-): Promise<AuditList> {
+export interface AuditFilter {
+  limit?: number | undefined;
+  offset?: number | undefined;
+  action?: string | undefined;
+  actor?: string | undefined;
+  target?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  cursor?: number | undefined;
+}
+
+const DAY_MS = 86_400_000;
+const isDateOnly = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+/** Lower bound as the stored form (`at` is an ISO string in UTC, so text order is time order). */
+export function fromBound(v: string): string {
+  return isDateOnly(v) ? `${v}T00:00:00.000Z` : new Date(v).toISOString();
+}
+
+/** Upper bound (exclusive): a date means the whole of that day. */
+export function toBound(v: string): string {
+  if (isDateOnly(v)) return new Date(Date.parse(`${v}T00:00:00.000Z`) + DAY_MS).toISOString();
+  return new Date(v).toISOString();
+}
+
+/** A plain prefix compare: LIKE would treat `_` and `%` as wildcards and differs in case rules. */
+const prefix = (column: 'action' | 'target', value: string) =>
+  sql<boolean>`substr(${sql.ref(column)}, 1, ${value.length}) = ${value}`;
+
+/**
+ * The audit log, newest first, filtered by who, what (action prefix), target (prefix) and date.
+ * Pages by key with `cursor` (older than that id), or by `offset` for the old callers.
+ */
+export async function listAudit(db: Kysely<Database>, q: AuditFilter): Promise<AuditList> {
   let base = db.selectFrom('audit_log');
-  // A plain prefix compare: LIKE would treat `_` and `%` as wildcards and differs in case rules
-  // between SQLite and PostgreSQL.
-  if (q.action) base = base.where(sql<boolean>`substr(action, 1, ${q.action.length}) = ${q.action}`);
+  if (q.action) base = base.where(prefix('action', q.action));
+  if (q.actor) base = base.where('actor', '=', q.actor);
+  if (q.target) base = base.where(prefix('target', q.target));
+  if (q.from) base = base.where('at', '>=', fromBound(q.from));
+  if (q.to) base = base.where('at', '<', toBound(q.to));
+  const limit = q.limit ?? 50;
+  let page = base
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(limit + 1);
+  if (q.cursor !== undefined) page = page.where('id', '<', q.cursor);
+  else page = page.offset(q.offset ?? 0);
   const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(q.limit ?? 50)
-      .offset(q.offset ?? 0)
-      .execute(),
+    page.execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
   return {
-    entries: rows.map((r): AuditEntry => ({
-      id: r.id,
+    entries: shown.map((r): AuditEntry => ({
+      id: Number(r.id),
       at: r.at,
       actor: r.actor,
       action: r.action,
@@ -31,5 +67,12 @@ export async function listAudit(
       details: r.details,
     })),
     total: Number(count.n),
+    nextCursor: more ? Number(shown[shown.length - 1]!.id) : null,
   };
+}
+
+/** The administrators, for the screen's "who" filter. */
+export async function auditActors(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('admins').select('email').orderBy('email').limit(500).execute();
+  return rows.map((a) => a.email);
 }

@@ -444,9 +444,22 @@ async function recordDnsStatus(
   ]
     .filter(Boolean)
     .join(' and ');
+  // Say what this apply checked and what is live in all (issue 12: "1 zone file checked" read as
+  // if only one of three zones had been checked).
+  const zoneCount = Number(
+    (
+      await db
+        .selectFrom('dns_zones')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst()
+    )?.n ?? 0,
+  );
+  const live = `${zoneCount} zone${zoneCount === 1 ? '' : 's'} configured in all, each written from a checked file.`;
   await writeStatus(db, {
     ok: checked ? true : null,
-    message: checked ? `${what || 'The configuration'} checked by BIND and applied` : CHECKER_MISSING,
+    message: checked
+      ? `Last change: ${what || 'the configuration'} checked by BIND and applied. ${live}`
+      : CHECKER_MISSING,
     output: report.proof?.output ?? '',
     applied: true,
     ...(out.notes ? { notes: out.notes } : {}),

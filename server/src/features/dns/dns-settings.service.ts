@@ -3,6 +3,7 @@ import {
   DNS_SETTINGS_DEFAULTS,
   type DnsSettings,
   DnsSettingsFields,
+  isFullyQualified,
   isHostName,
 } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
@@ -15,11 +16,40 @@ export function defaultDnsSettings(): DnsSettings {
   return { ...DNS_SETTINGS_DEFAULTS, serverHostname: host, primaryNameserver: host };
 }
 
+/**
+ * The name the server's NS records default to: the mail settings' host name when it is fully
+ * qualified (what the administrator already named this server), else this machine's name when it
+ * is, else the machine's name in `.localdomain` (like the mail defaults; the zone form warns
+ * about it). Never a single label: `NS vm.` is a name nobody can delegate to.
+ */
+export async function nameServerDefault(db: Kysely<Database>, machine = os.hostname()): Promise<string> {
+  const row = await db.selectFrom('mail_settings').select('settings').where('id', '=', 1).executeTakeFirst();
+  if (row) {
+    try {
+      const hostname = (JSON.parse(row.settings) as { hostname?: unknown }).hostname;
+      if (typeof hostname === 'string' && isFullyQualified(hostname)) return hostname.toLowerCase();
+    } catch {
+      /* unreadable mail settings: fall back to the machine's name */
+    }
+  }
+  const name = machine.trim().toLowerCase();
+  if (isFullyQualified(name)) return name;
+  const local = `${isHostName(name) ? name : 'localhost'}.localdomain`;
+  return isFullyQualified(local) ? local : 'localhost.localdomain';
+}
+
 /** Creates the single settings row with the defaults when it does not exist yet. */
 export async function ensureSettingsRow(db: Kysely<Database>): Promise<void> {
+  const exists = await db.selectFrom('dns_settings').select('id').where('id', '=', 1).executeTakeFirst();
+  if (exists) return;
+  const host = await nameServerDefault(db);
   await db
     .insertInto('dns_settings')
-    .values({ id: 1, data: JSON.stringify(defaultDnsSettings()), version: 1 })
+    .values({
+      id: 1,
+      data: JSON.stringify({ ...defaultDnsSettings(), serverHostname: host, primaryNameserver: host }),
+      version: 1,
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }

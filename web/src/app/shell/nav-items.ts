@@ -1,6 +1,7 @@
 import {
   IconCertificate,
   IconDeviceDesktopAnalytics,
+  IconHistory,
   IconLayoutDashboard,
   IconMail,
   IconServer,
@@ -32,6 +33,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     icon: IconDeviceDesktopAnalytics,
     prefix: '/system',
   },
+  { label: 'Audit Log', to: '/audit', icon: IconHistory },
 ];
 
 export function isNavActive(item: NavItem, pathname: string): boolean {

@@ -31,6 +31,10 @@ import {
   type NotificationActionStyle,
   type NotificationType,
 } from '../../lib/notifications-store.ts';
+import { useServerNotifications } from './use-server-notifications.ts';
+
+/** One row of the bell: from this tab (a failed call, with its Retry) or from the server (kept). */
+type BellItem = AppNotification & { serverId: number | null };
 
 const TYPE_ICON: Record<NotificationType, { icon: Icon; color: string }> = {
   success: { icon: IconCircleCheck, color: 'green' },
@@ -51,7 +55,7 @@ function NotificationItem({
   onRead,
   onHide,
 }: {
-  n: AppNotification;
+  n: BellItem;
   now: Date;
   onRead: () => void;
   onHide: () => void;
@@ -65,6 +69,7 @@ function NotificationItem({
       style={{ borderRadius: 'var(--mantine-radius-sm)' }}
       data-testid="notification-item"
       data-read={n.read}
+      data-source={n.serverId === null ? 'local' : 'server'}
     >
       <Group wrap="nowrap" align="flex-start" gap="sm">
         <ThemeIcon color={t.color} variant="light" size="md" radius="xl" aria-hidden>
@@ -119,8 +124,8 @@ function NotificationItem({
 
 /** Spec §2 notifications dropdown: bell with badge, list, mark all read, clear all, clear read. */
 export function NotificationsMenu() {
-  const { notifications, unreadCount, markRead, markAllRead, remove, clearAll, clearRead } =
-    useNotifications();
+  const local = useNotifications();
+  const server = useServerNotifications();
   const [opened, setOpened] = useState(false);
   const [now, setNow] = useState(() => new Date());
   const clock = useInterval(() => setNow(new Date()), 30_000);
@@ -138,6 +143,37 @@ export function NotificationsMenu() {
   useWindowEvent('keydown', (e) => {
     if (opened && e.key === 'Escape') setOpened(false);
   });
+
+  const notifications: BellItem[] = [
+    ...local.notifications.map((n) => ({ ...n, serverId: null })),
+    ...server.notifications.map((n): BellItem => ({
+      id: `server-${n.id}`,
+      serverId: n.id,
+      type: n.level,
+      title: n.title,
+      message: n.message,
+      timestamp: new Date(n.at),
+      read: n.read,
+      persistent: true,
+      actions: [],
+    })),
+  ].sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime());
+  const unreadCount = notifications.filter((n) => !n.read).length;
+  const markRead = (n: BellItem) =>
+    n.serverId === null ? local.markRead(n.id) : server.markRead(n.serverId);
+  const remove = (n: BellItem) => (n.serverId === null ? local.remove(n.id) : server.remove(n.serverId));
+  const markAllRead = () => {
+    local.markAllRead();
+    if (server.notifications.some((n) => !n.read)) server.markAllRead();
+  };
+  const clearRead = () => {
+    local.clearRead();
+    if (server.notifications.some((n) => n.read)) server.clear('read');
+  };
+  const clearAll = () => {
+    local.clearAll();
+    if (server.notifications.length) server.clear('all');
+  };
 
   const badge = badgeLabel(unreadCount);
   const hasRead = notifications.some((n) => n.read);
@@ -209,8 +245,8 @@ export function NotificationsMenu() {
                     key={n.id}
                     n={n}
                     now={now}
-                    onRead={() => markRead(n.id)}
-                    onHide={() => remove(n.id)}
+                    onRead={() => markRead(n)}
+                    onHide={() => remove(n)}
                   />
                 ))}
               </Stack>

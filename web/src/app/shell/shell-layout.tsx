@@ -6,9 +6,11 @@ import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { spotlight } from '@mantine/spotlight';
 import { IconKeyboard, IconMail, IconSearch } from '@tabler/icons-react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useRef } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useAuth } from '../../api/auth-store.ts';
+import { queryClient } from '../../api/query-client.ts';
 import { signOut } from '../../api/sign-out.ts';
 import { refreshSystemStatus } from '../../api/system-status.ts';
 import { PageLoader } from '../require-auth.tsx';
@@ -28,11 +30,14 @@ import { useKeyboardShortcuts } from './use-keyboard-shortcuts.ts';
  */
 export default function ShellLayout() {
   return (
-    <ModalsProvider>
-      <Notifications position="top-right" limit={4} />
-      <ToastBridge />
-      <ConsoleFrame />
-    </ModalsProvider>
+    <QueryClientProvider client={queryClient}>
+      <ModalsProvider>
+        {/* Bottom right: toasts never cover the header (search, bell) nor a page's header buttons. */}
+        <Notifications position="bottom-right" limit={4} />
+        <ToastBridge />
+        <ConsoleFrame />
+      </ModalsProvider>
+    </QueryClientProvider>
   );
 }
 

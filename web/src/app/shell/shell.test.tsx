@@ -49,6 +49,32 @@ beforeEach(() => {
         ),
       );
     }
+    if (url.startsWith('/api/search?q=ali')) {
+      const q = new URL(url, 'http://x').searchParams.get('q');
+      return Promise.resolve(
+        new Response(
+          JSON.stringify({
+            q,
+            groups: [
+              {
+                kind: 'mailbox',
+                label: 'Mailboxes',
+                more: false,
+                hits: [
+                  {
+                    kind: 'mailbox',
+                    title: 'alice@shop.test',
+                    description: 'Mailbox · 100 MB',
+                    path: '/mail/mailboxes?q=alice%40shop.test',
+                  },
+                ],
+              },
+            ],
+          }),
+          { status: 200 },
+        ),
+      );
+    }
     if (url === '/auth/logout') return Promise.resolve(new Response('{"success":true}', { status: 200 }));
     return Promise.resolve(new Response('{"code":"NOT_FOUND","message":"x"}', { status: 404 }));
   });
@@ -82,6 +108,7 @@ describe('the console shell', () => {
       'Web Management',
       'MFA Management',
       'System Management',
+      'Audit Log',
     ]);
     expect(nav().getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     expect(nav().getByRole('link', { name: 'System Management' })).toHaveAttribute(
@@ -97,7 +124,8 @@ describe('the console shell', () => {
 
   it('shows the system status card from the server and refreshes it', async () => {
     await start();
-    expect(await screen.findByText('1d 2h 3m')).toBeInTheDocument();
+    // The dashboard page is loaded on demand: give it time on a busy machine.
+    expect(await screen.findByText('1d 2h 3m', {}, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.getByText('running')).toBeInTheDocument();
     expect(screen.getByText('1.00 GB / 4.00 GB')).toBeInTheDocument();
     expect(screen.getByText('1.50 GB / 10.00 GB')).toBeInTheDocument();
@@ -146,6 +174,29 @@ describe('the console shell', () => {
 
     await user.type(search, 'zzzz');
     expect(await screen.findByText('No results')).toBeInTheDocument();
+  });
+
+  it('finds things on the server too, grouped, and opens one with the keyboard', async () => {
+    const router = await start();
+    const user = userEvent.setup();
+    const search = screen.getByRole('textbox', { name: 'Search' });
+    await user.type(search, 'ali');
+    const box = await screen.findByRole('option', { name: 'alice@shop.test' });
+    const groupLabels = [...document.querySelectorAll('.mantine-Combobox-groupLabel')].map(
+      (g) => g.textContent,
+    );
+    expect(groupLabels).toEqual(['Pages', 'Mailboxes']);
+    expect(box).toBeInTheDocument();
+    // One search call for the debounced text, not one per key.
+    expect(fetchMock.mock.calls.filter(([u]) => String(u).startsWith('/api/search')).map(([u]) => u)).toEqual(
+      ['/api/search?q=ali'],
+    );
+    await user.keyboard('{ArrowDown}');
+    while (!screen.getByRole('option', { name: 'alice@shop.test' }).hasAttribute('data-combobox-selected'))
+      await user.keyboard('{ArrowDown}');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/mail/mailboxes'));
+    expect(router.state.location.search).toBe('?q=alice%40shop.test');
   });
 
   it('lists notifications in the bell with read, clear read and clear all', async () => {

@@ -86,10 +86,29 @@ describe('typing', () => {
     expect(m.match({ ...key('?', { shiftKey: true }), target: el }, 0)).toBeNull();
   });
 
-  it('buttons, checkboxes and the page itself are not typing targets', () => {
-    const cb = document.createElement('input');
-    cb.type = 'checkbox';
-    expect(isTypingTarget(cb)).toBe(false);
+  it.each(['checkbox', 'radio', 'range', 'color', 'file'])(
+    'a focused %s input is a form control: typing',
+    (type) => {
+      const el = document.createElement('input');
+      el.type = type;
+      expect(isTypingTarget(el)).toBe(true);
+      expect(createShortcutMatcher().match({ ...ctrl('s'), target: el }, 0)).toBeNull();
+    },
+  );
+
+  it.each(['switch', 'checkbox', 'radio', 'combobox', 'listbox', 'slider'])(
+    'an element with role=%s is typing',
+    (role) => {
+      const el = document.createElement('div');
+      el.setAttribute('role', role);
+      expect(isTypingTarget(el)).toBe(true);
+    },
+  );
+
+  it('buttons and the page itself are not typing targets', () => {
+    const submit = document.createElement('input');
+    submit.type = 'submit';
+    expect(isTypingTarget(submit)).toBe(false);
     expect(isTypingTarget(document.createElement('button'))).toBe(false);
     expect(isTypingTarget(document.body)).toBe(false);
     expect(isTypingTarget(null)).toBe(false);

@@ -102,7 +102,31 @@ export interface KeyLike {
   target?: EventTarget | null;
 }
 
-/** Spec §5: shortcuts are ignored while typing in an input, textarea, select or editable area. */
+/** ARIA roles of widgets that take keys themselves (Mantine's Switch, Select, SegmentedControl…). */
+const CONTROL_ROLES = new Set([
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'option',
+  'checkbox',
+  'switch',
+  'radio',
+  'radiogroup',
+  'slider',
+  'spinbutton',
+  'menuitemcheckbox',
+  'menuitemradio',
+]);
+
+/** Input types that are buttons, not values: a shortcut there does not lose an edit. */
+const BUTTON_INPUTS = new Set(['button', 'submit', 'reset', 'image']);
+
+/**
+ * Spec §5: shortcuts are ignored while typing in an input, textarea, select or editable area.
+ * Every form control counts as typing (switches, checkboxes, radios, selects, sliders): with one
+ * focused, the user is editing a form, and Ctrl+S there must not navigate away from the change.
+ */
 export function isTypingTarget(target: EventTarget | null | undefined): boolean {
   if (!target || typeof target !== 'object' || !('tagName' in target)) return false;
   const el = target as HTMLElement;
@@ -110,10 +134,10 @@ export function isTypingTarget(target: EventTarget | null | undefined): boolean 
   if (tag === 'textarea' || tag === 'select') return true;
   if (tag === 'input') {
     const type = ((el as HTMLInputElement).type || 'text').toLowerCase();
-    return !['button', 'submit', 'reset', 'checkbox', 'radio', 'range', 'color', 'file', 'image'].includes(
-      type,
-    );
+    return !BUTTON_INPUTS.has(type);
   }
+  const role = el.getAttribute?.('role');
+  if (role && CONTROL_ROLES.has(role)) return true;
   if (el.isContentEditable) return true;
   const ce = el.getAttribute?.('contenteditable');
   return ce !== null && ce !== undefined && ce !== 'false';

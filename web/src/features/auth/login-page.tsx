@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconMail } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { getSignOutReason, setLogin, useAuth } from '../../api/auth-store.ts';
 import { authRoutes } from '../../api/auth-routes.ts';
 import { apiCall } from '../../api/client.ts';
@@ -24,6 +24,8 @@ import { validateLogin, type LoginValues } from './login-form-state.ts';
 export default function LoginPage() {
   const { signedIn } = useAuth();
   const navigate = useNavigate();
+  const location = useLocation();
+  const returnTo = returnPath(location.state);
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [touched, setTouched] = useState({ email: false, password: false });
   const [busy, setBusy] = useState(false);
@@ -31,7 +33,7 @@ export default function LoginPage() {
 
   const { errors, data } = validateLogin(values);
   const signOutReason = getSignOutReason();
-  if (signedIn) return <Navigate to="/dashboard" replace />;
+  if (signedIn) return <Navigate to={returnTo} replace />;
 
   const set = (field: keyof LoginValues) => (e: ChangeEvent<HTMLInputElement>) => {
     const v = e.currentTarget.value;
@@ -56,7 +58,7 @@ export default function LoginPage() {
       }
       setLogin(res.api_key, res.email);
       notify({ type: 'success', title: 'Signed in', message: `Signed in as ${res.email}` });
-      void navigate('/dashboard', { replace: true });
+      void navigate(returnTo, { replace: true });
     } catch (err) {
       setFailure(loginErrorMessage(err));
       setBusy(false);
@@ -138,4 +140,21 @@ export default function LoginPage() {
       </Box>
     </Center>
   );
+}
+
+/** Where to go after signing in: the console page the user was sent away from, else the dashboard. */
+function returnPath(state: unknown): string {
+  if (state && typeof state === 'object' && 'from' in state) {
+    const from = state.from;
+    // Only a path of this console (never another origin, never /login itself).
+    if (
+      typeof from === 'string' &&
+      from.startsWith('/') &&
+      !from.startsWith('//') &&
+      !from.startsWith('/login')
+    ) {
+      return from;
+    }
+  }
+  return '/dashboard';
 }

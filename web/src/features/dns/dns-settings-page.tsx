@@ -22,6 +22,8 @@ import { useDnsStatus } from './use-dns-status.ts';
 import { useSaveDnsSettings } from './use-save-dns-settings.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
+import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
+import { confirmAction } from '../../components/confirm-action.ts';
 
 export default function DnsSettingsPage() {
   const settings = useDnsSettings();
@@ -37,6 +39,7 @@ export default function DnsSettingsPage() {
     validateInputOnChange: true,
     validateInputOnBlur: true,
   });
+  useUnsavedChanges(form.isDirty());
 
   const load = (s: DnsSettingsState) => {
     loadedVersion.current = s.version;
@@ -69,7 +72,15 @@ export default function DnsSettingsPage() {
     }
   };
 
-  const resetToDefaults = () => {
+  const resetToDefaults = async () => {
+    // The same question as Mail Settings: Reset to Defaults confirms everywhere.
+    const ok = await confirmAction({
+      title: 'Reset to Defaults',
+      message: 'Are you sure you want to reset all settings to defaults?',
+      confirmLabel: 'Reset',
+      danger: true,
+    });
+    if (!ok) return;
     form.setValues(defaultsKeepingHost(form.getValues()));
     notify({
       type: 'info',
@@ -90,8 +101,8 @@ export default function DnsSettingsPage() {
       });
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
+        // One message for one error: the alert above the form says it, with its Reload button.
         setStale(err.message);
-        notify({ type: 'error', title: 'Settings not saved', message: err.message });
       } else {
         reportFailure('Failed to save DNS settings', err, form);
       }
@@ -171,7 +182,7 @@ export default function DnsSettingsPage() {
                     <Button
                       variant="default"
                       leftSection={<IconRestore size={16} aria-hidden />}
-                      onClick={resetToDefaults}
+                      onClick={() => void resetToDefaults()}
                       disabled={save.isPending}
                     >
                       Reset to Defaults

@@ -15,6 +15,7 @@ import { useCreateRecord } from '../use-create-record.ts';
 import { useUpdateRecord } from '../use-update-record.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { RecordFields } from './record-fields.tsx';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 export interface RecordFormProps {
   /** The record being edited; absent for a new one. */
@@ -34,6 +35,7 @@ export function RecordForm({ record, defaultZone = '', onDone }: RecordFormProps
     validateInputOnChange: true,
     validateInputOnBlur: true,
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = form.onSubmit(async (values) => {
     try {

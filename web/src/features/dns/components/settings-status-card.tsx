@@ -1,5 +1,6 @@
 import type { DnsCheckStatus } from '@mailroom/contract/dns';
 import { Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
+import danger from '../../../components/danger-text.module.css';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatRelativeTime } from '../../../lib/format.ts';
 
@@ -41,8 +42,19 @@ export function SettingsStatusCard({ status }: { status: DnsCheckStatus }) {
           Last applied: {when(status.appliedAt)}
         </Text>
         {status.reload.attempted && (
-          <Text size="xs" c={status.reload.ok === false ? 'red' : 'dimmed'}>
+          <Text
+            size="xs"
+            className={status.reload.ok === false ? danger.danger : undefined}
+            c={status.reload.ok === false ? undefined : 'dimmed'}
+          >
             Name server reload: {status.reload.ok === null ? 'pending' : status.reload.ok ? 'done' : 'failed'}
+          </Text>
+        )}
+        {!status.reload.attempted && status.appliedAt && (
+          <Text size="xs" c="dimmed">
+            Name server reload: not needed or not possible — named is not running under Mailroom now, so
+            nothing was reloaded; it reads the checked files when it starts (see the DNS dashboard for how to
+            start it).
           </Text>
         )}
         {status.message && <Text size="sm">{status.message}</Text>}

@@ -13,6 +13,7 @@ import {
   type ZoneFormValues,
 } from '../zone-form-values.ts';
 import { ZoneFields } from './zone-fields.tsx';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 /** The 'Add DNS Zone' form; closes and resets on success or cancel. */
 export function ZoneCreateForm({ onDone }: { onDone: () => void }) {
@@ -23,6 +24,7 @@ export function ZoneCreateForm({ onDone }: { onDone: () => void }) {
     validateInputOnChange: true,
     validateInputOnBlur: true,
   });
+  useUnsavedChanges(form.isDirty());
 
   const nameserver = useDnsSettings().data?.primaryNameserver ?? '';
   // The settings may arrive after a domain was typed: fill the name server then, unless typed.

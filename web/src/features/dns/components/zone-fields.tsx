@@ -1,5 +1,5 @@
-import { ZONE_TYPES, zoneLabels } from '@mailroom/contract/dns';
-import { NumberInput, SimpleGrid, TextInput } from '@mantine/core';
+import { isLocalOnlyName, ZONE_TYPES, zoneLabels } from '@mailroom/contract/dns';
+import { NumberInput, SimpleGrid, Text, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { LabelledSelect } from '../../../components/labelled-select.tsx';
 import { nsInsideZone, withDomain, type ZoneFormValues } from '../zone-form-values.ts';
@@ -80,6 +80,15 @@ export function ZoneFields({ form, mode, nameserver = '' }: ZoneFieldsProps) {
         withAsterisk
         key={form.key('primaryNs')}
         {...form.getInputProps('primaryNs')}
+        inputWrapperOrder={['label', 'input', 'description', 'error']}
+        description={
+          isLocalOnlyName(values.primaryNs) ? (
+            <Text span size="xs" c="var(--mantine-color-orange-text)" role="status">
+              {values.primaryNs} is not a name other servers can reach: delegate the zone to a fully qualified
+              public name (for example ns1.{values.domain || 'example.com'}).
+            </Text>
+          ) : undefined
+        }
       />
       {mode === 'create' && nsInsideZone(values) && (
         <TextInput

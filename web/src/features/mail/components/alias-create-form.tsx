@@ -7,6 +7,7 @@ import { useCreateAlias } from '../use-create-alias.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { AliasFields, type AliasValues } from './alias-fields.tsx';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 /** Add Alias: 'Source Email' and 'Destination Email', both valid addresses (§5). */
 export function AliasCreateForm({ onClose }: { onClose: () => void }) {
@@ -15,6 +16,7 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
     initialValues: { source: '', destination: '', status: 'active' },
     validate: zodValidate<AliasValues>(CreateAliasRequest),
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = (values: AliasValues) => {
     const body = { source: values.source.trim(), destination: values.destination.trim() };
@@ -30,8 +32,8 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
         onClose();
       },
       onError: (err) => {
+        // One message for one error: a field's own message, or the alert above the form; no toast.
         if (err instanceof ApiError) form.setErrors(err.fieldErrors);
-        notify({ type: 'error', title: 'Failed to create email alias', message: errorMessage(err) });
       },
     });
   };
@@ -49,7 +51,7 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
           <Title order={2} size="h4" id="add-alias-title">
             Add Alias
           </Title>
-          {create.isError && (
+          {create.isError && !hasFieldErrors(create.error) && (
             <ActionErrorAlert
               title="Failed to create email alias"
               message={errorMessage(create.error)}
@@ -71,4 +73,9 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
       </form>
     </Card>
   );
+}
+
+/** A refusal the form shows at its field needs no second message above the form. */
+function hasFieldErrors(err: unknown): boolean {
+  return err instanceof ApiError && Object.keys(err.fieldErrors).length > 0;
 }

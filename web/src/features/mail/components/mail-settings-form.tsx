@@ -15,6 +15,8 @@ import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import { ApiError } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
+import danger from '../../../components/danger-text.module.css';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { MxRecordsField } from './mx-records-field.tsx';
@@ -54,6 +56,7 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
     initialValues: toFormValues(loaded.settings),
     validate: zodValidate<SettingsValues>(MailSettings),
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = async (values: SettingsValues) => {
     const parsed = MailSettings.parse(values);
@@ -134,7 +137,7 @@ export function MailSettingsForm({ loaded, saving, onSave }: MailSettingsFormPro
                     {...form.getInputProps(name, { type: 'checkbox' })}
                   />
                   {note && (
-                    <Text id={`${name}-note`} size="xs" c="red.9">
+                    <Text id={`${name}-note`} size="xs" className={danger.danger}>
                       {note}
                     </Text>
                   )}

@@ -8,6 +8,7 @@ import { useCreateMailbox } from '../use-create-mailbox.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { QuotaInput } from './quota-input.tsx';
+import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 type Values = { email: string; password: string; quota: number | string };
 
@@ -24,6 +25,7 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
     initialValues: { email: '', password: '', quota: defaultQuota },
     validate: zodValidate<Values>(MailboxForm),
   });
+  useUnsavedChanges(form.isDirty());
 
   const submit = (values: Values) => {
     const email = values.email.trim();
@@ -41,8 +43,8 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
           onClose();
         },
         onError: (err) => {
+          // One message for one error: a field's own message, or the alert above the form; no toast.
           if (err instanceof ApiError) form.setErrors(err.fieldErrors);
-          notify({ type: 'error', title: 'Failed to create mailbox', message: errorMessage(err) });
         },
       },
     );
@@ -61,7 +63,7 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
           <Title order={2} size="h4" id="add-mailbox-title">
             Add Mailbox
           </Title>
-          {create.isError && (
+          {create.isError && !hasFieldErrors(create.error) && (
             <ActionErrorAlert
               title="Failed to create mailbox"
               message={errorMessage(create.error)}
@@ -100,4 +102,9 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
       </form>
     </Card>
   );
+}
+
+/** A refusal the form shows at its field needs no second message above the form. */
+function hasFieldErrors(err: unknown): boolean {
+  return err instanceof ApiError && Object.keys(err.fieldErrors).length > 0;
 }

@@ -2,7 +2,7 @@ import { defaultMailSettings, type MailSettingsResponse } from '@mailroom/contra
 import { MantineProvider } from '@mantine/core';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { SettingsStatusPanel } from './settings-status-panel.tsx';
+import { checkWarnings, SettingsStatusPanel } from './settings-status-panel.tsx';
 
 function loaded(filter: MailSettingsResponse['filter']): MailSettingsResponse {
   const settings = defaultMailSettings('mx1.example.org', 'example.org');
@@ -43,5 +43,20 @@ describe('SettingsStatusPanel', () => {
     expect(screen.getByText('running')).toBeInTheDocument();
     expect(screen.queryByText('not running')).toBeNull();
     expect(screen.getByText(/answers on 127\.0\.0\.1:11332/)).toBeInTheDocument();
+  });
+});
+
+describe('configuration check wording (issue 12)', () => {
+  it('counts the warnings the checker printed, so "passed" never sits above them unqualified', () => {
+    expect(checkWarnings('')).toBe(0);
+    expect(
+      checkWarnings(
+        [
+          'postconf: warning: /etc/postfix/main.cf: unused parameter: x=y',
+          'postmap: fatal: open /etc/postfix/virtual: No such file or directory',
+          'all good',
+        ].join('\n'),
+      ),
+    ).toBe(2);
   });
 });

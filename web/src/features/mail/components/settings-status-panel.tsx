@@ -59,10 +59,17 @@ function FilterStatus({ filter, enabled }: { filter: MailFilterStatus; enabled: 
   );
 }
 
+/** Lines of the checkers' output that are warnings (postconf/doveconf print `…: warning: …`). */
+export function checkWarnings(output: string): number {
+  return output.split('\n').filter((l) => /\bwarning\b|No such file or directory/i.test(l)).length;
+}
+
 /** 'Settings Status': what is saved and applied on the server, read back from it. */
 export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) {
   const s = loaded.settings;
   const check = loaded.check;
+  // "passed" above warnings would mislead (issue 12): say how many the checker printed.
+  const warnings = check ? checkWarnings(check.output) : 0;
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="settings-status-title">
       <Title order={2} size="h4" mb="sm" id="settings-status-title">
@@ -94,11 +101,24 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
               not run
             </Badge>
           ) : (
-            <Badge color={check.ok ? 'teal.9' : 'red.9'} variant="filled">
-              {check.ok ? 'passed' : 'failed'}
+            <Badge color={!check.ok ? 'red.9' : warnings > 0 ? 'orange.9' : 'teal.9'} variant="filled">
+              {!check.ok
+                ? 'failed'
+                : warnings > 0
+                  ? `passed, ${warnings} warning${warnings === 1 ? '' : 's'}`
+                  : 'passed'}
             </Badge>
           )}
         </Group>
+        {check && (
+          <Text size="xs" c="dimmed">
+            {!check.ok
+              ? 'postconf and doveconf refused the rendered configuration: the last good files stay live.'
+              : warnings > 0
+                ? `postconf and doveconf accepted the rendered configuration, with ${warnings === 1 ? 'a warning' : 'warnings'} (below). Warnings about missing files or maps usually mean a daemon or a map that was not set up yet on this machine; they do not stop mail.`
+                : 'postconf and doveconf accepted the rendered configuration.'}
+          </Text>
+        )}
         {check === null && (
           <Text size="xs" c="dimmed">
             No checker (postconf, doveconf) was available when the settings were last applied.

@@ -1,5 +1,6 @@
 import { Group, Progress, Text } from '@mantine/core';
 import { usageColor } from '../mail-units.ts';
+import classes from './usage-bar.module.css';
 
 /** §9 usage: a bar and the rounded percent, red above 80 %; nothing to measure when unlimited. */
 export function UsageBar({ percent, label }: { percent: number | null; label: string }) {
@@ -20,13 +21,7 @@ export function UsageBar({ percent, label }: { percent: number | null; label: st
         style={{ flex: 1 }}
         aria-label={`${label} usage`}
       />
-      <Text
-        size="sm"
-        c={color === 'red' ? 'red.8' : undefined}
-        fw={color === 'red' ? 700 : undefined}
-        w={44}
-        ta="right"
-      >
+      <Text size="sm" className={color === 'red' ? classes.high : undefined} w={44} ta="right">
         {percent}%
       </Text>
     </Group>

@@ -1,0 +1,104 @@
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { signInKey, startMailroom } from '../lib/servers.ts';
+import { ensureWebBuild } from '../lib/web-build.ts';
+import type { BenchContext, BenchRow, BenchSuite } from '../suite.ts';
+
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const GOAL = 90;
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+
+interface Scores {
+  performance: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  unusedJsKiB: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Lighthouse's performance score with its default settings (mobile emulation, simulated slow 4G
+ * and 4× CPU slowdown) on /login and, signed in, on /dashboard. The median of a few runs.
+ */
+async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  ensureWebBuild(ctx.root, (m) => ctx.log(m));
+  const server = await startMailroom(ctx.outDir);
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
+  const rows: BenchRow[] = [];
+  try {
+    const key = await signInKey(server.baseURL);
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    const page = (await browser.pages())[0] ?? (await browser.newPage());
+    const audit = async (path: string, signedIn: boolean): Promise<Scores> => {
+      // The console keeps its key in localStorage: set or clear it on the origin before each run.
+      await page.goto(`${server.baseURL}/favicon.ico`).catch(() => undefined);
+      await page.evaluate(
+        (k: string | null) => {
+          if (k) {
+            localStorage.setItem('api_key', k);
+            localStorage.setItem('user_email', 'bench@example.com');
+          } else localStorage.clear();
+        },
+        signedIn ? key : null,
+      );
+      const result = await lighthouse(
+        `${server.baseURL}${path}`,
+        { port: chrome.port, onlyCategories: ['performance'], disableStorageReset: true, logLevel: 'error' },
+        undefined,
+        page,
+      );
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`lighthouse gave no result for ${path}`);
+      const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
+      const unused = lhr.audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
+      return {
+        performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+        fcp: num('first-contentful-paint'),
+        lcp: num('largest-contentful-paint'),
+        tbt: num('total-blocking-time'),
+        unusedJsKiB: (unused?.overallSavingsBytes ?? 0) / 1024,
+      };
+    };
+    for (const [path, signedIn] of [
+      ['/login', false],
+      ['/dashboard', true],
+    ] as const) {
+      const runs: Scores[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const s = await audit(path, signedIn);
+        ctx.log(
+          `${path} run ${i + 1}: performance ${s.performance}, FCP ${(s.fcp / 1000).toFixed(2)} s, TBT ${s.tbt.toFixed(0)} ms`,
+        );
+        runs.push(s);
+      }
+      const score = median(runs.map((r) => r.performance));
+      rows.push({
+        measure: `Lighthouse performance (mobile defaults), ${path}`,
+        value: `${score} (median of ${RUNS}; FCP ${(median(runs.map((r) => r.fcp)) / 1000).toFixed(2)} s, LCP ${(median(runs.map((r) => r.lcp)) / 1000).toFixed(2)} s, TBT ${median(runs.map((r) => r.tbt)).toFixed(0)} ms, unused JS ${median(runs.map((r) => r.unusedJsKiB)).toFixed(0)} KiB)`,
+        goal: `≥ ${GOAL}`,
+        pass: score >= GOAL,
+        raw: { score, runs: RUNS },
+      });
+    }
+    await browser.disconnect();
+  } finally {
+    chrome.kill();
+    await server.stop();
+  }
+  return rows;
+}
+
+const suite: BenchSuite = {
+  name: 'lighthouse',
+  description:
+    'Lighthouse performance score (default mobile settings, Debian Chromium) on /login and /dashboard',
+  run,
+};
+
+export default suite;
