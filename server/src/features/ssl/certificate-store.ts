@@ -15,7 +15,8 @@ export interface StoreInput {
   keyEnc: string;
   source: SslCertificate['source'];
   autoRenew: boolean;
-  renewal: unknown;
+  /** The sealed generation request (see certificate-jobs.ts), null when Mailroom cannot renew it. */
+  renewal: string | null;
 }
 
 function columns(i: StoreInput, now: string) {
@@ -40,7 +41,7 @@ function columns(i: StoreInput, now: string) {
     key_enc: i.keyEnc,
     source: i.source,
     auto_renew: i.autoRenew ? 1 : 0,
-    renewal: i.renewal === null ? null : JSON.stringify(i.renewal),
+    renewal: i.renewal,
     updated_at: now,
   };
 }

@@ -9,7 +9,7 @@ import type {
 } from '@mailroom/contract/ssl';
 import { sslMessages } from '@mailroom/contract/ssl';
 import type { z } from 'zod';
-import { writeChangeAudit } from '../../apply/audit-scope.ts';
+import { audited } from './audited.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { checkCertificate } from './certificate-check.ts';
 import { makeCsr, makeKey, requestNames } from './certificate-make.ts';
@@ -47,7 +47,7 @@ export async function uploadCertificate(ctx: SslContext, body: z.output<typeof U
     ctx,
     (r) => Number(r.id),
     () =>
-      ctx.db.transaction().execute(async (trx) => {
+      audited(ctx.db, async (trx, audit) => {
         const r = await insertCertificate(trx, {
           leaf: checked.leaf,
           chainPem: checked.chainPem,
@@ -56,7 +56,7 @@ export async function uploadCertificate(ctx: SslContext, body: z.output<typeof U
           autoRenew: false,
           renewal: null,
         });
-        await writeChangeAudit(trx, { target: checked.leaf.domain, details: { id: Number(r.id), fingerprint: checked.leaf.fingerprint } });
+        await audit({ target: checked.leaf.domain, details: { id: Number(r.id), fingerprint: checked.leaf.fingerprint } });
         return r;
       }),
   );
@@ -68,7 +68,7 @@ export async function createCsr(ctx: SslContext, req: GenerateCertificateParsed)
   const key = await makeKey(req);
   const csr = await makeCsr(req, key);
   const names = requestNames(req);
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const row = await audited(ctx.db, async (trx, audit) => {
     const r = await trx
       .insertInto('ssl_csrs')
       .values({
@@ -80,7 +80,7 @@ export async function createCsr(ctx: SslContext, req: GenerateCertificateParsed)
       })
       .returning(['id'])
       .executeTakeFirstOrThrow();
-    await writeChangeAudit(trx, { target: req.domain, details: { csr: Number(r.id), names } });
+    await audit({ target: req.domain, details: { csr: Number(r.id), names } });
     return r;
   });
   return { id: Number(row.id), domain: req.domain.toLowerCase(), csr, privateKey: key.keyPem };
@@ -106,7 +106,7 @@ export async function completeCsr(ctx: SslContext, id: number, body: z.output<ty
     ctx,
     (r) => Number(r.id),
     () =>
-      ctx.db.transaction().execute(async (trx) => {
+      audited(ctx.db, async (trx, audit) => {
         const r = await insertCertificate(trx, {
           leaf: checked.leaf,
           chainPem: checked.chainPem,
@@ -116,7 +116,7 @@ export async function completeCsr(ctx: SslContext, id: number, body: z.output<ty
           renewal: null,
         });
         await trx.deleteFrom('ssl_csrs').where('id', '=', id).execute();
-        await writeChangeAudit(trx, { target: checked.leaf.domain, details: { id: Number(r.id), csr: id } });
+        await audit({ target: checked.leaf.domain, details: { id: Number(r.id), csr: id } });
         return r;
       }),
   );
@@ -131,10 +131,10 @@ export async function deleteCertificate(ctx: SslContext, id: number, confirmed: 
     ctx,
     () => null,
     () =>
-      ctx.db.transaction().execute(async (trx) => {
+      audited(ctx.db, async (trx, audit) => {
         await trx.deleteFrom('ssl_certificates').where('id', '=', id).execute();
         await trx.updateTable('ssl_settings').set({ mail_certificate_id: null }).where('mail_certificate_id', '=', id).execute();
-        await writeChangeAudit(trx, { target: row.domain, details: { id, fingerprint: row.fingerprint, inUse: uses } });
+        await audit({ target: row.domain, details: { id, fingerprint: row.fingerprint, inUse: uses } });
       }),
   );
 }

@@ -3,7 +3,8 @@ import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import { SSL_SETTINGS_DEFAULTS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import { currentActor, writeChangeAudit } from '../../apply/audit-scope.ts';
+import { currentActor } from '../../apply/audit-scope.ts';
+import { audited } from './audited.ts';
 import { fieldError } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { createAcmeIssuer } from './acme/acme-issuer.ts';
@@ -117,9 +118,9 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   registerRoute(app, r.saveSettings, async ({ body }) => {
     checkSslSettings(body.settings);
     const before = await readSslSettings(db);
-    await db.transaction().execute(async (trx) => {
+    await audited(db, async (trx, audit) => {
       await writeSslSettings(trx, body.settings, body.version);
-      await writeChangeAudit(trx, { before: before.settings, after: body.settings, details: { version: body.version + 1 } });
+      await audit({ before: before.settings, after: body.settings, details: { version: body.version + 1 } });
     });
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
     await opts.reapplyMail();
@@ -137,9 +138,9 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
       const row = await db.selectFrom('ssl_certificates').select('id').where('id', '=', body.certificateId).executeTakeFirst();
       if (!row) throw fieldError('certificateId', `No certificate with id ${body.certificateId}`);
     }
-    await db.transaction().execute(async (trx) => {
+    await audited(db, async (trx, audit) => {
       await writeMailCertificate(trx, body.certificateId);
-      await writeChangeAudit(trx, { target: body.certificateId === null ? 'host name' : `certificate ${body.certificateId}` });
+      await audit({ target: body.certificateId === null ? 'host name' : `certificate ${body.certificateId}` });
     });
     await opts.reapplyMail();
     return mailState();
