@@ -25,4 +25,8 @@ export interface MailTls {
   certificateId: number;
 }
 
-export type MailTlsSource = (hostname: string) => Promise<{ certificate: MailTls | null; policy: MailTlsPolicy }>;
+/** `db`: the database handle the render runs on (a transaction while a change is validated). */
+export type MailTlsSource<Db = unknown> = (
+  hostname: string,
+  db: Db,
+) => Promise<{ certificate: MailTls | null; policy: MailTlsPolicy }>;

@@ -18,11 +18,13 @@ import { prepareLocalMailHost } from './mail-setup.service.ts';
 import { checkStagedMailFiles, ensureTlsCertificate, renderMailFiles } from './mail-stack.ts';
 import { conflict } from '../../http/errors.ts';
 
+type Db = Parameters<typeof settingsToRender>[0];
+
 export const MAIL_TARGET = 'mail';
 
 /** The SSL area's certificate and TLS policy per app (set by registerMail from its options). */
-const tlsSources = new WeakMap<AppDeps, MailTlsSource>();
-export function setMailTlsSource(deps: AppDeps, source: MailTlsSource | undefined): void {
+const tlsSources = new WeakMap<AppDeps, MailTlsSource<Db>>();
+export function setMailTlsSource(deps: AppDeps, source: MailTlsSource<Db> | undefined): void {
   if (source) tlsSources.set(deps, source);
 }
 
@@ -61,7 +63,7 @@ export function checkOf(proof: ProveResult | null, output: string): ConfigCheck 
 async function renderCommitted(deps: AppDeps, conn: MailDbConn, db: Parameters<typeof settingsToRender>[0]) {
   const settings = await settingsToRender(db);
   const { ports } = deps.config;
-  const tls = (await tlsSources.get(deps)?.(settings.hostname)) ?? null;
+  const tls = (await tlsSources.get(deps)?.(settings.hostname, db)) ?? null;
   return {
     files: await renderMailFiles(db, deps.host, conn, settings, {
       ports,

@@ -1,6 +1,8 @@
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
 import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { assertApplied } from '../../apply/pipeline.ts';
@@ -38,7 +40,7 @@ export interface MailOptions {
    */
   onDnsFactsChanged?: (domains: string[] | 'all') => Promise<void>;
   /** The SSL area's certificate for the mail host and its TLS policy (absent: a self-signed one). */
-  tls?: MailTlsSource;
+  tls?: MailTlsSource<Kysely<Database>>;
 }
 
 /** What other areas may ask of the mail area (wired in app.ts). */

@@ -45,8 +45,8 @@ export async function servedMailCertificateId(db: Db, hostname: string, chosen: 
   return hit ? Number(hit.id) : null;
 }
 
-export function mailTlsSource(db: Db, vault: KeyVault): MailTlsSource {
-  return async (hostname) => {
+export function mailTlsSource(vault: KeyVault): MailTlsSource<Db> {
+  return async (hostname, db) => {
     const { settings, mailCertificateId } = await readSslSettings(db);
     const id = await servedMailCertificateId(db, hostname, mailCertificateId);
     let certificate: MailTls | null = null;

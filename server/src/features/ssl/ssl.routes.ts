@@ -2,6 +2,8 @@ import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import { SSL_SETTINGS_DEFAULTS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { currentActor } from '../../apply/audit-scope.ts';
 import { audited } from './audited.ts';
@@ -44,7 +46,7 @@ export interface SslOptions {
 
 export interface SslHandle {
   /** For the mail area: the certificate to serve and the TLS policy. */
-  mailTls: MailTlsSource;
+  mailTls: MailTlsSource<Kysely<Database>>;
   ctx: SslContext;
   /** How many certificates are stored (the DNS dashboard shows it). */
   count(): Promise<number>;
@@ -154,7 +156,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     });
   }
   return {
-    mailTls: mailTlsSource(db, vault),
+    mailTls: mailTlsSource(vault),
     ctx,
     count: async () =>
       Number(
