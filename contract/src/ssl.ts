@@ -687,3 +687,23 @@ export const sslRoutes = {
 /** Download and export are streamed (not JSON): their paths. */
 export const SSL_DOWNLOAD_PATH = '/api/ssl/certificates/:id/download';
 export const SSL_EXPORT_PATH = '/api/ssl/certificates/export';
+
+/** The two file answers as catalogue entries, for the console's downloads (not JSON). */
+export const sslFileRoutes = {
+  exportCsv: defineRoute({
+    method: 'GET',
+    path: 'ssl/certificates/export',
+    summary: 'ssl-certificates-{date}.csv',
+    tags,
+    response: z.unknown(),
+  }),
+  download: defineRoute({
+    method: 'GET',
+    path: 'ssl/certificates/:id/download',
+    summary: 'PEM bundle or zip (key, chain, fullchain)',
+    tags,
+    params: IdParams,
+    query: z.object({ format: z.enum(['pem', 'zip']).optional() }),
+    response: z.unknown(),
+  }),
+} as const;
