@@ -63,6 +63,8 @@ export const sslMessages = {
   loadSettings: 'Failed to load SSL settings',
   noActivity: 'No recent SSL activity',
   noneExpiring: 'No certificates are expiring soon.',
+  onlyOutsideRenewals: (domains: string[]) =>
+    `No expiring certificate can be renewed by Mailroom; renew these with their CA and upload the new certificate: ${domains.join(', ')}`,
   saved: 'SSL settings saved successfully!',
   notSpecified: 'Not specified',
   noCertificates: 'No SSL certificates found',

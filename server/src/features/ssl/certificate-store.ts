@@ -188,6 +188,19 @@ export async function stats(db: Db, threshold: number, now = Date.now()) {
   return { totalCertificates: total, validCertificates: total - expired - expiring, expiringSoon: expiring, expiredCertificates: expired };
 }
 
+/** Domains within the threshold that Mailroom cannot renew itself (uploads, CSR results). */
+export async function dueElsewhere(db: Db, threshold: number, now = Date.now()): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ssl_certificates')
+    .select('domain')
+    .where('not_after', '<=', now + threshold * DAY)
+    .where('renewal', 'is', null)
+    .orderBy('not_after')
+    .limit(20)
+    .execute();
+  return rows.map((r) => r.domain);
+}
+
 /** Ids due for renewal: auto-renew on, not yet expired past recovery, within the threshold. */
 export async function dueForRenewal(db: Db, threshold: number, onlyAuto: boolean, now = Date.now()): Promise<number[]> {
   let q = db

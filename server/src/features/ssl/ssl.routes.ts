@@ -28,6 +28,7 @@ import {
   listCsrs,
   uploadCertificate,
 } from './certificate.service.ts';
+import { dueElsewhere } from './certificate-store.ts';
 import { mailServedId } from './certificate-usage.ts';
 import { KeyVault } from './key-vault.ts';
 import { mailTlsSource } from './mail-tls.ts';
@@ -102,7 +103,10 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   );
   registerRoute(app, r.renewExpiring, async ({ reply, request }) => {
     const job = await startRenewExpiring(ctx, currentActor(), false);
-    if (!job) return { jobId: null, message: sslMessages.noneExpiring };
+    if (!job) {
+      const outside = await dueElsewhere(db, (await readSslSettings(db)).settings.renewalThreshold);
+      return { jobId: null, message: outside.length ? sslMessages.onlyOutsideRenewals(outside) : sslMessages.noneExpiring };
+    }
     request.auditDetails = { job: job.id };
     void reply.code(202);
     return { jobId: job.id, message: `Renewal of expiring certificates started as job ${job.id}` };

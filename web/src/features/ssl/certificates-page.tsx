@@ -137,7 +137,7 @@ export default function CertificatesPage() {
             >
               Export Certificates
             </Button>
-            <Button variant="light" color="teal" loading={busy === 'renew'} onClick={() => void renewExpiring()}>
+            <Button variant="light" loading={busy === 'renew'} onClick={() => void renewExpiring()}>
               Renew Expiring Certificates
             </Button>
             <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void refresh()} loading={list.isFetching}>
