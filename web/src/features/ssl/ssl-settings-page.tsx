@@ -1,6 +1,7 @@
 import {
   SSL_LOG_LEVELS,
   SSL_SERVER_PROTOCOLS,
+  SSL_SETTINGS_DEFAULTS,
   SSL_SETTING_EFFECT,
   SslSettings,
   sslMessages,
@@ -86,8 +87,11 @@ function EffectBadge({ k }: { k: Key }) {
   return null;
 }
 
+// An emptied number input reads '{Label} is required'; text fields stay strings.
 const toRequest = (v: Values) =>
-  Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x === '' ? undefined : x])) as unknown as SslSettings;
+  Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [k, x === '' && typeof SSL_SETTINGS_DEFAULTS[k as Key] === 'number' ? undefined : x]),
+  ) as unknown as SslSettings;
 
 export default function SslSettingsPage() {
   const qc = useQueryClient();

@@ -18,6 +18,12 @@ const date = (iso: string) => new Date(iso).toLocaleDateString();
 
 /** Domain, Status, Issuer, Valid Until, Days Left, Type, (Key Size), Actions. */
 export function CertificateTable({ certificates, showKeySize, onView, onRenew, onDelete, onDownload, empty }: CertificateTableProps) {
+  if (certificates.length === 0)
+    return (
+      <Text c="dimmed" ta="center" py="md">
+        {empty}
+      </Text>
+    );
   return (
     <Table.ScrollContainer minWidth={760}>
       <Table striped highlightOnHover verticalSpacing="xs">
@@ -34,15 +40,6 @@ export function CertificateTable({ certificates, showKeySize, onView, onRenew, o
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {certificates.length === 0 && (
-            <Table.Tr>
-              <Table.Td colSpan={showKeySize ? 8 : 7}>
-                <Text c="dimmed" ta="center" py="md">
-                  {empty}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          )}
           {certificates.map((c) => (
             <Table.Tr key={c.id}>
               <Table.Td>
