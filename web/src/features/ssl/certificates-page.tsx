@@ -119,7 +119,7 @@ export default function CertificatesPage() {
             Bulk Actions
           </Title>
           {notice && (
-            <Alert color="yellow" mb="sm" withCloseButton onClose={() => setNotice(null)}>
+            <Alert color="yellow" mb="sm" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
               {notice}
             </Alert>
           )}

@@ -215,12 +215,12 @@ export default function SslSettingsPage() {
           <form onSubmit={form.onSubmit((v) => void save(v))}>
             <Stack gap="md">
               {saved && (
-                <Alert color="green" withCloseButton onClose={() => setSaved(false)} role="status">
+                <Alert color="green" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaved(false)} role="status">
                   {sslMessages.saved}
                 </Alert>
               )}
               {saveError && (
-                <Alert color="red" withCloseButton onClose={() => setSaveError(null)} role="alert" title="The SSL settings were not saved">
+                <Alert color="red" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaveError(null)} role="alert" title="The SSL settings were not saved">
                   {saveError}
                 </Alert>
               )}
