@@ -34,7 +34,10 @@ async function looks(page: Page, name: string) {
 }
 
 test.describe('SSL', () => {
-  test('generate a self-signed certificate: the four steps follow the job, then it is listed', async ({ page, request }) => {
+  test('generate a self-signed certificate: the four steps follow the job, then it is listed', async ({
+    page,
+    request,
+  }) => {
     const key = await signIn(page);
     await page.goto('/ssl/generate');
     await expect(page.getByRole('heading', { level: 1, name: 'Certificate Generation' })).toBeVisible();
@@ -44,12 +47,19 @@ test.describe('SSL', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByLabel('Additional domain').fill('www.gen.example.com');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await expect(page.getByTestId('san-list').getByText('www.gen.example.com', { exact: true })).toHaveCount(1);
+    await expect(page.getByTestId('san-list').getByText('www.gen.example.com', { exact: true })).toHaveCount(
+      1,
+    );
     await looks(page, 'ssl-generate');
     await page.getByRole('button', { name: 'Generate Certificate' }).click();
     const progress = page.getByTestId('generation-progress');
     await expect(progress.getByText('Certificate generated')).toBeVisible({ timeout: 30_000 });
-    for (const step of ['Validating domain ownership', 'Generating private key', 'Requesting certificate from CA', 'Installing certificate'])
+    for (const step of [
+      'Validating domain ownership',
+      'Generating private key',
+      'Requesting certificate from CA',
+      'Installing certificate',
+    ])
       await expect(progress.getByText(step)).toBeVisible();
     await shot(page, 'ssl-generate-done');
     // The form reset after success and cleared the SAN list.
@@ -59,7 +69,9 @@ test.describe('SSL', () => {
     expect(certs[0]).toMatchObject({ issuer: 'Self-signed', source: 'self-signed' });
   });
 
-  test('generation: OV asks for the organisation, ACME failure shows the error and Retry', async ({ page }) => {
+  test('generation: OV asks for the organisation, ACME failure shows the error and Retry', async ({
+    page,
+  }) => {
     await signIn(page);
     await page.goto('/ssl/generate');
     await page.getByRole('textbox', { name: /^Domain/ }).fill('acme.example.com');
@@ -81,7 +93,9 @@ test.describe('SSL', () => {
     await looks(page, 'ssl-generate-failed');
   });
 
-  test('certificate management: upload with refusals, filters, details, renew expiring, export, delete', async ({ page }) => {
+  test('certificate management: upload with refusals, filters, details, renew expiring, export, delete', async ({
+    page,
+  }) => {
     await signIn(page);
     const { inter, leaf } = await makeChain(['shop.example.com', 'www.shop.example.com'], { toDays: 20 });
     await page.goto('/ssl/certificates');

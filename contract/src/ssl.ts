@@ -3,7 +3,14 @@ import { ListQuery, OkResponse } from './common.ts';
 import { JobAccepted } from './jobs.ts';
 import { fieldMessages } from './messages.ts';
 import { defineRoute } from './route.ts';
-import { DOMAIN_RE, domainField, isEmailAddress, queryInt, requiredInt, requiredString } from './validators.ts';
+import {
+  DOMAIN_RE,
+  domainField,
+  isEmailAddress,
+  queryInt,
+  requiredInt,
+  requiredString,
+} from './validators.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants (spec 2 §3, §4, §9)
@@ -198,7 +205,9 @@ const optText = (max = 200) => z.string().trim().max(max).optional().default('')
 export const GenerateCertificate = z
   .object({
     domain: domainField(generateLabels.domain),
-    certificateType: z.enum(CERTIFICATE_TYPES, { error: fieldMessages.required(generateLabels.certificateType) }),
+    certificateType: z.enum(CERTIFICATE_TYPES, {
+      error: fieldMessages.required(generateLabels.certificateType),
+    }),
     keyAlgorithm: z.enum(KEY_ALGORITHMS, { error: fieldMessages.required(generateLabels.keyAlgorithm) }),
     keySize: requiredInt(generateLabels.keySize, 256, 4096),
     signatureAlgorithm: z.enum(SIGNATURE_ALGORITHMS, {
@@ -207,7 +216,11 @@ export const GenerateCertificate = z
     validityPeriod: requiredInt(generateLabels.validityPeriod, 1, 3650),
     autoRenewal: z.boolean().optional().default(true),
     wildcardDomain: z.boolean().optional().default(false),
-    sanDomains: z.array(z.string().trim().regex(DOMAIN_RE, fieldMessages.domain)).max(100).optional().default([]),
+    sanDomains: z
+      .array(z.string().trim().regex(DOMAIN_RE, fieldMessages.domain))
+      .max(100)
+      .optional()
+      .default([]),
     organizationName: optText(),
     organizationalUnit: optText(),
     country: optText(2),
@@ -251,7 +264,11 @@ export const GenerateCertificate = z
         ctx.addIssue({ code: 'custom', path: ['keyAlgorithm'], message: sslMessages.ed25519Acme });
     }
     if (v.keyAlgorithm === 'RSA' && !(RSA_KEY_SIZES as readonly number[]).includes(v.keySize))
-      ctx.addIssue({ code: 'custom', path: ['keySize'], message: 'Key Size must be 2048, 3072 or 4096 for RSA' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['keySize'],
+        message: 'Key Size must be 2048, 3072 or 4096 for RSA',
+      });
     if (v.keyAlgorithm === 'ECDSA' && !(ECDSA_KEY_SIZES as readonly number[]).includes(v.keySize))
       ctx.addIssue({
         code: 'custom',
@@ -269,7 +286,12 @@ export const CsrCreated = z.object({
   csr: z.string(),
   privateKey: z.string(),
 });
-export const PendingCsr = z.object({ id: z.number(), domain: z.string(), names: z.array(z.string()), createdAt: z.string() });
+export const PendingCsr = z.object({
+  id: z.number(),
+  domain: z.string(),
+  names: z.array(z.string()),
+  createdAt: z.string(),
+});
 export const CsrCompletion = z.object({
   certificate: requiredString(uploadLabels.certificate).max(PEM_MAX),
   certificateChain: z.string().max(PEM_MAX).optional().default(''),

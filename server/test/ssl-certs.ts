@@ -2,7 +2,12 @@ import { KeyObject, randomBytes, webcrypto } from 'node:crypto';
 import { x509 } from '../src/features/ssl/x509-lib.ts';
 
 const DAY = 86_400_000;
-const RSA = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
+const RSA = {
+  name: 'RSASSA-PKCS1-v1_5',
+  hash: 'SHA-256',
+  publicExponent: new Uint8Array([1, 0, 1]),
+  modulusLength: 2048,
+};
 const EC = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
 
 export interface TestCert {
@@ -34,12 +39,20 @@ export async function makeCert(opts: {
   org?: string;
 }): Promise<TestCert> {
   const alg = opts.ec ? EC : RSA;
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const now = Date.now();
   const name = opts.org ? `CN=${opts.cn}, O=${opts.org}` : `CN=${opts.cn}`;
-  const extensions: x509.Extension[] = [new x509.BasicConstraintsExtension(opts.ca ?? false, undefined, true)];
-  if (opts.ca) extensions.push(new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true));
-  if (opts.names) extensions.push(new x509.SubjectAlternativeNameExtension(opts.names.map((value) => ({ type: 'dns' as const, value }))));
+  const extensions: x509.Extension[] = [
+    new x509.BasicConstraintsExtension(opts.ca ?? false, undefined, true),
+  ];
+  if (opts.ca)
+    extensions.push(
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    );
+  if (opts.names)
+    extensions.push(
+      new x509.SubjectAlternativeNameExtension(opts.names.map((value) => ({ type: 'dns' as const, value }))),
+    );
   if (opts.policies) extensions.push(new x509.CertificatePolicyExtension(opts.policies));
   const common = {
     serialNumber: serial(),
@@ -67,9 +80,19 @@ export async function makeCert(opts: {
 }
 
 /** A root, an intermediate under it, and a leaf for `names` under the intermediate. */
-export async function makeChain(names: string[], leaf: { fromDays?: number; toDays?: number; intermediateToDays?: number } = {}) {
+export async function makeChain(
+  names: string[],
+  leaf: { fromDays?: number; toDays?: number; intermediateToDays?: number } = {},
+) {
   const root = await makeCert({ cn: 'Test Root', org: 'Test CA', ca: true, ec: true, toDays: 3650 });
-  const inter = await makeCert({ cn: 'Test Issuing CA', org: 'Test CA', ca: true, ec: true, issuer: root, toDays: leaf.intermediateToDays ?? 1000 });
+  const inter = await makeCert({
+    cn: 'Test Issuing CA',
+    org: 'Test CA',
+    ca: true,
+    ec: true,
+    issuer: root,
+    toDays: leaf.intermediateToDays ?? 1000,
+  });
   const cert = await makeCert({
     cn: names[0]!,
     names,

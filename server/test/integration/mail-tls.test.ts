@@ -31,11 +31,24 @@ function skipUnlessReady(dialect: string): boolean {
 }
 
 /** What a TLS server presents: the leaf's SHA-256 fingerprint, or null when the handshake failed. */
-function served(port: number, starttls: boolean, extra: string[] = []): { fingerprint: string | null; out: string } {
-  const args = ['s_client', '-connect', `127.0.0.1:${port}`, ...(starttls ? ['-starttls', 'smtp'] : []), ...extra];
+function served(
+  port: number,
+  starttls: boolean,
+  extra: string[] = [],
+): { fingerprint: string | null; out: string } {
+  const args = [
+    's_client',
+    '-connect',
+    `127.0.0.1:${port}`,
+    ...(starttls ? ['-starttls', 'smtp'] : []),
+    ...extra,
+  ];
   const r = spawnSync(which('openssl')!, args, { input: '', encoding: 'utf8', timeout: 20_000 });
   const m = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.exec(r.stdout);
-  return { fingerprint: m ? new X509Certificate(m[0]).fingerprint256 : null, out: `${r.stdout}\n${r.stderr}` };
+  return {
+    fingerprint: m ? new X509Certificate(m[0]).fingerprint256 : null,
+    out: `${r.stdout}\n${r.stderr}`,
+  };
 }
 
 describe.each(dialects())('mail TLS serves the stored certificate on %s', (dialect) => {
@@ -69,7 +82,10 @@ describe.each(dialects())('mail TLS serves the stored certificate on %s', (diale
     const saved = await t.call({
       method: 'POST',
       url: '/api/mail/settings',
-      payload: { settings: { ...s.settings, enableSpamFilter: false, enableVirusScan: false, enableDKIM: false }, version: s.version },
+      payload: {
+        settings: { ...s.settings, enableSpamFilter: false, enableVirusScan: false, enableDKIM: false },
+        version: s.version,
+      },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     hostname = s.settings.hostname;
@@ -85,7 +101,14 @@ describe.each(dialects())('mail TLS serves the stored certificate on %s', (diale
     const up = await t.call({
       method: 'POST',
       url: '/api/ssl/certificates/upload',
-      payload: { domain: hostname, certificateType: 'DV', keySize: 2048, certificate: leaf.pem, privateKey: leaf.keyPem, certificateChain: inter.pem },
+      payload: {
+        domain: hostname,
+        certificateType: 'DV',
+        keySize: 2048,
+        certificate: leaf.pem,
+        privateKey: leaf.keyPem,
+        certificateChain: inter.pem,
+      },
     });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json().inUse).toEqual(['mail server']);
@@ -103,7 +126,15 @@ describe.each(dialects())('mail TLS serves the stored certificate on %s', (diale
     const gen = await t.call({
       method: 'POST',
       url: '/api/ssl/certificates/generate',
-      payload: { domain: hostname, certificateType: 'DV', keyAlgorithm: 'RSA', keySize: 2048, signatureAlgorithm: 'SHA256', validityPeriod: 90, challengeType: 'tls' },
+      payload: {
+        domain: hostname,
+        certificateType: 'DV',
+        keyAlgorithm: 'RSA',
+        keySize: 2048,
+        signatureAlgorithm: 'SHA256',
+        validityPeriod: 90,
+        challengeType: 'tls',
+      },
     });
     expect(gen.statusCode, gen.body).toBe(202);
     let state = 'running';
@@ -113,10 +144,18 @@ describe.each(dialects())('mail TLS serves the stored certificate on %s', (diale
     }
     expect(state).toBe('succeeded');
     const [mine] = (await t.call({ method: 'GET', url: `/api/ssl/certificates?q=self-signed` })).json();
-    const put = await t.call({ method: 'PUT', url: '/api/ssl/mail-certificate', payload: { certificateId: mine.id } });
+    const put = await t.call({
+      method: 'PUT',
+      url: '/api/ssl/mail-certificate',
+      payload: { certificateId: mine.id },
+    });
     expect(put.json().servedId).toBe(mine.id);
     const s = (await t.call({ method: 'GET', url: '/api/ssl/settings' })).json();
-    const saved = await t.call({ method: 'POST', url: '/api/ssl/settings', payload: { settings: { ...s.settings, minimumTlsVersion: '1.3' }, version: s.version } });
+    const saved = await t.call({
+      method: 'POST',
+      url: '/api/ssl/settings',
+      payload: { settings: { ...s.settings, minimumTlsVersion: '1.3' }, version: s.version },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     await reload();
     expect(served(ports.smtp, true).fingerprint).toBe(mine.fingerprint);

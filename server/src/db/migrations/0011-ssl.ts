@@ -26,8 +26,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ssl_certificates_expiry_idx').on('ssl_certificates').columns(['not_after', 'id']).execute();
-  await db.schema.createIndex('ssl_certificates_domain_idx').on('ssl_certificates').columns(['domain']).execute();
+  await db.schema
+    .createIndex('ssl_certificates_expiry_idx')
+    .on('ssl_certificates')
+    .columns(['not_after', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('ssl_certificates_domain_idx')
+    .on('ssl_certificates')
+    .columns(['domain'])
+    .execute();
 
   await withId(db, db.schema.createTable('ssl_csrs'))
     .addColumn('domain', 'text', (c) => c.notNull())

@@ -86,12 +86,17 @@ export function renderDovecotDict(conn: MailDbConn): string {
   ].join('\n');
 }
 
-const STRONG_CIPHERS = 'ALL:!SRP:!kDHd:!DSS:!aNULL:!eNULL:!EXPORT:!DES:!3DES:!MD5:!PSK:!RC4:!ADH:!LOW@STRENGTH';
+const STRONG_CIPHERS =
+  'ALL:!SRP:!kDHd:!DSS:!aNULL:!eNULL:!EXPORT:!DES:!3DES:!MD5:!PSK:!RC4:!ADH:!LOW@STRENGTH';
 
 /** Dovecot's TLS policy from the SSL settings (it has a minimum protocol, no maximum). */
 export function dovecotTlsPolicy(t: MailTlsPolicy | null | undefined): string[] {
   if (!t) return [];
-  const ciphers = t.weakCiphers ? 'ALL' : t.forwardSecrecy ? `ALL:!kRSA:${STRONG_CIPHERS.slice(4)}` : STRONG_CIPHERS;
+  const ciphers = t.weakCiphers
+    ? 'ALL'
+    : t.forwardSecrecy
+      ? `ALL:!kRSA:${STRONG_CIPHERS.slice(4)}`
+      : STRONG_CIPHERS;
   const options = [...(t.sessionTickets ? [] : ['no_ticket'])];
   return [
     `ssl_min_protocol = ${t.minProtocol}`,

@@ -114,7 +114,10 @@ export function tlsPolicyParams(t: MailTlsPolicy | null | undefined, on: boolean
   const protocols = t.excludedProtocols.map((x) => `!${x}`).join(', ');
   const exclude = t.weakCiphers ? [] : ['aNULL', 'eNULL', 'EXPORT', 'DES', 'RC4', 'MD5', 'PSK', '3DES'];
   if (t.forwardSecrecy) exclude.push('kRSA');
-  const options = [...(t.sessionTickets ? [] : ['NO_TICKET']), ...(t.renegotiation ? [] : ['NO_RENEGOTIATION'])];
+  const options = [
+    ...(t.sessionTickets ? [] : ['NO_TICKET']),
+    ...(t.renegotiation ? [] : ['NO_RENEGOTIATION']),
+  ];
   return [
     ['smtpd_tls_protocols', protocols],
     ['smtpd_tls_mandatory_protocols', protocols],

@@ -16,7 +16,10 @@ export const P12_REFUSED =
   'PKCS#12 (.p12/.pfx) files are not accepted: export the certificate and key as PEM (openssl pkcs12 -in file.p12 -nodes) and upload those';
 
 /** The certificate text or bytes as PEM blocks: PEM, or base64 DER when format says so. */
-export function readCertificateInput(text: string, format: 'pem' | 'der' | 'pkcs12'): { leaf: string; extra: string[] } {
+export function readCertificateInput(
+  text: string,
+  format: 'pem' | 'der' | 'pkcs12',
+): { leaf: string; extra: string[] } {
   if (format === 'pkcs12') throw fieldError('certificate', P12_REFUSED);
   if (format === 'der') {
     const der = Buffer.from(text.replace(/\s+/g, ''), 'base64');
@@ -28,7 +31,10 @@ export function readCertificateInput(text: string, format: 'pem' | 'der' | 'pkcs
   }
   const blocks = pemBlocks(text);
   if (blocks.some((b) => b.label === 'PKCS7'))
-    throw fieldError('certificate', 'PKCS#7 bundles are not accepted: upload the PEM certificates (openssl pkcs7 -print_certs)');
+    throw fieldError(
+      'certificate',
+      'PKCS#7 bundles are not accepted: upload the PEM certificates (openssl pkcs7 -print_certs)',
+    );
   const certs = blocks.filter((b) => b.label === 'CERTIFICATE').map((b) => b.pem);
   if (certs.length === 0) throw fieldError('certificate', sslMessages.notPem);
   return { leaf: certs[0]!, extra: certs.slice(1) };
@@ -62,7 +68,11 @@ function parseChain(texts: string[]): X509Certificate[] {
  * Orders the chain from the leaf upwards (each one issued and signed by the next) and refuses
  * certificates that are not on the leaf's path, and expired or not-yet-valid chain members.
  */
-export function orderChain(leaf: X509Certificate, given: X509Certificate[], now = new Date()): X509Certificate[] {
+export function orderChain(
+  leaf: X509Certificate,
+  given: X509Certificate[],
+  now = new Date(),
+): X509Certificate[] {
   const left = [...given];
   const out: X509Certificate[] = [];
   let cur = leaf;
@@ -84,9 +94,15 @@ export function orderChain(leaf: X509Certificate, given: X509Certificate[], now 
     throw fieldError('certificateChain', 'No certificate of the chain issued this certificate');
   for (const c of out) {
     if (new Date(c.validTo) < now)
-      throw fieldError('certificateChain', `A chain certificate has expired: ${c.subject.replace(/\n/g, ', ')}`);
+      throw fieldError(
+        'certificateChain',
+        `A chain certificate has expired: ${c.subject.replace(/\n/g, ', ')}`,
+      );
     if (new Date(c.validFrom) > now)
-      throw fieldError('certificateChain', `A chain certificate is not valid yet: ${c.subject.replace(/\n/g, ', ')}`);
+      throw fieldError(
+        'certificateChain',
+        `A chain certificate is not valid yet: ${c.subject.replace(/\n/g, ', ')}`,
+      );
   }
   return out;
 }
@@ -117,7 +133,12 @@ export function checkCertificate(
   const domain = input.domain.toLowerCase();
   if (!leaf.names.some((n) => nameCovers(n, domain)))
     throw fieldError('domain', sslMessages.wrongDomain(domain, leaf.names));
-  const chainTexts = [...extra, ...pemBlocks(input.certificateChain).filter((b) => b.label === 'CERTIFICATE').map((b) => b.pem)];
+  const chainTexts = [
+    ...extra,
+    ...pemBlocks(input.certificateChain)
+      .filter((b) => b.label === 'CERTIFICATE')
+      .map((b) => b.pem),
+  ];
   if (input.certificateChain.trim() && pemBlocks(input.certificateChain).length === 0)
     throw fieldError('certificateChain', 'The chain must be PEM certificates (-----BEGIN CERTIFICATE-----)');
   const chain = orderChain(leaf.cert, parseChain(chainTexts), now);

@@ -1,17 +1,24 @@
-import {
-  GENERATION_STEPS,
-  type GenerateCertificateParsed,
-  JOB_KIND_SSL,
-} from '@mailroom/contract/ssl';
+import { GENERATION_STEPS, type GenerateCertificateParsed, JOB_KIND_SSL } from '@mailroom/contract/ssl';
 import type { Job } from '@mailroom/contract/jobs';
 import { recordAudit } from '../../http/audit.ts';
 import { fieldError } from '../../http/errors.ts';
-import type { JobContext, JobOutcome } from '../jobs/job-runner.ts';
+import type { AppDeps } from '../../app-deps.ts';
+
+// The job runner's types, through AppDeps (features do not import each other).
+type JobWork = Parameters<NonNullable<AppDeps['jobs']>['run']>[3];
+type JobContext = Parameters<JobWork>[0];
+type JobOutcome = Awaited<ReturnType<JobWork>>;
 import { AcmeError, type CertificateStage } from './acme/acme-issuer.ts';
 import { checkCertificate } from './certificate-check.ts';
 import { makeKey, makeSelfSigned, requestNames } from './certificate-make.ts';
 import { refuseNotRenewable } from './certificate.service.ts';
-import { type CertRow, dueForRenewal, insertCertificate, readRow, replaceCertificate } from './certificate-store.ts';
+import {
+  type CertRow,
+  dueForRenewal,
+  insertCertificate,
+  readRow,
+  replaceCertificate,
+} from './certificate-store.ts';
 import { withMailFollow } from './certificate-usage.ts';
 import type { SslContext } from './ssl-context.ts';
 import { readSslSettings } from './ssl-settings.service.ts';
@@ -57,7 +64,12 @@ async function issue(ctx: SslContext, req: GenerateCertificateParsed, job: JobCo
           challenge: req.challengeType === 'dns' ? 'dns-01' : 'http-01',
           ...(req.dnsProvider ? { dnsProvider: req.dnsProvider } : {}),
           ...(req.dnsProvider && req.dnsProvider !== 'mailroom'
-            ? { dnsProviderCredentials: { apiKey: req.dnsCredentials.apiKey, apiSecret: req.dnsCredentials.apiSecret } }
+            ? {
+                dnsProviderCredentials: {
+                  apiKey: req.dnsCredentials.apiKey,
+                  apiSecret: req.dnsCredentials.apiSecret,
+                },
+              }
             : {}),
           ...(req.webrootPath ? { webroot: req.webrootPath } : {}),
           key: { algorithm: req.keyAlgorithm, size: req.keySize },
@@ -67,7 +79,8 @@ async function issue(ctx: SslContext, req: GenerateCertificateParsed, job: JobCo
       );
       return { certificatePem: out.certificatePem, chainPem: out.chainPem, keyPem: out.privateKeyPem };
     } catch (err) {
-      if (err instanceof AcmeError) throw new Error(err.caMessage ? `${err.message}: ${err.caMessage}` : err.message);
+      if (err instanceof AcmeError)
+        throw new Error(err.caMessage ? `${err.message}: ${err.caMessage}` : err.message);
       throw err;
     }
   }
@@ -112,13 +125,20 @@ async function install(
     (r) => Number(r.id),
     () =>
       ctx.db.transaction().execute(async (trx) => {
-        const r = replaces ? await replaceCertificate(trx, Number(replaces.id), input) : await insertCertificate(trx, input);
+        const r = replaces
+          ? await replaceCertificate(trx, Number(replaces.id), input)
+          : await insertCertificate(trx, input);
         await recordAudit(trx, {
           actor,
           action: replaces ? 'ssl.certificate.renewed' : 'ssl.certificate.generated',
           target: checked.leaf.domain,
           outcome: 'success',
-          details: { id: Number(r.id), fingerprint: checked.leaf.fingerprint, job: job.jobId, source: input.source },
+          details: {
+            id: Number(r.id),
+            fingerprint: checked.leaf.fingerprint,
+            job: job.jobId,
+            source: input.source,
+          },
         });
         return r;
       }),
@@ -127,13 +147,22 @@ async function install(
   return Number(row.id);
 }
 
-export function startGeneration(ctx: SslContext, req: GenerateCertificateParsed, actor: string | null): Promise<Job> {
+export function startGeneration(
+  ctx: SslContext,
+  req: GenerateCertificateParsed,
+  actor: string | null,
+): Promise<Job> {
   const jobs = ctx.deps.jobs!;
-  return jobs.run(JOB_KIND_SSL.generate, `Generate certificate for ${req.domain}`, actor, async (job): Promise<JobOutcome> => {
-    const issued = await issue(ctx, req, job);
-    const id = await install(ctx, req, issued, null, actor, job);
-    return { result: { certificateId: id }, summary: `Certificate for ${req.domain} installed` };
-  });
+  return jobs.run(
+    JOB_KIND_SSL.generate,
+    `Generate certificate for ${req.domain}`,
+    actor,
+    async (job): Promise<JobOutcome> => {
+      const issued = await issue(ctx, req, job);
+      const id = await install(ctx, req, issued, null, actor, job);
+      return { result: { certificateId: id }, summary: `Certificate for ${req.domain} installed` };
+    },
+  );
 }
 
 function renewalRequest(ctx: SslContext, row: CertRow): GenerateCertificateParsed {
@@ -172,30 +201,44 @@ export async function findByDomain(ctx: SslContext, domain: string): Promise<num
  * Renews every certificate within the threshold that Mailroom can renew (self-signed, ACME), one
  * after the other; a failure is listed and the rest go on. Null: nothing to renew.
  */
-export async function startRenewExpiring(ctx: SslContext, actor: string | null, onlyAuto: boolean): Promise<Job | null> {
+export async function startRenewExpiring(
+  ctx: SslContext,
+  actor: string | null,
+  onlyAuto: boolean,
+): Promise<Job | null> {
   const { settings } = await readSslSettings(ctx.db);
   const ids = await dueForRenewal(ctx.db, settings.renewalThreshold, onlyAuto);
   if (!ids.length) return null;
-  return ctx.deps.jobs!.run(JOB_KIND_SSL.renewExpiring, `Renew ${ids.length} expiring certificate(s)`, actor, async (job) => {
-    let renewed = 0;
-    const errors: { row: number; message: string }[] = [];
-    for (const [i, id] of ids.entries()) {
-      job.progress({ phase: `Renewing ${i + 1} of ${ids.length}`, processed: i, total: ids.length });
-      try {
-        await renewOne(ctx, id, actor, { jobId: job.jobId, signal: job.signal, checkpoint: () => job.checkpoint(), progress: () => undefined });
-        renewed++;
-      } catch (err) {
-        if (job.signal.aborted) throw err;
-        errors.push({ row: id, message: (err as Error).message });
+  return ctx.deps.jobs!.run(
+    JOB_KIND_SSL.renewExpiring,
+    `Renew ${ids.length} expiring certificate(s)`,
+    actor,
+    async (job) => {
+      let renewed = 0;
+      const errors: { row: number; message: string }[] = [];
+      for (const [i, id] of ids.entries()) {
+        job.progress({ phase: `Renewing ${i + 1} of ${ids.length}`, processed: i, total: ids.length });
+        try {
+          await renewOne(ctx, id, actor, {
+            jobId: job.jobId,
+            signal: job.signal,
+            checkpoint: () => job.checkpoint(),
+            progress: () => undefined,
+          });
+          renewed++;
+        } catch (err) {
+          if (job.signal.aborted) throw err;
+          errors.push({ row: id, message: (err as Error).message });
+        }
+        await job.checkpoint();
       }
-      await job.checkpoint();
-    }
-    job.progress({ processed: ids.length, total: ids.length });
-    return {
-      result: { renewed, failed: errors.length },
-      counts: { renewed, failed: errors.length },
-      errors,
-      summary: `${renewed} renewed, ${errors.length} failed`,
-    };
-  });
+      job.progress({ processed: ids.length, total: ids.length });
+      return {
+        result: { renewed, failed: errors.length },
+        counts: { renewed, failed: errors.length },
+        errors,
+        summary: `${renewed} renewed, ${errors.length} failed`,
+      };
+    },
+  );
 }

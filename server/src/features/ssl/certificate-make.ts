@@ -32,7 +32,11 @@ export function algorithmOf(r: Pick<Request, 'keyAlgorithm' | 'keySize' | 'signa
         modulusLength: r.keySize,
       };
     case 'ECDSA':
-      return { name: 'ECDSA', namedCurve: r.keySize === 384 ? 'P-384' : 'P-256', hash: hashOf(r.signatureAlgorithm) };
+      return {
+        name: 'ECDSA',
+        namedCurve: r.keySize === 384 ? 'P-384' : 'P-256',
+        hash: hashOf(r.signatureAlgorithm),
+      };
     case 'Ed25519':
       return { name: 'Ed25519' };
   }
@@ -62,7 +66,9 @@ export interface MadeKey {
   keyPem: string;
 }
 
-export async function makeKey(r: Pick<Request, 'keyAlgorithm' | 'keySize' | 'signatureAlgorithm'>): Promise<MadeKey> {
+export async function makeKey(
+  r: Pick<Request, 'keyAlgorithm' | 'keySize' | 'signatureAlgorithm'>,
+): Promise<MadeKey> {
   const algorithm = algorithmOf(r);
   const keys = (await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify'])) as CryptoKeyPair;
   const keyPem = KeyObject.from(keys.privateKey).export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -87,7 +93,10 @@ export async function makeSelfSigned(r: Request, key: MadeKey, now = new Date())
     signingAlgorithm: key.algorithm,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+        true,
+      ),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       sanExtension(requestNames(r)),
     ],

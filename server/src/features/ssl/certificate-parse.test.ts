@@ -52,7 +52,12 @@ describe('certificate parsing', () => {
     expect(certificateType(['*.example.com'], ['2.23.140.1.2.1'], {})).toBe('Wildcard');
     expect(certificateType(['example.com', 'www.example.com'], [], {})).toBe('DV');
     expect(certificateType(['example.com', 'other.org'], [], {})).toBe('SAN');
-    const ev = await makeCert({ cn: 'shop.example.com', names: ['shop.example.com'], policies: ['2.23.140.1.1'], org: 'Shop' });
+    const ev = await makeCert({
+      cn: 'shop.example.com',
+      names: ['shop.example.com'],
+      policies: ['2.23.140.1.1'],
+      org: 'Shop',
+    });
     expect(parseCertificate(ev.pem).type).toBe('EV');
   });
 
@@ -83,7 +88,9 @@ describe('upload checks', () => {
       certificateChain: root.pem + inter.pem,
       format: 'pem',
     });
-    expect(c.chain.map((x) => x.subject)).toEqual([inter.cert.subject, root.cert.subject].map((s) => s.replace(/, /g, '\n')));
+    expect(c.chain.map((x) => x.subject)).toEqual(
+      [inter.cert.subject, root.cert.subject].map((s) => s.replace(/, /g, '\n')),
+    );
   });
 
   it('refuses a mismatched key, a wrong domain, expired and future certificates, a foreign or expired chain', async () => {
@@ -97,17 +104,50 @@ describe('upload checks', () => {
       }
       return 'accepted';
     };
-    const input = { domain: 'mail.example.com', certificate: leaf.pem, privateKey: leaf.keyPem, certificateChain: inter.pem, format: 'pem' as const };
+    const input = {
+      domain: 'mail.example.com',
+      certificate: leaf.pem,
+      privateKey: leaf.keyPem,
+      certificateChain: inter.pem,
+      format: 'pem' as const,
+    };
     expect(field(() => checkCertificate({ ...input, privateKey: other.keyPem }))).toBe('privateKey');
     expect(field(() => checkCertificate({ ...input, domain: 'www.example.org' }))).toBe('domain');
     expect(field(() => checkCertificate({ ...input, certificate: 'hello' }))).toBe('certificate');
     expect(field(() => checkCertificate({ ...input, certificateChain: other.pem }))).toBe('certificateChain');
     const expired = await makeCert({ cn: 'mail.example.com', fromDays: -20, toDays: -1 });
-    expect(field(() => checkCertificate({ ...input, certificate: expired.pem, privateKey: expired.keyPem, certificateChain: '' }))).toBe('certificate');
+    expect(
+      field(() =>
+        checkCertificate({
+          ...input,
+          certificate: expired.pem,
+          privateKey: expired.keyPem,
+          certificateChain: '',
+        }),
+      ),
+    ).toBe('certificate');
     const future = await makeCert({ cn: 'mail.example.com', fromDays: 2, toDays: 20 });
-    expect(field(() => checkCertificate({ ...input, certificate: future.pem, privateKey: future.keyPem, certificateChain: '' }))).toBe('certificate');
+    expect(
+      field(() =>
+        checkCertificate({
+          ...input,
+          certificate: future.pem,
+          privateKey: future.keyPem,
+          certificateChain: '',
+        }),
+      ),
+    ).toBe('certificate');
     const old = await makeChain(['mail.example.com'], { intermediateToDays: -1 });
-    expect(field(() => checkCertificate({ ...input, certificate: old.leaf.pem, privateKey: old.leaf.keyPem, certificateChain: old.inter.pem }))).toBe('certificateChain');
+    expect(
+      field(() =>
+        checkCertificate({
+          ...input,
+          certificate: old.leaf.pem,
+          privateKey: old.leaf.keyPem,
+          certificateChain: old.inter.pem,
+        }),
+      ),
+    ).toBe('certificateChain');
     expect(field(() => checkCertificate({ ...input, format: 'pkcs12' }))).toBe('certificate');
     expect(field(() => checkCertificate(input))).toBe('accepted');
   });
@@ -118,7 +158,14 @@ describe('upload checks', () => {
     const encrypted = createPrivateKey(leaf.keyPem)
       .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' })
       .toString();
-    const c = checkCertificate({ domain: 'mail.example.com', certificate: der, privateKey: encrypted, certificateChain: '', passphrase: 'secret', format: 'der' });
+    const c = checkCertificate({
+      domain: 'mail.example.com',
+      certificate: der,
+      privateKey: encrypted,
+      certificateChain: '',
+      passphrase: 'secret',
+      format: 'der',
+    });
     expect(c.leaf.domain).toBe('mail.example.com');
     expect(() => readPrivateKey(encrypted, undefined)).toThrow(/passphrase/);
     expect(() => readPrivateKey(encrypted, 'wrong')).toThrow(/passphrase/);
@@ -127,7 +174,9 @@ describe('upload checks', () => {
   it('orderChain refuses certificates off the path', async () => {
     const a = await makeChain(['a.example.com']);
     const b = await makeChain(['b.example.com']);
-    expect(() => orderChain(new X509Certificate(a.leaf.pem), [new X509Certificate(b.inter.pem)])).toThrow(/not on this certificate's path/);
+    expect(() => orderChain(new X509Certificate(a.leaf.pem), [new X509Certificate(b.inter.pem)])).toThrow(
+      /not on this certificate's path/,
+    );
   });
 });
 
@@ -138,7 +187,15 @@ describe('generation', () => {
     ['ECDSA', 384],
     ['Ed25519', 256],
   ] as const)('self-signed %s %i with SANs and organisation, key matching', async (alg, size) => {
-    const r = { ...base, keyAlgorithm: alg, keySize: size, sanDomains: ['other.example.org'], organizationName: 'Acme', country: 'fr', validityPeriod: 30 };
+    const r = {
+      ...base,
+      keyAlgorithm: alg,
+      keySize: size,
+      sanDomains: ['other.example.org'],
+      organizationName: 'Acme',
+      country: 'fr',
+      validityPeriod: 30,
+    };
     const key = await makeKey(r);
     const pem = await makeSelfSigned(r, key);
     const p = parseCertificate(pem);

@@ -57,17 +57,15 @@ export function dnsNames(cert: X509Certificate): string[] {
 
 export function keyFacts(key: KeyObject): { algorithm: string; size: number } {
   const d = key.asymmetricKeyDetails ?? {};
-  switch (key.asymmetricKeyType) {
-    case 'rsa':
-    case 'rsa-pss':
-      return { algorithm: 'RSA', size: d.modulusLength ?? 0 };
-    case 'ec':
-      return { algorithm: 'ECDSA', size: d.namedCurve === 'secp384r1' ? 384 : d.namedCurve === 'secp521r1' ? 521 : 256 };
-    case 'ed25519':
-      return { algorithm: 'Ed25519', size: 256 };
-    default:
-      return { algorithm: (key.asymmetricKeyType ?? 'unknown').toUpperCase(), size: 0 };
-  }
+  const t = key.asymmetricKeyType;
+  if (t === 'rsa' || t === 'rsa-pss') return { algorithm: 'RSA', size: d.modulusLength ?? 0 };
+  if (t === 'ec')
+    return {
+      algorithm: 'ECDSA',
+      size: d.namedCurve === 'secp384r1' ? 384 : d.namedCurve === 'secp521r1' ? 521 : 256,
+    };
+  if (t === 'ed25519') return { algorithm: 'Ed25519', size: 256 };
+  return { algorithm: (t ?? 'unknown').toUpperCase(), size: 0 };
 }
 
 /** Node has no signature algorithm or policies: those come from @peculiar/x509. */
@@ -87,9 +85,16 @@ function peculiarFacts(der: Buffer): { signature: string; policies: string[] } {
   return { signature, policies: ext ? [...ext.policies] : [] };
 }
 
-export function certificateType(names: string[], policies: string[], subject: Record<string, string>): CertificateType {
+export function certificateType(
+  names: string[],
+  policies: string[],
+  subject: Record<string, string>,
+): CertificateType {
   if (policies.includes(POLICY.ev)) return 'EV';
-  if (policies.includes(POLICY.ov) || (!policies.includes(POLICY.dv) && subject.O !== undefined && policies.length > 0))
+  if (
+    policies.includes(POLICY.ov) ||
+    (!policies.includes(POLICY.dv) && subject.O !== undefined && policies.length > 0)
+  )
     return 'OV';
   if (names.some((n) => n.startsWith('*.'))) return 'Wildcard';
   const base = names.map((n) => n.replace(/^www\./, ''));

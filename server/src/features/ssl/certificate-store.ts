@@ -71,7 +71,12 @@ export async function readRow(db: Db, id: number): Promise<CertRow> {
   return row;
 }
 
-export function toCertificate(r: CertRow, threshold: number, inUse: string[], now = Date.now()): SslCertificate {
+export function toCertificate(
+  r: CertRow,
+  threshold: number,
+  inUse: string[],
+  now = Date.now(),
+): SslCertificate {
   const notAfter = Number(r.not_after);
   return {
     id: Number(r.id),
@@ -95,7 +100,12 @@ export function toCertificate(r: CertRow, threshold: number, inUse: string[], no
 }
 
 export function toDetail(r: CertRow, threshold: number, inUse: string[]): SslCertificateDetail {
-  return { ...toCertificate(r, threshold, inUse), subject: r.subject, certificate: r.certificate_pem, certificateChain: r.chain_pem };
+  return {
+    ...toCertificate(r, threshold, inUse),
+    subject: r.subject,
+    certificate: r.certificate_pem,
+    certificateChain: r.chain_pem,
+  };
 }
 
 export interface ListFilter {
@@ -140,7 +150,8 @@ export async function listRows(db: Db, f: ListFilter, threshold: number, now = D
       const ors: Expression<SqlBool>[] = [sql<SqlBool>`search like ${like} escape '\\'`];
       // Search by status too (§2): "exp" finds expiring and expired ones.
       if (st === 'expired' || term === 'exp') ors.push(eb('not_after', '<=', now));
-      if (st === 'expiring' || term === 'exp') ors.push(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)]));
+      if (st === 'expiring' || term === 'exp')
+        ors.push(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)]));
       if (st === 'valid') ors.push(eb('not_after', '>', soon));
       return eb.or(ors);
     });
@@ -160,9 +171,24 @@ export async function listRows(db: Db, f: ListFilter, threshold: number, now = D
 
 export type ListRow = Awaited<ReturnType<typeof listRows>>['rows'][number];
 
-export function listRowToCertificate(r: ListRow, threshold: number, inUse: string[], now = Date.now()): SslCertificate {
+export function listRowToCertificate(
+  r: ListRow,
+  threshold: number,
+  inUse: string[],
+  now = Date.now(),
+): SslCertificate {
   return toCertificate(
-    { ...r, search: '', subject: '', certificate_pem: '', chain_pem: '', key_enc: '', renewal: null, created_at: '', updated_at: '' },
+    {
+      ...r,
+      search: '',
+      subject: '',
+      certificate_pem: '',
+      chain_pem: '',
+      key_enc: '',
+      renewal: null,
+      created_at: '',
+      updated_at: '',
+    },
     threshold,
     inUse,
     now,
@@ -178,14 +204,26 @@ export async function stats(db: Db, threshold: number, now = Date.now()) {
       eb.fn.countAll<number>().as('total'),
       eb.fn.sum<number>(eb.case().when('not_after', '<=', now).then(1).else(0).end()).as('expired'),
       eb.fn
-        .sum<number>(eb.case().when(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)])).then(1).else(0).end())
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
         .as('expiring'),
     ])
     .executeTakeFirstOrThrow();
   const total = Number(r.total);
   const expired = Number(r.expired ?? 0);
   const expiring = Number(r.expiring ?? 0);
-  return { totalCertificates: total, validCertificates: total - expired - expiring, expiringSoon: expiring, expiredCertificates: expired };
+  return {
+    totalCertificates: total,
+    validCertificates: total - expired - expiring,
+    expiringSoon: expiring,
+    expiredCertificates: expired,
+  };
 }
 
 /** Domains within the threshold that Mailroom cannot renew itself (uploads, CSR results). */
@@ -202,7 +240,12 @@ export async function dueElsewhere(db: Db, threshold: number, now = Date.now()):
 }
 
 /** Ids due for renewal: auto-renew on, not yet expired past recovery, within the threshold. */
-export async function dueForRenewal(db: Db, threshold: number, onlyAuto: boolean, now = Date.now()): Promise<number[]> {
+export async function dueForRenewal(
+  db: Db,
+  threshold: number,
+  onlyAuto: boolean,
+  now = Date.now(),
+): Promise<number[]> {
   let q = db
     .selectFrom('ssl_certificates')
     .select('id')

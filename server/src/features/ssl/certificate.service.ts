@@ -29,7 +29,10 @@ import { readSslSettings } from './ssl-settings.service.ts';
 
 const threshold = async (ctx: SslContext) => (await readSslSettings(ctx.db)).settings.renewalThreshold;
 
-export async function listCertificates(ctx: SslContext, f: ListFilter): Promise<{ items: SslCertificate[]; total: number }> {
+export async function listCertificates(
+  ctx: SslContext,
+  f: ListFilter,
+): Promise<{ items: SslCertificate[]; total: number }> {
   const [t, served] = await Promise.all([threshold(ctx), mailServedId(ctx)]);
   const now = Date.now();
   const { rows, total } = await listRows(ctx.db, f, t, now);
@@ -41,7 +44,10 @@ export async function getCertificate(ctx: SslContext, id: number): Promise<SslCe
   return toDetail(row, t, usesOf(id, served));
 }
 
-export async function uploadCertificate(ctx: SslContext, body: z.output<typeof UploadCertificate>): Promise<SslCertificate> {
+export async function uploadCertificate(
+  ctx: SslContext,
+  body: z.output<typeof UploadCertificate>,
+): Promise<SslCertificate> {
   const checked = checkCertificate(body);
   const row = await withMailFollow(
     ctx,
@@ -56,7 +62,10 @@ export async function uploadCertificate(ctx: SslContext, body: z.output<typeof U
           autoRenew: false,
           renewal: null,
         });
-        await audit({ target: checked.leaf.domain, details: { id: Number(r.id), fingerprint: checked.leaf.fingerprint } });
+        await audit({
+          target: checked.leaf.domain,
+          details: { id: Number(r.id), fingerprint: checked.leaf.fingerprint },
+        });
         return r;
       }),
   );
@@ -87,12 +96,25 @@ export async function createCsr(ctx: SslContext, req: GenerateCertificateParsed)
 }
 
 export async function listCsrs(ctx: SslContext) {
-  const rows = await ctx.db.selectFrom('ssl_csrs').select(['id', 'domain', 'names', 'created_at']).orderBy('id', 'desc').execute();
-  return rows.map((r) => ({ id: Number(r.id), domain: r.domain, names: JSON.parse(r.names) as string[], createdAt: r.created_at }));
+  const rows = await ctx.db
+    .selectFrom('ssl_csrs')
+    .select(['id', 'domain', 'names', 'created_at'])
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    domain: r.domain,
+    names: JSON.parse(r.names) as string[],
+    createdAt: r.created_at,
+  }));
 }
 
 /** The signed result of a CSR: checked against the pending key, stored, and the CSR closed. */
-export async function completeCsr(ctx: SslContext, id: number, body: z.output<typeof CsrCompletion>): Promise<SslCertificate> {
+export async function completeCsr(
+  ctx: SslContext,
+  id: number,
+  body: z.output<typeof CsrCompletion>,
+): Promise<SslCertificate> {
   const csr = await ctx.db.selectFrom('ssl_csrs').selectAll().where('id', '=', id).executeTakeFirst();
   if (!csr) throw notFound(`No pending CSR with id ${id}`);
   const checked = checkCertificate({
@@ -133,7 +155,11 @@ export async function deleteCertificate(ctx: SslContext, id: number, confirmed: 
     () =>
       audited(ctx.db, async (trx, audit) => {
         await trx.deleteFrom('ssl_certificates').where('id', '=', id).execute();
-        await trx.updateTable('ssl_settings').set({ mail_certificate_id: null }).where('mail_certificate_id', '=', id).execute();
+        await trx
+          .updateTable('ssl_settings')
+          .set({ mail_certificate_id: null })
+          .where('mail_certificate_id', '=', id)
+          .execute();
         await audit({ target: row.domain, details: { id, fingerprint: row.fingerprint, inUse: uses } });
       }),
   );
@@ -179,7 +205,11 @@ export async function recentActivity(ctx: SslContext, limit: number): Promise<Ss
       const type = ACTIVITY[a.action] ?? 'generation';
       return { type, description: `${WORDS[type]}: ${a.target ?? ''}`.trim(), timestamp: a.at };
     }),
-    ...expired.map((e) => ({ type: 'expiry' as const, description: `${WORDS.expiry}: ${e.domain}`, timestamp: e.valid_to })),
+    ...expired.map((e) => ({
+      type: 'expiry' as const,
+      description: `${WORDS.expiry}: ${e.domain}`,
+      timestamp: e.valid_to,
+    })),
   ];
   return items.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, limit);
 }
@@ -201,4 +231,3 @@ export function refuseNotRenewable(source: string): never {
       : 'A certificate signed for a CSR is renewed by its CA: make a new CSR and upload the result',
   );
 }
-

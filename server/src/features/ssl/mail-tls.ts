@@ -8,11 +8,22 @@ import { allowedTlsVersions, readSslSettings } from './ssl-settings.service.ts';
 
 type Db = Kysely<Database>;
 
-const OPENSSL_NAMES: Record<string, string> = { '1.0': 'TLSv1', '1.1': 'TLSv1.1', '1.2': 'TLSv1.2', '1.3': 'TLSv1.3' };
+const OPENSSL_NAMES: Record<string, string> = {
+  '1.0': 'TLSv1',
+  '1.1': 'TLSv1.1',
+  '1.2': 'TLSv1.2',
+  '1.3': 'TLSv1.3',
+};
 
 export function mailTlsPolicy(s: SslSettings): MailTlsPolicy {
   const allowed = allowedTlsVersions(s);
-  const excluded = ['SSLv2', 'SSLv3', ...Object.entries(OPENSSL_NAMES).filter(([v]) => !allowed.includes(v)).map(([, n]) => n)];
+  const excluded = [
+    'SSLv2',
+    'SSLv3',
+    ...Object.entries(OPENSSL_NAMES)
+      .filter(([v]) => !allowed.includes(v))
+      .map(([, n]) => n),
+  ];
   return {
     excludedProtocols: excluded,
     minProtocol: OPENSSL_NAMES[allowed[0] ?? '1.2'] ?? 'TLSv1.2',
@@ -29,9 +40,18 @@ export function mailTlsPolicy(s: SslSettings): MailTlsPolicy {
  * The certificate the mail server serves: the one chosen in the settings, else the unexpired one
  * covering the host name that expires last. Null: none (the mail area keeps its own self-signed one).
  */
-export async function servedMailCertificateId(db: Db, hostname: string, chosen: number | null, now = Date.now()): Promise<number | null> {
+export async function servedMailCertificateId(
+  db: Db,
+  hostname: string,
+  chosen: number | null,
+  now = Date.now(),
+): Promise<number | null> {
   if (chosen !== null) {
-    const row = await db.selectFrom('ssl_certificates').select('id').where('id', '=', chosen).executeTakeFirst();
+    const row = await db
+      .selectFrom('ssl_certificates')
+      .select('id')
+      .where('id', '=', chosen)
+      .executeTakeFirst();
     if (row) return Number(row.id);
   }
   const rows = await db
@@ -51,7 +71,11 @@ export function mailTlsSource(vault: KeyVault): MailTlsSource<Db> {
     const id = await servedMailCertificateId(db, hostname, mailCertificateId);
     let certificate: MailTls | null = null;
     if (id !== null) {
-      const row = await db.selectFrom('ssl_certificates').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('ssl_certificates')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       certificate = {
         fullchainPem: row.certificate_pem + row.chain_pem,
         keyPem: vault.open(row.key_enc),

@@ -11,7 +11,10 @@ const TICK_MS = 60_000;
  * settings' interval (its time is kept in the settings row, so a restart keeps the rhythm), and no
  * renewal job queued or running anywhere (the job table). Decided under the `ssl.renewal` lock: two instances never both start.
  */
-export async function renewalCheck(ctx: SslContext, now = Date.now()): Promise<'off' | 'not-due' | 'busy' | 'none' | number> {
+export async function renewalCheck(
+  ctx: SslContext,
+  now = Date.now(),
+): Promise<'off' | 'not-due' | 'busy' | 'none' | number> {
   const { settings } = await readSslSettings(ctx.db);
   if (!settings.enableAutoRenewal) return 'off';
   const locks = ctx.deps.locks!;

@@ -58,7 +58,10 @@ export function checkSslSettings(s: SslSettings): void {
   if (TLS_VERSIONS.indexOf(s.minimumTlsVersion) > TLS_VERSIONS.indexOf(s.maximumTlsVersion))
     throw fieldError('maximumTlsVersion', 'Maximum TLS Version must be at least the Minimum TLS Version');
   if (allowedTlsVersions(s).length === 0)
-    throw fieldError('minimumTlsVersion', 'No TLS version is switched on between the minimum and the maximum');
+    throw fieldError(
+      'minimumTlsVersion',
+      'No TLS version is switched on between the minimum and the maximum',
+    );
 }
 
 export async function writeSslSettings(db: Db, s: SslSettings, version: number): Promise<void> {

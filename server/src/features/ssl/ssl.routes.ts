@@ -34,7 +34,12 @@ import { KeyVault } from './key-vault.ts';
 import { mailTlsSource } from './mail-tls.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
 import type { SslContext } from './ssl-context.ts';
-import { checkSslSettings, readSslSettings, writeMailCertificate, writeSslSettings } from './ssl-settings.service.ts';
+import {
+  checkSslSettings,
+  readSslSettings,
+  writeMailCertificate,
+  writeSslSettings,
+} from './ssl-settings.service.ts';
 
 export interface SslOptions {
   /** The mail server's host name (mail settings). */
@@ -67,7 +72,11 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     reapplyMail: opts.reapplyMail,
   };
   const r = sslRoutes;
-  const accepted = (reply: { code(n: number): unknown }, job: { id: number; state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' }, what: string) => {
+  const accepted = (
+    reply: { code(n: number): unknown },
+    job: { id: number; state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' },
+    what: string,
+  ) => {
     void reply.code(202);
     return { jobId: job.id, state: job.state, message: `${what} started as job ${job.id}` };
   };
@@ -105,7 +114,10 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     const job = await startRenewExpiring(ctx, currentActor(), false);
     if (!job) {
       const outside = await dueElsewhere(db, (await readSslSettings(db)).settings.renewalThreshold);
-      return { jobId: null, message: outside.length ? sslMessages.onlyOutsideRenewals(outside) : sslMessages.noneExpiring };
+      return {
+        jobId: null,
+        message: outside.length ? sslMessages.onlyOutsideRenewals(outside) : sslMessages.noneExpiring,
+      };
     }
     request.auditDetails = { job: job.id };
     void reply.code(202);
@@ -141,19 +153,27 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   registerRoute(app, r.getMailCertificate, mailState);
   registerRoute(app, r.setMailCertificate, async ({ body }) => {
     if (body.certificateId !== null) {
-      const row = await db.selectFrom('ssl_certificates').select('id').where('id', '=', body.certificateId).executeTakeFirst();
+      const row = await db
+        .selectFrom('ssl_certificates')
+        .select('id')
+        .where('id', '=', body.certificateId)
+        .executeTakeFirst();
       if (!row) throw fieldError('certificateId', `No certificate with id ${body.certificateId}`);
     }
     await audited(db, async (trx, audit) => {
       await writeMailCertificate(trx, body.certificateId);
-      await audit({ target: body.certificateId === null ? 'host name' : `certificate ${body.certificateId}` });
+      await audit({
+        target: body.certificateId === null ? 'host name' : `certificate ${body.certificateId}`,
+      });
     });
     await opts.reapplyMail();
     return mailState();
   });
 
   if (opts.scheduler !== false) {
-    const stop = startRenewalScheduler(ctx, (err) => app.log.error({ err }, 'certificate renewal check failed'));
+    const stop = startRenewalScheduler(ctx, (err) =>
+      app.log.error({ err }, 'certificate renewal check failed'),
+    );
     app.addHook('onClose', (_a, done) => {
       stop();
       done();
@@ -164,7 +184,12 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     ctx,
     count: async () =>
       Number(
-        (await db.selectFrom('ssl_certificates').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+        (
+          await db
+            .selectFrom('ssl_certificates')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
       ),
   };
 }

@@ -16,13 +16,27 @@ export async function renewCertificate(id: number, domain: string): Promise<void
 
 /** Deletes; a certificate in use asks again and is deleted only when confirmed. */
 export async function deleteCertificate(id: number, domain: string): Promise<boolean> {
-  if (!(await confirmAction({ title: 'Delete certificate', message: `Delete the certificate for ${domain}?`, confirmLabel: 'Delete', danger: true })))
+  if (
+    !(await confirmAction({
+      title: 'Delete certificate',
+      message: `Delete the certificate for ${domain}?`,
+      confirmLabel: 'Delete',
+      danger: true,
+    }))
+  )
     return false;
   try {
     await apiCall(sslRoutes.remove, { params: { id }, query: {} });
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 409) throw err;
-    if (!(await confirmAction({ title: 'Certificate in use', message: err.serverMessage ?? err.message, confirmLabel: 'Delete anyway', danger: true })))
+    if (
+      !(await confirmAction({
+        title: 'Certificate in use',
+        message: err.serverMessage ?? err.message,
+        confirmLabel: 'Delete anyway',
+        danger: true,
+      }))
+    )
       return false;
     await apiCall(sslRoutes.remove, { params: { id }, query: { confirm: 'true' } });
   }

@@ -119,7 +119,13 @@ export default function CertificatesPage() {
             Bulk Actions
           </Title>
           {notice && (
-            <Alert color="yellow" mb="sm" withCloseButton closeButtonLabel="Dismiss" onClose={() => setNotice(null)}>
+            <Alert
+              color="yellow"
+              mb="sm"
+              withCloseButton
+              closeButtonLabel="Dismiss"
+              onClose={() => setNotice(null)}
+            >
               {notice}
             </Alert>
           )}
@@ -131,7 +137,9 @@ export default function CertificatesPage() {
               onClick={() => {
                 setBusy('export');
                 exportCertificates()
-                  .catch((err: unknown) => notify({ type: 'error', title: 'Export failed', message: errorMessage(err) }))
+                  .catch((err: unknown) =>
+                    notify({ type: 'error', title: 'Export failed', message: errorMessage(err) }),
+                  )
                   .finally(() => setBusy(null));
               }}
             >
@@ -140,7 +148,12 @@ export default function CertificatesPage() {
             <Button variant="light" loading={busy === 'renew'} onClick={() => void renewExpiring()}>
               Renew Expiring Certificates
             </Button>
-            <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void refresh()} loading={list.isFetching}>
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              onClick={() => void refresh()}
+              loading={list.isFetching}
+            >
               Refresh
             </Button>
           </Group>
@@ -172,7 +185,11 @@ export default function CertificatesPage() {
                   {list.data.total} certificate(s)
                 </Text>
                 {list.data.total > PAGE_SIZE && (
-                  <Pagination total={Math.ceil(list.data.total / PAGE_SIZE)} value={page} onChange={setPage} />
+                  <Pagination
+                    total={Math.ceil(list.data.total / PAGE_SIZE)}
+                    value={page}
+                    onChange={setPage}
+                  />
                 )}
               </Group>
             </Card>

@@ -15,7 +15,22 @@ import {
   VALIDITY_PERIODS,
 } from '@mailroom/contract/ssl';
 import { DOMAIN_RE } from '@mailroom/contract/validators';
-import { Button, Card, Grid, Group, PasswordInput, Pill, Select, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Card,
+  Grid,
+  Group,
+  PasswordInput,
+  Pill,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconPlus, IconRestore } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -47,14 +62,20 @@ const keySizesFor = (alg: string) =>
         ]
       : [{ value: '256', label: '256' }];
 
-const toRequest = (v: Values) => ({ ...v, keySize: Number(v.keySize), validityPeriod: Number(v.validityPeriod) });
+const toRequest = (v: Values) => ({
+  ...v,
+  keySize: Number(v.keySize),
+  validityPeriod: Number(v.validityPeriod),
+});
 
 export default function GenerateCertificatePage() {
   const qc = useQueryClient();
   const [san, setSan] = useState('');
   const [job, setJob] = useState<JobEvent | null>(null);
   const [busy, setBusy] = useState(false);
-  const [csr, setCsr] = useState<{ id: number; domain: string; csr: string; privateKey: string } | null>(null);
+  const [csr, setCsr] = useState<{ id: number; domain: string; csr: string; privateKey: string } | null>(
+    null,
+  );
   const form = useForm<Values>({
     initialValues: { ...GENERATION_DEFAULTS, sanDomains: [] },
     validate: zodValidate(GenerateCertificate, toRequest),
@@ -143,9 +164,25 @@ export default function GenerateCertificatePage() {
                   Basic Certificate Information
                 </Title>
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  <TextInput label={generateLabels.domain} required placeholder="example.com" {...form.getInputProps('domain')} />
-                  <Select label={generateLabels.method} data={METHOD_OPTIONS} allowDeselect={false} {...form.getInputProps('method')} />
-                  <Select label={generateLabels.certificateType} required data={[...CERTIFICATE_TYPES]} allowDeselect={false} {...form.getInputProps('certificateType')} />
+                  <TextInput
+                    label={generateLabels.domain}
+                    required
+                    placeholder="example.com"
+                    {...form.getInputProps('domain')}
+                  />
+                  <Select
+                    label={generateLabels.method}
+                    data={METHOD_OPTIONS}
+                    allowDeselect={false}
+                    {...form.getInputProps('method')}
+                  />
+                  <Select
+                    label={generateLabels.certificateType}
+                    required
+                    data={[...CERTIFICATE_TYPES]}
+                    allowDeselect={false}
+                    {...form.getInputProps('certificateType')}
+                  />
                   <Select
                     label={generateLabels.keyAlgorithm}
                     required
@@ -166,7 +203,13 @@ export default function GenerateCertificatePage() {
                     onChange={(s) => form.setFieldValue('keySize', Number(s))}
                     error={form.errors.keySize}
                   />
-                  <Select label={generateLabels.signatureAlgorithm} required data={[...SIGNATURE_ALGORITHMS]} allowDeselect={false} {...form.getInputProps('signatureAlgorithm')} />
+                  <Select
+                    label={generateLabels.signatureAlgorithm}
+                    required
+                    data={[...SIGNATURE_ALGORITHMS]}
+                    allowDeselect={false}
+                    {...form.getInputProps('signatureAlgorithm')}
+                  />
                   <Select
                     label={generateLabels.validityPeriod}
                     required
@@ -191,7 +234,10 @@ export default function GenerateCertificatePage() {
                 </SimpleGrid>
                 <Group mt="md">
                   <Switch label="Auto-renewal" {...form.getInputProps('autoRenewal', { type: 'checkbox' })} />
-                  <Switch label="Wildcard domain" {...form.getInputProps('wildcardDomain', { type: 'checkbox' })} />
+                  <Switch
+                    label="Wildcard domain"
+                    {...form.getInputProps('wildcardDomain', { type: 'checkbox' })}
+                  />
                 </Group>
               </Card>
 
@@ -224,7 +270,12 @@ export default function GenerateCertificatePage() {
                       key={d}
                       withRemoveButton
                       removeButtonProps={{ 'aria-label': `Remove ${d}` }}
-                      onRemove={() => form.setFieldValue('sanDomains', v.sanDomains.filter((_, j) => j !== i))}
+                      onRemove={() =>
+                        form.setFieldValue(
+                          'sanDomains',
+                          v.sanDomains.filter((_, j) => j !== i),
+                        )
+                      }
                     >
                       {d}
                     </Pill>
@@ -240,9 +291,21 @@ export default function GenerateCertificatePage() {
                   For OV and EV certificates.
                 </Text>
                 <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                  <TextInput label={generateLabels.organizationName} required={orgRequired} {...form.getInputProps('organizationName')} />
-                  <TextInput label={generateLabels.organizationalUnit} {...form.getInputProps('organizationalUnit')} />
-                  <TextInput label={generateLabels.country} required={orgRequired} description="Two-letter code, e.g. US" {...form.getInputProps('country')} />
+                  <TextInput
+                    label={generateLabels.organizationName}
+                    required={orgRequired}
+                    {...form.getInputProps('organizationName')}
+                  />
+                  <TextInput
+                    label={generateLabels.organizationalUnit}
+                    {...form.getInputProps('organizationalUnit')}
+                  />
+                  <TextInput
+                    label={generateLabels.country}
+                    required={orgRequired}
+                    description="Two-letter code, e.g. US"
+                    {...form.getInputProps('country')}
+                  />
                   <TextInput label={generateLabels.state} {...form.getInputProps('state')} />
                   <TextInput label={generateLabels.city} {...form.getInputProps('city')} />
                   <TextInput label={generateLabels.email} type="email" {...form.getInputProps('email')} />
@@ -259,21 +322,42 @@ export default function GenerateCertificatePage() {
                   data={CHALLENGE_TYPES.map((c) => ({ value: c, label: c.toUpperCase() }))}
                   allowDeselect={false}
                   {...form.getInputProps('challengeType')}
-                  description={acme ? undefined : 'Used by ACME; a self-signed certificate or a CSR asks no CA to validate'}
+                  description={
+                    acme
+                      ? undefined
+                      : 'Used by ACME; a self-signed certificate or a CSR asks no CA to validate'
+                  }
                 />
                 {v.challengeType === 'http' && (
-                  <TextInput mt="sm" label={generateLabels.webrootPath} required={acme} placeholder="/var/www/html" {...form.getInputProps('webrootPath')} />
+                  <TextInput
+                    mt="sm"
+                    label={generateLabels.webrootPath}
+                    required={acme}
+                    placeholder="/var/www/html"
+                    {...form.getInputProps('webrootPath')}
+                  />
                 )}
                 {v.challengeType === 'dns' && (
                   <SimpleGrid cols={{ base: 1, sm: 3 }} mt="sm">
                     <Select
                       label={generateLabels.dnsProvider}
                       required={acme}
-                      data={[{ value: 'mailroom', label: 'Mailroom DNS zones' }, ...DNS_PROVIDERS.map((p) => ({ value: p, label: p }))]}
+                      data={[
+                        { value: 'mailroom', label: 'Mailroom DNS zones' },
+                        ...DNS_PROVIDERS.map((p) => ({ value: p, label: p })),
+                      ]}
                       {...form.getInputProps('dnsProvider')}
                     />
-                    <PasswordInput label={generateLabels.dnsApiKey} required={acme && v.dnsProvider !== 'mailroom'} {...form.getInputProps('dnsCredentials.apiKey')} />
-                    <PasswordInput label={generateLabels.dnsApiSecret} required={acme && v.dnsProvider !== 'mailroom'} {...form.getInputProps('dnsCredentials.apiSecret')} />
+                    <PasswordInput
+                      label={generateLabels.dnsApiKey}
+                      required={acme && v.dnsProvider !== 'mailroom'}
+                      {...form.getInputProps('dnsCredentials.apiKey')}
+                    />
+                    <PasswordInput
+                      label={generateLabels.dnsApiSecret}
+                      required={acme && v.dnsProvider !== 'mailroom'}
+                      {...form.getInputProps('dnsCredentials.apiSecret')}
+                    />
                   </SimpleGrid>
                 )}
               </Card>

@@ -1,6 +1,12 @@
 import { sslMessages } from '@mailroom/contract/ssl';
 import { Button, Card, Grid, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCertificate, IconCircleCheck, IconClockExclamation, IconSearch } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCertificate,
+  IconCircleCheck,
+  IconClockExclamation,
+  IconSearch,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
@@ -44,10 +50,33 @@ export default function SslDashboardPage() {
         {d && (
           <Stack gap="md">
             <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-              <StatCard title="Total Certificates" value={d.stats.totalCertificates} caption="All domains" icon={<IconCertificate />} />
-              <StatCard title="Valid Certificates" value={d.stats.validCertificates} caption="No issues" icon={<IconCircleCheck />} color="green" />
-              <StatCard title="Expiring Soon" value={d.stats.expiringSoon} caption="Requires attention" icon={<IconClockExclamation />} color="yellow" />
-              <StatCard title="Expired Certificates" value={d.stats.expiredCertificates} caption="Critical issue" icon={<IconAlertTriangle />} color="red" />
+              <StatCard
+                title="Total Certificates"
+                value={d.stats.totalCertificates}
+                caption="All domains"
+                icon={<IconCertificate />}
+              />
+              <StatCard
+                title="Valid Certificates"
+                value={d.stats.validCertificates}
+                caption="No issues"
+                icon={<IconCircleCheck />}
+                color="green"
+              />
+              <StatCard
+                title="Expiring Soon"
+                value={d.stats.expiringSoon}
+                caption="Requires attention"
+                icon={<IconClockExclamation />}
+                color="yellow"
+              />
+              <StatCard
+                title="Expired Certificates"
+                value={d.stats.expiredCertificates}
+                caption="Critical issue"
+                icon={<IconAlertTriangle />}
+                color="red"
+              />
             </SimpleGrid>
             <Grid gutter="md">
               <Grid.Col span={{ base: 12, md: 8 }}>

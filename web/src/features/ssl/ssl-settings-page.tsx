@@ -9,7 +9,21 @@ import {
   sslSettingLabels,
   TLS_VERSIONS,
 } from '@mailroom/contract/ssl';
-import { Alert, Badge, Button, Card, Group, Loader, NumberInput, Select, SimpleGrid, Stack, Switch, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconRefresh, IconRestore } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -63,34 +77,103 @@ const SELECTS: Partial<Record<Key, readonly string[]>> = {
 
 /** The six sections and the controls the form shows (§2: only some flags are editable). */
 const SECTIONS: [string, Key[]][] = [
-  ['Server Configuration', ['serverPort', 'serverProtocol', 'enableHttps', 'enableHttp2', 'enableHttp3', 'enableSni']],
+  [
+    'Server Configuration',
+    ['serverPort', 'serverProtocol', 'enableHttps', 'enableHttp2', 'enableHttp3', 'enableSni'],
+  ],
   [
     'Certificate Configuration',
-    ['defaultCertificatePath', 'certificateChainPath', 'privateKeyPath', 'enableAutoRenewal', 'renewalCheckInterval', 'renewalThreshold', 'enableWildcardCertificates', 'enableSanCertificates'],
+    [
+      'defaultCertificatePath',
+      'certificateChainPath',
+      'privateKeyPath',
+      'enableAutoRenewal',
+      'renewalCheckInterval',
+      'renewalThreshold',
+      'enableWildcardCertificates',
+      'enableSanCertificates',
+    ],
   ],
   [
     'Security Settings',
-    ['minimumTlsVersion', 'maximumTlsVersion', 'enableTls13', 'enableTls12', 'enableTls11', 'enableTls10', 'enableWeakCiphers', 'enablePerfectForwardSecrecy', 'enableHsts', 'hstsMaxAge', 'enableHstsIncludeSubdomains', 'enableHstsPreload'],
+    [
+      'minimumTlsVersion',
+      'maximumTlsVersion',
+      'enableTls13',
+      'enableTls12',
+      'enableTls11',
+      'enableTls10',
+      'enableWeakCiphers',
+      'enablePerfectForwardSecrecy',
+      'enableHsts',
+      'hstsMaxAge',
+      'enableHstsIncludeSubdomains',
+      'enableHstsPreload',
+    ],
   ],
   [
     'Performance Settings',
-    ['enableSslSessionCache', 'sslSessionTimeout', 'sslSessionCacheSize', 'enableSslSessionTickets', 'sslSessionTicketLifetime', 'sslBufferSize', 'sslHandshakeTimeout', 'sslReadTimeout', 'sslWriteTimeout'],
+    [
+      'enableSslSessionCache',
+      'sslSessionTimeout',
+      'sslSessionCacheSize',
+      'enableSslSessionTickets',
+      'sslSessionTicketLifetime',
+      'sslBufferSize',
+      'sslHandshakeTimeout',
+      'sslReadTimeout',
+      'sslWriteTimeout',
+    ],
   ],
-  ['Monitoring and Logging', ['enableSslLogging', 'sslLogLevel', 'enableSslMetrics', 'sslMetricsInterval', 'enableSslAlerts', 'sslAlertThreshold', 'enableSslHealthChecks', 'sslHealthCheckInterval']],
-  ['Advanced Settings', ['enableOcspStapling', 'ocspStaplingTimeout', 'enableSslRenegotiation', 'sslRenegotiationTimeout', 'sslClientVerificationDepth']],
+  [
+    'Monitoring and Logging',
+    [
+      'enableSslLogging',
+      'sslLogLevel',
+      'enableSslMetrics',
+      'sslMetricsInterval',
+      'enableSslAlerts',
+      'sslAlertThreshold',
+      'enableSslHealthChecks',
+      'sslHealthCheckInterval',
+    ],
+  ],
+  [
+    'Advanced Settings',
+    [
+      'enableOcspStapling',
+      'ocspStaplingTimeout',
+      'enableSslRenegotiation',
+      'sslRenegotiationTimeout',
+      'sslClientVerificationDepth',
+    ],
+  ],
 ];
 
 function EffectBadge({ k }: { k: Key }) {
   const e = SSL_SETTING_EFFECT[k];
-  if (e === 'web') return <Badge size="xs" variant="outline" color="gray">{sslMessages.appliesToWeb}</Badge>;
-  if (e === 'none') return <Badge size="xs" variant="outline" color="gray">{sslMessages.noEffect}</Badge>;
+  if (e === 'web')
+    return (
+      <Badge size="xs" variant="outline" color="gray">
+        {sslMessages.appliesToWeb}
+      </Badge>
+    );
+  if (e === 'none')
+    return (
+      <Badge size="xs" variant="outline" color="gray">
+        {sslMessages.noEffect}
+      </Badge>
+    );
   return null;
 }
 
 // An emptied number input reads '{Label} is required'; text fields stay strings.
 const toRequest = (v: Values) =>
   Object.fromEntries(
-    Object.entries(v).map(([k, x]) => [k, x === '' && typeof SSL_SETTINGS_DEFAULTS[k as Key] === 'number' ? undefined : x]),
+    Object.entries(v).map(([k, x]) => [
+      k,
+      x === '' && typeof SSL_SETTINGS_DEFAULTS[k as Key] === 'number' ? undefined : x,
+    ]),
   ) as unknown as SslSettings;
 
 export default function SslSettingsPage() {
@@ -121,12 +204,16 @@ export default function SslSettingsPage() {
     setSaved(false);
     setSaveError(null);
     try {
-      const r = await apiCall(sslRoutes.saveSettings, { body: { settings: toRequest(v), version: version.current ?? 0 } });
+      const r = await apiCall(sslRoutes.saveSettings, {
+        body: { settings: toRequest(v), version: version.current ?? 0 },
+      });
       qc.setQueryData(sslKeys.settings(), r);
       setSaved(true);
     } catch (err) {
       if (err instanceof ApiError) {
-        const fields = Object.fromEntries(Object.entries(err.fieldErrors).map(([k, m]) => [k.replace(/^settings\./, ''), m]));
+        const fields = Object.fromEntries(
+          Object.entries(err.fieldErrors).map(([k, m]) => [k.replace(/^settings\./, ''), m]),
+        );
         form.setErrors(fields);
       }
       setSaveError(errorMessage(err));
@@ -137,7 +224,13 @@ export default function SslSettingsPage() {
 
   const resetDefaults = async () => {
     if (!settings.data) return;
-    if (await confirmAction({ title: 'Reset to Defaults', message: 'Reset every SSL setting to its default value?', confirmLabel: 'Reset' }))
+    if (
+      await confirmAction({
+        title: 'Reset to Defaults',
+        message: 'Reset every SSL setting to its default value?',
+        confirmLabel: 'Reset',
+      })
+    )
       form.setValues(settings.data.defaults);
   };
 
@@ -153,11 +246,19 @@ export default function SslSettingsPage() {
         </Group>
       );
     const select = SELECTS[k];
-    const desc = SSL_SETTING_EFFECT[k] === 'mail' ? 'Applies to the mail server (Postfix, Dovecot)' : undefined;
+    const desc =
+      SSL_SETTING_EFFECT[k] === 'mail' ? 'Applies to the mail server (Postfix, Dovecot)' : undefined;
     if (select)
       return (
         <Stack key={k} gap={2}>
-          <Select label={label} required data={[...select]} allowDeselect={false} description={desc} {...form.getInputProps(k)} />
+          <Select
+            label={label}
+            required
+            data={[...select]}
+            allowDeselect={false}
+            description={desc}
+            {...form.getInputProps(k)}
+          />
           {badge}
         </Stack>
       );
@@ -170,7 +271,11 @@ export default function SslSettingsPage() {
       );
     return (
       <Stack key={k} gap={2}>
-        <TextInput label={label} required={k === 'defaultCertificatePath' || k === 'privateKeyPath'} {...form.getInputProps(k)} />
+        <TextInput
+          label={label}
+          required={k === 'defaultCertificatePath' || k === 'privateKeyPath'}
+          {...form.getInputProps(k)}
+        />
         {badge}
       </Stack>
     );
@@ -189,7 +294,9 @@ export default function SslSettingsPage() {
         actions={
           <Button
             variant="default"
-            leftSection={settings.isFetching ? <Loader size={14} aria-hidden /> : <IconRefresh size={16} aria-hidden />}
+            leftSection={
+              settings.isFetching ? <Loader size={14} aria-hidden /> : <IconRefresh size={16} aria-hidden />
+            }
             disabled={settings.isFetching}
             onClick={() => {
               version.current = null;
@@ -215,12 +322,25 @@ export default function SslSettingsPage() {
           <form onSubmit={form.onSubmit((v) => void save(v))}>
             <Stack gap="md">
               {saved && (
-                <Alert color="green" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaved(false)} role="status">
+                <Alert
+                  color="green"
+                  withCloseButton
+                  closeButtonLabel="Dismiss"
+                  onClose={() => setSaved(false)}
+                  role="status"
+                >
                   {sslMessages.saved}
                 </Alert>
               )}
               {saveError && (
-                <Alert color="red" withCloseButton closeButtonLabel="Dismiss" onClose={() => setSaveError(null)} role="alert" title="The SSL settings were not saved">
+                <Alert
+                  color="red"
+                  withCloseButton
+                  closeButtonLabel="Dismiss"
+                  onClose={() => setSaveError(null)}
+                  role="alert"
+                  title="The SSL settings were not saved"
+                >
                   {saveError}
                 </Alert>
               )}
@@ -235,10 +355,18 @@ export default function SslSettingsPage() {
                 </Card>
               ))}
               <Group justify="flex-end">
-                <Button variant="default" leftSection={<IconRestore size={16} aria-hidden />} onClick={() => void resetDefaults()}>
+                <Button
+                  variant="default"
+                  leftSection={<IconRestore size={16} aria-hidden />}
+                  onClick={() => void resetDefaults()}
+                >
                   Reset to Defaults
                 </Button>
-                <Button type="submit" leftSection={<IconDeviceFloppy size={16} aria-hidden />} disabled={saving || !form.isValid()}>
+                <Button
+                  type="submit"
+                  leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+                  disabled={saving || !form.isValid()}
+                >
                   {saving ? 'Saving...' : 'Save Settings'}
                 </Button>
               </Group>

@@ -11,7 +11,8 @@ export function useCertificateActions() {
   const qc = useQueryClient();
   const [viewing, setViewing] = useState<{ id: number; domain: string } | null>(null);
   const refresh = () => qc.invalidateQueries({ queryKey: sslKeys.all });
-  const fail = (title: string) => (err: unknown) => notify({ type: 'error', title, message: errorMessage(err) });
+  const fail = (title: string) => (err: unknown) =>
+    notify({ type: 'error', title, message: errorMessage(err) });
   return {
     viewing,
     closeView: () => setViewing(null),

@@ -17,7 +17,15 @@ export interface CertificateTableProps {
 const date = (iso: string) => new Date(iso).toLocaleDateString();
 
 /** Domain, Status, Issuer, Valid Until, Days Left, Type, (Key Size), Actions. */
-export function CertificateTable({ certificates, showKeySize, onView, onRenew, onDelete, onDownload, empty }: CertificateTableProps) {
+export function CertificateTable({
+  certificates,
+  showKeySize,
+  onView,
+  onRenew,
+  onDelete,
+  onDownload,
+  empty,
+}: CertificateTableProps) {
   if (certificates.length === 0)
     return (
       <Text c="dimmed" ta="center" py="md">
@@ -70,7 +78,12 @@ export function CertificateTable({ certificates, showKeySize, onView, onRenew, o
                     </ActionIcon>
                   </Tooltip>
                   <Tooltip label="Renew">
-                    <ActionIcon variant="subtle" color="teal" aria-label={`Renew ${c.domain}`} onClick={() => onRenew(c)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="teal"
+                      aria-label={`Renew ${c.domain}`}
+                      onClick={() => onRenew(c)}
+                    >
                       <IconRefresh size={16} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
@@ -83,12 +96,19 @@ export function CertificateTable({ certificates, showKeySize, onView, onRenew, o
                       </Menu.Target>
                       <Menu.Dropdown>
                         <Menu.Item onClick={() => onDownload(c, 'pem')}>PEM bundle</Menu.Item>
-                        <Menu.Item onClick={() => onDownload(c, 'zip')}>Zip (key, chain, fullchain)</Menu.Item>
+                        <Menu.Item onClick={() => onDownload(c, 'zip')}>
+                          Zip (key, chain, fullchain)
+                        </Menu.Item>
                       </Menu.Dropdown>
                     </Menu>
                   )}
                   <Tooltip label="Delete">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Delete ${c.domain}`} onClick={() => onDelete(c)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Delete ${c.domain}`}
+                      onClick={() => onDelete(c)}
+                    >
                       <IconTrash size={16} aria-hidden />
                     </ActionIcon>
                   </Tooltip>

@@ -21,11 +21,18 @@ export function CsrResult({ csr, onDone }: CsrResultProps) {
     setBusy(true);
     setError(null);
     try {
-      const c = await apiCall(sslRoutes.completeCsr, { params: { id: csr.id }, body: { certificate, certificateChain: chain } });
+      const c = await apiCall(sslRoutes.completeCsr, {
+        params: { id: csr.id },
+        body: { certificate, certificateChain: chain },
+      });
       notify({ type: 'success', title: 'Certificate installed', message: `${c.domain} (${c.issuer})` });
       onDone();
     } catch (err) {
-      setError(err instanceof ApiError ? (Object.values(err.fieldErrors)[0] ?? errorMessage(err)) : errorMessage(err));
+      setError(
+        err instanceof ApiError
+          ? (Object.values(err.fieldErrors)[0] ?? errorMessage(err))
+          : errorMessage(err),
+      );
     } finally {
       setBusy(false);
     }
@@ -37,15 +44,31 @@ export function CsrResult({ csr, onDone }: CsrResultProps) {
           Certificate Signing Request for {csr.domain}
         </Title>
         <Text size="sm" c="dimmed">
-          Send the request to your certificate authority and keep the private key. Mailroom keeps the key too (encrypted) and
-          matches the signed certificate to it.
+          Send the request to your certificate authority and keep the private key. Mailroom keeps the key too
+          (encrypted) and matches the signed certificate to it.
         </Text>
-        <Textarea label="CSR" value={csr.csr} readOnly autosize minRows={4} maxRows={8} styles={{ input: { fontFamily: 'monospace' } }} />
+        <Textarea
+          label="CSR"
+          value={csr.csr}
+          readOnly
+          autosize
+          minRows={4}
+          maxRows={8}
+          styles={{ input: { fontFamily: 'monospace' } }}
+        />
         <Group gap="xs">
-          <Button size="xs" variant="default" onClick={() => downloadText(`${csr.domain}.csr`, csr.csr, 'application/pkcs10')}>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => downloadText(`${csr.domain}.csr`, csr.csr, 'application/pkcs10')}
+          >
             Download CSR
           </Button>
-          <Button size="xs" variant="default" onClick={() => downloadText(`${csr.domain}.key`, csr.privateKey, 'application/x-pem-file')}>
+          <Button
+            size="xs"
+            variant="default"
+            onClick={() => downloadText(`${csr.domain}.key`, csr.privateKey, 'application/x-pem-file')}
+          >
             Download Private Key
           </Button>
           <CopyButton value={csr.csr} />

@@ -12,7 +12,9 @@ export interface GenerationProgressProps {
 export function GenerationProgress({ job, onRetry }: GenerationProgressProps) {
   const failed = ['failed', 'cancelled', 'interrupted'].includes(job.state);
   const done = job.state === 'succeeded';
-  const current = done ? GENERATION_STEPS.length : Math.max(0, GENERATION_STEPS.indexOf(job.phase as (typeof GENERATION_STEPS)[number]));
+  const current = done
+    ? GENERATION_STEPS.length
+    : Math.max(0, GENERATION_STEPS.indexOf(job.phase as (typeof GENERATION_STEPS)[number]));
   return (
     <Card withBorder padding="md" radius="md" data-testid="generation-progress">
       <Title order={2} size="h4" mb="sm">
@@ -20,7 +22,8 @@ export function GenerationProgress({ job, onRetry }: GenerationProgressProps) {
       </Title>
       <List spacing="xs" center>
         {GENERATION_STEPS.map((step, i) => {
-          const state = i < current || done ? 'done' : i === current ? (failed ? 'failed' : 'active') : 'waiting';
+          const state =
+            i < current || done ? 'done' : i === current ? (failed ? 'failed' : 'active') : 'waiting';
           return (
             <List.Item
               key={step}
@@ -42,7 +45,11 @@ export function GenerationProgress({ job, onRetry }: GenerationProgressProps) {
                 )
               }
             >
-              <Text size="sm" fw={state === 'active' ? 700 : 400} c={state === 'waiting' ? 'dimmed' : undefined}>
+              <Text
+                size="sm"
+                fw={state === 'active' ? 700 : 400}
+                c={state === 'waiting' ? 'dimmed' : undefined}
+              >
                 {step}
               </Text>
             </List.Item>

@@ -1,5 +1,24 @@
-import { CERTIFICATE_TYPES, UPLOAD_DEFAULTS, UploadCertificate, uploadLabels, sslRoutes } from '@mailroom/contract/ssl';
-import { Button, Card, FileButton, Group, NumberInput, PasswordInput, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  CERTIFICATE_TYPES,
+  UPLOAD_DEFAULTS,
+  UploadCertificate,
+  uploadLabels,
+  sslRoutes,
+} from '@mailroom/contract/ssl';
+import {
+  Button,
+  Card,
+  FileButton,
+  Group,
+  NumberInput,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ApiError, apiCall, errorMessage } from '../../../api/client.ts';
@@ -57,7 +76,11 @@ export function UploadForm({ onDone, onCancel }: { onDone: () => void; onCancel:
     setBusy(true);
     try {
       const c = await apiCall(sslRoutes.upload, { body: toRequest(v) as never });
-      notify({ type: 'success', title: 'Certificate uploaded', message: `${c.domain}: ${c.issuer}, ${c.type}, valid until ${new Date(c.validTo).toLocaleDateString()}` });
+      notify({
+        type: 'success',
+        title: 'Certificate uploaded',
+        message: `${c.domain}: ${c.issuer}, ${c.type}, valid until ${new Date(c.validTo).toLocaleDateString()}`,
+      });
       form.reset();
       onDone();
     } catch (err) {
@@ -75,7 +98,12 @@ export function UploadForm({ onDone, onCancel }: { onDone: () => void; onCancel:
             Upload Certificate
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput label={uploadLabels.domain} required placeholder="example.com" {...form.getInputProps('domain')} />
+            <TextInput
+              label={uploadLabels.domain}
+              required
+              placeholder="example.com"
+              {...form.getInputProps('domain')}
+            />
             <Select
               label={uploadLabels.certificateType}
               required
@@ -83,7 +111,12 @@ export function UploadForm({ onDone, onCancel }: { onDone: () => void; onCancel:
               allowDeselect={false}
               {...form.getInputProps('certificateType')}
             />
-            <NumberInput label={uploadLabels.keySize} required min={1024} {...form.getInputProps('keySize')} />
+            <NumberInput
+              label={uploadLabels.keySize}
+              required
+              min={1024}
+              {...form.getInputProps('keySize')}
+            />
           </SimpleGrid>
           <Textarea
             label={uploadLabels.certificate}
