@@ -398,7 +398,7 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
       (await t.call({ method: 'DELETE', url: `/api/ssl/certificates/${up.json().id}?confirm=true` }))
         .statusCode,
     ).toBe(200);
-  });
+  }, 120_000);
 
   it('download as PEM bundle or zip; CSV export with the spec columns and formulas neutralised', async () => {
     const evilCa = await makeCert({ cn: 'Evil', org: '=cmd', ca: true, ec: true, toDays: 400 });
