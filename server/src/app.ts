@@ -21,7 +21,8 @@ import { jobFeed } from './features/jobs/job-feed.ts';
 import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.ts';
 import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
-import { registerMail } from './features/mail/mail.routes.ts';
+import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
+import { registerSsl } from './features/ssl/ssl.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
@@ -118,12 +119,29 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
-  const dns = registerDns(app, deps, { mailFacts: () => listMailDnsFacts(deps.database.db) });
+  // SSL serves the mail stack its certificate and TLS policy; mail tells SSL its host name and
+  // re-applies when the served certificate changes. Wired here so neither imports the other.
+  let mail: MailHandle | null = null;
+  const mailHandle = () => {
+    if (!mail) throw new Error('the mail area is not registered yet');
+    return mail;
+  };
+  const ssl = registerSsl(app, deps, {
+    mailHostname: () => mailHandle().hostname(),
+    reapplyMail: () => mailHandle().reapply(),
+  });
+  const dns = registerDns(app, deps, {
+    mailFacts: () => listMailDnsFacts(deps.database.db),
+    sslCount: () => ssl.count(),
+  });
   deps.dnsChallenges ??= dns.challenges;
   registerAcme(app, deps);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
   // password, quota or status change); only zones whose text changed are rewritten.
-  registerMail(app, deps, { onDnsFactsChanged: (domains) => dns.republishMailZones(domains) });
+  mail = registerMail(app, deps, {
+    onDnsFactsChanged: (domains) => dns.republishMailZones(domains),
+    tls: ssl.mailTls,
+  });
 
   await installSpa(app, deps.config.webDist);
   await app.ready();

@@ -7,6 +7,7 @@ import type { MailTables } from './mail.tables.ts';
 import type { PagingTables } from './paging.tables.ts';
 import type { PipelineTables } from './pipeline.tables.ts';
 import type { SecurityTables } from './security.tables.ts';
+import type { SslTables } from './ssl.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
 export interface Database
@@ -19,4 +20,5 @@ export interface Database
     JobTables,
     PagingTables,
     PipelineTables,
-    SecurityTables {}
+    SecurityTables,
+    SslTables {}

@@ -7,6 +7,7 @@ import * as m0005 from './0005-pipeline.ts';
 import * as m0006 from './0006-security.ts';
 import * as m0007 from './0007-jobs.ts';
 import * as m0010 from './0010-paging.ts';
+import * as m0011 from './0011-ssl.ts';
 import * as m0012 from './0012-acme.ts';
 import * as m0017 from './0017-console-shell.ts';
 
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0006-security': m0006,
   '0007-jobs': m0007,
   '0010-paging': m0010,
+  '0011-ssl': m0011,
   '0012-acme': m0012,
   '0017-console-shell': m0017,
 };

@@ -8,4 +8,6 @@ export interface DnsContext {
   layout: BindLayout;
   /** The mail area's facts about its domains, for the derived records; absent until wired. */
   mailFacts: MailDnsFactsProvider | undefined;
+  /** The SSL area's certificate count for the dashboard; absent until wired. */
+  sslCount?: (() => Promise<number>) | undefined;
 }

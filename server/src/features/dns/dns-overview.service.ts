@@ -13,7 +13,7 @@ type Db = Kysely<Database>;
 /** Counts come from the zones table (record counts are kept per zone), never from row scans. */
 export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDashboard> {
   const db = ctx.deps.database.db;
-  const [totals, zones, { settings }] = await Promise.all([
+  const [totals, zones, { settings }, sslCertificates] = await Promise.all([
     db
       .selectFrom('dns_zones')
       .select((eb) => [
@@ -23,6 +23,7 @@ export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDash
       .executeTakeFirstOrThrow(),
     db.selectFrom('dns_zones').selectAll().orderBy('id', 'desc').limit(limit).execute(),
     loadSettings(db),
+    ctx.sslCount ? ctx.sslCount() : Promise.resolve(null),
   ]);
   const probeName = zones[0]?.domain ?? settings.serverHostname;
   const { deps } = ctx;
@@ -42,8 +43,8 @@ export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDash
       since: null,
       detail: 'Mailroom does not run or watch named here.',
     },
-    // There is no SSL area yet to count certificates from.
-    sslCertificates: null,
+    // Counted by the SSL area (wired in app.ts).
+    sslCertificates,
     zones: zones.map(toZone),
   };
 }

@@ -23,6 +23,8 @@ import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } 
 export interface DnsOptions {
   /** The mail area's facts, for the derived MX/SPF/DKIM/DMARC/autoconfig records. */
   mailFacts?: MailDnsFactsProvider;
+  /** The SSL area's certificate count (dashboard). */
+  sslCount?: () => Promise<number>;
   /** Addresses the rendered named.conf listens on; `any` by default. */
   listenOn?: string[];
 }
@@ -52,6 +54,7 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
           : {},
     ),
     mailFacts: opts.mailFacts,
+    sslCount: opts.sslCount,
   };
   const db = deps.database.db;
   const r = dnsRoutes;

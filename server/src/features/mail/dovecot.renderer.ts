@@ -1,4 +1,5 @@
 import type { MailSettings } from '@mailroom/contract/mail';
+import type { MailTlsPolicy } from '@mailroom/contract/mail-tls';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.ts';
 import { assertOneLine, POSTFIX_SOCKETS } from './postfix.renderer.ts';
@@ -10,6 +11,8 @@ export interface DovecotPaths {
   vmail: string;
   tlsCert: string;
   tlsKey: string;
+  /** The SSL settings' TLS policy; absent: Dovecot's defaults. */
+  tlsPolicy?: MailTlsPolicy | null;
   /** Postfix's queue directory: the SASL, LMTP and quota-status sockets go in its private/ folder. */
   postfixQueue: string;
   /** Where IMAP listens; `address` null: Dovecot's `listen` (every interface by default). */
@@ -83,6 +86,26 @@ export function renderDovecotDict(conn: MailDbConn): string {
   ].join('\n');
 }
 
+const STRONG_CIPHERS =
+  'ALL:!SRP:!kDHd:!DSS:!aNULL:!eNULL:!EXPORT:!DES:!3DES:!MD5:!PSK:!RC4:!ADH:!LOW@STRENGTH';
+
+/** Dovecot's TLS policy from the SSL settings (it has a minimum protocol, no maximum). */
+export function dovecotTlsPolicy(t: MailTlsPolicy | null | undefined): string[] {
+  if (!t) return [];
+  const ciphers = t.weakCiphers
+    ? 'ALL'
+    : t.forwardSecrecy
+      ? `ALL:!kRSA:${STRONG_CIPHERS.slice(4)}`
+      : STRONG_CIPHERS;
+  const options = [...(t.sessionTickets ? [] : ['no_ticket'])];
+  return [
+    `ssl_min_protocol = ${t.minProtocol}`,
+    `ssl_cipher_list = ${ciphers}`,
+    'ssl_prefer_server_ciphers = yes',
+    ...(options.length ? [`ssl_options = ${options.join(' ')}`] : []),
+  ];
+}
+
 /**
  * Authentication, mail location, quota and TLS: what the mail settings govern. Service sockets
  * for Postfix are in `renderDovecotServices` so a test can run this part unprivileged.
@@ -100,6 +123,7 @@ export function renderDovecotMailroom(s: MailSettings, conn: MailDbConn, p: Dove
       ? [
           `ssl_cert = <${assertOneLine(p.tlsCert, 'cert path')}`,
           `ssl_key = <${assertOneLine(p.tlsKey, 'key path')}`,
+          ...dovecotTlsPolicy(p.tlsPolicy),
         ]
       : []),
     `postmaster_address = postmaster@${s.domain}`,

@@ -1,4 +1,5 @@
 import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
+import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { AppDeps } from '../../app-deps.ts';
 import { type ApplyReport, type ApplyTarget, applyChange, applyCommitted } from '../../apply/pipeline.ts';
 import type { FileChanges, ProveResult } from '../../apply/file-set.ts';
@@ -17,7 +18,15 @@ import { prepareLocalMailHost } from './mail-setup.service.ts';
 import { checkStagedMailFiles, ensureTlsCertificate, renderMailFiles } from './mail-stack.ts';
 import { conflict } from '../../http/errors.ts';
 
+type Db = Parameters<typeof settingsToRender>[0];
+
 export const MAIL_TARGET = 'mail';
+
+/** The SSL area's certificate and TLS policy per app (set by registerMail from its options). */
+const tlsSources = new WeakMap<AppDeps, MailTlsSource<Db>>();
+export function setMailTlsSource(deps: AppDeps, source: MailTlsSource<Db> | undefined): void {
+  if (source) tlsSources.set(deps, source);
+}
 
 const CHECK_FAILED_MESSAGE =
   'The mail server rejected the new configuration; the previous files are still in place.';
@@ -54,10 +63,12 @@ export function checkOf(proof: ProveResult | null, output: string): ConfigCheck 
 async function renderCommitted(deps: AppDeps, conn: MailDbConn, db: Parameters<typeof settingsToRender>[0]) {
   const settings = await settingsToRender(db);
   const { ports } = deps.config;
+  const tls = (await tlsSources.get(deps)?.(settings.hostname, db)) ?? null;
   return {
     files: await renderMailFiles(db, deps.host, conn, settings, {
       ports,
       filter: { milterPort: ports.milter, dnsPort: ports.dns },
+      tls,
     }),
   };
 }

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
+import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { Kysely } from 'kysely';
 import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
@@ -50,6 +51,8 @@ export interface MailRenderOptions {
   ports?: Pick<DaemonPorts, 'smtp' | 'submission' | 'imap' | 'imaps'>;
   /** Where the filter's milter and the name server it asks listen (config.ports by default). */
   filter?: FilterTarget;
+  /** From the SSL area: the certificate to serve (written with the other files) and the TLS policy. */
+  tls?: Awaited<ReturnType<MailTlsSource>> | null;
 }
 
 const portsFor = (host: Host, opts: MailRenderOptions) =>
@@ -122,8 +125,8 @@ export async function renderMailFiles(
   s: MailSettings,
   opts: MailRenderOptions = {},
 ): Promise<FileSpec[]> {
-  const pp = postfixPaths(host, opts);
-  const dp = dovecotPaths(host, conn, opts);
+  const pp = { ...postfixPaths(host, opts), tlsPolicy: opts.tls?.policy ?? null };
+  const dp = { ...dovecotPaths(host, conn, opts), tlsPolicy: opts.tls?.policy ?? null };
   const filter: FilterTarget = opts.filter ?? defaultFilterTarget(host);
   const milter = filterWanted(s, await virusScanSupport(host)) ? milterAddress(filter) : null;
   // A PostgreSQL table holds the password: readable by root and (see checkStagedMailFiles) postfix.
@@ -152,6 +155,14 @@ export async function renderMailFiles(
     files.push({ path: MAIL_PATHS.dovecotConf, content: renderDovecotConf() });
   }
   files.push(...(await rspamdFiles(db, host, s, filter)));
+  const served = opts.tls?.certificate;
+  if (s.enableTLS && served) {
+    // The SSL area's certificate, in the same atomic file set: checked, swapped and reloaded together.
+    files.push(
+      { path: MAIL_PATHS.tlsKey, content: served.keyPem, mode: 0o600 },
+      { path: MAIL_PATHS.tlsCert, content: served.fullchainPem, mode: 0o644 },
+    );
+  }
   return files;
 }
 

@@ -1,5 +1,8 @@
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
 import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
+import type { MailTlsSource } from '@mailroom/contract/mail-tls';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { assertApplied } from '../../apply/pipeline.ts';
@@ -12,7 +15,7 @@ import { type ImportOutcome, importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
 import { ensureDkimKeys, listDkimRecords } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
-import { applyMailCommitted, dnsFactsMoved, saveMailSettings } from './mail-apply.ts';
+import { applyMailCommitted, dnsFactsMoved, saveMailSettings, setMailTlsSource } from './mail-apply.ts';
 import { mailContext } from './mail-context.ts';
 import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
@@ -36,11 +39,22 @@ export interface MailOptions {
    * SPF, DMARC or DKIM switch changed). Never called for a password, quota or status change.
    */
   onDnsFactsChanged?: (domains: string[] | 'all') => Promise<void>;
+  /** The SSL area's certificate for the mail host and its TLS policy (absent: a self-signed one). */
+  tls?: MailTlsSource<Kysely<Database>>;
+}
+
+/** What other areas may ask of the mail area (wired in app.ts). */
+export interface MailHandle {
+  /** The mail server's host name from the saved settings. */
+  hostname(): Promise<string>;
+  /** Renders and applies the mail stack again (the served certificate or TLS policy changed). */
+  reapply(): Promise<void>;
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
-export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOptions = {}): void {
+export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOptions = {}): MailHandle {
+  setMailTlsSource(deps, opts.tls);
   const ctx = mailContext(deps);
   const { db } = ctx;
   const { host } = deps;
@@ -288,4 +302,12 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerRoute(scope, mailRoutes.dkim, async () => listDkimRecords(db));
   });
+  return {
+    hostname: async () => (await readMailSettings(db)).settings.hostname,
+    async reapply() {
+      await startup;
+      const r = await applyMailCommitted(deps, conn);
+      assertApplied(r.outcome);
+    },
+  };
 }

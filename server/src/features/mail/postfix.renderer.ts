@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { MailSettings } from '@mailroom/contract/mail';
+import type { MailTlsPolicy } from '@mailroom/contract/mail-tls';
 import { MB } from '@mailroom/contract/mail';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MANAGED_HEADER } from './mail-paths.ts';
@@ -12,6 +13,8 @@ export interface PostfixPaths {
   senderLogins: string;
   tlsCert: string;
   tlsKey: string;
+  /** The SSL settings' TLS policy (protocols, ciphers, session cache); absent: Postfix's defaults. */
+  tlsPolicy?: MailTlsPolicy | null;
   /** Where the SMTP and submission services listen; `address` null: every interface. */
   listen: { address: string | null; smtp: number; submission: number };
   /** Set when rendering a self-contained tree under a data folder (not the machine's own /etc). */
@@ -98,7 +101,34 @@ export const postfixMapType = (conn: MailDbConn) => (conn.dialect === 'sqlite' ?
 export const postfixTableName = (conn: MailDbConn, file: string) => `proxy:${postfixMapType(conn)}:${file}`;
 
 /** Parameters earlier versions wrote that must go (their transport no longer exists). */
-export const OBSOLETE_MAIN_CF = ['dovecot_destination_recipient_limit'];
+export const OBSOLETE_MAIN_CF = [
+  'dovecot_destination_recipient_limit',
+  // The key and certificate go together in smtpd_tls_chain_files.
+  'smtpd_tls_cert_file',
+  'smtpd_tls_key_file',
+];
+
+/** Postfix's TLS policy from the SSL settings; without one, Postfix's defaults stand. */
+export function tlsPolicyParams(t: MailTlsPolicy | null | undefined, on: boolean): [string, string][] {
+  if (!t || !on) return [];
+  const protocols = t.excludedProtocols.map((x) => `!${x}`).join(', ');
+  const exclude = t.weakCiphers ? [] : ['aNULL', 'eNULL', 'EXPORT', 'DES', 'RC4', 'MD5', 'PSK', '3DES'];
+  if (t.forwardSecrecy) exclude.push('kRSA');
+  const options = [
+    ...(t.sessionTickets ? [] : ['NO_TICKET']),
+    ...(t.renegotiation ? [] : ['NO_RENEGOTIATION']),
+  ];
+  return [
+    ['smtpd_tls_protocols', protocols],
+    ['smtpd_tls_mandatory_protocols', protocols],
+    ['smtpd_tls_ciphers', t.weakCiphers ? 'low' : 'medium'],
+    ['smtpd_tls_mandatory_ciphers', t.weakCiphers ? 'medium' : 'high'],
+    ['smtpd_tls_exclude_ciphers', exclude.join(', ')],
+    ['smtpd_tls_session_cache_database', t.sessionCache ? 'btree:$data_directory/smtpd_scache' : ''],
+    ['smtpd_tls_session_cache_timeout', `${Math.min(t.sessionTimeoutSeconds, 8_640_000)}s`],
+    ['tls_ssl_options', options.join(' ')],
+  ];
+}
 
 /**
  * The mail filter's milter settings. rspamd's proxy worker is the one milter: it filters spam,
@@ -168,8 +198,9 @@ export function postfixParams(
     ['smtpd_sender_restrictions', 'reject_authenticated_sender_login_mismatch'],
     ['smtpd_tls_security_level', s.enableTLS ? 'may' : 'none'],
     ['smtp_tls_security_level', s.enableTLS ? 'may' : 'none'],
-    ['smtpd_tls_cert_file', s.enableTLS ? p.tlsCert : ''],
-    ['smtpd_tls_key_file', s.enableTLS ? p.tlsKey : ''],
+    // Key then certificate with its chain, one file set (what the SSL area installs).
+    ['smtpd_tls_chain_files', s.enableTLS ? `${p.tlsKey}, ${p.tlsCert}` : ''],
+    ...tlsPolicyParams(p.tlsPolicy, s.enableTLS),
     // Without TLS there is no safe channel, so plain-text passwords are either allowed or never asked.
     ['smtpd_tls_auth_only', s.allowPlainText ? 'no' : 'yes'],
     ...milterParams(filter),

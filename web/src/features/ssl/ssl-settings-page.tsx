@@ -1,14 +1,379 @@
-import { NotBuiltYet } from '../../components/not-built-yet.tsx';
+import {
+  SSL_LOG_LEVELS,
+  SSL_SERVER_PROTOCOLS,
+  SSL_SETTINGS_DEFAULTS,
+  SSL_SETTING_EFFECT,
+  SslSettings,
+  sslMessages,
+  sslRoutes,
+  sslSettingLabels,
+  TLS_VERSIONS,
+} from '@mailroom/contract/ssl';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconDeviceFloppy, IconRefresh, IconRestore } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
+import { confirmAction } from '../../components/confirm-action.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { zodValidate } from '../../lib/zod-form.ts';
+import { sslKeys } from './ssl-keys.ts';
+import { useSslSettings } from './use-ssl-settings.ts';
+
+type Key = keyof SslSettings;
+type Values = Record<Key, string | number | boolean>;
+
+/** Labels of the switches (the spec's model names, in words). */
+const SWITCH_LABELS: Partial<Record<Key, string>> = {
+  enableHttps: 'Enable HTTPS',
+  enableHttp2: 'Enable HTTP/2',
+  enableHttp3: 'Enable HTTP/3',
+  enableSslCompression: 'Enable SSL Compression',
+  enableSslSessionCache: 'Enable SSL Session Cache',
+  enableAutoRenewal: 'Enable Auto-Renewal',
+  enableWildcardCertificates: 'Enable Wildcard Certificates',
+  enableSanCertificates: 'Enable SAN Certificates',
+  enableTls13: 'Enable TLS 1.3',
+  enableTls12: 'Enable TLS 1.2',
+  enableTls11: 'Enable TLS 1.1',
+  enableTls10: 'Enable TLS 1.0',
+  enableWeakCiphers: 'Enable Weak Ciphers',
+  enablePerfectForwardSecrecy: 'Enable Perfect Forward Secrecy',
+  enableHsts: 'Enable HSTS',
+  enableHstsIncludeSubdomains: 'HSTS Include Subdomains',
+  enableHstsPreload: 'HSTS Preload',
+  enableSslSessionTickets: 'Enable SSL Session Tickets',
+  enableSslRenegotiation: 'Enable SSL Renegotiation',
+  enableSslLogging: 'Enable SSL Logging',
+  enableSslMetrics: 'Enable SSL Metrics',
+  enableSslAlerts: 'Enable SSL Alerts',
+  enableSslHealthChecks: 'Enable SSL Health Checks',
+  enableSni: 'Enable SNI',
+  enableOcspStapling: 'Enable OCSP Stapling',
+};
+
+const SELECTS: Partial<Record<Key, readonly string[]>> = {
+  serverProtocol: SSL_SERVER_PROTOCOLS,
+  minimumTlsVersion: TLS_VERSIONS,
+  maximumTlsVersion: TLS_VERSIONS,
+  sslLogLevel: SSL_LOG_LEVELS,
+};
+
+/** The six sections and the controls the form shows (§2: only some flags are editable). */
+const SECTIONS: [string, Key[]][] = [
+  [
+    'Server Configuration',
+    ['serverPort', 'serverProtocol', 'enableHttps', 'enableHttp2', 'enableHttp3', 'enableSni'],
+  ],
+  [
+    'Certificate Configuration',
+    [
+      'defaultCertificatePath',
+      'certificateChainPath',
+      'privateKeyPath',
+      'enableAutoRenewal',
+      'renewalCheckInterval',
+      'renewalThreshold',
+      'enableWildcardCertificates',
+      'enableSanCertificates',
+    ],
+  ],
+  [
+    'Security Settings',
+    [
+      'minimumTlsVersion',
+      'maximumTlsVersion',
+      'enableTls13',
+      'enableTls12',
+      'enableTls11',
+      'enableTls10',
+      'enableWeakCiphers',
+      'enablePerfectForwardSecrecy',
+      'enableHsts',
+      'hstsMaxAge',
+      'enableHstsIncludeSubdomains',
+      'enableHstsPreload',
+    ],
+  ],
+  [
+    'Performance Settings',
+    [
+      'enableSslSessionCache',
+      'sslSessionTimeout',
+      'sslSessionCacheSize',
+      'enableSslSessionTickets',
+      'sslSessionTicketLifetime',
+      'sslBufferSize',
+      'sslHandshakeTimeout',
+      'sslReadTimeout',
+      'sslWriteTimeout',
+    ],
+  ],
+  [
+    'Monitoring and Logging',
+    [
+      'enableSslLogging',
+      'sslLogLevel',
+      'enableSslMetrics',
+      'sslMetricsInterval',
+      'enableSslAlerts',
+      'sslAlertThreshold',
+      'enableSslHealthChecks',
+      'sslHealthCheckInterval',
+    ],
+  ],
+  [
+    'Advanced Settings',
+    [
+      'enableOcspStapling',
+      'ocspStaplingTimeout',
+      'enableSslRenegotiation',
+      'sslRenegotiationTimeout',
+      'sslClientVerificationDepth',
+    ],
+  ],
+];
+
+function EffectBadge({ k }: { k: Key }) {
+  const e = SSL_SETTING_EFFECT[k];
+  if (e === 'web')
+    return (
+      <Badge size="xs" variant="outline" color="gray">
+        {sslMessages.appliesToWeb}
+      </Badge>
+    );
+  if (e === 'none')
+    return (
+      <Badge size="xs" variant="outline" color="gray">
+        {sslMessages.noEffect}
+      </Badge>
+    );
+  return null;
+}
+
+// An emptied number input reads '{Label} is required'; text fields stay strings.
+const toRequest = (v: Values) =>
+  Object.fromEntries(
+    Object.entries(v).map(([k, x]) => [
+      k,
+      x === '' && typeof SSL_SETTINGS_DEFAULTS[k as Key] === 'number' ? undefined : x,
+    ]),
+  ) as unknown as SslSettings;
 
 export default function SslSettingsPage() {
+  const qc = useQueryClient();
+  const settings = useSslSettings();
+  const [saved, setSaved] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [dismissed, setDismissed] = useState(false);
+  const version = useRef<number | null>(null);
+  const form = useForm<Values>({
+    initialValues: {} as Values,
+    validate: zodValidate(SslSettings, toRequest),
+    validateInputOnChange: true,
+  });
+  useEffect(() => {
+    const d = settings.data;
+    if (d && d.version !== version.current) {
+      version.current = d.version;
+      form.setValues(d.settings);
+      form.resetDirty(d.settings);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `form` changes every render
+  }, [settings.data]);
+
+  const save = async (v: Values) => {
+    setSaving(true);
+    setSaved(false);
+    setSaveError(null);
+    try {
+      const r = await apiCall(sslRoutes.saveSettings, {
+        body: { settings: toRequest(v), version: version.current ?? 0 },
+      });
+      qc.setQueryData(sslKeys.settings(), r);
+      setSaved(true);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        const fields = Object.fromEntries(
+          Object.entries(err.fieldErrors).map(([k, m]) => [k.replace(/^settings\./, ''), m]),
+        );
+        form.setErrors(fields);
+      }
+      setSaveError(errorMessage(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const resetDefaults = async () => {
+    if (!settings.data) return;
+    if (
+      await confirmAction({
+        title: 'Reset to Defaults',
+        message: 'Reset every SSL setting to its default value?',
+        confirmLabel: 'Reset',
+      })
+    )
+      form.setValues(settings.data.defaults);
+  };
+
+  const control = (k: Key) => {
+    const label = SWITCH_LABELS[k] ?? sslSettingLabels[k as keyof typeof sslSettingLabels] ?? k;
+    const value = form.values[k];
+    const badge = <EffectBadge k={k} />;
+    if (typeof value === 'boolean')
+      return (
+        <Group key={k} gap="xs" wrap="nowrap">
+          <Switch label={label} {...form.getInputProps(k, { type: 'checkbox' })} />
+          {badge}
+        </Group>
+      );
+    const select = SELECTS[k];
+    const desc =
+      SSL_SETTING_EFFECT[k] === 'mail' ? 'Applies to the mail server (Postfix, Dovecot)' : undefined;
+    if (select)
+      return (
+        <Stack key={k} gap={2}>
+          <Select
+            label={label}
+            required
+            data={[...select]}
+            allowDeselect={false}
+            description={desc}
+            {...form.getInputProps(k)}
+          />
+          {badge}
+        </Stack>
+      );
+    if (typeof value === 'number')
+      return (
+        <Stack key={k} gap={2}>
+          <NumberInput label={label} required description={desc} {...form.getInputProps(k)} />
+          {badge}
+        </Stack>
+      );
+    return (
+      <Stack key={k} gap={2}>
+        <TextInput
+          label={label}
+          required={k === 'defaultCertificatePath' || k === 'privateKeyPath'}
+          {...form.getInputProps(k)}
+        />
+        {badge}
+      </Stack>
+    );
+  };
+
   return (
-    <NotBuiltYet
-      title="SSL Settings"
-      breadcrumbs={[
-        { label: 'Dashboard', to: '/dashboard' },
-        { label: 'SSL Management', to: '/ssl' },
-        { label: 'SSL Settings' },
-      ]}
-    />
+    <>
+      <PageHeader
+        title="SSL Settings"
+        breadcrumbs={[
+          { label: 'Dashboard', to: '/dashboard' },
+          { label: 'SSL Management', to: '/ssl' },
+          { label: 'SSL Settings' },
+        ]}
+        subtitle="Configure SSL server settings and security policies"
+        actions={
+          <Button
+            variant="default"
+            leftSection={
+              settings.isFetching ? <Loader size={14} aria-hidden /> : <IconRefresh size={16} aria-hidden />
+            }
+            disabled={settings.isFetching}
+            onClick={() => {
+              version.current = null;
+              void settings.refetch();
+            }}
+          >
+            Refresh
+          </Button>
+        }
+      />
+      <LoadState
+        loading={settings.isPending}
+        error={settings.error && !dismissed ? errorMessage(settings.error) : null}
+        errorTitle={sslMessages.loadSettings}
+        loadingLabel="Loading SSL settings..."
+        onRetry={() => {
+          setDismissed(false);
+          void settings.refetch();
+        }}
+        onDismiss={() => setDismissed(true)}
+      >
+        {settings.data && Object.keys(form.values).length > 0 && (
+          <form onSubmit={form.onSubmit((v) => void save(v))}>
+            <Stack gap="md">
+              {saved && (
+                <Alert
+                  color="green"
+                  withCloseButton
+                  closeButtonLabel="Dismiss"
+                  onClose={() => setSaved(false)}
+                  role="status"
+                >
+                  {sslMessages.saved}
+                </Alert>
+              )}
+              {saveError && (
+                <Alert
+                  color="red"
+                  withCloseButton
+                  closeButtonLabel="Dismiss"
+                  onClose={() => setSaveError(null)}
+                  role="alert"
+                  title="The SSL settings were not saved"
+                >
+                  {saveError}
+                </Alert>
+              )}
+              {SECTIONS.map(([title, keys]) => (
+                <Card key={title} withBorder padding="md" radius="md">
+                  <Title order={2} size="h4" mb="sm">
+                    {title}
+                  </Title>
+                  <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+                    {keys.map(control)}
+                  </SimpleGrid>
+                </Card>
+              ))}
+              <Group justify="flex-end">
+                <Button
+                  variant="default"
+                  leftSection={<IconRestore size={16} aria-hidden />}
+                  onClick={() => void resetDefaults()}
+                >
+                  Reset to Defaults
+                </Button>
+                <Button
+                  type="submit"
+                  leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+                  disabled={saving || !form.isValid()}
+                >
+                  {saving ? 'Saving...' : 'Save Settings'}
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </LoadState>
+    </>
   );
 }

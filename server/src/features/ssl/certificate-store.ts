@@ -1,0 +1,257 @@
+import type { CertificateType, SslCertificate, SslCertificateDetail } from '@mailroom/contract/ssl';
+import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { SslCertificateTable } from '../../db/ssl.tables.ts';
+import { notFound } from '../../http/errors.ts';
+import { daysLeft, type ParsedCertificate, statusOf } from './certificate-parse.ts';
+
+type Db = Kysely<Database>;
+export type CertRow = Selectable<SslCertificateTable>;
+const DAY = 86_400_000;
+
+export interface StoreInput {
+  leaf: ParsedCertificate;
+  chainPem: string;
+  keyEnc: string;
+  source: SslCertificate['source'];
+  autoRenew: boolean;
+  /** The sealed generation request (see certificate-jobs.ts), null when Mailroom cannot renew it. */
+  renewal: string | null;
+}
+
+function columns(i: StoreInput, now: string) {
+  const l = i.leaf;
+  return {
+    domain: l.domain,
+    names: JSON.stringify(l.names),
+    search: [...l.names, l.issuer].join(' ').toLowerCase(),
+    issuer: l.issuer,
+    subject: l.subject,
+    valid_from: l.validFrom.toISOString(),
+    valid_to: l.validTo.toISOString(),
+    not_after: l.validTo.getTime(),
+    type: l.type,
+    key_algorithm: l.keyAlgorithm,
+    key_size: l.keySize,
+    signature_algorithm: l.signatureAlgorithm,
+    serial: l.serial,
+    fingerprint: l.fingerprint,
+    certificate_pem: l.pem,
+    chain_pem: i.chainPem,
+    key_enc: i.keyEnc,
+    source: i.source,
+    auto_renew: i.autoRenew ? 1 : 0,
+    renewal: i.renewal,
+    updated_at: now,
+  };
+}
+
+export async function insertCertificate(db: Db, i: StoreInput): Promise<CertRow> {
+  const now = new Date().toISOString();
+  return db
+    .insertInto('ssl_certificates')
+    .values({ ...columns(i, now), created_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** A renewal replaces the certificate in place: the same id stays in use where it was. */
+export async function replaceCertificate(db: Db, id: number, i: StoreInput): Promise<CertRow> {
+  return db
+    .updateTable('ssl_certificates')
+    .set(columns(i, new Date().toISOString()))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function readRow(db: Db, id: number): Promise<CertRow> {
+  const row = await db.selectFrom('ssl_certificates').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`No certificate with id ${id}`);
+  return row;
+}
+
+export function toCertificate(
+  r: CertRow,
+  threshold: number,
+  inUse: string[],
+  now = Date.now(),
+): SslCertificate {
+  const notAfter = Number(r.not_after);
+  return {
+    id: Number(r.id),
+    domain: r.domain,
+    status: statusOf(notAfter, threshold, now),
+    issuer: r.issuer,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    daysUntilExpiry: daysLeft(notAfter, now),
+    type: r.type as CertificateType,
+    keySize: Number(r.key_size),
+    fingerprint: r.fingerprint,
+    keyAlgorithm: r.key_algorithm,
+    signatureAlgorithm: r.signature_algorithm,
+    serialNumber: r.serial,
+    subjectAltNames: JSON.parse(r.names) as string[],
+    source: r.source as SslCertificate['source'],
+    autoRenewal: Number(r.auto_renew) === 1,
+    inUse,
+  };
+}
+
+export function toDetail(r: CertRow, threshold: number, inUse: string[]): SslCertificateDetail {
+  return {
+    ...toCertificate(r, threshold, inUse),
+    subject: r.subject,
+    certificate: r.certificate_pem,
+    certificateChain: r.chain_pem,
+  };
+}
+
+export interface ListFilter {
+  q?: string | undefined;
+  status?: 'valid' | 'expiring' | 'expired' | undefined;
+  issuer?: string | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+const LIST_COLUMNS = [
+  'id',
+  'domain',
+  'names',
+  'issuer',
+  'valid_from',
+  'valid_to',
+  'not_after',
+  'type',
+  'key_size',
+  'fingerprint',
+  'key_algorithm',
+  'signature_algorithm',
+  'serial',
+  'source',
+  'auto_renew',
+] as const;
+
+/** The list page: filters in SQL (status from notAfter against now and the threshold), soonest expiry first. */
+export async function listRows(db: Db, f: ListFilter, threshold: number, now = Date.now()) {
+  let q = db.selectFrom('ssl_certificates');
+  const soon = now + threshold * DAY;
+  if (f.status === 'expired') q = q.where('not_after', '<=', now);
+  if (f.status === 'expiring') q = q.where('not_after', '>', now).where('not_after', '<=', soon);
+  if (f.status === 'valid') q = q.where('not_after', '>', soon);
+  if (f.issuer) q = q.where(sql<boolean>`lower(issuer) = ${f.issuer.toLowerCase()}`);
+  if (f.q) {
+    const term = f.q.trim().toLowerCase();
+    const st = (['valid', 'expiring', 'expired'] as const).find((s) => s.startsWith(term));
+    q = q.where((eb) => {
+      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const ors: Expression<SqlBool>[] = [sql<SqlBool>`search like ${like} escape '\\'`];
+      // Search by status too (§2): "exp" finds expiring and expired ones.
+      if (st === 'expired' || term === 'exp') ors.push(eb('not_after', '<=', now));
+      if (st === 'expiring' || term === 'exp')
+        ors.push(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)]));
+      if (st === 'valid') ors.push(eb('not_after', '>', soon));
+      return eb.or(ors);
+    });
+  }
+  const [rows, count] = await Promise.all([
+    q
+      .select([...LIST_COLUMNS])
+      .orderBy('not_after', 'asc')
+      .orderBy('id', 'asc')
+      .limit(f.limit ?? 100)
+      .offset(f.offset ?? 0)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export type ListRow = Awaited<ReturnType<typeof listRows>>['rows'][number];
+
+export function listRowToCertificate(
+  r: ListRow,
+  threshold: number,
+  inUse: string[],
+  now = Date.now(),
+): SslCertificate {
+  return toCertificate(
+    {
+      ...r,
+      search: '',
+      subject: '',
+      certificate_pem: '',
+      chain_pem: '',
+      key_enc: '',
+      renewal: null,
+      created_at: '',
+      updated_at: '',
+    },
+    threshold,
+    inUse,
+    now,
+  );
+}
+
+/** Counts for the dashboard in one query. */
+export async function stats(db: Db, threshold: number, now = Date.now()) {
+  const soon = now + threshold * DAY;
+  const r = await db
+    .selectFrom('ssl_certificates')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('total'),
+      eb.fn.sum<number>(eb.case().when('not_after', '<=', now).then(1).else(0).end()).as('expired'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('expiring'),
+    ])
+    .executeTakeFirstOrThrow();
+  const total = Number(r.total);
+  const expired = Number(r.expired ?? 0);
+  const expiring = Number(r.expiring ?? 0);
+  return {
+    totalCertificates: total,
+    validCertificates: total - expired - expiring,
+    expiringSoon: expiring,
+    expiredCertificates: expired,
+  };
+}
+
+/** Domains within the threshold that Mailroom cannot renew itself (uploads, CSR results). */
+export async function dueElsewhere(db: Db, threshold: number, now = Date.now()): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ssl_certificates')
+    .select('domain')
+    .where('not_after', '<=', now + threshold * DAY)
+    .where('renewal', 'is', null)
+    .orderBy('not_after')
+    .limit(20)
+    .execute();
+  return rows.map((r) => r.domain);
+}
+
+/** Ids due for renewal: auto-renew on, not yet expired past recovery, within the threshold. */
+export async function dueForRenewal(
+  db: Db,
+  threshold: number,
+  onlyAuto: boolean,
+  now = Date.now(),
+): Promise<number[]> {
+  let q = db
+    .selectFrom('ssl_certificates')
+    .select('id')
+    .where('not_after', '<=', now + threshold * DAY)
+    .where('renewal', 'is not', null);
+  if (onlyAuto) q = q.where('auto_renew', '=', 1);
+  const rows = await q.orderBy('not_after').execute();
+  return rows.map((r) => Number(r.id));
+}

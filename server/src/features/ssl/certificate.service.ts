@@ -1,0 +1,233 @@
+import type {
+  CsrCompletion,
+  GenerateCertificateParsed,
+  SslActivity,
+  SslCertificate,
+  SslCertificateDetail,
+  SslDashboard,
+  UploadCertificate,
+} from '@mailroom/contract/ssl';
+import { sslMessages } from '@mailroom/contract/ssl';
+import type { z } from 'zod';
+import { audited } from './audited.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { checkCertificate } from './certificate-check.ts';
+import { makeCsr, makeKey, requestNames } from './certificate-make.ts';
+import {
+  type ListFilter,
+  insertCertificate,
+  listRowToCertificate,
+  listRows,
+  readRow,
+  stats,
+  toCertificate,
+  toDetail,
+} from './certificate-store.ts';
+import { mailServedId, usesOf, withMailFollow } from './certificate-usage.ts';
+import type { SslContext } from './ssl-context.ts';
+import { readSslSettings } from './ssl-settings.service.ts';
+
+const threshold = async (ctx: SslContext) => (await readSslSettings(ctx.db)).settings.renewalThreshold;
+
+export async function listCertificates(
+  ctx: SslContext,
+  f: ListFilter,
+): Promise<{ items: SslCertificate[]; total: number }> {
+  const [t, served] = await Promise.all([threshold(ctx), mailServedId(ctx)]);
+  const now = Date.now();
+  const { rows, total } = await listRows(ctx.db, f, t, now);
+  return { items: rows.map((r) => listRowToCertificate(r, t, usesOf(Number(r.id), served), now)), total };
+}
+
+export async function getCertificate(ctx: SslContext, id: number): Promise<SslCertificateDetail> {
+  const [t, served, row] = await Promise.all([threshold(ctx), mailServedId(ctx), readRow(ctx.db, id)]);
+  return toDetail(row, t, usesOf(id, served));
+}
+
+export async function uploadCertificate(
+  ctx: SslContext,
+  body: z.output<typeof UploadCertificate>,
+): Promise<SslCertificate> {
+  const checked = checkCertificate(body);
+  const row = await withMailFollow(
+    ctx,
+    (r) => Number(r.id),
+    () =>
+      audited(ctx.db, async (trx, audit) => {
+        const r = await insertCertificate(trx, {
+          leaf: checked.leaf,
+          chainPem: checked.chainPem,
+          keyEnc: ctx.vault.seal(checked.keyPem),
+          source: 'upload',
+          autoRenew: false,
+          renewal: null,
+        });
+        await audit({
+          target: checked.leaf.domain,
+          details: { id: Number(r.id), fingerprint: checked.leaf.fingerprint },
+        });
+        return r;
+      }),
+  );
+  return toCertificate(row, await threshold(ctx), usesOf(Number(row.id), await mailServedId(ctx)));
+}
+
+/** A key and a CSR for an outside CA; the key waits (sealed) for the signed certificate. */
+export async function createCsr(ctx: SslContext, req: GenerateCertificateParsed) {
+  const key = await makeKey(req);
+  const csr = await makeCsr(req, key);
+  const names = requestNames(req);
+  const row = await audited(ctx.db, async (trx, audit) => {
+    const r = await trx
+      .insertInto('ssl_csrs')
+      .values({
+        domain: req.domain.toLowerCase(),
+        names: JSON.stringify(names),
+        csr_pem: csr,
+        key_enc: ctx.vault.seal(key.keyPem),
+        created_at: new Date().toISOString(),
+      })
+      .returning(['id'])
+      .executeTakeFirstOrThrow();
+    await audit({ target: req.domain, details: { csr: Number(r.id), names } });
+    return r;
+  });
+  return { id: Number(row.id), domain: req.domain.toLowerCase(), csr, privateKey: key.keyPem };
+}
+
+export async function listCsrs(ctx: SslContext) {
+  const rows = await ctx.db
+    .selectFrom('ssl_csrs')
+    .select(['id', 'domain', 'names', 'created_at'])
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    domain: r.domain,
+    names: JSON.parse(r.names) as string[],
+    createdAt: r.created_at,
+  }));
+}
+
+/** The signed result of a CSR: checked against the pending key, stored, and the CSR closed. */
+export async function completeCsr(
+  ctx: SslContext,
+  id: number,
+  body: z.output<typeof CsrCompletion>,
+): Promise<SslCertificate> {
+  const csr = await ctx.db.selectFrom('ssl_csrs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!csr) throw notFound(`No pending CSR with id ${id}`);
+  const checked = checkCertificate({
+    domain: csr.domain,
+    certificate: body.certificate,
+    privateKey: ctx.vault.open(csr.key_enc),
+    certificateChain: body.certificateChain,
+    format: 'pem',
+  });
+  const row = await withMailFollow(
+    ctx,
+    (r) => Number(r.id),
+    () =>
+      audited(ctx.db, async (trx, audit) => {
+        const r = await insertCertificate(trx, {
+          leaf: checked.leaf,
+          chainPem: checked.chainPem,
+          keyEnc: csr.key_enc,
+          source: 'csr',
+          autoRenew: false,
+          renewal: null,
+        });
+        await trx.deleteFrom('ssl_csrs').where('id', '=', id).execute();
+        await audit({ target: checked.leaf.domain, details: { id: Number(r.id), csr: id } });
+        return r;
+      }),
+  );
+  return toCertificate(row, await threshold(ctx), usesOf(Number(row.id), await mailServedId(ctx)));
+}
+
+export async function deleteCertificate(ctx: SslContext, id: number, confirmed: boolean): Promise<void> {
+  const row = await readRow(ctx.db, id);
+  const uses = usesOf(id, await mailServedId(ctx));
+  if (uses.length && !confirmed) throw conflict(sslMessages.inUse(uses), { inUse: uses });
+  await withMailFollow(
+    ctx,
+    () => null,
+    () =>
+      audited(ctx.db, async (trx, audit) => {
+        await trx.deleteFrom('ssl_certificates').where('id', '=', id).execute();
+        await trx
+          .updateTable('ssl_settings')
+          .set({ mail_certificate_id: null })
+          .where('mail_certificate_id', '=', id)
+          .execute();
+        await audit({ target: row.domain, details: { id, fingerprint: row.fingerprint, inUse: uses } });
+      }),
+  );
+}
+
+const ACTIVITY: Record<string, SslActivity['type']> = {
+  'ssl.certificate.upload': 'upload',
+  'ssl.csr.complete': 'upload',
+  'ssl.certificate.generated': 'generation',
+  'ssl.certificate.renewed': 'renewal',
+  'ssl.certificate.delete': 'deletion',
+};
+const WORDS: Record<SslActivity['type'], string> = {
+  upload: 'Certificate uploaded',
+  generation: 'Certificate generated',
+  renewal: 'Certificate renewed',
+  deletion: 'Certificate deleted',
+  expiry: 'Certificate expired',
+};
+
+/** Recent SSL activity: the audit log's certificate changes and the certificates that expired. */
+export async function recentActivity(ctx: SslContext, limit: number): Promise<SslActivity[]> {
+  const now = Date.now();
+  const [audit, expired] = await Promise.all([
+    ctx.db
+      .selectFrom('audit_log')
+      .select(['action', 'target', 'at'])
+      .where('action', 'in', Object.keys(ACTIVITY))
+      .where('outcome', '=', 'success')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute(),
+    ctx.db
+      .selectFrom('ssl_certificates')
+      .select(['domain', 'valid_to'])
+      .where('not_after', '<=', now)
+      .orderBy('not_after', 'desc')
+      .limit(limit)
+      .execute(),
+  ]);
+  const items: SslActivity[] = [
+    ...audit.map((a) => {
+      const type = ACTIVITY[a.action] ?? 'generation';
+      return { type, description: `${WORDS[type]}: ${a.target ?? ''}`.trim(), timestamp: a.at };
+    }),
+    ...expired.map((e) => ({
+      type: 'expiry' as const,
+      description: `${WORDS.expiry}: ${e.domain}`,
+      timestamp: e.valid_to,
+    })),
+  ];
+  return items.sort((a, b) => b.timestamp.localeCompare(a.timestamp)).slice(0, limit);
+}
+
+export async function dashboard(ctx: SslContext, limit: number): Promise<SslDashboard> {
+  const t = await threshold(ctx);
+  const [counts, list, activity] = await Promise.all([
+    stats(ctx.db, t),
+    listCertificates(ctx, { limit }),
+    recentActivity(ctx, 10),
+  ]);
+  return { stats: counts, certificates: list.items, activity };
+}
+
+export function refuseNotRenewable(source: string): never {
+  throw conflict(
+    source === 'upload'
+      ? 'An uploaded certificate is renewed by its CA: upload the new certificate'
+      : 'A certificate signed for a CSR is renewed by its CA: make a new CSR and upload the result',
+  );
+}

@@ -1,0 +1,195 @@
+import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
+import type { MailTlsSource } from '@mailroom/contract/mail-tls';
+import { SSL_SETTINGS_DEFAULTS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import { currentActor } from '../../apply/audit-scope.ts';
+import { audited } from './audited.ts';
+import { fieldError } from '../../http/errors.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import { createAcmeIssuer } from './acme/acme-issuer.ts';
+import { registerCertificateFiles } from './certificate-files.routes.ts';
+import {
+  checkRequestAllowed,
+  findByDomain,
+  startGeneration,
+  startRenewal,
+  startRenewExpiring,
+} from './certificate-jobs.ts';
+import {
+  completeCsr,
+  createCsr,
+  dashboard,
+  deleteCertificate,
+  getCertificate,
+  listCertificates,
+  listCsrs,
+  uploadCertificate,
+} from './certificate.service.ts';
+import { dueElsewhere } from './certificate-store.ts';
+import { mailServedId } from './certificate-usage.ts';
+import { KeyVault } from './key-vault.ts';
+import { mailTlsSource } from './mail-tls.ts';
+import { startRenewalScheduler } from './renewal-scheduler.ts';
+import type { SslContext } from './ssl-context.ts';
+import {
+  checkSslSettings,
+  readSslSettings,
+  writeMailCertificate,
+  writeSslSettings,
+} from './ssl-settings.service.ts';
+
+export interface SslOptions {
+  /** The mail server's host name (mail settings). */
+  mailHostname: () => Promise<string>;
+  /** Re-applies the mail stack (its TLS files and policy come from `SslHandle.mailTls`). */
+  reapplyMail: () => Promise<void>;
+  /** Start the auto-renewal scheduler (off in tests that drive `renewalCheck` themselves). */
+  scheduler?: boolean;
+}
+
+export interface SslHandle {
+  /** For the mail area: the certificate to serve and the TLS policy. */
+  mailTls: MailTlsSource<Kysely<Database>>;
+  ctx: SslContext;
+  /** How many certificates are stored (the DNS dashboard shows it). */
+  count(): Promise<number>;
+}
+
+const yes = (v: string | undefined) => v === 'true' || v === '1';
+
+export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOptions): SslHandle {
+  const db = deps.database.db;
+  const vault = KeyVault.open(deps.config.dataDir);
+  const ctx: SslContext = {
+    deps,
+    db,
+    vault,
+    acme: createAcmeIssuer(deps),
+    mailHostname: opts.mailHostname,
+    reapplyMail: opts.reapplyMail,
+  };
+  const r = sslRoutes;
+  const accepted = (
+    reply: { code(n: number): unknown },
+    job: { id: number; state: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted' },
+    what: string,
+  ) => {
+    void reply.code(202);
+    return { jobId: job.id, state: job.state, message: `${what} started as job ${job.id}` };
+  };
+
+  registerRoute(app, r.dashboard, async ({ query }) => dashboard(ctx, query.limit ?? 10));
+  registerCertificateFiles(app, ctx);
+  registerRoute(app, r.list, async ({ query, reply }) => {
+    const { items, total } = await listCertificates(ctx, query);
+    void reply.header(TOTAL_COUNT_HEADER, String(total));
+    return items;
+  });
+  registerRoute(app, r.get, async ({ params }) => getCertificate(ctx, params.id));
+  registerRoute(app, r.upload, async ({ body }) => uploadCertificate(ctx, body));
+  registerRoute(app, r.generate, async ({ body, reply, request }) => {
+    if (body.method === 'csr') throw fieldError('method', 'A CSR is made with POST /api/ssl/csr');
+    await checkRequestAllowed(ctx, body);
+    const job = await startGeneration(ctx, body, currentActor());
+    request.auditTarget = body.domain;
+    request.auditDetails = { job: job.id, method: body.method };
+    return accepted(reply, job, 'Certificate generation');
+  });
+  registerRoute(app, r.createCsr, async ({ body }) => {
+    await checkRequestAllowed(ctx, { ...body, method: 'csr' });
+    return createCsr(ctx, body);
+  });
+  registerRoute(app, r.listCsrs, async () => listCsrs(ctx));
+  registerRoute(app, r.completeCsr, async ({ params, body }) => completeCsr(ctx, params.id, body));
+  registerRoute(app, r.renew, async ({ params, reply }) =>
+    accepted(reply, await startRenewal(ctx, params.id, currentActor()), 'Renewal'),
+  );
+  registerRoute(app, r.renewByDomain, async ({ body, reply }) =>
+    accepted(reply, await startRenewal(ctx, await findByDomain(ctx, body.domain), currentActor()), 'Renewal'),
+  );
+  registerRoute(app, r.renewExpiring, async ({ reply, request }) => {
+    const job = await startRenewExpiring(ctx, currentActor(), false);
+    if (!job) {
+      const outside = await dueElsewhere(db, (await readSslSettings(db)).settings.renewalThreshold);
+      return {
+        jobId: null,
+        message: outside.length ? sslMessages.onlyOutsideRenewals(outside) : sslMessages.noneExpiring,
+      };
+    }
+    request.auditDetails = { job: job.id };
+    void reply.code(202);
+    return { jobId: job.id, message: `Renewal of expiring certificates started as job ${job.id}` };
+  });
+  registerRoute(app, r.remove, async ({ params, query }) => {
+    await deleteCertificate(ctx, params.id, yes(query.confirm));
+    return { success: true as const, message: 'Certificate deleted' };
+  });
+
+  const settingsAnswer = async () => {
+    const s = await readSslSettings(db);
+    return { settings: s.settings, version: s.version, defaults: SSL_SETTINGS_DEFAULTS };
+  };
+  registerRoute(app, r.getSettings, settingsAnswer);
+  registerRoute(app, r.saveSettings, async ({ body }) => {
+    checkSslSettings(body.settings);
+    const before = await readSslSettings(db);
+    await audited(db, async (trx, audit) => {
+      await writeSslSettings(trx, body.settings, body.version);
+      await audit({ before: before.settings, after: body.settings, details: { version: body.version + 1 } });
+    });
+    // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
+    await opts.reapplyMail();
+    return settingsAnswer();
+  });
+
+  const mailState = async () => ({
+    certificateId: (await readSslSettings(db)).mailCertificateId,
+    servedId: await mailServedId(ctx),
+    hostname: await opts.mailHostname(),
+  });
+  registerRoute(app, r.getMailCertificate, mailState);
+  registerRoute(app, r.setMailCertificate, async ({ body }) => {
+    if (body.certificateId !== null) {
+      const row = await db
+        .selectFrom('ssl_certificates')
+        .select('id')
+        .where('id', '=', body.certificateId)
+        .executeTakeFirst();
+      if (!row) throw fieldError('certificateId', `No certificate with id ${body.certificateId}`);
+    }
+    await audited(db, async (trx, audit) => {
+      await writeMailCertificate(trx, body.certificateId);
+      await audit({
+        target: body.certificateId === null ? 'host name' : `certificate ${body.certificateId}`,
+      });
+    });
+    await opts.reapplyMail();
+    return mailState();
+  });
+
+  if (opts.scheduler !== false) {
+    const stop = startRenewalScheduler(ctx, (err) =>
+      app.log.error({ err }, 'certificate renewal check failed'),
+    );
+    app.addHook('onClose', (_a, done) => {
+      stop();
+      done();
+    });
+  }
+  return {
+    mailTls: mailTlsSource(vault),
+    ctx,
+    count: async () =>
+      Number(
+        (
+          await db
+            .selectFrom('ssl_certificates')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+  };
+}

@@ -1,0 +1,465 @@
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { unzipSync, strFromU8 } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAcmeIssuer } from '../../src/features/ssl/acme/acme-issuer.ts';
+import { KeyVault } from '../../src/features/ssl/key-vault.ts';
+import { renewalCheck } from '../../src/features/ssl/renewal-scheduler.ts';
+import { x509 } from '../../src/features/ssl/x509-lib.ts';
+import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { makeCert, makeChain } from '../ssl-certs.ts';
+
+const DAY = 86_400_000;
+
+describe.each(dialects())('SSL API on %s', (dialect) => {
+  let t: TestContext;
+  let hostname = '';
+  beforeAll(async () => {
+    t = await startTestApp(dialect, process.env.SSL_DEBUG ? { logger: { level: 'error' } } : {});
+    hostname = (await t.call({ method: 'GET', url: '/api/ssl/mail-certificate' })).json<{
+      hostname: string;
+    }>().hostname;
+  });
+  afterAll(async () => t.close());
+
+  const post = (url: string, payload: object) => t.call({ method: 'POST', url, payload });
+  const fieldOf = (res: {
+    statusCode: number;
+    json: () => { details: { field: string; message: string }[] };
+  }) => {
+    expect(res.statusCode).toBe(400);
+    return res.json().details[0]!;
+  };
+  const upload = (o: Record<string, unknown>) =>
+    post('/api/ssl/certificates/upload', {
+      certificateType: 'DV',
+      keySize: 2048,
+      certificateChain: '',
+      ...o,
+    });
+  const waitJob = async (id: number) => {
+    for (let i = 0; i < 200; i++) {
+      const j = (await t.call({ method: 'GET', url: `/api/jobs/${id}` })).json<{
+        state: string;
+        message: string | null;
+        phase: string | null;
+        result: unknown;
+      }>();
+      if (!['queued', 'running'].includes(j.state)) return j;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('job did not finish');
+  };
+  const generate = (o: Record<string, unknown> = {}) =>
+    post('/api/ssl/certificates/generate', {
+      domain: 'self.example.com',
+      certificateType: 'DV',
+      keyAlgorithm: 'ECDSA',
+      keySize: 256,
+      signatureAlgorithm: 'SHA256',
+      validityPeriod: 365,
+      challengeType: 'tls',
+      ...o,
+    });
+
+  it('settings: the spec defaults, field errors with the spec messages, versioned saves', async () => {
+    const res = await t.call({ method: 'GET', url: '/api/ssl/settings' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.settings).toEqual(body.defaults);
+    expect(body.settings).toMatchObject({
+      serverPort: 443,
+      serverProtocol: 'tls',
+      renewalThreshold: 30,
+      renewalCheckInterval: 24,
+      minimumTlsVersion: '1.2',
+      maximumTlsVersion: '1.3',
+      sslBufferSize: 8192,
+    });
+    const bad = await post('/api/ssl/settings', {
+      settings: { ...body.settings, serverPort: 0 },
+      version: body.version,
+    });
+    expect(fieldOf(bad)).toMatchObject({
+      field: 'settings.serverPort',
+      message: 'Server Port must be at least 1',
+    });
+    const buf = await post('/api/ssl/settings', {
+      settings: { ...body.settings, sslBufferSize: 100 },
+      version: body.version,
+    });
+    expect(fieldOf(buf).message).toBe('SSL Buffer Size must be at least 1024');
+    const order = await post('/api/ssl/settings', {
+      settings: { ...body.settings, minimumTlsVersion: '1.3', maximumTlsVersion: '1.2' },
+      version: body.version,
+    });
+    expect(fieldOf(order).field).toBe('maximumTlsVersion');
+    const ok = await post('/api/ssl/settings', {
+      settings: { ...body.settings, enableSslSessionTickets: false },
+      version: body.version,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().version).toBe(body.version + 1);
+    // The policy reached Postfix and Dovecot.
+    const main = readFileSync(t.deps.host.path('/etc/postfix/main.cf'), 'utf8');
+    expect(main).toMatch(/tls_ssl_options = NO_TICKET NO_RENEGOTIATION/);
+    expect(main).toMatch(/smtpd_tls_protocols = !SSLv2, !SSLv3, !TLSv1, !TLSv1.1/);
+    const stale = await post('/api/ssl/settings', { settings: body.settings, version: body.version });
+    expect(stale.statusCode).toBe(409);
+  });
+
+  it('upload: stores a checked certificate; refuses bad PEM, mismatched key, wrong domain, expired chain', async () => {
+    const { inter, leaf } = await makeChain(['shop.example.com', 'www.shop.example.com']);
+    const other = await makeCert({ cn: 'shop.example.com' });
+    expect(
+      fieldOf(
+        await upload({ domain: 'shop.example.com', certificate: 'not a cert', privateKey: leaf.keyPem }),
+      ),
+    ).toMatchObject({ field: 'certificate' });
+    expect(
+      fieldOf(await upload({ domain: 'shop.example.com', certificate: leaf.pem, privateKey: other.keyPem })),
+    ).toMatchObject({ field: 'privateKey', message: 'The private key does not match the certificate' });
+    expect(
+      fieldOf(await upload({ domain: 'other.example.org', certificate: leaf.pem, privateKey: leaf.keyPem }))
+        .field,
+    ).toBe('domain');
+    const old = await makeChain(['shop.example.com'], { intermediateToDays: -2 });
+    expect(
+      fieldOf(
+        await upload({
+          domain: 'shop.example.com',
+          certificate: old.leaf.pem,
+          privateKey: old.leaf.keyPem,
+          certificateChain: old.inter.pem,
+        }),
+      ).field,
+    ).toBe('certificateChain');
+    const expired = await makeCert({ cn: 'shop.example.com', fromDays: -30, toDays: -1 });
+    expect(
+      fieldOf(
+        await upload({ domain: 'shop.example.com', certificate: expired.pem, privateKey: expired.keyPem }),
+      ),
+    ).toMatchObject({ field: 'certificate', message: 'The certificate has expired' });
+    expect(
+      fieldOf(await upload({ domain: 'shop', certificate: leaf.pem, privateKey: leaf.keyPem })),
+    ).toMatchObject({ field: 'domain', message: 'Please enter a valid domain name' });
+    expect(
+      fieldOf(
+        await upload({
+          domain: 'shop.example.com',
+          certificate: leaf.pem,
+          privateKey: leaf.keyPem,
+          keySize: 512,
+        }),
+      ),
+    ).toMatchObject({ field: 'keySize', message: 'Key Size must be at least 1024' });
+    expect(
+      fieldOf(
+        await upload({
+          domain: 'shop.example.com',
+          certificate: leaf.pem,
+          privateKey: leaf.keyPem,
+          format: 'pkcs12',
+        }),
+      ).message,
+    ).toMatch(/PKCS#12/);
+
+    const res = await upload({
+      domain: 'shop.example.com',
+      certificate: leaf.pem,
+      privateKey: leaf.keyPem,
+      certificateChain: inter.pem,
+      certificateType: 'EV',
+    });
+    expect(res.statusCode).toBe(200);
+    const c = res.json();
+    expect(c).toMatchObject({
+      domain: 'shop.example.com',
+      status: 'valid',
+      issuer: 'Test CA',
+      type: 'DV',
+      keySize: 256,
+      keyAlgorithm: 'ECDSA',
+      source: 'upload',
+      subjectAltNames: ['shop.example.com', 'www.shop.example.com'],
+    });
+    expect(c.fingerprint).toBe(new X509Certificate(leaf.pem).fingerprint256);
+    const detail = (await t.call({ method: 'GET', url: `/api/ssl/certificates/${c.id}` })).json();
+    expect(detail.certificateChain).toContain('BEGIN CERTIFICATE');
+    expect(JSON.stringify(detail)).not.toContain('PRIVATE KEY');
+    // The key is sealed in the database.
+    const row = await t.deps.database.db
+      .selectFrom('ssl_certificates')
+      .select('key_enc')
+      .where('id', '=', c.id)
+      .executeTakeFirstOrThrow();
+    expect(row.key_enc).not.toContain('PRIVATE KEY');
+    expect((await t.call({ method: 'GET', url: '/api/ssl/certificates/99999' })).statusCode).toBe(404);
+  });
+
+  it('self-signed generation runs as a job through the four stages', async () => {
+    const phases: string[] = [];
+    const seen = (c: { job: { phase: string | null } }) => {
+      if (c.job.phase && phases.at(-1) !== c.job.phase) phases.push(c.job.phase);
+    };
+    t.deps.jobs!.on('change', seen);
+    const accepted = await generate({ domain: 'self.example.com', sanDomains: ['alt.example.com'] });
+    expect(accepted.statusCode).toBe(202);
+    const job = await waitJob(accepted.json().jobId);
+    t.deps.jobs!.off('change', seen);
+    expect(job).toMatchObject({
+      state: 'succeeded',
+      processed: 4,
+      total: 4,
+      result: { certificateId: expect.any(Number) },
+    });
+    // The events stream saw the spec's four steps, in order.
+    expect(phases).toEqual([
+      'Validating domain ownership',
+      'Generating private key',
+      'Requesting certificate from CA',
+      'Installing certificate',
+    ]);
+    const list = (await t.call({ method: 'GET', url: '/api/ssl/certificates?q=self.example' })).json();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      issuer: 'Self-signed',
+      type: 'SAN',
+      source: 'self-signed',
+      keyAlgorithm: 'ECDSA',
+      daysUntilExpiry: 365,
+    });
+    // Refusals before any job starts.
+    expect(
+      fieldOf(
+        await generate({
+          method: 'acme',
+          keyAlgorithm: 'Ed25519',
+          challengeType: 'dns',
+          dnsProvider: 'mailroom',
+        }),
+      ).field,
+    ).toBe('keyAlgorithm');
+    expect(fieldOf(await generate({ keyAlgorithm: 'RSA', keySize: 1000 })).field).toBe('keySize');
+    expect(fieldOf(await generate({ certificateType: 'OV' })).message).toBe('Organization Name is required');
+    expect(fieldOf(await generate({ method: 'acme', challengeType: 'http' })).message).toBe(
+      'Webroot Path is required',
+    );
+  });
+
+  it('an ACME failure fails the job with the CA words', async () => {
+    const accepted = await generate({
+      domain: 'acme.example.com',
+      method: 'acme',
+      challengeType: 'dns',
+      dnsProvider: 'mailroom',
+      acmeDirectoryUrl: 'http://127.0.0.1:9/dir',
+    });
+    expect(accepted.statusCode).toBe(202);
+    const job = await waitJob(accepted.json().jobId);
+    expect(job.state).toBe('failed');
+    expect(job.message).toBeTruthy();
+  });
+
+  it('CSR: key and request, then the signed certificate is matched to the pending key', async () => {
+    const res = await post('/api/ssl/csr', {
+      domain: 'csr.example.com',
+      certificateType: 'OV',
+      organizationName: 'Acme',
+      country: 'FR',
+      keyAlgorithm: 'RSA',
+      keySize: 2048,
+      signatureAlgorithm: 'SHA256',
+      validityPeriod: 365,
+      challengeType: 'http',
+    });
+    expect(res.statusCode).toBe(200);
+    const csr = res.json<{ id: number; csr: string; privateKey: string }>();
+    expect(csr.csr).toContain('CERTIFICATE REQUEST');
+    expect(csr.privateKey).toContain('PRIVATE KEY');
+    const { inter } = await makeChain(['unused.example.com']);
+    const req = new x509.Pkcs10CertificateRequest(csr.csr);
+    const signed = await x509.X509CertificateGenerator.create({
+      serialNumber: '0a0b0c',
+      subject: req.subject,
+      issuer: inter.cert.subject,
+      notBefore: new Date(Date.now() - DAY),
+      notAfter: new Date(Date.now() + 60 * DAY),
+      publicKey: req.publicKey,
+      signingKey: inter.keys.privateKey,
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      extensions: [new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: 'csr.example.com' }])],
+    });
+    const foreign = await makeCert({ cn: 'csr.example.com', names: ['csr.example.com'] });
+    expect(
+      fieldOf(await post(`/api/ssl/csr/${csr.id}/certificate`, { certificate: foreign.pem })).field,
+    ).toBe('privateKey');
+    const done = await post(`/api/ssl/csr/${csr.id}/certificate`, {
+      certificate: signed.toString('pem'),
+      certificateChain: inter.pem,
+    });
+    expect(done.statusCode).toBe(200);
+    expect(done.json()).toMatchObject({
+      domain: 'csr.example.com',
+      source: 'csr',
+      keyAlgorithm: 'RSA',
+      keySize: 2048,
+    });
+    expect((await t.call({ method: 'GET', url: '/api/ssl/csr' })).json()).toEqual([]);
+  });
+
+  it('renews one in place, refuses uploads, renews expiring as a job or says none', async () => {
+    const none = await post('/api/ssl/certificates/renew-expiring', {});
+    expect(none.json()).toEqual({ jobId: null, message: 'No certificates are expiring soon.' });
+    const acc = await generate({ domain: 'short.example.com', validityPeriod: 10 });
+    await waitJob(acc.json().jobId);
+    const [short] = (
+      await t.call({ method: 'GET', url: '/api/ssl/certificates?q=short.example.com' })
+    ).json();
+    expect(short).toMatchObject({ status: 'expiring', daysUntilExpiry: 10 });
+    const renew = await post(`/api/ssl/certificates/${short.id}/renew`, {});
+    expect(renew.json()).toMatchObject({ jobId: expect.any(Number) });
+    expect(renew.statusCode).toBe(202);
+    expect((await waitJob(renew.json().jobId)).state).toBe('succeeded');
+    const after = (await t.call({ method: 'GET', url: `/api/ssl/certificates/${short.id}` })).json();
+    expect(after.fingerprint).not.toBe(short.fingerprint);
+    expect(after.daysUntilExpiry).toBe(10);
+    const expiring = await post('/api/ssl/certificates/renew-expiring', {});
+    expect(expiring.statusCode).toBe(202);
+    const job = await waitJob(expiring.json().jobId);
+    expect(job.state).toBe('succeeded');
+    expect(job.result).toMatchObject({ renewed: 1, failed: 0 });
+    const [uploaded] = (
+      await t.call({ method: 'GET', url: '/api/ssl/certificates?q=shop.example.com' })
+    ).json();
+    expect((await post(`/api/ssl/certificates/${uploaded.id}/renew`, {})).statusCode).toBe(409);
+    expect((await post('/api/ssl/certificates/renew', { domain: 'short.example.com' })).statusCode).toBe(202);
+  });
+
+  it('the scheduler renews due certificates once per interval and never twice at once', async () => {
+    const ctx = {
+      deps: t.deps,
+      db: t.deps.database.db,
+      vault: KeyVault.open(t.dataDir),
+      acme: createAcmeIssuer(t.deps),
+      mailHostname: async () => hostname,
+      reapplyMail: async () => undefined,
+    };
+    // Wait for the earlier renew job to end.
+    await new Promise((r) => setTimeout(r, 500));
+    const now = Date.now();
+    const [a, b] = await Promise.all([renewalCheck(ctx, now), renewalCheck(ctx, now)]);
+    const started = [a, b].filter((x) => typeof x === 'number');
+    expect(started).toHaveLength(1);
+    // The other check, decided under the same lock, found the renewal running or the check done.
+    expect(['busy', 'not-due']).toContain([a, b].find((x) => typeof x !== 'number'));
+    await waitJob(started[0] as number);
+    expect(await renewalCheck(ctx, now + 1000)).toBe('not-due');
+    expect(await renewalCheck(ctx, now + 25 * 3_600_000)).toEqual(expect.any(Number));
+  });
+
+  it('the mail server serves the host name certificate; delete refused while in use unless confirmed', async () => {
+    const mine = await makeChain([hostname]);
+    const up = await upload({
+      domain: hostname,
+      certificate: mine.leaf.pem,
+      privateKey: mine.leaf.keyPem,
+      certificateChain: mine.inter.pem,
+    });
+    expect(up.statusCode).toBe(200);
+    expect(up.json().inUse).toEqual(['mail server']);
+    const state = (await t.call({ method: 'GET', url: '/api/ssl/mail-certificate' })).json();
+    expect(state).toMatchObject({ certificateId: null, servedId: up.json().id });
+    const crt = readFileSync(t.deps.host.path('/etc/mailroom/tls/mail.crt'), 'utf8');
+    expect(crt).toBe(mine.leaf.pem.trim() + '\n' + mine.inter.pem.trim() + '\n');
+    expect(readFileSync(t.deps.host.path('/etc/postfix/main.cf'), 'utf8')).toMatch(
+      /smtpd_tls_chain_files = \S+mail\.key, \S+mail\.crt/,
+    );
+    const del = await t.call({ method: 'DELETE', url: `/api/ssl/certificates/${up.json().id}` });
+    expect(del.statusCode).toBe(409);
+    expect(del.json().message).toMatch(/mail server/);
+    // Choosing another certificate moves the mail server to it.
+    const [self] = (await t.call({ method: 'GET', url: '/api/ssl/certificates?q=self.example.com' })).json();
+    const chosen = await t.call({
+      method: 'PUT',
+      url: '/api/ssl/mail-certificate',
+      payload: { certificateId: self.id },
+    });
+    expect(chosen.json()).toMatchObject({ certificateId: self.id, servedId: self.id });
+    expect(readFileSync(t.deps.host.path('/etc/mailroom/tls/mail.crt'), 'utf8')).not.toContain(
+      mine.leaf.pem.trim(),
+    );
+    expect(
+      (await t.call({ method: 'PUT', url: '/api/ssl/mail-certificate', payload: { certificateId: 424242 } }))
+        .statusCode,
+    ).toBe(400);
+    await t.call({ method: 'PUT', url: '/api/ssl/mail-certificate', payload: { certificateId: null } });
+    expect(
+      (await t.call({ method: 'DELETE', url: `/api/ssl/certificates/${up.json().id}?confirm=true` }))
+        .statusCode,
+    ).toBe(200);
+  }, 120_000);
+
+  it('download as PEM bundle or zip; CSV export with the spec columns and formulas neutralised', async () => {
+    const evilCa = await makeCert({ cn: 'Evil', org: '=cmd', ca: true, ec: true, toDays: 400 });
+    const leaf = await makeCert({
+      cn: 'evil.example.com',
+      names: ['evil.example.com'],
+      issuer: evilCa,
+      ec: true,
+    });
+    const up = await upload({
+      domain: 'evil.example.com',
+      certificate: leaf.pem,
+      privateKey: leaf.keyPem,
+      certificateChain: evilCa.pem,
+    });
+    expect(up.statusCode).toBe(200);
+    const pem = await t.call({ method: 'GET', url: `/api/ssl/certificates/${up.json().id}/download` });
+    expect(pem.headers['content-disposition']).toContain('evil.example.com.pem');
+    expect(pem.body).toContain('PRIVATE KEY');
+    const zip = await t.call({
+      method: 'GET',
+      url: `/api/ssl/certificates/${up.json().id}/download?format=zip`,
+    });
+    const files = unzipSync(new Uint8Array(zip.rawPayload));
+    expect(Object.keys(files).sort()).toEqual([
+      'evil.example.com/cert.pem',
+      'evil.example.com/chain.pem',
+      'evil.example.com/fullchain.pem',
+      'evil.example.com/privkey.pem',
+    ]);
+    expect(strFromU8(files['evil.example.com/privkey.pem']!)).toBe(leaf.keyPem);
+    const csv = await t.call({ method: 'GET', url: '/api/ssl/certificates/export' });
+    expect(csv.headers['content-disposition']).toMatch(/ssl-certificates-\d{4}-\d{2}-\d{2}\.csv/);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('domain,status,issuer,validFrom,validTo,daysUntilExpiry,type,keySize,fingerprint');
+    const evil = lines.find((l) => l.startsWith('evil.example.com'))!;
+    expect(evil).toContain(`,'=cmd,`);
+  });
+
+  it('dashboard counts, filters, recent activity and the DNS dashboard count', async () => {
+    const d = (await t.call({ method: 'GET', url: '/api/ssl/dashboard' })).json();
+    const list = await t.call({ method: 'GET', url: '/api/ssl/certificates' });
+    const total = Number(list.headers['x-total-count']);
+    expect(d.stats.totalCertificates).toBe(total);
+    expect(d.stats.validCertificates + d.stats.expiringSoon + d.stats.expiredCertificates).toBe(total);
+    expect(d.stats.expiringSoon).toBe(
+      Number(
+        (await t.call({ method: 'GET', url: '/api/ssl/certificates?status=expiring' })).headers[
+          'x-total-count'
+        ],
+      ),
+    );
+    expect(
+      (await t.call({ method: 'GET', url: '/api/ssl/certificates?issuer=Test%20CA' }))
+        .json()
+        .every((c: { issuer: string }) => c.issuer === 'Test CA'),
+    ).toBe(true);
+    expect(d.activity.map((a: { type: string }) => a.type)).toEqual(
+      expect.arrayContaining(['upload', 'renewal', 'deletion']),
+    );
+    const dns = (await t.call({ method: 'GET', url: '/api/dns/dashboard' })).json();
+    expect(dns.sslCertificates).toBe(total);
+  });
+});

@@ -1,0 +1,28 @@
+import { type CertificateStatus, sslRoutes } from '@mailroom/contract/ssl';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiCallWithTotal } from '../../api/client.ts';
+import { sslKeys } from './ssl-keys.ts';
+
+export interface CertificateFilter {
+  q: string;
+  status: CertificateStatus | '';
+  issuer: string;
+}
+
+export const PAGE_SIZE = 50;
+
+/** One page of certificates, filtered and searched by the server. */
+export function useCertificates(f: CertificateFilter, page: number) {
+  const query = {
+    ...(f.q ? { q: f.q } : {}),
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.issuer ? { issuer: f.issuer } : {}),
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
+  };
+  return useQuery({
+    queryKey: sslKeys.list(query),
+    queryFn: () => apiCallWithTotal(sslRoutes.list, { query }),
+    placeholderData: keepPreviousData,
+  });
+}
