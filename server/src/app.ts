@@ -22,6 +22,7 @@ import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
+import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -84,6 +85,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   });
   rateLimit.afterAuth();
   installCsrfGuard(app);
+  installSystemMaintenance(app, deps);
   const stopPurge = startPurgeTimer(
     deps.database.db,
     deps.config.purgeIntervalMs,
@@ -109,6 +111,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     if (ownLocks) await locks.close();
   });
   registerSystem(app, deps);
+  registerSystemAdmin(app, deps, { metrics: deps.metrics });
   registerAudit(app, deps);
   registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so

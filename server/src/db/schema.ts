@@ -5,7 +5,9 @@ import type { MailTables } from './mail.tables.ts';
 import type { PagingTables } from './paging.tables.ts';
 import type { PipelineTables } from './pipeline.tables.ts';
 import type { SecurityTables } from './security.tables.ts';
+import type { SystemAdminTables } from './system-admin.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
 export interface Database
-  extends CoreTables, DnsTables, MailTables, JobTables, PagingTables, PipelineTables, SecurityTables {}
+  extends CoreTables, DnsTables, MailTables, JobTables, PagingTables, PipelineTables, SecurityTables,
+    SystemAdminTables {}
