@@ -65,7 +65,11 @@ async function restorePostgres(database: DatabaseHandle, dump: string, tables: s
   const script = path.join(scratch, 'restore.sql');
   await fs.writeFile(
     script,
-    `truncate ${tables.map(q).join(', ')};\n${data}\n`,
+    // pg_restore empties the search path; the list-version triggers name their table unqualified.
+    `truncate ${tables.map(q).join(', ')};\n${data.replace(
+      "SELECT pg_catalog.set_config('search_path', '', false);",
+      "SELECT pg_catalog.set_config('search_path', 'public', false);",
+    )}\n`,
   );
   // One transaction: the tables are emptied and refilled together, or not at all.
   await runCommand('psql', ['--no-psqlrc', '--quiet', '--single-transaction', '-v', 'ON_ERROR_STOP=1', '-f', script, '--dbname', database.postgresUrl!]);
