@@ -9,7 +9,9 @@ import { emailField, queryInt, requiredString } from './validators.ts';
 
 /** Spec §3.3 System settings form; §5: the modal's rules and messages. */
 export const SystemSettingsForm = z.object({
-  systemName: requiredString('System Name').pipe(z.string().max(100, 'System Name must be at most 100 characters')),
+  systemName: requiredString('System Name').pipe(
+    z.string().max(100, 'System Name must be at most 100 characters'),
+  ),
   adminEmail: emailField('Admin Email'),
   timezone: requiredString('Timezone').refine((v) => isTimezone(v), 'Please choose a valid timezone'),
   maintenanceMode: z.boolean().optional(),
@@ -163,7 +165,10 @@ export const WebhookBody = z.object({
     .trim()
     .min(1, fieldMessages.required('URL'))
     .max(2000)
-    .refine((v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v), 'URL must be an http:// or https:// address'),
+    .refine(
+      (v) => /^https?:\/\/[^\s]+$/i.test(v) && URL.canParse(v),
+      'URL must be an http:// or https:// address',
+    ),
   secret: z
     .string({ error: fieldMessages.required('Secret') })
     .min(16, 'Secret must be at least 16 characters')

@@ -40,7 +40,9 @@ export interface PackageRecord {
 export function parseUpgradable(text: string): Upgradable[] {
   const out: Upgradable[] = [];
   for (const line of text.split('\n')) {
-    const m = /^([a-z0-9][a-z0-9+.-]*)\/(\S+)\s+(\S+)\s+\S+\s+\[upgradable from: ([^\]]+)\]/.exec(line.trim());
+    const m = /^([a-z0-9][a-z0-9+.-]*)\/(\S+)\s+(\S+)\s+\S+\s+\[upgradable from: ([^\]]+)\]/.exec(
+      line.trim(),
+    );
     if (m) out.push({ package: m[1]!, suite: m[2]!, availableVersion: m[3]!, currentVersion: m[4]! });
   }
   return out;
@@ -93,7 +95,9 @@ export class Apt {
   async show(specs: string[]): Promise<PackageRecord[]> {
     if (!specs.length) return [];
     // Exit 100 when one spec is unknown; the others are still printed.
-    const { stdout } = await this.run('apt-cache', ['show', '--no-all-versions', ...specs], { okCodes: [0, 100] });
+    const { stdout } = await this.run('apt-cache', ['show', '--no-all-versions', ...specs], {
+      okCodes: [0, 100],
+    });
     return parseRecords(stdout);
   }
 
@@ -109,7 +113,17 @@ export class Apt {
   install(packages: string[], o: RunOptions = {}) {
     return this.run(
       'apt-get',
-      ['-y', '-q', '--only-upgrade', '-o', 'Dpkg::Options::=--force-confdef', '-o', 'Dpkg::Options::=--force-confold', 'install', ...packages],
+      [
+        '-y',
+        '-q',
+        '--only-upgrade',
+        '-o',
+        'Dpkg::Options::=--force-confdef',
+        '-o',
+        'Dpkg::Options::=--force-confold',
+        'install',
+        ...packages,
+      ],
       o,
     );
   }

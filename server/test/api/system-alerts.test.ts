@@ -104,17 +104,35 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
 
   it('raises an alert once per condition, resolves it when over, delivers signed webhooks with retries', async () => {
     const secret = 'a-webhook-secret-of-length';
-    const add = await t.call({ method: 'POST', url: '/api/system/webhooks', payload: { url: receiverUrl, secret } });
+    const add = await t.call({
+      method: 'POST',
+      url: '/api/system/webhooks',
+      payload: { url: receiverUrl, secret },
+    });
     expect(add.statusCode, add.body).toBe(200);
     const hookId = add.json<{ id: number }>().id;
-    const bad = await t.call({ method: 'POST', url: '/api/system/webhooks', payload: { url: 'ftp://x', secret: 'short' } });
+    const bad = await t.call({
+      method: 'POST',
+      url: '/api/system/webhooks',
+      payload: { url: 'ftp://x', secret: 'short' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json<{ details: { field: string }[] }>().details.map((d) => d.field).sort()).toEqual(['secret', 'url']);
+    expect(
+      bad
+        .json<{ details: { field: string }[] }>()
+        .details.map((d) => d.field)
+        .sort(),
+    ).toEqual(['secret', 'url']);
 
     failFirst = 2; // the receiver fails twice: the delivery is retried
     metrics.emit({ cpuUsage: 97, diskUsage: 50 });
     const raised = await until(async () => (await alerts()).find((a) => a.type === 'cpu'), 'the CPU alert');
-    expect(raised).toMatchObject({ severity: 'critical', title: 'High CPU usage', resolvedAt: null, acknowledged: false });
+    expect(raised).toMatchObject({
+      severity: 'critical',
+      title: 'High CPU usage',
+      resolvedAt: null,
+      acknowledged: false,
+    });
     expect(raised.message).toContain('97.0%');
 
     // Further samples with the same condition raise nothing new.
@@ -137,17 +155,29 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
       const expected = `sha256=${createHmac('sha256', secret).update(r.body).digest('hex')}`;
       expect(r.headers['x-mailroom-signature']).toBe(expected);
     }
-    expect(JSON.parse(ok[0]!.body)).toMatchObject({ event: 'alert.raised', data: { type: 'cpu', severity: 'critical' } });
+    expect(JSON.parse(ok[0]!.body)).toMatchObject({
+      event: 'alert.raised',
+      data: { type: 'cpu', severity: 'critical' },
+    });
 
     // Over: resolved (still listed until acknowledged), and a resolved event is sent.
     metrics.emit({ cpuUsage: 12 });
-    const resolved = await until(async () => (await alerts()).find((a) => a.id === raised.id && a.resolvedAt), 'resolution');
+    const resolved = await until(
+      async () => (await alerts()).find((a) => a.id === raised.id && a.resolvedAt),
+      'resolution',
+    );
     expect(resolved.resolvedAt).not.toBeNull();
-    await until(async () => received.find((r) => r.headers['x-mailroom-event'] === 'alert.resolved'), 'resolved event');
+    await until(
+      async () => received.find((r) => r.headers['x-mailroom-event'] === 'alert.resolved'),
+      'resolved event',
+    );
 
     // Warning, then disk: acknowledge one, then all (audited).
     metrics.emit({ cpuUsage: 85, diskUsage: 96 });
-    const warn = await until(async () => (await alerts()).find((a) => a.type === 'cpu' && a.severity === 'warning'), 'warning');
+    const warn = await until(
+      async () => (await alerts()).find((a) => a.type === 'cpu' && a.severity === 'warning'),
+      'warning',
+    );
     await until(async () => (await alerts()).find((a) => a.type === 'disk'), 'disk alert');
     let res = await t.call({ method: 'POST', url: `/api/system/alerts/${warn.id}/acknowledge` });
     expect(res.json()).toEqual({ acknowledged: 1 });
@@ -159,7 +189,9 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     res = await t.call({ method: 'POST', url: '/api/system/alerts/acknowledge-all' });
     expect(res.json<{ acknowledged: number }>().acknowledged).toBeGreaterThanOrEqual(2);
     expect(await alerts()).toEqual([]);
-    expect((await t.call({ method: 'POST', url: '/api/system/alerts/999999/acknowledge' })).statusCode).toBe(404);
+    expect((await t.call({ method: 'POST', url: '/api/system/alerts/999999/acknowledge' })).statusCode).toBe(
+      404,
+    );
     const audit = await t.deps.database.db
       .selectFrom('audit_log')
       .select('action')
@@ -183,11 +215,22 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
   });
 
   it('raises failed sign-in and service-down alerts from their sources', async () => {
-    await t.call({ method: 'PUT', url: '/api/system/settings/values', payload: { values: { failedLogins: '2' } } });
+    await t.call({
+      method: 'PUT',
+      url: '/api/system/settings/values',
+      payload: { values: { failedLogins: '2' } },
+    });
     for (let i = 0; i < 3; i++)
-      await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'admin@example.com', password: 'wrong-password' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email: 'admin@example.com', password: 'wrong-password' },
+      });
     metrics.emit({ cpuUsage: 5, diskUsage: 5 });
-    const a = await until(async () => (await alerts()).find((x) => x.type === 'security'), 'failed sign-in alert');
+    const a = await until(
+      async () => (await alerts()).find((x) => x.type === 'security'),
+      'failed sign-in alert',
+    );
     expect(a.message).toMatch(/^3 failed sign-ins in the last hour/);
 
     serviceStates = [
@@ -196,22 +239,40 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     ];
     metrics.emit({ cpuUsage: 5 });
     const down = await until(async () => (await alerts()).find((x) => x.type === 'service'), 'service alert');
-    expect(down).toMatchObject({ title: 'Service down: postfix', severity: 'critical', message: 'postfix exited with status 1.' });
+    expect(down).toMatchObject({
+      title: 'Service down: postfix',
+      severity: 'critical',
+      message: 'postfix exited with status 1.',
+    });
     expect((await alerts()).filter((x) => x.type === 'service')).toHaveLength(1);
     serviceStates = [{ name: 'postfix', state: 'running', pid: 1, since: null, detail: '' }];
     metrics.emit({ cpuUsage: 5 });
-    await until(async () => (await alerts()).find((x) => x.id === down.id && x.resolvedAt), 'service resolved');
+    await until(
+      async () => (await alerts()).find((x) => x.id === down.id && x.resolvedAt),
+      'service resolved',
+    );
   });
 
   it('saves the settings modal with the spec’s messages; maintenance mode refuses changes with 503', async () => {
     let res = await t.call({ url: '/api/system/settings' });
     const s = SystemSettingsAnswer.parse(res.json());
-    expect(s.form).toEqual({ systemName: 'Mailroom', adminEmail: 'admin@localhost.localdomain', timezone: 'UTC', maintenanceMode: false });
+    expect(s.form).toEqual({
+      systemName: 'Mailroom',
+      adminEmail: 'admin@localhost.localdomain',
+      timezone: 'UTC',
+      maintenanceMode: false,
+    });
     expect(s.settings.find((x) => x.id === 'failedLogins')).toMatchObject({ value: '2', modified: true });
 
-    res = await t.call({ method: 'PUT', url: '/api/system/settings', payload: { systemName: '', adminEmail: 'nope', timezone: '' } });
+    res = await t.call({
+      method: 'PUT',
+      url: '/api/system/settings',
+      payload: { systemName: '', adminEmail: 'nope', timezone: '' },
+    });
     expect(res.statusCode).toBe(400);
-    const fields = Object.fromEntries(res.json<{ details: { field: string; message: string }[] }>().details.map((d) => [d.field, d.message]));
+    const fields = Object.fromEntries(
+      res.json<{ details: { field: string; message: string }[] }>().details.map((d) => [d.field, d.message]),
+    );
     expect(fields).toEqual({
       systemName: 'System Name is required',
       adminEmail: 'Please enter a valid email address',
@@ -221,36 +282,68 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     res = await t.call({
       method: 'PUT',
       url: '/api/system/settings',
-      payload: { systemName: 'Mail One', adminEmail: 'ops@example.com', timezone: 'Europe/Berlin', maintenanceMode: true },
+      payload: {
+        systemName: 'Mail One',
+        adminEmail: 'ops@example.com',
+        timezone: 'Europe/Berlin',
+        maintenanceMode: true,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<{ form: unknown }>().form).toMatchObject({ maintenanceMode: true, timezone: 'Europe/Berlin' });
+    expect(res.json<{ form: unknown }>().form).toMatchObject({
+      maintenanceMode: true,
+      timezone: 'Europe/Berlin',
+    });
 
     // Changes refused with a clear 503; reads keep working.
-    res = await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'blocked.example' } });
+    res = await t.call({
+      method: 'POST',
+      url: '/api/mail/domains/add',
+      payload: { domain: 'blocked.example' },
+    });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ code: 'MAINTENANCE', message: expect.stringContaining('maintenance mode') });
-    expect((await t.call({ method: 'POST', url: '/api/system/alerts/acknowledge-all' })).statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: 'MAINTENANCE',
+      message: expect.stringContaining('maintenance mode'),
+    });
+    expect((await t.call({ method: 'POST', url: '/api/system/alerts/acknowledge-all' })).statusCode).toBe(
+      503,
+    );
     expect((await t.call({ url: '/api/mail/domains' })).statusCode).toBe(200);
     expect((await t.call({ url: '/api/system/alerts' })).statusCode).toBe(200);
     // Unsigned callers still get 401, not a hint about maintenance.
-    expect((await t.app.inject({ method: 'POST', url: '/api/mail/domains/add', payload: {} })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/mail/domains/add', payload: {} })).statusCode,
+    ).toBe(401);
 
     // The settings call turns it off.
     res = await t.call({
       method: 'PUT',
       url: '/api/system/settings',
-      payload: { systemName: 'Mail One', adminEmail: 'ops@example.com', timezone: 'Europe/Berlin', maintenanceMode: false },
+      payload: {
+        systemName: 'Mail One',
+        adminEmail: 'ops@example.com',
+        timezone: 'Europe/Berlin',
+        maintenanceMode: false,
+      },
     });
     expect(res.statusCode).toBe(200);
     res = await t.call({ method: 'POST', url: '/api/mail/domains/add', payload: { domain: 'open.example' } });
     expect(res.statusCode, res.body).toBeLessThan(300);
 
     // Table edits: each value checked; reset all returns to the defaults.
-    res = await t.call({ method: 'PUT', url: '/api/system/settings/values', payload: { values: { cpuWarning: '99', cpuCritical: '90' } } });
+    res = await t.call({
+      method: 'PUT',
+      url: '/api/system/settings/values',
+      payload: { values: { cpuWarning: '99', cpuCritical: '90' } },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ details: { field: string }[] }>().details[0]!.field).toBe('cpuWarning');
-    res = await t.call({ method: 'PUT', url: '/api/system/settings/values', payload: { values: { nope: '1' } } });
+    res = await t.call({
+      method: 'PUT',
+      url: '/api/system/settings/values',
+      payload: { values: { nope: '1' } },
+    });
     expect(res.statusCode).toBe(400);
     res = await t.call({ method: 'POST', url: '/api/system/settings/reset' });
     expect(SystemSettingsAnswer.parse(res.json()).settings.every((x) => !x.modified)).toBe(true);

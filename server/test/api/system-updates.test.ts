@@ -15,7 +15,10 @@ import { startTestApp, type TestContext } from '../harness.ts';
 const PKG = 'mailroom-test-pkg';
 const FTPARCHIVE = ['/usr/bin/apt-ftparchive'].find((p) => existsSync(p));
 const DPKG_DEB = ['/usr/bin/dpkg-deb'].find((p) => existsSync(p));
-const missing = [!FTPARCHIVE ? 'apt-ftparchive (Debian package apt-utils)' : '', !DPKG_DEB ? 'dpkg-deb (Debian package dpkg)' : '']
+const missing = [
+  !FTPARCHIVE ? 'apt-ftparchive (Debian package apt-utils)' : '',
+  !DPKG_DEB ? 'dpkg-deb (Debian package dpkg)' : '',
+]
   .filter(Boolean)
   .join(' and ');
 if (missing) {
@@ -69,7 +72,8 @@ describe.skipIf(!!missing)('updates from a local apt repository', () => {
       `cd ${repo} && apt-ftparchive -o APT::FTPArchive::Release::Origin=Mailroom -o APT::FTPArchive::Release::Suite=mailroom-security -o APT::FTPArchive::Release::Label=Mailroom-Security release . > Release`,
     ]);
     writeFileSync(path.join(tmp, 'sources.list'), `deb [trusted=yes] file:${repo} ./\n`);
-    for (const d of ['sources.d', 'lists/partial', 'cache/archives/partial']) mkdirSync(path.join(tmp, d), { recursive: true });
+    for (const d of ['sources.d', 'lists/partial', 'cache/archives/partial'])
+      mkdirSync(path.join(tmp, d), { recursive: true });
     // The installed version: 1.0 (the repository offers 1.1).
     execFileSync('dpkg', ['-i', v1], { stdio: 'pipe' });
     process.env.MAILROOM_APT_OPTIONS = [

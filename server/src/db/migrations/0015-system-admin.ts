@@ -79,6 +79,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['system_settings', 'system_backups', 'webhook_deliveries', 'system_webhooks', 'system_alerts'])
+  for (const t of [
+    'system_settings',
+    'system_backups',
+    'webhook_deliveries',
+    'system_webhooks',
+    'system_alerts',
+  ])
     await db.schema.dropTable(t).execute();
 }

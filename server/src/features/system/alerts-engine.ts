@@ -60,9 +60,16 @@ async function certificateConditions(db: Db, days: number): Promise<Condition[]>
   const now = Date.now();
   for (const r of rows) {
     const rawExpiry = r.not_after ?? r.expires_at ?? r.valid_to ?? r.expiry;
-    const name = String(r.domain ?? r.common_name ?? r.name ?? r.id ?? 'certificate');
-    if (rawExpiry == null) continue;
-    const expiry = typeof rawExpiry === 'number' ? rawExpiry : Date.parse(String(rawExpiry));
+    const rawName = r.domain ?? r.common_name ?? r.name ?? r.id;
+    const name = typeof rawName === 'string' || typeof rawName === 'number' ? String(rawName) : 'certificate';
+    const expiry =
+      typeof rawExpiry === 'number'
+        ? rawExpiry
+        : typeof rawExpiry === 'string'
+          ? Date.parse(rawExpiry)
+          : rawExpiry instanceof Date
+            ? rawExpiry.getTime()
+            : NaN;
     if (!Number.isFinite(expiry)) continue;
     const left = Math.floor((expiry - now) / 86_400_000);
     if (left > days) continue;
@@ -87,8 +94,20 @@ export async function currentConditions(db: Db, inputs: AlertInputs): Promise<Co
   const stats = inputs.metrics?.latest();
   for (const c of [
     threshold('cpu', 'CPU', stats?.cpuUsage, settingNumber(s, 'cpuWarning'), settingNumber(s, 'cpuCritical')),
-    threshold('memory', 'Memory', stats?.memoryUsage, settingNumber(s, 'memoryWarning'), settingNumber(s, 'memoryCritical')),
-    threshold('disk', 'Disk', stats?.diskUsage, settingNumber(s, 'diskWarning'), settingNumber(s, 'diskCritical')),
+    threshold(
+      'memory',
+      'Memory',
+      stats?.memoryUsage,
+      settingNumber(s, 'memoryWarning'),
+      settingNumber(s, 'memoryCritical'),
+    ),
+    threshold(
+      'disk',
+      'Disk',
+      stats?.diskUsage,
+      settingNumber(s, 'diskWarning'),
+      settingNumber(s, 'diskCritical'),
+    ),
   ])
     if (c) out.push(c);
 
@@ -211,7 +230,11 @@ export class AlertEngine {
       'system.alerts',
       async () => {
         const now = Date.now();
-        const open = await this.db.selectFrom('system_alerts').selectAll().where('resolved_at', 'is', null).execute();
+        const open = await this.db
+          .selectFrom('system_alerts')
+          .selectAll()
+          .where('resolved_at', 'is', null)
+          .execute();
         const openKeys = new Set(open.map((a) => a.condition_key));
         const holding = new Set(conditions.map((c) => c.key));
         const out: AlertChange[] = [];
@@ -220,7 +243,14 @@ export class AlertEngine {
             if (openKeys.has(c.key)) continue;
             const row = await trx
               .insertInto('system_alerts')
-              .values({ type: c.type, condition_key: c.key, severity: c.severity, title: c.title, message: c.message, raised_at: now })
+              .values({
+                type: c.type,
+                condition_key: c.key,
+                severity: c.severity,
+                title: c.title,
+                message: c.message,
+                raised_at: now,
+              })
               .returningAll()
               .executeTakeFirstOrThrow();
             out.push({ event: 'alert.raised', alert: toAlert(row) });

@@ -32,7 +32,11 @@ export async function listAlerts(db: Db, state: 'active' | 'all' = 'active'): Pr
 
 export async function acknowledgeAlert(db: Db, id: number, actor: string): Promise<number> {
   return auditedTransaction(db, async (trx) => {
-    const row = await trx.selectFrom('system_alerts').select(['id', 'acknowledged_at']).where('id', '=', id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('system_alerts')
+      .select(['id', 'acknowledged_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound(`Alert ${id} was not found.`);
     if (row.acknowledged_at != null) return 0;
     await trx

@@ -60,8 +60,12 @@ export async function sha256File(file: string): Promise<string> {
 export async function listTables(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   const q =
     dialect === 'sqlite'
-      ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
-      : sql<{ name: string }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`;
+      ? sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
+      : sql<{
+          name: string;
+        }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`;
   return (await q.execute(db)).rows.map((r) => r.name);
 }
 
@@ -75,13 +79,24 @@ export function sqliteCounts(file: string): Record<string, number> {
   const conn = new SQLite(file, { readonly: true, fileMustExist: true });
   try {
     const check = conn.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw new DamagedArchive(`the database copy fails its integrity check (${String(check)})`);
+    if (check !== 'ok')
+      throw new DamagedArchive(`the database copy fails its integrity check (${String(check)})`);
     const names = conn
-      .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`)
+      .prepare(
+        `select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`,
+      )
       .pluck()
       .all() as string[];
     return Object.fromEntries(
-      names.map((n) => [n, Number(conn.prepare(`select count(*) from "${n.replace(/"/g, '""')}"`).pluck().get())]),
+      names.map((n) => [
+        n,
+        Number(
+          conn
+            .prepare(`select count(*) from "${n.replace(/"/g, '""')}"`)
+            .pluck()
+            .get(),
+        ),
+      ]),
     );
   } finally {
     conn.close();
@@ -107,7 +122,8 @@ export async function pgDumpCounts(file: string): Promise<Record<string, number>
     else counts[current]! += 1;
   }
   const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
-  if (code !== 0) throw new DamagedArchive(`pg_restore cannot read the database dump (${stderr.trim().split('\n').pop()})`);
+  if (code !== 0)
+    throw new DamagedArchive(`pg_restore cannot read the database dump (${stderr.trim().split('\n').pop()})`);
   return counts;
 }
 
@@ -125,9 +141,13 @@ export async function dumpDatabase(
   }
   const part = 'database.pgdump';
   const target = path.join(staging, part);
-  await runCommand('pg_dump', ['-Fc', '--no-owner', '--no-privileges', '-f', target, '--dbname', database.postgresUrl!], {
-    signal,
-  });
+  await runCommand(
+    'pg_dump',
+    ['-Fc', '--no-owner', '--no-privileges', '-f', target, '--dbname', database.postgresUrl!],
+    {
+      signal,
+    },
+  );
   return { part, tables: await pgDumpCounts(target) };
 }
 
@@ -171,12 +191,24 @@ export async function archiveFiles(
 export async function packArchive(staging: string, manifest: Manifest, target: string): Promise<void> {
   await fs.writeFile(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const tmp = `${target}.partial`;
-  await runCommand('tar', ['--create', '--file', tmp, '-C', staging, 'manifest.json', ...Object.keys(manifest.parts)]);
+  await runCommand('tar', [
+    '--create',
+    '--file',
+    tmp,
+    '-C',
+    staging,
+    'manifest.json',
+    ...Object.keys(manifest.parts),
+  ]);
   await fs.rename(tmp, target);
 }
 
 /** Unpacks an archive into `into` and checks every part against the manifest. */
-export async function unpackArchive(file: string, into: string, expectedSha?: string | null): Promise<Manifest> {
+export async function unpackArchive(
+  file: string,
+  into: string,
+  expectedSha?: string | null,
+): Promise<Manifest> {
   try {
     await fs.access(file);
   } catch {
@@ -184,7 +216,8 @@ export async function unpackArchive(file: string, into: string, expectedSha?: st
   }
   if (expectedSha) {
     const sha = await sha256File(file);
-    if (sha !== expectedSha) throw new DamagedArchive('its checksum does not match the one recorded when it was made');
+    if (sha !== expectedSha)
+      throw new DamagedArchive('its checksum does not match the one recorded when it was made');
   }
   await fs.mkdir(into, { recursive: true });
   try {
@@ -198,7 +231,8 @@ export async function unpackArchive(file: string, into: string, expectedSha?: st
   } catch {
     throw new DamagedArchive('its manifest is missing or unreadable');
   }
-  if (manifest.format !== ARCHIVE_FORMAT) throw new DamagedArchive(`its format ${String(manifest.format)} is unknown`);
+  if (manifest.format !== ARCHIVE_FORMAT)
+    throw new DamagedArchive(`its format ${String(manifest.format)} is unknown`);
   for (const [part, sha] of Object.entries(manifest.parts)) {
     let actual: string;
     try {
@@ -212,7 +246,10 @@ export async function unpackArchive(file: string, into: string, expectedSha?: st
 }
 
 /** Counts the database copy's rows the way a restore would read them, and compares with the manifest. */
-export async function checkDatabasePart(into: string, manifest: Manifest): Promise<{ tables: number; rows: number }> {
+export async function checkDatabasePart(
+  into: string,
+  manifest: Manifest,
+): Promise<{ tables: number; rows: number }> {
   const counts =
     manifest.dialect === 'sqlite'
       ? sqliteCounts(path.join(into, 'database.sqlite'))
@@ -220,7 +257,10 @@ export async function checkDatabasePart(into: string, manifest: Manifest): Promi
   for (const [t, n] of Object.entries(manifest.tables))
     if ((counts[t] ?? 0) !== n)
       throw new DamagedArchive(`table ${t} has ${counts[t] ?? 0} rows in the copy, ${n} were recorded`);
-  return { tables: Object.keys(manifest.tables).length, rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0) };
+  return {
+    tables: Object.keys(manifest.tables).length,
+    rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0),
+  };
 }
 
 /** Extracts files.tar.gz of an unpacked archive into `filesDir` (incremental: deletions applied). */
@@ -228,7 +268,16 @@ export async function extractFiles(into: string, filesDir: string, manifest: Man
   await fs.mkdir(filesDir, { recursive: true });
   const archive = path.join(into, 'files.tar.gz');
   try {
-    await runCommand('tar', ['--extract', '--gzip', '--file', archive, '--listed-incremental=/dev/null', '-C', filesDir, '--no-same-owner']);
+    await runCommand('tar', [
+      '--extract',
+      '--gzip',
+      '--file',
+      archive,
+      '--listed-incremental=/dev/null',
+      '-C',
+      filesDir,
+      '--no-same-owner',
+    ]);
   } catch (err) {
     throw new DamagedArchive(`its files cannot be extracted (${(err as Error).message.split('\n').pop()})`);
   }

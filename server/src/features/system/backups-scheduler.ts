@@ -1,5 +1,5 @@
 import { LockTimeoutError } from '../../db/locks.ts';
-import type { JobRunner } from '../jobs/job-runner.ts';
+import type { Jobs as JobRunner } from './job-types.ts';
 import { BACKUP_JOB, type BackupEnv, insertBackupRow } from './backups.service.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
 
@@ -28,7 +28,11 @@ export function localParts(now: Date, tz: string): { date: string; hour: number;
  * process never makes it twice; the lock keeps two processes from deciding at the same moment.
  * Weekly: a full backup on Sunday; daily: full on Sunday, incremental on the other days.
  */
-export async function scheduleTick(env: BackupEnv, jobs: JobRunner, now = new Date()): Promise<number | null> {
+export async function scheduleTick(
+  env: BackupEnv,
+  jobs: JobRunner,
+  now = new Date(),
+): Promise<number | null> {
   const db = env.database.db;
   const s = await readSettingValues(db);
   const frequency = s.backupFrequency;
@@ -41,7 +45,11 @@ export async function scheduleTick(env: BackupEnv, jobs: JobRunner, now = new Da
     return await env.locks.withLock(
       'system.backup.schedule',
       async () => {
-        const done = await db.selectFrom('system_backups').select('id').where('trigger', '=', trigger).executeTakeFirst();
+        const done = await db
+          .selectFrom('system_backups')
+          .select('id')
+          .where('trigger', '=', trigger)
+          .executeTakeFirst();
         if (done) return null;
         const type = weekday === 0 || frequency === 'weekly' ? 'full' : 'incremental';
         const id = await insertBackupRow(db, type, `Scheduled ${frequency} backup`, trigger);

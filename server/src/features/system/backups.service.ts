@@ -9,7 +9,7 @@ import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { runCommand } from '../../host/run-command.ts';
-import type { JobContext, JobOutcome } from '../jobs/job-runner.ts';
+import type { JobContext, JobOutcome } from './job-types.ts';
 import {
   ARCHIVE_FORMAT,
   appliedMigrations,
@@ -131,8 +131,19 @@ const readRow = async (db: Db, id: number) => {
   return r;
 };
 
-async function extractSnar(backupDir: string, base: Selectable<SystemBackupTable>, into: string): Promise<string> {
-  await runCommand('tar', ['--extract', '--file', path.join(backupDir, base.file!), '-C', into, 'files.snar']);
+async function extractSnar(
+  backupDir: string,
+  base: Selectable<SystemBackupTable>,
+  into: string,
+): Promise<string> {
+  await runCommand('tar', [
+    '--extract',
+    '--file',
+    path.join(backupDir, base.file!),
+    '-C',
+    into,
+    'files.snar',
+  ]);
   const target = path.join(into, 'base.snar');
   await fs.rename(path.join(into, 'files.snar'), target);
   return target;
@@ -180,7 +191,8 @@ export function backupJob(env: BackupEnv) {
           await ctx.checkpoint();
           ctx.progress({ phase: 'Writing the archive', processed: 2, total: 3 });
           const parts: Record<string, string> = {};
-          for (const p of [part, 'files.tar.gz', 'files.snar']) parts[p] = await sha256File(path.join(staging, p));
+          for (const p of [part, 'files.tar.gz', 'files.snar'])
+            parts[p] = await sha256File(path.join(staging, p));
           const manifest: Manifest = {
             format: ARCHIVE_FORMAT,
             id: backupId,
@@ -217,13 +229,25 @@ export function backupJob(env: BackupEnv) {
           const expired = await applyRetention(env);
           ctx.progress({ phase: 'Done', processed: 3, total: 3 });
           return {
-            result: { backupId, file, size: stat.size, tables: Object.keys(tables).length, rows, files: manifest.fileEntries, expired },
+            result: {
+              backupId,
+              file,
+              size: stat.size,
+              tables: Object.keys(tables).length,
+              rows,
+              files: manifest.fileEntries,
+              expired,
+            },
             summary: `${type === 'full' ? 'Full' : 'Incremental'} backup written: ${humanSize(stat.size)}, ${rows} rows, ${manifest.fileEntries} files`,
           };
         } catch (err) {
           await db
             .updateTable('system_backups')
-            .set({ status: 'failed', message: (err as Error).message.slice(0, 1000), finished_at: Date.now() })
+            .set({
+              status: 'failed',
+              message: (err as Error).message.slice(0, 1000),
+              finished_at: Date.now(),
+            })
             .where('id', '=', backupId)
             .execute();
           throw err;
@@ -257,7 +281,11 @@ export async function applyRetention(env: BackupEnv, now = Date.now()): Promise<
   for (const r of rows) {
     if (r.expires_at == null || Number(r.expires_at) > now || needed.has(Number(r.id))) continue;
     if (r.file) await fs.rm(path.join(env.backupDir, r.file), { force: true });
-    await db.updateTable('system_backups').set({ status: 'expired', file: null }).where('id', '=', r.id).execute();
+    await db
+      .updateTable('system_backups')
+      .set({ status: 'expired', file: null })
+      .where('id', '=', r.id)
+      .execute();
     n++;
   }
   return n;
@@ -351,16 +379,24 @@ export async function deleteBackup(env: BackupEnv, id: number): Promise<number> 
     .executeTakeFirst();
   if (dependent)
     throw conflict(`Backup ${dependent.id} is incremental on top of backup ${id}; delete that one first.`);
-  await auditedTransaction(db, (trx) => trx.deleteFrom('system_backups').where('id', '=', id).execute(), () => ({
-    details: { name: r.name },
-  }));
+  await auditedTransaction(
+    db,
+    (trx) => trx.deleteFrom('system_backups').where('id', '=', id).execute(),
+    () => ({
+      details: { name: r.name },
+    }),
+  );
   if (r.file) await fs.rm(path.join(env.backupDir, r.file), { force: true });
   return 1;
 }
 
-export async function backupFile(env: BackupEnv, id: number): Promise<{ file: string; name: string; size: number }> {
+export async function backupFile(
+  env: BackupEnv,
+  id: number,
+): Promise<{ file: string; name: string; size: number }> {
   const r = await readRow(env.database.db, id);
-  if (r.status !== 'completed' || !r.file) throw conflict(`Backup ${id} is ${r.status}; there is no archive to download.`);
+  if (r.status !== 'completed' || !r.file)
+    throw conflict(`Backup ${id} is ${r.status}; there is no archive to download.`);
   const file = path.join(env.backupDir, r.file);
   const stat = await fs.stat(file).catch(() => null);
   if (!stat) throw notFound(`The archive of backup ${id} is missing from ${env.backupDir}.`);

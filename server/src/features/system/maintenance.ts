@@ -7,7 +7,7 @@ import { maintenanceOn } from './system-settings.service.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** The calls that keep working in maintenance mode: the settings (to turn it off) and sign-in/out. */
-const ALLOWED = [/^\/api\/system\/settings(\/|$|\?)/, /^\/auth\//];
+const ALLOWED = [/^\/api\/system\/settings(\/|$)/, /^\/auth\//];
 
 /**
  * Maintenance mode: every state-changing call answers 503 with a clear message; reads, sign-in and
@@ -16,7 +16,8 @@ const ALLOWED = [/^\/api\/system\/settings(\/|$|\?)/, /^\/auth\//];
 export function installMaintenanceGuard(app: FastifyInstance, db: Kysely<Database>): void {
   app.addHook('preHandler', async (request, reply) => {
     if (READS.has(request.method)) return;
-    const url = request.url;
+    // The route's own path: `/api/index.php?path=…` calls reach the same route.
+    const url = request.routeOptions.url ?? request.url;
     if (!url.startsWith('/api/') || ALLOWED.some((re) => re.test(url))) return;
     if (!(await maintenanceOn(db))) return;
     return reply

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 import { runCommand } from '../../host/run-command.ts';
 import { conflict } from '../../http/errors.ts';
-import type { JobContext, JobOutcome } from '../jobs/job-runner.ts';
+import type { JobContext, JobOutcome } from './job-types.ts';
 import { appliedMigrations, excludedTopNames, listTables, type Manifest } from './backups-archive.ts';
 import { type BackupEnv, unpackChain } from './backups.service.ts';
 
@@ -41,7 +41,9 @@ async function restoreSqlite(database: DatabaseHandle, copy: string, tables: str
         const cols = (await sql<{ name: string }>`select name from pragma_table_info(${t})`.execute(trx)).rows
           .map((c) => q(c.name))
           .join(', ');
-        await sql.raw(`insert into main.${q(t)} (${cols}) select ${cols} from restore_src.${q(t)}`).execute(trx);
+        await sql
+          .raw(`insert into main.${q(t)} (${cols}) select ${cols} from restore_src.${q(t)}`)
+          .execute(trx);
       }
     });
   } finally {
@@ -49,7 +51,12 @@ async function restoreSqlite(database: DatabaseHandle, copy: string, tables: str
   }
 }
 
-async function restorePostgres(database: DatabaseHandle, dump: string, tables: string[], scratch: string): Promise<void> {
+async function restorePostgres(
+  database: DatabaseHandle,
+  dump: string,
+  tables: string[],
+  scratch: string,
+): Promise<void> {
   // The dump's table of contents without the kept tables' data and sequence positions.
   const { stdout } = await runCommand('pg_restore', ['-l', dump]);
   const keep = (line: string) => {
@@ -60,7 +67,13 @@ async function restorePostgres(database: DatabaseHandle, dump: string, tables: s
     return tables.includes(table);
   };
   const list = path.join(scratch, 'restore.list');
-  await fs.writeFile(list, stdout.split('\n').filter((l) => l.startsWith(';') || keep(l)).join('\n'));
+  await fs.writeFile(
+    list,
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith(';') || keep(l))
+      .join('\n'),
+  );
   const { stdout: data } = await runCommand('pg_restore', ['--data-only', '-L', list, '-f', '-', dump]);
   const script = path.join(scratch, 'restore.sql');
   await fs.writeFile(
@@ -72,7 +85,17 @@ async function restorePostgres(database: DatabaseHandle, dump: string, tables: s
     )}\n`,
   );
   // One transaction: the tables are emptied and refilled together, or not at all.
-  await runCommand('psql', ['--no-psqlrc', '--quiet', '--single-transaction', '-v', 'ON_ERROR_STOP=1', '-f', script, '--dbname', database.postgresUrl!]);
+  await runCommand('psql', [
+    '--no-psqlrc',
+    '--quiet',
+    '--single-transaction',
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-f',
+    script,
+    '--dbname',
+    database.postgresUrl!,
+  ]);
 }
 
 /** Puts the data folder's files back as the archive holds them (only the archived names). */
@@ -125,7 +148,8 @@ export function restoreJob(env: BackupEnv) {
           ctx.progress({ phase: 'Restoring the database', processed: 0, total: 2 });
           const current = await listTables(env.database.db, env.database.dialect);
           const tables = current.filter((t) => !KEPT_TABLES.has(t) && t in manifest.tables);
-          if (env.database.dialect === 'sqlite') await restoreSqlite(env.database, path.join(dir, 'database.sqlite'), tables);
+          if (env.database.dialect === 'sqlite')
+            await restoreSqlite(env.database, path.join(dir, 'database.sqlite'), tables);
           else await restorePostgres(env.database, path.join(dir, 'database.pgdump'), tables, scratch);
           ctx.progress({ phase: 'Restoring files', processed: 1, total: 2 });
           const excluded = new Set(excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath));

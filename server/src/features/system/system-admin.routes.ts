@@ -85,7 +85,11 @@ export function installSystemMaintenance(app: FastifyInstance, deps: AppDeps): v
 }
 
 /** System administration: settings, alerts and webhooks, updates, backups and restores. */
-export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: SystemAdminOptions = {}): void {
+export function registerSystemAdmin(
+  app: FastifyInstance,
+  deps: AppDeps,
+  opts: SystemAdminOptions = {},
+): void {
   const db = deps.database.db;
   const jobs = deps.jobs!;
   const locks = deps.locks!;
@@ -98,7 +102,9 @@ export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: S
 
   // ---- settings
   registerRoute(app, r.settings, async () => toAnswer(await readSettingValues(db)));
-  registerRoute(app, r.saveForm, async ({ body }) => toAnswer(await saveSettingValues(db, formToValues(body))));
+  registerRoute(app, r.saveForm, async ({ body }) =>
+    toAnswer(await saveSettingValues(db, formToValues(body))),
+  );
   registerRoute(app, r.saveValues, async ({ body }) => toAnswer(await saveSettingValues(db, body.values)));
   registerRoute(app, r.resetAll, async () => toAnswer(await resetAllSettings(db)));
 
@@ -118,7 +124,9 @@ export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: S
     },
     (err) => app.log.error({ err }, 'alert evaluation failed'),
   );
-  registerRoute(app, systemAlertRoutes.list, async ({ query }) => ({ alerts: await listAlerts(db, query.state) }));
+  registerRoute(app, systemAlertRoutes.list, async ({ query }) => ({
+    alerts: await listAlerts(db, query.state),
+  }));
   registerRoute(app, systemAlertRoutes.acknowledge, async ({ params, request }) => ({
     acknowledged: await acknowledgeAlert(db, params.id, actor(request)),
   }));
@@ -127,11 +135,21 @@ export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: S
   }));
   registerRoute(app, r.webhooks, async () => ({ webhooks: await listWebhooks(db) }));
   registerRoute(app, r.addWebhook, async ({ body }) => addWebhook(db, body.url, body.secret));
-  registerRoute(app, r.deleteWebhook, async ({ params }) => ({ deleted: await deleteWebhook(db, params.id) }));
-  registerRoute(app, r.deliveries, async ({ params }) => ({ deliveries: await listDeliveries(db, params.id) }));
+  registerRoute(app, r.deleteWebhook, async ({ params }) => ({
+    deleted: await deleteWebhook(db, params.id),
+  }));
+  registerRoute(app, r.deliveries, async ({ params }) => ({
+    deliveries: await listDeliveries(db, params.id),
+  }));
   registerRoute(app, r.testWebhook, async ({ params }) => {
     await listDeliveries(db, params.id); // 404 for an unknown webhook
-    const [deliveryId] = await queueEvent(db, jobs, 'test', { message: 'A test event from Mailroom' }, params.id);
+    const [deliveryId] = await queueEvent(
+      db,
+      jobs,
+      'test',
+      { message: 'A test event from Mailroom' },
+      params.id,
+    );
     if (deliveryId === undefined) {
       throw conflict(`Webhook ${params.id} is disabled.`);
     }
@@ -162,13 +180,17 @@ export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: S
   });
   registerRoute(app, r.removePackage, async ({ body, request, reply }) => {
     await checkRemovable(apt, body.package);
-    const job = await jobs.enqueue(REMOVE_JOB, `Uninstall ${body.package}`, actor(request), { package: body.package });
+    const job = await jobs.enqueue(REMOVE_JOB, `Uninstall ${body.package}`, actor(request), {
+      package: body.package,
+    });
     void reply.code(202);
     return accepted(job, 'The uninstall');
   });
 
   // ---- backups
-  const backupDir = path.resolve(process.env.MAILROOM_BACKUP_DIR ?? path.join(deps.config.dataDir, 'backups'));
+  const backupDir = path.resolve(
+    process.env.MAILROOM_BACKUP_DIR ?? path.join(deps.config.dataDir, 'backups'),
+  );
   const env: BackupEnv = { database: deps.database, locks, dataDir: deps.config.dataDir, backupDir };
   void fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
   jobs.register(BACKUP_JOB, backupJob(env));
@@ -180,9 +202,14 @@ export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: S
     await fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
     const id = await insertBackupRow(db, type, body.description?.trim() || 'Manual backup', 'manual');
     request.auditTarget = String(id);
-    const job = await jobs.enqueue(BACKUP_JOB, `${type === 'full' ? 'Full' : 'Incremental'} backup`, actor(request), {
-      backupId: id,
-    });
+    const job = await jobs.enqueue(
+      BACKUP_JOB,
+      `${type === 'full' ? 'Full' : 'Incremental'} backup`,
+      actor(request),
+      {
+        backupId: id,
+      },
+    );
     void reply.code(202);
     return accepted(job, 'The backup');
   });
@@ -197,13 +224,17 @@ export function registerSystemAdmin(app: FastifyInstance, deps: AppDeps, opts: S
   registerRoute(app, r.deleteBackup, async ({ params }) => ({ deleted: await deleteBackup(env, params.id) }));
   registerRoute(app, r.restoreBackup, async ({ params, request, reply }) => {
     await backupChain(db, params.id); // 404 / 409 before a job is started
-    const job = await jobs.enqueue(RESTORE_JOB, `Restore backup ${params.id}`, actor(request), { backupId: params.id });
+    const job = await jobs.enqueue(RESTORE_JOB, `Restore backup ${params.id}`, actor(request), {
+      backupId: params.id,
+    });
     void reply.code(202);
     return accepted(job, 'The restore');
   });
   registerRoute(app, r.verifyBackup, async ({ params, request, reply }) => {
     await backupChain(db, params.id);
-    const job = await jobs.enqueue(VERIFY_JOB, `Verify backup ${params.id}`, actor(request), { backupId: params.id });
+    const job = await jobs.enqueue(VERIFY_JOB, `Verify backup ${params.id}`, actor(request), {
+      backupId: params.id,
+    });
     void reply.code(202);
     return accepted(job, 'The restore drill');
   });

@@ -1,9 +1,9 @@
 import type { SystemUpdate, UpdatesAnswer } from '@mailroom/contract/system-admin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { Apt, installedVersion } from '../../host/apt.ts';
+import { type Apt, installedVersion } from '../../host/apt.ts';
 import { conflict } from '../../http/errors.ts';
-import type { JobContext, JobOutcome } from '../jobs/job-runner.ts';
+import type { JobContext, JobOutcome } from './job-types.ts';
 import { humanSize } from './backups.service.ts';
 
 type Db = Kysely<Database>;
@@ -92,7 +92,10 @@ export async function listUpdates(db: Db, apt: Apt): Promise<UpdatesAnswer> {
     .where('state', '=', 'succeeded')
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return { updates, checkedAt: check?.finished_at ? new Date(Number(check.finished_at)).toISOString() : null };
+  return {
+    updates,
+    checkedAt: check?.finished_at ? new Date(Number(check.finished_at)).toISOString() : null,
+  };
 }
 
 function liveOutput(ctx: JobContext) {
@@ -112,7 +115,10 @@ export function checkJob(apt: Apt) {
     const out = liveOutput(ctx);
     await apt.update({ signal: ctx.signal, onLine: out.onLine });
     const n = (await apt.upgradable()).length;
-    return { result: { upgradable: n, output: out.tail }, summary: `${n} update${n === 1 ? '' : 's'} available` };
+    return {
+      result: { upgradable: n, output: out.tail },
+      summary: `${n} update${n === 1 ? '' : 's'} available`,
+    };
   };
 }
 
@@ -122,11 +128,16 @@ export function installJob(apt: Apt) {
     const upgradable = await apt.upgradable();
     const chosen = wanted.length ? upgradable.filter((u) => wanted.includes(u.package)) : upgradable;
     const missing = wanted.filter((w) => !upgradable.some((u) => u.package === w));
-    if (missing.length) throw new Error(`No update is available for ${missing.join(', ')}; check for updates first.`);
+    if (missing.length)
+      throw new Error(`No update is available for ${missing.join(', ')}; check for updates first.`);
     if (!chosen.length) return { result: { installed: [], output: [] }, summary: 'Nothing to install' };
     const records = await apt.show(chosen.map((u) => `${u.package}=${u.availableVersion}`));
     const out = liveOutput(ctx);
-    ctx.progress({ phase: `Installing ${chosen.map((c) => c.package).join(', ')}`, processed: 0, total: chosen.length });
+    ctx.progress({
+      phase: `Installing ${chosen.map((c) => c.package).join(', ')}`,
+      processed: 0,
+      total: chosen.length,
+    });
     await apt.install(
       chosen.map((c) => `${c.package}=${c.availableVersion}`),
       { signal: ctx.signal, onLine: out.onLine },
@@ -134,7 +145,10 @@ export function installJob(apt: Apt) {
     const installed: InstalledEntry[] = [];
     for (const c of chosen) {
       const now = await installedVersion(c.package);
-      if (now !== c.availableVersion) throw new Error(`${c.package} is at ${now ?? 'nothing'} after the install, not ${c.availableVersion}`);
+      if (now !== c.availableVersion)
+        throw new Error(
+          `${c.package} is at ${now ?? 'nothing'} after the install, not ${c.availableVersion}`,
+        );
       const r = records.find((x) => x.package === c.package);
       installed.push({
         package: c.package,
@@ -159,11 +173,15 @@ export async function checkRemovable(apt: Apt, pkg: string): Promise<void> {
   if (!(await installedVersion(pkg))) throw conflict(`${pkg} is not installed.`);
   const [rec] = await apt.show([pkg]);
   if (rec?.essential || rec?.priority === 'required' || rec?.priority === 'important')
-    throw conflict(`${pkg} is an essential part of the system (${rec.essential ? 'Essential' : `priority ${rec.priority}`}); it cannot be uninstalled here.`);
+    throw conflict(
+      `${pkg} is an essential part of the system (${rec.essential ? 'Essential' : `priority ${rec.priority}`}); it cannot be uninstalled here.`,
+    );
   const removed = await apt.simulateRemove(pkg);
   const others = removed.filter((r) => r !== pkg);
   if (others.length)
-    throw conflict(`Uninstalling ${pkg} would also remove ${others.slice(0, 10).join(', ')}${others.length > 10 ? '…' : ''}; it is refused here.`);
+    throw conflict(
+      `Uninstalling ${pkg} would also remove ${others.slice(0, 10).join(', ')}${others.length > 10 ? '…' : ''}; it is refused here.`,
+    );
 }
 
 export function removeJob(apt: Apt) {

@@ -4,7 +4,7 @@ import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Database } from '../../db/schema.ts';
 import type { SystemWebhookTable, WebhookDeliveryTable } from '../../db/system-admin.tables.ts';
 import { notFound } from '../../http/errors.ts';
-import type { JobContext, JobOutcome, JobRunner } from '../jobs/job-runner.ts';
+import type { JobContext, JobOutcome, Jobs as JobRunner } from './job-types.ts';
 
 type Db = Kysely<Database>;
 export const WEBHOOK_JOB = 'system.webhook.deliver';
@@ -78,7 +78,11 @@ export async function deleteWebhook(db: Db, id: number): Promise<number> {
 }
 
 export async function listDeliveries(db: Db, webhookId: number) {
-  const hook = await db.selectFrom('system_webhooks').select('id').where('id', '=', webhookId).executeTakeFirst();
+  const hook = await db
+    .selectFrom('system_webhooks')
+    .select('id')
+    .where('id', '=', webhookId)
+    .executeTakeFirst();
   if (!hook) throw notFound(`Webhook ${webhookId} was not found.`);
   const rows = await db
     .selectFrom('webhook_deliveries')
@@ -111,7 +115,9 @@ export async function queueEvent(
       .executeTakeFirstOrThrow();
     const body = JSON.stringify({ id: Number(row.id), event, sentAt: new Date(now).toISOString(), data });
     await db.updateTable('webhook_deliveries').set({ body }).where('id', '=', row.id).execute();
-    await jobs.enqueue(WEBHOOK_JOB, `Webhook delivery ${row.id} (${event})`, null, { deliveryId: Number(row.id) });
+    await jobs.enqueue(WEBHOOK_JOB, `Webhook delivery ${row.id} (${event})`, null, {
+      deliveryId: Number(row.id),
+    });
     ids.push(Number(row.id));
   }
   return ids;
@@ -130,14 +136,26 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export function deliveryJob(db: Db, tuning: WebhookTuning) {
   return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
     const { deliveryId } = input as { deliveryId: number };
-    const d = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirst();
+    const d = await db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', deliveryId)
+      .executeTakeFirst();
     if (!d) return { result: { skipped: 'delivery no longer exists' } };
-    const hook = await db.selectFrom('system_webhooks').selectAll().where('id', '=', d.webhook_id).executeTakeFirst();
+    const hook = await db
+      .selectFrom('system_webhooks')
+      .selectAll()
+      .where('id', '=', d.webhook_id)
+      .executeTakeFirst();
     if (!hook) return { result: { skipped: 'webhook deleted' } };
     let attempts = d.attempts;
     for (;;) {
       attempts += 1;
-      ctx.progress({ phase: `Attempt ${attempts} of ${tuning.attempts}`, processed: attempts, total: tuning.attempts });
+      ctx.progress({
+        phase: `Attempt ${attempts} of ${tuning.attempts}`,
+        processed: attempts,
+        total: tuning.attempts,
+      });
       let status: number | null = null;
       let error: string | null = null;
       try {
@@ -159,7 +177,8 @@ export function deliveryJob(db: Db, tuning: WebhookTuning) {
         if (res.status < 200 || res.status >= 300) error = `The receiver answered HTTP ${res.status}`;
       } catch (err) {
         if (ctx.signal.aborted) throw err;
-        error = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+        error =
+          err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
       }
       const done = error === null;
       const last = done || attempts >= tuning.attempts;
@@ -175,7 +194,8 @@ export function deliveryJob(db: Db, tuning: WebhookTuning) {
         .where('id', '=', d.id)
         .execute();
       if (done) return { result: { delivered: true, attempts }, summary: `Delivered to ${hook.url}` };
-      if (last) throw new Error(`Webhook delivery to ${hook.url} failed after ${attempts} attempts: ${error}`);
+      if (last)
+        throw new Error(`Webhook delivery to ${hook.url} failed after ${attempts} attempts: ${error}`);
       await sleep(tuning.backoffMs * 2 ** (attempts - 1), ctx.signal);
     }
   };
