@@ -24,6 +24,7 @@ import {
   verifyJob,
   backupChain,
 } from './backups.service.ts';
+import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
 import type { MetricsSource } from './metrics-source.ts';
 import { restoreJob } from './restore.service.ts';
@@ -158,10 +159,27 @@ export function registerSystemAdmin(
 
   // ---- updates
   const apt = new Apt(aptOptions());
-  jobs.register(CHECK_JOB, checkJob(apt));
-  jobs.register(INSTALL_JOB, installJob(apt));
-  jobs.register(REMOVE_JOB, removeJob(apt));
-  registerRoute(app, r.updates, async () => listUpdates(db, apt));
+  // apt takes seconds to list and describe the upgradable packages: viewers share one reading for
+  // a minute, and every check, install or uninstall starts a fresh one.
+  let reading: { at: number; answer: ReturnType<typeof listUpdates> } | null = null;
+  const fresh = <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) => async (input: unknown, ctx: JobContext) => {
+    try {
+      return await handler(input, ctx);
+    } finally {
+      reading = null;
+    }
+  };
+  jobs.register(CHECK_JOB, fresh(checkJob(apt)));
+  jobs.register(INSTALL_JOB, fresh(installJob(apt)));
+  jobs.register(REMOVE_JOB, fresh(removeJob(apt)));
+  registerRoute(app, r.updates, async () => {
+    if (!reading || Date.now() - reading.at > 60_000) {
+      const answer = listUpdates(db, apt);
+      reading = { at: Date.now(), answer };
+      answer.catch(() => (reading = null));
+    }
+    return reading.answer;
+  });
   registerRoute(app, r.checkUpdates, async ({ request, reply }) => {
     const job = await jobs.enqueue(CHECK_JOB, 'Check for updates', actor(request), {});
     void reply.code(202);

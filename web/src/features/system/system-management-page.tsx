@@ -10,7 +10,7 @@ import { StatCard } from '../../components/stat-card.tsx';
 import { BackupsTab } from './components/backups-tab.tsx';
 import { SettingsModal } from './components/settings-modal.tsx';
 import { SettingsTab } from './components/settings-tab.tsx';
-import { UpdatesTable } from './components/updates-table.tsx';
+import { UpdatesSection } from './components/updates-section.tsx';
 import { WebhooksTab } from './components/webhooks-tab.tsx';
 import { useJobRunner } from './use-job-runner.ts';
 import { systemKeys, useBackups, useSystemSettings, useUpdates } from './use-system-admin.ts';
@@ -23,8 +23,8 @@ export default function SystemManagementPage() {
   const settings = useSystemSettings();
   const jobs = useJobRunner();
   const [modal, modalCtl] = useDisclosure(false);
-  const loading = updates.isPending || backups.isPending || settings.isPending;
-  const error = updates.error ?? backups.error ?? settings.error;
+  const loading = backups.isPending || settings.isPending;
+  const error = backups.error ?? settings.error;
   const fetching = updates.isFetching || backups.isFetching || settings.isFetching;
   const refresh = () => void qc.invalidateQueries({ queryKey: systemKeys.all });
 
@@ -109,7 +109,7 @@ export default function SystemManagementPage() {
             <Tabs.Tab value="logs">System Logs</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="updates">
-            {updates.data && <UpdatesTable data={updates.data} job={jobs.job} run={jobs.run} manage />}
+            <UpdatesSection query={updates} job={jobs.job} run={jobs.run} manage />
           </Tabs.Panel>
           <Tabs.Panel value="settings">{settings.data && <SettingsTab data={settings.data} />}</Tabs.Panel>
           <Tabs.Panel value="backups">

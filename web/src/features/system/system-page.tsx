@@ -16,7 +16,7 @@ import { StatCard } from '../../components/stat-card.tsx';
 import { formatBytes, formatUptime } from '../../lib/format.ts';
 import { AlertsTable } from './components/alerts-table.tsx';
 import { ServicesTable } from './components/services-table.tsx';
-import { UpdatesTable } from './components/updates-table.tsx';
+import { UpdatesSection } from './components/updates-section.tsx';
 import { useJobRunner } from './use-job-runner.ts';
 import { systemKeys, useAlerts, useMetrics, useServices, useUpdates } from './use-system-admin.ts';
 
@@ -52,8 +52,8 @@ export default function SystemPage() {
   const alerts = useAlerts();
   const updates = useUpdates();
   const jobs = useJobRunner();
-  const loading = alerts.isPending || updates.isPending;
-  const error = alerts.error ?? updates.error;
+  const loading = alerts.isPending;
+  const error = alerts.error;
   const fetching = alerts.isFetching || updates.isFetching || metrics.isFetching;
   const s = metrics.data?.stats;
   const pct = (v: number | undefined) => (v === undefined ? NA : `${v.toFixed(1)}%`);
@@ -145,7 +145,7 @@ export default function SystemPage() {
           </SimpleGrid>
           <AlertsTable alerts={alerts.data?.alerts ?? []} />
           <ServicesTable services={services.data?.services ?? null} />
-          {updates.data && <UpdatesTable data={updates.data} job={jobs.job} run={jobs.run} />}
+          <UpdatesSection query={updates} job={jobs.job} run={jobs.run} />
         </Stack>
       </LoadState>
     </>
