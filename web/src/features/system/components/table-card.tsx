@@ -37,7 +37,10 @@ export function TableCard<F extends string>(p: TableCardProps<F>) {
         </Group>
       </Group>
       {p.footer}
-      <ScrollArea type="auto">
+      <ScrollArea
+        type="auto"
+        viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${p.title} table` }}
+      >
         <Table striped highlightOnHover verticalSpacing="xs" miw={640}>
           <Table.Thead>
             <Table.Tr>
