@@ -25,7 +25,8 @@ export default function SystemManagementPage() {
   const [modal, modalCtl] = useDisclosure(false);
   const loading = backups.isPending || settings.isPending;
   const error = backups.error ?? settings.error;
-  const fetching = updates.isFetching || backups.isFetching || settings.isFetching;
+  // The updates table shows its own loader (apt takes seconds); Refresh spins for the rest.
+  const fetching = backups.isFetching || settings.isFetching;
   const refresh = () => void qc.invalidateQueries({ queryKey: systemKeys.all });
 
   const pending = updates.data?.updates.filter((u) => !u.installed) ?? [];

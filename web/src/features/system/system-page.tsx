@@ -54,7 +54,7 @@ export default function SystemPage() {
   const jobs = useJobRunner();
   const loading = alerts.isPending;
   const error = alerts.error;
-  const fetching = alerts.isFetching || updates.isFetching || metrics.isFetching;
+  const fetching = alerts.isFetching || metrics.isFetching;
   const s = metrics.data?.stats;
   const pct = (v: number | undefined) => (v === undefined ? NA : `${v.toFixed(1)}%`);
   const rate = (v: number | undefined) => (v === undefined ? NA : `${formatBytes(v)}/s`);

@@ -190,8 +190,7 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
                     </Button>
                     <Button
                       size="compact-xs"
-                      variant="light"
-                      color="orange"
+                      variant="default"
                       disabled={busy}
                       onClick={() => void restore(b)}
                       aria-label={`Restore ${b.name}`}
@@ -203,8 +202,7 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
                 {b.status !== 'active' && (
                   <Button
                     size="compact-xs"
-                    variant="light"
-                    color="red"
+                    variant="default"
                     disabled={busy}
                     onClick={() => void remove(b)}
                     aria-label={`Delete ${b.name}`}

@@ -17,7 +17,7 @@ const TONES: Record<string, string> = {
 /** A word with its spec tone in the dot (the text keeps the body colour for contrast). */
 export function ToneBadge({ value, label }: { value: string; label?: string }) {
   return (
-    <Badge variant="dot" color={TONES[value] ?? 'gray'}>
+    <Badge variant="dot" color={TONES[value] ?? 'gray'} style={{ minWidth: 'max-content' }}>
       {label ?? value}
     </Badge>
   );

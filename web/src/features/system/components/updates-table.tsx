@@ -145,8 +145,7 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
                 {manage && u.installed && u.removable && (
                   <Button
                     size="compact-xs"
-                    color="red"
-                    variant="light"
+                    variant="default"
                     disabled={busy}
                     onClick={() => void uninstall(u)}
                     aria-label={`Uninstall ${u.package}`}

@@ -95,8 +95,7 @@ export function WebhooksTab() {
                       </Button>
                       <Button
                         size="compact-xs"
-                        color="red"
-                        variant="light"
+                        variant="default"
                         onClick={() =>
                           void confirmAction({
                             title: 'Delete webhook',
