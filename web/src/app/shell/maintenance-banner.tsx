@@ -1,5 +1,5 @@
 import { systemAdminRoutes } from '@mailroom/contract/system-admin';
-import { Alert, Anchor } from '@mantine/core';
+import { Alert, Anchor, Text } from '@mantine/core';
 import { IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -14,19 +14,17 @@ export function MaintenanceBanner() {
   });
   if (!settings.data?.form.maintenanceMode) return null;
   return (
-    <Alert
-      color="orange"
-      variant="light"
-      icon={<IconTool aria-hidden />}
-      title="Maintenance mode is on"
-      mb="md"
-      role="status"
-    >
-      Changes are refused until it is turned off in{' '}
-      <Anchor component={Link} to="/system/management">
-        System Settings
-      </Anchor>
-      ; reading keeps working.
+    <Alert color="orange" variant="light" icon={<IconTool aria-hidden />} mb="md" role="status">
+      <Text size="sm" fw={700}>
+        Maintenance mode is on
+      </Text>
+      <Text size="sm">
+        Changes are refused until it is turned off in{' '}
+        <Anchor component={Link} to="/system/management">
+          System Settings
+        </Anchor>
+        ; reading keeps working.
+      </Text>
     </Alert>
   );
 }

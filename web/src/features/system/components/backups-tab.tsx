@@ -112,11 +112,10 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
         }
         footer={
           <Stack gap="xs" mb="sm">
-            <Alert
-              variant="light"
-              color={lv ? (lv.ok ? 'green' : 'red') : 'gray'}
-              title={lv ? `Last verified ${new Date(lv.at).toLocaleString()}` : 'Not verified yet'}
-            >
+            <Alert variant="light" color={lv ? (lv.ok ? 'green' : 'red') : 'gray'}>
+              <Text size="sm" fw={700}>
+                {lv ? `Last verified ${new Date(lv.at).toLocaleString()}` : 'Not verified yet'}
+              </Text>
               <Text size="sm">
                 {lv
                   ? `Backup ${lv.backupId}: ${lv.result}`
