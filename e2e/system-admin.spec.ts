@@ -78,6 +78,9 @@ test.describe('system administration screens', () => {
     for (const t of ['Available Updates', 'Settings', 'Backups', 'Logs'])
       await expect(page.getByText(t, { exact: true }).first()).toBeVisible();
 
+    // apt reads its lists first (seconds on a busy machine); its loader would keep animating.
+    await expect(page.getByRole('button', { name: 'Check Updates' })).toBeVisible({ timeout: 60_000 });
+
     // The modal: the spec's rules and messages.
     await page.getByRole('button', { name: 'System Settings' }).click();
     const dialog = page.getByRole('dialog', { name: 'System Settings' });

@@ -151,10 +151,20 @@ export async function dumpDatabase(
   return { part, tables: await pgDumpCounts(target) };
 }
 
-/** Regular files and folders in a files.tar.gz. */
+/** Entries (not folders) in a files.tar.gz, counted as tar lists them (streamed: mail folders are large). */
 export async function countEntries(tarGz: string): Promise<number> {
-  const { stdout } = await runCommand('tar', ['-tzf', tarGz, '--listed-incremental=/dev/null']);
-  return stdout.split('\n').filter((l) => l.trim() && !l.endsWith('/')).length;
+  const child = spawn('tar', ['-tzf', tarGz, '--listed-incremental=/dev/null'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c.slice(0, 4000)));
+  let n = 0;
+  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity }))
+    if (line.trim() && !line.endsWith('/')) n++;
+  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
+  if (code !== 0)
+    throw new DamagedArchive(`its file list cannot be read (${stderr.trim().split('\n').pop() ?? ''})`);
+  return n;
 }
 
 /** Archives the data folder's files, incrementally from `baseSnar` when given. */

@@ -1,4 +1,7 @@
-import { promises as fs } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, promises as fs } from 'node:fs';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
@@ -51,6 +54,41 @@ async function restoreSqlite(database: DatabaseHandle, copy: string, tables: str
   }
 }
 
+/**
+ * Appends pg_restore's data script to `target`. pg_restore empties the search path; the
+ * list-version triggers name their table unqualified, so the script keeps `public` on it.
+ */
+async function pgRestoreScript(dump: string, list: string, target: string): Promise<void> {
+  const child = spawn('pg_restore', ['--data-only', '-L', list, '-f', '-', dump], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c.slice(0, 4000)));
+  let head = true;
+  const fix = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (!head) return done(null, chunk);
+      head = false;
+      done(
+        null,
+        Buffer.from(
+          chunk
+            .toString('utf8')
+            .replace(
+              "SELECT pg_catalog.set_config('search_path', '', false);",
+              "SELECT pg_catalog.set_config('search_path', 'public', false);",
+            ),
+        ),
+      );
+    },
+  });
+  const closed = new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
+  await pipeline(child.stdout, fix, createWriteStream(target, { flags: 'a' }));
+  const code = await closed;
+  if (code !== 0)
+    throw new Error(`pg_restore failed (exit ${code}): ${stderr.trim().split('\n').pop() ?? ''}`);
+}
+
 async function restorePostgres(
   database: DatabaseHandle,
   dump: string,
@@ -74,16 +112,10 @@ async function restorePostgres(
       .filter((l) => l.startsWith(';') || keep(l))
       .join('\n'),
   );
-  const { stdout: data } = await runCommand('pg_restore', ['--data-only', '-L', list, '-f', '-', dump]);
+  // The data script can be large (a million rows): streamed to a file, never held in memory.
   const script = path.join(scratch, 'restore.sql');
-  await fs.writeFile(
-    script,
-    // pg_restore empties the search path; the list-version triggers name their table unqualified.
-    `truncate ${tables.map(q).join(', ')};\n${data.replace(
-      "SELECT pg_catalog.set_config('search_path', '', false);",
-      "SELECT pg_catalog.set_config('search_path', 'public', false);",
-    )}\n`,
-  );
+  await fs.writeFile(script, `truncate ${tables.map(q).join(', ')};\n`);
+  await pgRestoreScript(dump, list, script);
   // One transaction: the tables are emptied and refilled together, or not at all.
   await runCommand('psql', [
     '--no-psqlrc',

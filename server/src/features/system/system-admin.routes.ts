@@ -162,13 +162,15 @@ export function registerSystemAdmin(
   // apt takes seconds to list and describe the upgradable packages: viewers share one reading for
   // a minute, and every check, install or uninstall starts a fresh one.
   let reading: { at: number; answer: ReturnType<typeof listUpdates> } | null = null;
-  const fresh = <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) => async (input: unknown, ctx: JobContext) => {
-    try {
-      return await handler(input, ctx);
-    } finally {
-      reading = null;
-    }
-  };
+  const fresh =
+    <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) =>
+    async (input: unknown, ctx: JobContext) => {
+      try {
+        return await handler(input, ctx);
+      } finally {
+        reading = null;
+      }
+    };
   jobs.register(CHECK_JOB, fresh(checkJob(apt)));
   jobs.register(INSTALL_JOB, fresh(installJob(apt)));
   jobs.register(REMOVE_JOB, fresh(removeJob(apt)));

@@ -75,8 +75,8 @@ export default function SystemManagementPage() {
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
           <StatCard
             title="Available Updates"
-            value={pending.length}
-            caption={`${security} security`}
+            value={updates.data ? pending.length : '…'}
+            caption={updates.data ? `${security} security` : 'Reading the package lists'}
             icon={<IconPackage />}
             color="red"
           />
