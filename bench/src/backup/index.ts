@@ -98,7 +98,8 @@ async function runOne(
 const suite: BenchSuite = {
   name: 'backup',
   description: `backup, restore drill and restore of ${MAILBOXES} mailboxes / ${ALIASES} aliases (SQLite and PostgreSQL)`,
-  run: async ({ log }) => {
+  async run(ctx) {
+    const log = (m: string) => ctx.log(m);
     const rows = await runOne('sqlite', undefined, log);
     const cluster = await benchCluster(log);
     if (cluster) {
