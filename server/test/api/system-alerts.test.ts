@@ -309,6 +309,13 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     expect((await t.call({ method: 'POST', url: '/api/system/alerts/acknowledge-all' })).statusCode).toBe(
       503,
     );
+    // The same route through the spec's index.php form is refused too.
+    res = await t.call({
+      method: 'POST',
+      url: '/api/index.php?path=mail/domains/add',
+      payload: { domain: 'b.example' },
+    });
+    expect(res.statusCode).toBe(503);
     expect((await t.call({ url: '/api/mail/domains' })).statusCode).toBe(200);
     expect((await t.call({ url: '/api/system/alerts' })).statusCode).toBe(200);
     // Unsigned callers still get 401, not a hint about maintenance.
@@ -347,5 +354,5 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     expect(res.statusCode).toBe(400);
     res = await t.call({ method: 'POST', url: '/api/system/settings/reset' });
     expect(SystemSettingsAnswer.parse(res.json()).settings.every((x) => !x.modified)).toBe(true);
-  });
+  }, 120_000);
 });
