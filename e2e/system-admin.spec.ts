@@ -31,7 +31,7 @@ async function screens(page: Page, name: string): Promise<void> {
 }
 
 test.describe('system administration screens', () => {
-  test.setTimeout(180_000);
+  test.setTimeout(420_000);
   test('/system: stats, alerts, services and updates from the server', async ({ page, request }) => {
     const key = await signIn(page);
     const a = api(request, key);
