@@ -9,5 +9,12 @@ import type { SystemAdminTables } from './system-admin.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
 export interface Database
-  extends CoreTables, DnsTables, MailTables, JobTables, PagingTables, PipelineTables, SecurityTables,
+  extends
+    CoreTables,
+    DnsTables,
+    MailTables,
+    JobTables,
+    PagingTables,
+    PipelineTables,
+    SecurityTables,
     SystemAdminTables {}
