@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
 import type { DnsChallenges } from './features/dns/dns-challenge.service.ts';
 import type { JobRunner } from './features/jobs/job-runner.ts';
+import type { MetricsSource } from './features/system/metrics-source.ts';
 import type { Host } from './host/host.ts';
 import type { ServiceControl } from './host/service-control.ts';
 
@@ -19,4 +20,6 @@ export interface AppDeps {
   jobs?: JobRunner;
   /** Challenge TXT records in Mailroom's own zones (ACME DNS-01); set by buildApp from the DNS area. */
   dnsChallenges?: DnsChallenges;
+  /** The one metrics collector (features/system); alerts read it. Absent: no CPU/memory/disk alerts. */
+  metrics?: MetricsSource;
 }

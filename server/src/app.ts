@@ -26,6 +26,7 @@ import { registerSsl } from './features/ssl/ssl.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
+import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   });
   rateLimit.afterAuth();
   installCsrfGuard(app);
+  installSystemMaintenance(app, deps);
   const stopPurge = startPurgeTimer(
     deps.database.db,
     deps.config.purgeIntervalMs,
@@ -113,6 +115,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     if (ownLocks) await locks.close();
   });
   registerSystem(app, deps);
+  registerSystemAdmin(app, deps, { metrics: deps.metrics });
   registerAudit(app, deps);
   registerNotifications(app, deps);
   registerSearch(app, deps);

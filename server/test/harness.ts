@@ -12,6 +12,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { addAdmin } from '../src/features/auth/admin.service.ts';
 import { Host } from '../src/host/host.ts';
 import type { ServiceControl } from '../src/host/service-control.ts';
+import type { MetricsSource } from '../src/features/system/metrics-source.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'correct-horse-battery' };
 
@@ -50,6 +51,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     /** A ServiceControl for the app (e.g. the local supervisor), made from its host and config. */
     services?: (host: Host, config: Config) => Promise<ServiceControl>;
+    /** The metrics collector the app reads (alerts); tests pass a source they control. */
+    metrics?: MetricsSource;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
@@ -64,6 +67,7 @@ export async function startTestApp(
   const host = new Host(config.hostRoot, false);
   const deps: AppDeps = { config, database, host };
   if (opts.services) deps.services = await opts.services(host, config);
+  if (opts.metrics) deps.metrics = opts.metrics;
   const app = await buildApp(deps, opts);
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
   const token = login.json<{ api_key: string }>().api_key;

@@ -8,6 +8,7 @@ import type { PagingTables } from './paging.tables.ts';
 import type { PipelineTables } from './pipeline.tables.ts';
 import type { SecurityTables } from './security.tables.ts';
 import type { SslTables } from './ssl.tables.ts';
+import type { SystemAdminTables } from './system-admin.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
 export interface Database
@@ -21,4 +22,5 @@ export interface Database
     PagingTables,
     PipelineTables,
     SecurityTables,
-    SslTables {}
+    SslTables,
+    SystemAdminTables {}

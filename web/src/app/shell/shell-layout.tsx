@@ -17,6 +17,7 @@ import { PageLoader } from '../require-auth.tsx';
 import type { Shortcut } from '../shortcuts/shortcuts.ts';
 import { GlobalSearch } from './global-search.tsx';
 import { HelpDialog } from './help-dialog.tsx';
+import { MaintenanceBanner } from './maintenance-banner.tsx';
 import { NotificationsMenu } from './notifications-menu.tsx';
 import { SearchPalette } from './search-palette.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -135,6 +136,7 @@ function ConsoleFrame() {
         <Sidebar email={email} onNavigate={menu.close} onSignOut={doSignOut} />
       </AppShell.Navbar>
       <AppShell.Main>
+        <MaintenanceBanner />
         <Suspense fallback={<PageLoader />}>
           <Outlet />
         </Suspense>

@@ -1,14 +1,139 @@
-import { NotBuiltYet } from '../../components/not-built-yet.tsx';
+import { Anchor, Button, Card, SimpleGrid, Tabs, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconArchive, IconFileText, IconPackage, IconRefresh, IconSettings } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { StatCard } from '../../components/stat-card.tsx';
+import { BackupsTab } from './components/backups-tab.tsx';
+import { SettingsModal } from './components/settings-modal.tsx';
+import { SettingsTab } from './components/settings-tab.tsx';
+import { UpdatesSection } from './components/updates-section.tsx';
+import { WebhooksTab } from './components/webhooks-tab.tsx';
+import { useJobRunner } from './use-job-runner.ts';
+import { systemKeys, useBackups, useSystemSettings, useUpdates } from './use-system-admin.ts';
 
+/** System Management (spec §2.10): updates, settings, backups, alert webhooks. */
 export default function SystemManagementPage() {
+  const qc = useQueryClient();
+  const updates = useUpdates();
+  const backups = useBackups();
+  const settings = useSystemSettings();
+  const jobs = useJobRunner();
+  const [modal, modalCtl] = useDisclosure(false);
+  const loading = backups.isPending || settings.isPending;
+  const error = backups.error ?? settings.error;
+  // The updates table shows its own loader (apt takes seconds); Refresh spins for the rest.
+  const fetching = backups.isFetching || settings.isFetching;
+  const refresh = () => void qc.invalidateQueries({ queryKey: systemKeys.all });
+
+  const pending = updates.data?.updates.filter((u) => !u.installed) ?? [];
+  const security = pending.filter((u) => u.priority === 'security').length;
+  const modified = settings.data?.settings.filter((s) => s.modified).length ?? 0;
+  const activeBackups = backups.data?.backups.filter((b) => b.status === 'active').length ?? 0;
+  const completed = backups.data?.backups.filter((b) => b.status === 'completed').length ?? 0;
+
   return (
-    <NotBuiltYet
-      title="System Management"
-      breadcrumbs={[
-        { label: 'Dashboard', to: '/dashboard' },
-        { label: 'System Administration', to: '/system' },
-        { label: 'Management' },
-      ]}
-    />
+    <>
+      <PageHeader
+        title="System Management"
+        subtitle="Updates, settings, backups and alert delivery"
+        breadcrumbs={[
+          { label: 'Dashboard', to: '/dashboard' },
+          { label: 'System Administration', to: '/system' },
+          { label: 'Management' },
+        ]}
+        actions={
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              loading={fetching}
+              disabled={fetching}
+              onClick={refresh}
+            >
+              Refresh
+            </Button>
+            <Button
+              leftSection={<IconSettings size={16} aria-hidden />}
+              onClick={modalCtl.open}
+              disabled={!settings.data}
+            >
+              System Settings
+            </Button>
+          </>
+        }
+      />
+      <LoadState
+        loading={loading}
+        error={error ? errorMessage(error) : null}
+        errorTitle="Failed to load system management data"
+        onRetry={refresh}
+      >
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
+          <StatCard
+            title="Available Updates"
+            value={updates.data ? pending.length : '…'}
+            caption={updates.data ? `${security} security` : 'Reading the package lists'}
+            icon={<IconPackage />}
+            color="red"
+          />
+          <StatCard
+            title="Settings"
+            value={settings.data?.settings.length ?? 0}
+            caption={`${modified} modified`}
+            icon={<IconSettings />}
+          />
+          <StatCard
+            title="Backups"
+            value={completed}
+            caption={`${activeBackups} active${backups.data?.lastVerified ? ` · last verified ${new Date(backups.data.lastVerified.at).toLocaleDateString()}` : ''}`}
+            icon={<IconArchive />}
+            color="green"
+          />
+          <StatCard
+            title="Logs"
+            value="Monitoring"
+            caption="Logs are read and searched in System Monitoring"
+            icon={<IconFileText />}
+            color="gray"
+          />
+        </SimpleGrid>
+        <Tabs defaultValue="updates" keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="updates">System Updates ({pending.length})</Tabs.Tab>
+            <Tabs.Tab value="settings">System Settings ({settings.data?.settings.length ?? 0})</Tabs.Tab>
+            <Tabs.Tab value="backups">System Backups ({backups.data?.backups.length ?? 0})</Tabs.Tab>
+            <Tabs.Tab value="webhooks">Alert Webhooks</Tabs.Tab>
+            <Tabs.Tab value="logs">System Logs</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="updates">
+            <UpdatesSection query={updates} job={jobs.job} run={jobs.run} manage />
+          </Tabs.Panel>
+          <Tabs.Panel value="settings">{settings.data && <SettingsTab data={settings.data} />}</Tabs.Panel>
+          <Tabs.Panel value="backups">
+            {backups.data && <BackupsTab data={backups.data} job={jobs.job} run={jobs.run} />}
+          </Tabs.Panel>
+          <Tabs.Panel value="webhooks">
+            <WebhooksTab />
+          </Tabs.Panel>
+          <Tabs.Panel value="logs">
+            <Card withBorder radius="md" padding="md">
+              <Text size="sm">
+                Mail, DNS, web, system and Mailroom logs, with level and service filters, search and download,
+                are on{' '}
+                <Anchor component={Link} to="/system/monitoring">
+                  System Monitoring
+                </Anchor>
+                .
+              </Text>
+            </Card>
+          </Tabs.Panel>
+        </Tabs>
+      </LoadState>
+      {settings.data && <SettingsModal opened={modal} onClose={modalCtl.close} saved={settings.data} />}
+    </>
   );
 }

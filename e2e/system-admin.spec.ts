@@ -1,0 +1,154 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
+
+const MOBILE = { width: 390, height: 844 };
+
+function api(request: APIRequestContext, key: string) {
+  const headers = { Authorization: `Bearer ${key}` };
+  return {
+    get: async <T>(path: string) => {
+      const res = await request.get(`/api/${path}`, { headers });
+      expect(res.ok(), `${path}: ${res.status()}`).toBe(true);
+      return (await res.json()) as T;
+    },
+    post: (path: string, data?: unknown) => request.post(`/api/${path}`, { headers, data: data ?? {} }),
+    put: (path: string, data: unknown) => request.put(`/api/${path}`, { headers, data }),
+  };
+}
+
+async function screens(page: Page, name: string): Promise<void> {
+  await axeCheck(page, `${name} (light)`);
+  await shot(page, `${name}-desktop-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeCheck(page, `${name} (dark)`);
+  await shot(page, `${name}-desktop-dark`);
+  await page.setViewportSize(MOBILE);
+  await shot(page, `${name}-phone-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await axeCheck(page, `${name} (phone)`);
+  await shot(page, `${name}-phone-light`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test.describe('system administration screens', () => {
+  test.setTimeout(420_000);
+  test('/system: stats, alerts, services and updates from the server', async ({ page, request }) => {
+    const key = await signIn(page);
+    const a = api(request, key);
+    await page.goto('/system');
+    await expect(page.getByRole('heading', { level: 1, name: 'System Administration' })).toBeVisible();
+    const crumbs = page.getByLabel('Breadcrumb');
+    await expect(crumbs).toContainText('Dashboard');
+    for (const t of ['System Uptime', 'CPU Usage', 'Memory Usage', 'Disk Usage'])
+      await expect(page.getByText(t, { exact: true })).toBeVisible();
+    for (const h of ['Load Average', 'Network Activity', 'Process Information', 'Service Status'])
+      await expect(page.getByRole('heading', { name: h })).toBeVisible();
+    // apt reads its lists (seconds on a busy machine).
+    await expect(page.getByRole('heading', { name: 'Available Updates' })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('heading', { name: /System Alerts/ })).toBeVisible();
+
+    // The alerts table shows what the server holds: none unacknowledged on a fresh server.
+    const alerts = await a.get<{ alerts: unknown[] }>('system/alerts');
+    if (alerts.alerts.length === 0)
+      await expect(page.getByText('All Systems Normal – No active alerts at this time.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Restart All' })).toBeVisible();
+
+    // Filters narrow the tables.
+    const filter = page.getByRole('textbox', { name: 'Filter alerts' });
+    await filter.click();
+    await page.getByRole('option', { name: 'Critical' }).click();
+    await expect(filter).toHaveValue('Critical');
+
+    // The System Monitoring button leads there.
+    await expect(page.getByRole('link', { name: 'System Monitoring' })).toHaveAttribute(
+      'href',
+      '/system/monitoring',
+    );
+    await screens(page, 'system-admin');
+  });
+
+  test('/system/management: settings modal, maintenance banner and 503, backups with a verified drill', async ({
+    page,
+    request,
+  }) => {
+    const key = await signIn(page);
+    const a = api(request, key);
+    await page.goto('/system/management');
+    await expect(page.getByRole('heading', { level: 1, name: 'System Management' })).toBeVisible();
+    for (const t of ['Available Updates', 'Settings', 'Backups', 'Logs'])
+      await expect(page.getByText(t, { exact: true }).first()).toBeVisible();
+
+    // apt reads its lists first (seconds on a busy machine); its loader would keep animating.
+    await expect(page.getByRole('button', { name: 'Check Updates' })).toBeVisible({ timeout: 60_000 });
+
+    // The modal: the spec's rules and messages.
+    await page.getByRole('button', { name: 'System Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'System Settings' });
+    await expect(dialog.getByLabel(/System Name/)).toHaveValue('Mailroom');
+    await expect(dialog.getByLabel(/Timezone/)).toHaveValue('UTC');
+    await axeCheck(page, 'system settings modal');
+    await dialog.getByLabel(/System Name/).fill('');
+    await expect(dialog.getByText('System Name is required')).toBeVisible();
+    await dialog.getByLabel(/Admin Email/).fill('not-an-email');
+    await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Save Settings' })).toBeDisabled();
+    await shot(page, 'system-management-settings-modal');
+    // Cancel resets to the saved values.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: 'System Settings' }).click();
+    await expect(dialog.getByLabel(/System Name/)).toHaveValue('Mailroom');
+
+    await dialog.getByLabel(/System Name/).fill('Mail One');
+    await dialog.getByLabel(/Admin Email/).fill('ops@example.com');
+    await dialog.getByLabel('Enable Maintenance Mode').check();
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('Maintenance mode is on', { exact: true })).toBeVisible();
+    const refused = await a.post('mail/domains/add', { domain: 'blocked.example' });
+    expect(refused.status()).toBe(503);
+    expect(((await refused.json()) as { message: string }).message).toContain('maintenance mode');
+    await shot(page, 'system-management-maintenance');
+    // Reads keep working; the modal turns it off.
+    await page.getByRole('button', { name: 'System Settings' }).click();
+    await dialog.getByLabel('Enable Maintenance Mode').uncheck();
+    await dialog.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByText('Maintenance mode is on', { exact: true })).toBeHidden();
+    expect((await a.get<{ form: { systemName: string } }>('system/settings')).form.systemName).toBe(
+      'Mail One',
+    );
+
+    // Settings table: edit a row, Save All.
+    await page.getByRole('tab', { name: /System Settings/ }).click();
+    await page.getByRole('button', { name: 'Edit Backup retention (days)' }).click();
+    await page.getByRole('textbox', { name: 'Backup retention (days)' }).fill('14');
+    await page.getByRole('button', { name: /Save All/ }).click();
+    await expect
+      .poll(
+        async () =>
+          (await a.get<{ settings: { id: string; value: string }[] }>('system/settings')).settings.find(
+            (s) => s.id === 'backupRetentionDays',
+          )?.value,
+      )
+      .toBe('14');
+
+    // Backups: create one (a job), then the drill; the list and "last verified" come from the server.
+    await page.getByRole('tab', { name: /System Backups/ }).click();
+    await expect(page.getByText('No backups yet.')).toBeVisible();
+    await page.getByRole('button', { name: 'Create Backup' }).click();
+    const row = page.getByRole('row').filter({ hasText: /Full backup/ });
+    await expect(row).toContainText('completed', { timeout: 30_000 });
+    await row.getByRole('button', { name: /^Verify/ }).click();
+    await expect(page.getByText(/^Last verified/)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(/^Backup \d+: OK: .*checksums match/)).toBeVisible();
+    const status = await a.get<{ backups: { status: string }[]; lastVerified: { ok: boolean } | null }>(
+      'backup/status',
+    );
+    expect(status.backups[0]?.status).toBe('completed');
+    expect(status.lastVerified?.ok).toBe(true);
+    await screens(page, 'system-management-backups');
+
+    await page.getByRole('tab', { name: /System Updates/ }).click();
+    await expect(page.getByRole('button', { name: 'Check Updates' })).toBeVisible({ timeout: 45_000 });
+    await screens(page, 'system-management-updates');
+  });
+});

@@ -1,0 +1,298 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import SQLite from 'better-sqlite3';
+import { type Kysely, sql } from 'kysely';
+import type { DatabaseHandle } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
+import { runCommand } from '../../host/run-command.ts';
+
+/**
+ * The backup archive: one plain tar holding
+ * - manifest.json: format, dialect, the migrations, row counts per table, SHA-256 of each part;
+ * - database.sqlite (SQLite `VACUUM INTO`, an online consistent copy) or database.pgdump (`pg_dump -Fc`);
+ * - files.tar.gz: the data folder's files (rendered config, keys, mail folders), GNU tar with a
+ *   snapshot file, so an incremental archive holds only what changed since its base (and records
+ *   what was deleted);
+ * - files.snar: the snapshot after this archive, the base of the next incremental one.
+ */
+export const ARCHIVE_FORMAT = 'mailroom-backup/1';
+
+export interface Manifest {
+  format: typeof ARCHIVE_FORMAT;
+  id: number;
+  type: 'full' | 'incremental';
+  baseId: number | null;
+  createdAt: string;
+  dialect: 'sqlite' | 'postgres';
+  migrations: string[];
+  tables: Record<string, number>;
+  fileEntries: number;
+  parts: Record<string, string>;
+}
+
+/** Names at the top of the data folder that are never archived as files. */
+export function excludedTopNames(dataDir: string, backupDir: string, sqlitePath?: string): string[] {
+  const names = ['.backup-staging'];
+  const rel = path.relative(dataDir, backupDir);
+  if (rel && !rel.startsWith('..')) names.push(rel.split(path.sep)[0]!);
+  if (sqlitePath && path.dirname(sqlitePath) === dataDir) {
+    const b = path.basename(sqlitePath);
+    names.push(b, `${b}-wal`, `${b}-shm`, `${b}-journal`);
+  }
+  return names;
+}
+
+export class DamagedArchive extends Error {
+  constructor(reason: string) {
+    super(`The backup archive is damaged: ${reason}. It cannot be restored; choose another backup.`);
+  }
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+export async function listTables(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
+  const q =
+    dialect === 'sqlite'
+      ? sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
+      : sql<{
+          name: string;
+        }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`;
+  return (await q.execute(db)).rows.map((r) => r.name);
+}
+
+export async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+  const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.rows.map((r) => r.name);
+}
+
+/** Row counts of every table of a SQLite file (and its integrity check). */
+export function sqliteCounts(file: string): Record<string, number> {
+  const conn = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    const check = conn.pragma('quick_check', { simple: true });
+    if (check !== 'ok')
+      throw new DamagedArchive(`the database copy fails its integrity check (${String(check)})`);
+    const names = conn
+      .prepare(
+        `select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`,
+      )
+      .pluck()
+      .all() as string[];
+    return Object.fromEntries(
+      names.map((n) => [
+        n,
+        Number(
+          conn
+            .prepare(`select count(*) from "${n.replace(/"/g, '""')}"`)
+            .pluck()
+            .get(),
+        ),
+      ]),
+    );
+  } finally {
+    conn.close();
+  }
+}
+
+/** Row counts of a pg_dump archive: the rows of each table's COPY block, as pg_restore writes them. */
+export async function pgDumpCounts(file: string): Promise<Record<string, number>> {
+  const child = spawn('pg_restore', ['--data-only', '-f', '-', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const counts: Record<string, number> = {};
+  let current: string | null = null;
+  const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (current === null) {
+      const m = /^COPY (?:[\w"]+\.)?"?([\w]+)"? /.exec(line);
+      if (m) {
+        current = m[1]!;
+        counts[current] = 0;
+      }
+    } else if (line === '\\.') current = null;
+    else counts[current]! += 1;
+  }
+  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
+  if (code !== 0)
+    throw new DamagedArchive(`pg_restore cannot read the database dump (${stderr.trim().split('\n').pop()})`);
+  return counts;
+}
+
+/** Writes the database part into `staging`; answers its file name and the row counts. */
+export async function dumpDatabase(
+  database: DatabaseHandle,
+  staging: string,
+  signal: AbortSignal,
+): Promise<{ part: string; tables: Record<string, number> }> {
+  if (database.dialect === 'sqlite') {
+    const part = 'database.sqlite';
+    const target = path.join(staging, part);
+    await sql`vacuum into ${sql.lit(target)}`.execute(database.db);
+    return { part, tables: sqliteCounts(target) };
+  }
+  const part = 'database.pgdump';
+  const target = path.join(staging, part);
+  await runCommand(
+    'pg_dump',
+    ['-Fc', '--no-owner', '--no-privileges', '-f', target, '--dbname', database.postgresUrl!],
+    {
+      signal,
+    },
+  );
+  return { part, tables: await pgDumpCounts(target) };
+}
+
+/** Entries (not folders) in a files.tar.gz, counted as tar lists them (streamed: mail folders are large). */
+export async function countEntries(tarGz: string): Promise<number> {
+  const child = spawn('tar', ['-tzf', tarGz, '--listed-incremental=/dev/null'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c.slice(0, 4000)));
+  let n = 0;
+  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity }))
+    if (line.trim() && !line.endsWith('/')) n++;
+  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
+  if (code !== 0)
+    throw new DamagedArchive(`its file list cannot be read (${stderr.trim().split('\n').pop() ?? ''})`);
+  return n;
+}
+
+/** Archives the data folder's files, incrementally from `baseSnar` when given. */
+export async function archiveFiles(
+  dataDir: string,
+  staging: string,
+  excluded: string[],
+  baseSnar: string | null,
+  signal: AbortSignal,
+): Promise<void> {
+  const snar = path.join(staging, 'files.snar');
+  if (baseSnar) await fs.copyFile(baseSnar, snar);
+  // Exit 1: a file changed while it was read (live mail); the archive is still good.
+  await runCommand(
+    'tar',
+    [
+      '--create',
+      '--gzip',
+      '--file',
+      path.join(staging, 'files.tar.gz'),
+      `--listed-incremental=${snar}`,
+      '--no-check-device',
+      '--warning=no-file-ignored',
+      ...excluded.map((e) => `--exclude=./${e}`),
+      '-C',
+      dataDir,
+      '.',
+    ],
+    { signal, okCodes: [0, 1] },
+  );
+}
+
+/** Packs the parts and the manifest into `target` (written beside it, then renamed). */
+export async function packArchive(staging: string, manifest: Manifest, target: string): Promise<void> {
+  await fs.writeFile(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  const tmp = `${target}.partial`;
+  await runCommand('tar', [
+    '--create',
+    '--file',
+    tmp,
+    '-C',
+    staging,
+    'manifest.json',
+    ...Object.keys(manifest.parts),
+  ]);
+  await fs.rename(tmp, target);
+}
+
+/** Unpacks an archive into `into` and checks every part against the manifest. */
+export async function unpackArchive(
+  file: string,
+  into: string,
+  expectedSha?: string | null,
+): Promise<Manifest> {
+  try {
+    await fs.access(file);
+  } catch {
+    throw new DamagedArchive(`its file ${path.basename(file)} is missing`);
+  }
+  if (expectedSha) {
+    const sha = await sha256File(file);
+    if (sha !== expectedSha)
+      throw new DamagedArchive('its checksum does not match the one recorded when it was made');
+  }
+  await fs.mkdir(into, { recursive: true });
+  try {
+    await runCommand('tar', ['--extract', '--file', file, '-C', into, '--no-same-owner']);
+  } catch (err) {
+    throw new DamagedArchive(`it is not a readable tar file (${(err as Error).message.split('\n').pop()})`);
+  }
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await fs.readFile(path.join(into, 'manifest.json'), 'utf8')) as Manifest;
+  } catch {
+    throw new DamagedArchive('its manifest is missing or unreadable');
+  }
+  if (manifest.format !== ARCHIVE_FORMAT)
+    throw new DamagedArchive(`its format ${String(manifest.format)} is unknown`);
+  for (const [part, sha] of Object.entries(manifest.parts)) {
+    let actual: string;
+    try {
+      actual = await sha256File(path.join(into, part));
+    } catch {
+      throw new DamagedArchive(`its part ${part} is missing`);
+    }
+    if (actual !== sha) throw new DamagedArchive(`its part ${part} does not match its checksum`);
+  }
+  return manifest;
+}
+
+/** Counts the database copy's rows the way a restore would read them, and compares with the manifest. */
+export async function checkDatabasePart(
+  into: string,
+  manifest: Manifest,
+): Promise<{ tables: number; rows: number }> {
+  const counts =
+    manifest.dialect === 'sqlite'
+      ? sqliteCounts(path.join(into, 'database.sqlite'))
+      : await pgDumpCounts(path.join(into, 'database.pgdump'));
+  for (const [t, n] of Object.entries(manifest.tables))
+    if ((counts[t] ?? 0) !== n)
+      throw new DamagedArchive(`table ${t} has ${counts[t] ?? 0} rows in the copy, ${n} were recorded`);
+  return {
+    tables: Object.keys(manifest.tables).length,
+    rows: Object.values(manifest.tables).reduce((a, b) => a + b, 0),
+  };
+}
+
+/** Extracts files.tar.gz of an unpacked archive into `filesDir` (incremental: deletions applied). */
+export async function extractFiles(into: string, filesDir: string, manifest: Manifest): Promise<number> {
+  await fs.mkdir(filesDir, { recursive: true });
+  const archive = path.join(into, 'files.tar.gz');
+  try {
+    await runCommand('tar', [
+      '--extract',
+      '--gzip',
+      '--file',
+      archive,
+      '--listed-incremental=/dev/null',
+      '-C',
+      filesDir,
+      '--no-same-owner',
+    ]);
+  } catch (err) {
+    throw new DamagedArchive(`its files cannot be extracted (${(err as Error).message.split('\n').pop()})`);
+  }
+  const entries = await countEntries(archive);
+  if (entries !== manifest.fileEntries)
+    throw new DamagedArchive(`it lists ${entries} files, ${manifest.fileEntries} were recorded`);
+  return entries;
+}

@@ -1,0 +1,76 @@
+import { LockTimeoutError } from '../../db/locks.ts';
+import type { Jobs as JobRunner } from './job-types.ts';
+import { BACKUP_JOB, type BackupEnv, insertBackupRow } from './backups.service.ts';
+import { readSettingValues, settingNumber } from './system-settings.service.ts';
+
+/** Date, hour and weekday (0 = Sunday) at `now` in the time zone `tz`. */
+export function localParts(now: Date, tz: string): { date: string; hour: number; weekday: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: tz,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+      weekday: 'short',
+    })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
+  );
+  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday!);
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, hour: Number(parts.hour), weekday };
+}
+
+/**
+ * One look at the schedule: when a scheduled backup is due and none was made for this slot, queue
+ * it. The slot is recorded on the backup row (`schedule:<date>`), so a restart or a second
+ * process never makes it twice; the lock keeps two processes from deciding at the same moment.
+ * Weekly: a full backup on Sunday; daily: full on Sunday, incremental on the other days.
+ */
+export async function scheduleTick(
+  env: BackupEnv,
+  jobs: JobRunner,
+  now = new Date(),
+): Promise<number | null> {
+  const db = env.database.db;
+  const s = await readSettingValues(db);
+  const frequency = s.backupFrequency;
+  if (frequency !== 'daily' && frequency !== 'weekly') return null;
+  const { date, hour, weekday } = localParts(now, s.timezone ?? 'UTC');
+  if (hour < settingNumber(s, 'backupHour')) return null;
+  if (frequency === 'weekly' && weekday !== 0) return null;
+  const trigger = `schedule:${date}`;
+  try {
+    return await env.locks.withLock(
+      'system.backup.schedule',
+      async () => {
+        const done = await db
+          .selectFrom('system_backups')
+          .select('id')
+          .where('trigger', '=', trigger)
+          .executeTakeFirst();
+        if (done) return null;
+        const type = weekday === 0 || frequency === 'weekly' ? 'full' : 'incremental';
+        const id = await insertBackupRow(db, type, `Scheduled ${frequency} backup`, trigger);
+        await jobs.enqueue(BACKUP_JOB, `Scheduled ${type} backup`, null, { backupId: id });
+        return id;
+      },
+      { waitMs: 1000 },
+    );
+  } catch (err) {
+    if (err instanceof LockTimeoutError) return null;
+    throw err;
+  }
+}
+
+export function startBackupScheduler(
+  env: BackupEnv,
+  jobs: JobRunner,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+): () => void {
+  const timer = setInterval(() => void scheduleTick(env, jobs).catch(onError), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

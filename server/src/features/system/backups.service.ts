@@ -1,0 +1,404 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { BackupStatusAnswer, SystemBackup } from '@mailroom/contract/system-admin';
+import type { Kysely, Selectable } from 'kysely';
+import type { DatabaseHandle } from '../../db/database.ts';
+import type { Locks } from '../../db/locks.ts';
+import type { Database } from '../../db/schema.ts';
+import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
+import { auditedTransaction } from '../../apply/audit-scope.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { runCommand } from '../../host/run-command.ts';
+import type { JobContext, JobOutcome } from './job-types.ts';
+import {
+  ARCHIVE_FORMAT,
+  appliedMigrations,
+  archiveFiles,
+  checkDatabasePart,
+  countEntries,
+  dumpDatabase,
+  excludedTopNames,
+  extractFiles,
+  type Manifest,
+  packArchive,
+  sha256File,
+  unpackArchive,
+} from './backups-archive.ts';
+import { readSettingValues, settingNumber } from './system-settings.service.ts';
+
+type Db = Kysely<Database>;
+export const BACKUP_JOB = 'system.backup.create';
+export const VERIFY_JOB = 'system.backup.verify';
+export const RESTORE_JOB = 'system.backup.restore';
+const DAY = 86_400_000;
+
+export interface BackupEnv {
+  database: DatabaseHandle;
+  locks: Locks;
+  dataDir: string;
+  backupDir: string;
+}
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
+
+export function humanSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = bytes / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+export function toBackup(r: Selectable<SystemBackupTable>, backupDir: string): SystemBackup {
+  return {
+    id: Number(r.id),
+    name: r.name,
+    type: r.type === 'incremental' ? 'Incremental' : 'Full',
+    status: r.status as SystemBackup['status'],
+    size: humanSize(Number(r.size)),
+    sizeBytes: Number(r.size),
+    createdAt: iso(r.created_at)!,
+    expiresAt: iso(r.expires_at),
+    location: r.file ? path.join(backupDir, r.file) : backupDir,
+    description: r.description,
+    baseId: r.base_id == null ? null : Number(r.base_id),
+    message: r.message,
+    verifiedAt: iso(r.verified_at),
+    verifyResult: r.verify_result,
+  };
+}
+
+export async function backupStatus(env: BackupEnv): Promise<BackupStatusAnswer> {
+  const db = env.database.db;
+  const rows = await db.selectFrom('system_backups').selectAll().orderBy('id', 'desc').limit(500).execute();
+  const verified = await db
+    .selectFrom('system_backups')
+    .select(['id', 'verified_at', 'verify_result'])
+    .where('verified_at', 'is not', null)
+    .orderBy('verified_at', 'desc')
+    .executeTakeFirst();
+  const s = await readSettingValues(db);
+  return {
+    backups: rows.map((r) => toBackup(r, env.backupDir)),
+    lastVerified: verified
+      ? {
+          at: iso(verified.verified_at)!,
+          backupId: Number(verified.id),
+          ok: (verified.verify_result ?? '').startsWith('OK'),
+          result: verified.verify_result ?? '',
+        }
+      : null,
+    schedule: {
+      frequency: s.backupFrequency!,
+      hour: settingNumber(s, 'backupHour'),
+      retentionDays: settingNumber(s, 'backupRetentionDays'),
+    },
+  };
+}
+
+/** Records the backup (status active) so the list shows it while the job writes it. */
+export async function insertBackupRow(
+  db: Db,
+  type: 'full' | 'incremental',
+  description: string,
+  trigger: string,
+): Promise<number> {
+  const now = Date.now();
+  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  const row = await db
+    .insertInto('system_backups')
+    .values({
+      name: `${type === 'full' ? 'Full' : 'Incremental'} backup ${stamp}`,
+      type,
+      status: 'active',
+      size: 0,
+      trigger,
+      description,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+const readRow = async (db: Db, id: number) => {
+  const r = await db.selectFrom('system_backups').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!r) throw notFound(`Backup ${id} was not found.`);
+  return r;
+};
+
+async function extractSnar(
+  backupDir: string,
+  base: Selectable<SystemBackupTable>,
+  into: string,
+): Promise<string> {
+  await runCommand('tar', [
+    '--extract',
+    '--file',
+    path.join(backupDir, base.file!),
+    '-C',
+    into,
+    'files.snar',
+  ]);
+  const target = path.join(into, 'base.snar');
+  await fs.rename(path.join(into, 'files.snar'), target);
+  return target;
+}
+
+/** The job that writes a backup archive (one backup at a time across every process). */
+export function backupJob(env: BackupEnv) {
+  return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
+    const { backupId } = input as { backupId: number };
+    const db = env.database.db;
+    return env.locks.withLock(
+      'system.backup',
+      async () => {
+        const row = await readRow(db, backupId);
+        const staging = path.join(env.backupDir, '.backup-staging', String(backupId));
+        await fs.rm(staging, { recursive: true, force: true });
+        await fs.mkdir(staging, { recursive: true });
+        try {
+          let base: Selectable<SystemBackupTable> | undefined;
+          let type = row.type as 'full' | 'incremental';
+          if (type === 'incremental') {
+            base = await db
+              .selectFrom('system_backups')
+              .selectAll()
+              .where('status', '=', 'completed')
+              .where('id', '<', backupId)
+              .orderBy('id', 'desc')
+              .executeTakeFirst();
+            // Nothing to build on: this one becomes a full backup.
+            if (!base) type = 'full';
+          }
+          ctx.progress({ phase: 'Copying the database', processed: 0, total: 3 });
+          const { part, tables } = await dumpDatabase(env.database, staging, ctx.signal);
+          await ctx.checkpoint();
+          ctx.progress({ phase: 'Archiving files', processed: 1, total: 3 });
+          const baseSnar = base ? await extractSnar(env.backupDir, base, staging) : null;
+          await archiveFiles(
+            env.dataDir,
+            staging,
+            excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath),
+            baseSnar,
+            ctx.signal,
+          );
+          if (baseSnar) await fs.rm(baseSnar);
+          await ctx.checkpoint();
+          ctx.progress({ phase: 'Writing the archive', processed: 2, total: 3 });
+          const parts: Record<string, string> = {};
+          for (const p of [part, 'files.tar.gz', 'files.snar'])
+            parts[p] = await sha256File(path.join(staging, p));
+          const manifest: Manifest = {
+            format: ARCHIVE_FORMAT,
+            id: backupId,
+            type,
+            baseId: base ? Number(base.id) : null,
+            createdAt: new Date(Number(row.created_at)).toISOString(),
+            dialect: env.database.dialect,
+            migrations: await appliedMigrations(db),
+            tables,
+            fileEntries: await countEntries(path.join(staging, 'files.tar.gz')),
+            parts,
+          };
+          const file = `backup-${backupId}-${type}.tar`;
+          await packArchive(staging, manifest, path.join(env.backupDir, file));
+          const stat = await fs.stat(path.join(env.backupDir, file));
+          const sha = await sha256File(path.join(env.backupDir, file));
+          const retention = settingNumber(await readSettingValues(db), 'backupRetentionDays');
+          await db
+            .updateTable('system_backups')
+            .set({
+              status: 'completed',
+              type,
+              name: row.name.replace(/^(Full|Incremental)/, type === 'full' ? 'Full' : 'Incremental'),
+              base_id: base ? Number(base.id) : null,
+              file,
+              size: stat.size,
+              sha256: sha,
+              finished_at: Date.now(),
+              expires_at: Number(row.created_at) + retention * DAY,
+            })
+            .where('id', '=', backupId)
+            .execute();
+          const rows = Object.values(tables).reduce((a, b) => a + b, 0);
+          const expired = await applyRetention(env);
+          ctx.progress({ phase: 'Done', processed: 3, total: 3 });
+          return {
+            result: {
+              backupId,
+              file,
+              size: stat.size,
+              tables: Object.keys(tables).length,
+              rows,
+              files: manifest.fileEntries,
+              expired,
+            },
+            summary: `${type === 'full' ? 'Full' : 'Incremental'} backup written: ${humanSize(stat.size)}, ${rows} rows, ${manifest.fileEntries} files`,
+          };
+        } catch (err) {
+          await db
+            .updateTable('system_backups')
+            .set({
+              status: 'failed',
+              message: (err as Error).message.slice(0, 1000),
+              finished_at: Date.now(),
+            })
+            .where('id', '=', backupId)
+            .execute();
+          throw err;
+        } finally {
+          await fs.rm(staging, { recursive: true, force: true });
+        }
+      },
+      { waitMs: 60 * 60_000 },
+    );
+  };
+}
+
+/**
+ * Deletes the archives of backups past their expiry and marks them expired; a backup that a kept
+ * incremental one builds on stays until that one goes.
+ */
+export async function applyRetention(env: BackupEnv, now = Date.now()): Promise<number> {
+  const db = env.database.db;
+  const rows = await db.selectFrom('system_backups').selectAll().where('status', '=', 'completed').execute();
+  const kept = rows.filter((r) => r.expires_at == null || Number(r.expires_at) > now);
+  const needed = new Set<number>();
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  for (const r of kept) {
+    let b = r.base_id;
+    while (b != null) {
+      needed.add(Number(b));
+      b = byId.get(Number(b))?.base_id ?? null;
+    }
+  }
+  let n = 0;
+  for (const r of rows) {
+    if (r.expires_at == null || Number(r.expires_at) > now || needed.has(Number(r.id))) continue;
+    if (r.file) await fs.rm(path.join(env.backupDir, r.file), { force: true });
+    await db
+      .updateTable('system_backups')
+      .set({ status: 'expired', file: null })
+      .where('id', '=', r.id)
+      .execute();
+    n++;
+  }
+  return n;
+}
+
+/** The backups to unpack, oldest first, to reach `id` (a full one and the incrementals after it). */
+export async function backupChain(db: Db, id: number): Promise<Selectable<SystemBackupTable>[]> {
+  const chain: Selectable<SystemBackupTable>[] = [];
+  let cur: number | null = id;
+  while (cur != null) {
+    const r = await readRow(db, cur);
+    if (r.status !== 'completed' || !r.file)
+      throw conflict(
+        r.id === id
+          ? `Backup ${id} is ${r.status}; only a completed backup can be used.`
+          : `Backup ${id} builds on backup ${r.id}, which is ${r.status}; it cannot be used.`,
+      );
+    chain.unshift(r);
+    cur = r.base_id == null ? null : Number(r.base_id);
+  }
+  return chain;
+}
+
+/**
+ * Unpacks the chain into `scratch`, checks every checksum and the database copy's row counts, and
+ * extracts the files (incrementals on top of their base). Answers the last manifest and a summary.
+ */
+export async function unpackChain(
+  env: BackupEnv,
+  id: number,
+  scratch: string,
+  ctx: JobContext,
+): Promise<{ manifest: Manifest; dir: string; filesDir: string; summary: string }> {
+  const chain = await backupChain(env.database.db, id);
+  const filesDir = path.join(scratch, 'files');
+  let last: { manifest: Manifest; dir: string } | null = null;
+  let files = 0;
+  for (const [i, b] of chain.entries()) {
+    ctx.progress({ phase: `Checking ${b.name}`, processed: i, total: chain.length + 1 });
+    const dir = path.join(scratch, `part-${b.id}`);
+    const manifest = await unpackArchive(path.join(env.backupDir, b.file!), dir, b.sha256);
+    files += await extractFiles(dir, filesDir, manifest);
+    last = { manifest, dir };
+    await ctx.checkpoint();
+  }
+  ctx.progress({ phase: 'Counting the database copy', processed: chain.length, total: chain.length + 1 });
+  const { tables, rows } = await checkDatabasePart(last!.dir, last!.manifest);
+  return {
+    ...last!,
+    filesDir,
+    summary: `${chain.length} archive${chain.length === 1 ? '' : 's'}, checksums match; ${tables} tables, ${rows} rows; ${files} files`,
+  };
+}
+
+/** The restore drill: into a scratch folder, compare counts and checksums, record "last verified". */
+export function verifyJob(env: BackupEnv) {
+  return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
+    const { backupId } = input as { backupId: number };
+    const scratch = path.join(env.backupDir, '.backup-staging', `verify-${backupId}-${Date.now()}`);
+    try {
+      const { summary } = await unpackChain(env, backupId, scratch, ctx);
+      const result = `OK: ${summary}`;
+      await env.database.db
+        .updateTable('system_backups')
+        .set({ verified_at: Date.now(), verify_result: result })
+        .where('id', '=', backupId)
+        .execute();
+      return { result: { backupId, ok: true, result }, summary: `Backup ${backupId} verified: ${summary}` };
+    } catch (err) {
+      await env.database.db
+        .updateTable('system_backups')
+        .set({ verified_at: Date.now(), verify_result: `FAILED: ${(err as Error).message}`.slice(0, 1000) })
+        .where('id', '=', backupId)
+        .execute();
+      throw err;
+    } finally {
+      await fs.rm(scratch, { recursive: true, force: true });
+    }
+  };
+}
+
+export async function deleteBackup(env: BackupEnv, id: number): Promise<number> {
+  const db = env.database.db;
+  const r = await readRow(db, id);
+  if (r.status === 'active') throw conflict(`Backup ${id} is being written; wait for it to finish.`);
+  const dependent = await db
+    .selectFrom('system_backups')
+    .select('id')
+    .where('base_id', '=', id)
+    .where('status', '=', 'completed')
+    .executeTakeFirst();
+  if (dependent)
+    throw conflict(`Backup ${dependent.id} is incremental on top of backup ${id}; delete that one first.`);
+  await auditedTransaction(
+    db,
+    (trx) => trx.deleteFrom('system_backups').where('id', '=', id).execute(),
+    () => ({
+      details: { name: r.name },
+    }),
+  );
+  if (r.file) await fs.rm(path.join(env.backupDir, r.file), { force: true });
+  return 1;
+}
+
+export async function backupFile(
+  env: BackupEnv,
+  id: number,
+): Promise<{ file: string; name: string; size: number }> {
+  const r = await readRow(env.database.db, id);
+  if (r.status !== 'completed' || !r.file)
+    throw conflict(`Backup ${id} is ${r.status}; there is no archive to download.`);
+  const file = path.join(env.backupDir, r.file);
+  const stat = await fs.stat(file).catch(() => null);
+  if (!stat) throw notFound(`The archive of backup ${id} is missing from ${env.backupDir}.`);
+  return { file, name: r.file, size: stat.size };
+}

@@ -1,0 +1,271 @@
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { systemAlertRoutes } from '@mailroom/contract/system-alerts';
+import { systemAdminRoutes as r } from '@mailroom/contract/system-admin';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.ts';
+import { Apt, aptOptions } from '../../host/apt.ts';
+import { runCommand } from '../../host/run-command.ts';
+import { conflict } from '../../http/errors.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
+import { acknowledgeAlert, acknowledgeAll, listAlerts } from './alerts.service.ts';
+import { startBackupScheduler } from './backups-scheduler.ts';
+import {
+  BACKUP_JOB,
+  type BackupEnv,
+  backupFile,
+  backupJob,
+  backupStatus,
+  deleteBackup,
+  insertBackupRow,
+  RESTORE_JOB,
+  VERIFY_JOB,
+  verifyJob,
+  backupChain,
+} from './backups.service.ts';
+import type { JobContext } from './job-types.ts';
+import { installMaintenanceGuard } from './maintenance.ts';
+import type { MetricsSource } from './metrics-source.ts';
+import { restoreJob } from './restore.service.ts';
+import {
+  formToValues,
+  readSettingValues,
+  resetAllSettings,
+  saveSettingValues,
+  toAnswer,
+} from './system-settings.service.ts';
+import {
+  CHECK_JOB,
+  checkJob,
+  checkRemovable,
+  INSTALL_JOB,
+  installJob,
+  listUpdates,
+  REMOVE_JOB,
+  removeJob,
+} from './updates.service.ts';
+import {
+  addWebhook,
+  deleteWebhook,
+  deliveryJob,
+  listDeliveries,
+  listWebhooks,
+  queueEvent,
+  WEBHOOK_JOB,
+  webhookTuning,
+} from './webhooks.service.ts';
+
+export interface SystemAdminOptions {
+  /** The one metrics collector (the system-live area); alerts read CPU, memory and disk from it. */
+  metrics?: MetricsSource | undefined;
+  /** Overrides the mail queue reader (tests). */
+  queueSize?: AlertInputs['queueSize'];
+  /** How often alerts are evaluated without a metrics sample (default 30 s). */
+  alertIntervalMs?: number;
+}
+
+/** Messages in the Postfix queue (`postqueue -j`: one JSON line per message), null when unreadable. */
+function postfixQueueSize(configDir: string) {
+  return async (): Promise<number | null> => {
+    try {
+      await fs.access(path.join(configDir, 'main.cf'));
+      const { stdout } = await runCommand('postqueue', ['-c', configDir, '-j']);
+      return stdout.split('\n').filter((l) => l.startsWith('{')).length;
+    } catch {
+      return null;
+    }
+  };
+}
+
+/**
+ * Installs maintenance mode (call before other routes' hooks matter: it is a global preHandler).
+ */
+export function installSystemMaintenance(app: FastifyInstance, deps: AppDeps): void {
+  installMaintenanceGuard(app, deps.database.db);
+}
+
+/** System administration: settings, alerts and webhooks, updates, backups and restores. */
+export function registerSystemAdmin(
+  app: FastifyInstance,
+  deps: AppDeps,
+  opts: SystemAdminOptions = {},
+): void {
+  const db = deps.database.db;
+  const jobs = deps.jobs!;
+  const locks = deps.locks!;
+  const actor = (req: { admin: { email: string } | null }) => req.admin?.email ?? 'unknown';
+  const accepted = (job: { id: number; state: string }, what: string) => ({
+    jobId: job.id,
+    state: job.state as 'queued',
+    message: `${what} started as job ${job.id}`,
+  });
+
+  // ---- settings
+  registerRoute(app, r.settings, async () => toAnswer(await readSettingValues(db)));
+  registerRoute(app, r.saveForm, async ({ body }) =>
+    toAnswer(await saveSettingValues(db, formToValues(body))),
+  );
+  registerRoute(app, r.saveValues, async ({ body }) => toAnswer(await saveSettingValues(db, body.values)));
+  registerRoute(app, r.resetAll, async () => toAnswer(await resetAllSettings(db)));
+
+  // ---- alerts and webhooks
+  const tuning = webhookTuning();
+  jobs.register(WEBHOOK_JOB, deliveryJob(db, tuning));
+  const engine = new AlertEngine(
+    db,
+    locks,
+    {
+      metrics: opts.metrics,
+      services: deps.services,
+      queueSize: opts.queueSize ?? postfixQueueSize(deps.host.path('/etc/postfix')),
+    },
+    async (changes) => {
+      for (const c of changes) await queueEvent(db, jobs, c.event, c.alert);
+    },
+    (err) => app.log.error({ err }, 'alert evaluation failed'),
+  );
+  registerRoute(app, systemAlertRoutes.list, async ({ query }) => ({
+    alerts: await listAlerts(db, query.state),
+  }));
+  registerRoute(app, systemAlertRoutes.acknowledge, async ({ params, request }) => ({
+    acknowledged: await acknowledgeAlert(db, params.id, actor(request)),
+  }));
+  registerRoute(app, systemAlertRoutes.acknowledgeAll, async ({ request }) => ({
+    acknowledged: await acknowledgeAll(db, actor(request)),
+  }));
+  registerRoute(app, r.webhooks, async () => ({ webhooks: await listWebhooks(db) }));
+  registerRoute(app, r.addWebhook, async ({ body }) => addWebhook(db, body.url, body.secret));
+  registerRoute(app, r.deleteWebhook, async ({ params }) => ({
+    deleted: await deleteWebhook(db, params.id),
+  }));
+  registerRoute(app, r.deliveries, async ({ params }) => ({
+    deliveries: await listDeliveries(db, params.id),
+  }));
+  registerRoute(app, r.testWebhook, async ({ params }) => {
+    await listDeliveries(db, params.id); // 404 for an unknown webhook
+    const [deliveryId] = await queueEvent(
+      db,
+      jobs,
+      'test',
+      { message: 'A test event from Mailroom' },
+      params.id,
+    );
+    if (deliveryId === undefined) {
+      throw conflict(`Webhook ${params.id} is disabled.`);
+    }
+    return { deliveryId };
+  });
+
+  // ---- updates
+  const apt = new Apt(aptOptions());
+  // apt takes seconds to list and describe the upgradable packages: viewers share one reading for
+  // a minute, and every check, install or uninstall starts a fresh one.
+  let reading: { at: number; answer: ReturnType<typeof listUpdates> } | null = null;
+  const fresh =
+    <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) =>
+    async (input: unknown, ctx: JobContext) => {
+      try {
+        return await handler(input, ctx);
+      } finally {
+        reading = null;
+      }
+    };
+  jobs.register(CHECK_JOB, fresh(checkJob(apt)));
+  jobs.register(INSTALL_JOB, fresh(installJob(apt)));
+  jobs.register(REMOVE_JOB, fresh(removeJob(apt)));
+  registerRoute(app, r.updates, async () => {
+    if (!reading || Date.now() - reading.at > 60_000) {
+      const answer = listUpdates(db, apt);
+      reading = { at: Date.now(), answer };
+      answer.catch(() => (reading = null));
+    }
+    return reading.answer;
+  });
+  registerRoute(app, r.checkUpdates, async ({ request, reply }) => {
+    const job = await jobs.enqueue(CHECK_JOB, 'Check for updates', actor(request), {});
+    void reply.code(202);
+    return accepted(job, 'Checking for updates');
+  });
+  registerRoute(app, r.installUpdates, async ({ body, request, reply }) => {
+    const pkgs = body.packages ?? [];
+    const job = await jobs.enqueue(
+      INSTALL_JOB,
+      pkgs.length ? `Install ${pkgs.join(', ')}`.slice(0, 200) : 'Install all updates',
+      actor(request),
+      { packages: pkgs },
+    );
+    void reply.code(202);
+    return accepted(job, 'The install');
+  });
+  registerRoute(app, r.removePackage, async ({ body, request, reply }) => {
+    await checkRemovable(apt, body.package);
+    const job = await jobs.enqueue(REMOVE_JOB, `Uninstall ${body.package}`, actor(request), {
+      package: body.package,
+    });
+    void reply.code(202);
+    return accepted(job, 'The uninstall');
+  });
+
+  // ---- backups
+  const backupDir = path.resolve(
+    process.env.MAILROOM_BACKUP_DIR ?? path.join(deps.config.dataDir, 'backups'),
+  );
+  const env: BackupEnv = { database: deps.database, locks, dataDir: deps.config.dataDir, backupDir };
+  void fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
+  jobs.register(BACKUP_JOB, backupJob(env));
+  jobs.register(VERIFY_JOB, verifyJob(env));
+  jobs.register(RESTORE_JOB, restoreJob(env));
+  registerRoute(app, r.backupStatus, async () => backupStatus(env));
+  registerRoute(app, r.startBackup, async ({ body, request, reply }) => {
+    const type = body.type ?? 'full';
+    await fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
+    const id = await insertBackupRow(db, type, body.description?.trim() || 'Manual backup', 'manual');
+    request.auditTarget = String(id);
+    const job = await jobs.enqueue(
+      BACKUP_JOB,
+      `${type === 'full' ? 'Full' : 'Incremental'} backup`,
+      actor(request),
+      {
+        backupId: id,
+      },
+    );
+    void reply.code(202);
+    return accepted(job, 'The backup');
+  });
+  registerRoute(app, r.downloadBackup, async ({ params, reply }) => {
+    const f = await backupFile(env, params.id);
+    return reply
+      .header('content-type', 'application/x-tar')
+      .header('content-length', String(f.size))
+      .header('content-disposition', `attachment; filename="${f.name}"`)
+      .send(createReadStream(f.file)) as never;
+  });
+  registerRoute(app, r.deleteBackup, async ({ params }) => ({ deleted: await deleteBackup(env, params.id) }));
+  registerRoute(app, r.restoreBackup, async ({ params, request, reply }) => {
+    await backupChain(db, params.id); // 404 / 409 before a job is started
+    const job = await jobs.enqueue(RESTORE_JOB, `Restore backup ${params.id}`, actor(request), {
+      backupId: params.id,
+    });
+    void reply.code(202);
+    return accepted(job, 'The restore');
+  });
+  registerRoute(app, r.verifyBackup, async ({ params, request, reply }) => {
+    await backupChain(db, params.id);
+    const job = await jobs.enqueue(VERIFY_JOB, `Verify backup ${params.id}`, actor(request), {
+      backupId: params.id,
+    });
+    void reply.code(202);
+    return accepted(job, 'The restore drill');
+  });
+
+  const schedulerMs = Number(process.env.MAILROOM_BACKUP_SCHEDULE_MS ?? 60_000);
+  const stopScheduler = startBackupScheduler(env, jobs, schedulerMs, (err) =>
+    app.log.error({ err }, 'backup schedule check failed'),
+  );
+  engine.start(opts.alertIntervalMs ?? 30_000);
+  app.addHook('onClose', async () => {
+    stopScheduler();
+    await engine.stop();
+  });
+}

@@ -1,0 +1,223 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { BackupStatusAnswer } from '@mailroom/contract/system-admin';
+import type { Job } from '@mailroom/contract/jobs';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { scheduleTick } from '../../src/features/system/backups-scheduler.ts';
+
+const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
+
+async function waitJob(t: TestContext, id: number): Promise<Job> {
+  for (let i = 0; i < 1200; i++) {
+    const res = await t.call({ url: `/api/jobs/${id}` });
+    const job = res.json<Job>();
+    if (!['queued', 'running'].includes(job.state)) return job;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`job ${id} did not finish`);
+}
+
+/** Every table's rows (ordered), except the server's own running state. */
+async function snapshot(t: TestContext): Promise<Record<string, unknown[]>> {
+  const db = t.deps.database.db;
+  const out: Record<string, unknown[]> = {};
+  for (const table of [
+    'admins',
+    'mail_domains',
+    'mailboxes',
+    'mail_aliases',
+    'dns_zones',
+    'dns_records',
+    'mail_settings',
+    'system_settings',
+  ])
+    out[table] = (await sql.raw(`select * from ${table} order by 1`).execute(db)).rows;
+  return out;
+}
+
+describe.each(dialects())('backups on %s', (dialect) => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await startTestApp(dialect, { jobs: FAST });
+  });
+  afterAll(async () => t.close());
+
+  const status = async () => BackupStatusAnswer.parse((await t.call({ url: '/api/backup/status' })).json());
+  const start = async (type: 'full' | 'incremental') => {
+    const res = await t.call({ method: 'POST', url: '/api/backup/start', payload: { type } });
+    expect(res.statusCode).toBe(202);
+    return waitJob(t, res.json<{ jobId: number }>().jobId);
+  };
+
+  it('backs up, wipes, restores to identical data and files; incremental on top; refuses a corrupt archive', async () => {
+    // Some real data: a domain, mailboxes, aliases, a DNS zone, settings, and files in the data folder.
+    const dom = await t.call({
+      method: 'POST',
+      url: '/api/mail/domains/add',
+      payload: { domain: 'backup.example' },
+    });
+    expect(dom.statusCode, dom.body).toBeLessThan(300);
+    for (let i = 0; i < 5; i++) {
+      const mb = await t.call({
+        method: 'POST',
+        url: '/api/mail/users/add',
+        payload: { email: `user${i}@backup.example`, password: 'a-long-password-1', quota: 1024 },
+      });
+      expect(mb.statusCode, mb.body).toBeLessThan(300);
+    }
+    await t.call({
+      method: 'PUT',
+      url: '/api/system/settings/values',
+      payload: { values: { systemName: 'Before' } },
+    });
+    await fs.mkdir(path.join(t.dataDir, 'mail', 'backup.example', 'user0', 'cur'), { recursive: true });
+    const mailFile = path.join(t.dataDir, 'mail', 'backup.example', 'user0', 'cur', '1.eml');
+    await fs.writeFile(mailFile, 'Subject: hi\n\nkept\n');
+
+    const job = await start('full');
+    expect(job.state, job.message ?? '').toBe('succeeded');
+    const before = await snapshot(t);
+    expect((before.mailboxes ?? []).length).toBe(5);
+    let s = await status();
+    const full = s.backups[0]!;
+    expect(full).toMatchObject({ type: 'Full', status: 'completed' });
+    expect(full.sizeBytes).toBeGreaterThan(1000);
+    expect((await fs.stat(full.location)).size).toBe(full.sizeBytes);
+
+    // Download answers the archive itself.
+    const dl = await t.call({ url: `/api/backups/${full.id}/download` });
+    expect(dl.statusCode).toBe(200);
+    expect(dl.rawPayload.length).toBe(full.sizeBytes);
+
+    // The drill: restore into a scratch folder, counts and checksums compared, shown as last verified.
+    const drill = await t.call({ method: 'POST', url: `/api/backups/${full.id}/verify` });
+    expect(drill.statusCode).toBe(202);
+    expect((await waitJob(t, drill.json<{ jobId: number }>().jobId)).state).toBe('succeeded');
+    s = await status();
+    expect(s.lastVerified).toMatchObject({ backupId: full.id, ok: true });
+    expect(s.lastVerified!.result).toMatch(/checksums match; \d+ tables, \d+ rows; \d+ files/);
+
+    // Changes after the full backup, then an incremental one.
+    await fs.writeFile(path.join(t.dataDir, 'mail', 'backup.example', 'user0', 'cur', '2.eml'), 'second\n');
+    const extra = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { email: 'late@backup.example', password: 'a-long-password-1', quota: 1024 },
+    });
+    expect(extra.statusCode).toBeLessThan(300);
+    const incJob = await start('incremental');
+    expect(incJob.state, incJob.message ?? '').toBe('succeeded');
+    const afterInc = await snapshot(t);
+    s = await status();
+    const inc = s.backups[0]!;
+    expect(inc).toMatchObject({ type: 'Incremental', status: 'completed', baseId: full.id });
+
+    // Wipe: data and files gone.
+    const db = t.deps.database.db;
+    await db.deleteFrom('mail_aliases').execute();
+    await db.deleteFrom('mailboxes').execute();
+    await db.deleteFrom('mail_domains').execute();
+    await db
+      .updateTable('system_settings')
+      .set({ value: 'Wiped' })
+      .where('name', '=', 'systemName')
+      .execute();
+    await fs.rm(path.join(t.dataDir, 'mail'), { recursive: true, force: true });
+    await fs.writeFile(path.join(t.dataDir, 'stray-after-backup.txt'), 'not in the backup');
+
+    // Restore the full backup: the state at that time.
+    let res = await t.call({ method: 'POST', url: `/api/backups/${full.id}/restore` });
+    expect(res.statusCode).toBe(202);
+    let rj = await waitJob(t, res.json<{ jobId: number }>().jobId);
+    expect(rj.state, rj.message ?? '').toBe('succeeded');
+    expect(await snapshot(t)).toEqual(before);
+    expect(await fs.readFile(mailFile, 'utf8')).toBe('Subject: hi\n\nkept\n');
+    await expect(
+      fs.access(path.join(t.dataDir, 'mail', 'backup.example', 'user0', 'cur', '2.eml')),
+    ).rejects.toThrow();
+    await expect(fs.access(path.join(t.dataDir, 'stray-after-backup.txt'))).rejects.toThrow();
+
+    // Restore the incremental one: base plus the changes.
+    res = await t.call({ method: 'POST', url: `/api/backups/${inc.id}/restore` });
+    rj = await waitJob(t, res.json<{ jobId: number }>().jobId);
+    expect(rj.state, rj.message ?? '').toBe('succeeded');
+    expect(await snapshot(t)).toEqual(afterInc);
+    expect(
+      await fs.readFile(path.join(t.dataDir, 'mail', 'backup.example', 'user0', 'cur', '2.eml'), 'utf8'),
+    ).toBe('second\n');
+
+    // The API still answers with the restored data (and the session survived: it is in the backup).
+    const list = await t.call({ url: '/api/mail/users?domain=backup.example' });
+    expect(list.statusCode).toBe(200);
+
+    // A corrupt archive is refused with a clear message, nothing restored.
+    const archive = (await status()).backups.find((b) => b.id === full.id)!.location;
+    const bytes = await fs.readFile(archive);
+    const mid = Math.floor(bytes.length / 2);
+    bytes[mid] = (bytes[mid] ?? 0) ^ 0xff;
+    await fs.writeFile(archive, bytes);
+    await db
+      .updateTable('system_settings')
+      .set({ value: 'After corruption' })
+      .where('name', '=', 'systemName')
+      .execute();
+    res = await t.call({ method: 'POST', url: `/api/backups/${full.id}/restore` });
+    rj = await waitJob(t, res.json<{ jobId: number }>().jobId);
+    expect(rj.state).toBe('failed');
+    expect(rj.message).toMatch(/The backup archive is damaged: its checksum does not match/);
+    const name = await db
+      .selectFrom('system_settings')
+      .select('value')
+      .where('name', '=', 'systemName')
+      .executeTakeFirst();
+    expect(name?.value).toBe('After corruption');
+    // The drill says so too.
+    res = await t.call({ method: 'POST', url: `/api/backups/${full.id}/verify` });
+    expect((await waitJob(t, res.json<{ jobId: number }>().jobId)).state).toBe('failed');
+    expect((await status()).lastVerified).toMatchObject({ backupId: full.id, ok: false });
+
+    // A full backup another depends on cannot be deleted first; the incremental can.
+    res = await t.call({ method: 'DELETE', url: `/api/backups/${full.id}` });
+    expect(res.statusCode).toBe(409);
+    res = await t.call({ method: 'DELETE', url: `/api/backups/${inc.id}` });
+    expect(res.statusCode).toBe(200);
+    await expect(fs.access(inc.location)).rejects.toThrow();
+    expect((await t.call({ method: 'DELETE', url: `/api/backups/${inc.id}` })).statusCode).toBe(404);
+    expect((await t.call({ method: 'POST', url: '/api/backups/abc/restore' })).statusCode).toBe(400);
+  });
+
+  it('schedules once per slot (across restarts: the slot is on the row) and applies retention', async () => {
+    await t.call({
+      method: 'PUT',
+      url: '/api/system/settings/values',
+      payload: { values: { backupFrequency: 'daily', backupHour: '0', backupRetentionDays: '1' } },
+    });
+    const env = {
+      database: t.deps.database,
+      locks: t.deps.locks!,
+      dataDir: t.dataDir,
+      backupDir: path.join(t.dataDir, 'backups'),
+    };
+    const first = await scheduleTick(env, t.deps.jobs!);
+    expect(first).toBeTypeOf('number');
+    expect(await scheduleTick(env, t.deps.jobs!)).toBeNull();
+    const jobs = await t.deps.database.db
+      .selectFrom('jobs')
+      .select(['id'])
+      .where('kind', '=', 'system.backup.create')
+      .orderBy('id', 'desc')
+      .execute();
+    expect((await waitJob(t, Number(jobs[0]!.id))).state).toBe('succeeded');
+    const { applyRetention } = await import('../../src/features/system/backups.service.ts');
+    const expired = await applyRetention(env, Date.now() + 3 * 86_400_000);
+    expect(expired).toBeGreaterThan(0);
+    const s = await status();
+    // The scheduled one (kept 1 day) is gone; the earlier ones were made with 30 days and stay.
+    const scheduled = s.backups.find((b) => b.id === first)!;
+    expect(scheduled).toMatchObject({ status: 'expired', description: 'Scheduled daily backup' });
+    await expect(fs.access(path.join(env.backupDir, `backup-${first}-full.tar`))).rejects.toThrow();
+    await expect(fs.access(path.join(env.backupDir, `backup-${first}-incremental.tar`))).rejects.toThrow();
+  });
+});

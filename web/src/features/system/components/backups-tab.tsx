@@ -1,0 +1,237 @@
+import type { JobEvent } from '@mailroom/contract/jobs';
+import {
+  systemAdminRoutes as r,
+  type BackupStatusAnswer,
+  type SystemBackup,
+} from '@mailroom/contract/system-admin';
+import { Alert, Button, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { apiCall, apiDownload, errorMessage } from '../../../api/client.ts';
+import { confirmAction } from '../../../components/confirm-action.ts';
+import { JobProgress } from '../../../components/job-progress.tsx';
+import { downloadBlob } from '../../../lib/csv.ts';
+import { notify } from '../../../lib/notifications-store.ts';
+import { systemKeys } from '../use-system-admin.ts';
+import { ToneBadge } from './priority-badge.tsx';
+import { TableCard } from './table-card.tsx';
+
+const FILTERS = ['All', 'Full', 'Incremental', 'Completed', 'Failed', 'Expired'] as const;
+type Filter = (typeof FILTERS)[number];
+
+export interface BackupsTabProps {
+  data: BackupStatusAnswer;
+  job: JobEvent | null;
+  run: (start: () => Promise<{ jobId: number }>, what: string) => Promise<void>;
+}
+
+/** System Backups (spec §2.10): create, view, download, delete; restore and the verified drill. */
+export function BackupsTab({ data, job, run }: BackupsTabProps) {
+  const [filter, setFilter] = useState<Filter>('All');
+  const [type, setType] = useState<'full' | 'incremental'>('full');
+  const [viewing, setViewing] = useState<SystemBackup | null>(null);
+  const qc = useQueryClient();
+  const busy = job !== null;
+  const rows = data.backups.filter((b) =>
+    filter === 'All'
+      ? true
+      : filter === 'Full' || filter === 'Incremental'
+        ? b.type === filter
+        : b.status === filter.toLowerCase(),
+  );
+  const download = async (b: SystemBackup) => {
+    try {
+      downloadBlob(
+        b.location.split('/').pop() ?? `backup-${b.id}.tar`,
+        await apiDownload(r.downloadBackup, { params: { id: b.id } }),
+      );
+    } catch (err) {
+      notify({ type: 'error', title: 'Download failed', message: errorMessage(err) });
+    }
+  };
+  const remove = async (b: SystemBackup) => {
+    if (
+      !(await confirmAction({
+        title: 'Delete backup',
+        message: `Delete ${b.name} and its archive (${b.size})?`,
+        confirmLabel: 'Delete',
+        danger: true,
+      }))
+    )
+      return;
+    try {
+      await apiCall(r.deleteBackup, { params: { id: b.id } });
+      notify({ type: 'success', title: 'Backup deleted', message: b.name });
+    } catch (err) {
+      notify({ type: 'error', title: 'Delete failed', message: errorMessage(err) });
+    }
+    await qc.invalidateQueries({ queryKey: systemKeys.backups() });
+  };
+  const restore = async (b: SystemBackup) => {
+    if (
+      await confirmAction({
+        title: 'Restore backup',
+        message: `Put the data and files back as they were at ${new Date(b.createdAt).toLocaleString()} (${b.name})? Changes made since then are lost; the audit log and job history stay.`,
+        confirmLabel: 'Restore',
+        danger: true,
+      })
+    )
+      await run(() => apiCall(r.restoreBackup, { params: { id: b.id } }), `Restore of ${b.name}`);
+  };
+  const lv = data.lastVerified;
+  return (
+    <>
+      <TableCard
+        title="System Backups"
+        filterLabel="Filter backups"
+        filters={FILTERS}
+        filter={filter}
+        onFilter={setFilter}
+        actions={
+          <>
+            <Select
+              label="Backup type"
+              size="xs"
+              w={140}
+              data={[
+                { value: 'full', label: 'Full' },
+                { value: 'incremental', label: 'Incremental' },
+              ]}
+              value={type}
+              onChange={(v) => v && setType(v as 'full' | 'incremental')}
+              allowDeselect={false}
+            />
+            <Button
+              size="xs"
+              disabled={busy}
+              onClick={() => void run(() => apiCall(r.startBackup, { body: { type } }), 'Backup')}
+            >
+              Create Backup
+            </Button>
+          </>
+        }
+        footer={
+          <Stack gap="xs" mb="sm">
+            <Alert variant="light" color={lv ? (lv.ok ? 'green' : 'red') : 'gray'}>
+              <Text size="sm" fw={700}>
+                {lv ? `Last verified ${new Date(lv.at).toLocaleString()}` : 'Not verified yet'}
+              </Text>
+              <Text size="sm">
+                {lv
+                  ? `Backup ${lv.backupId}: ${lv.result}`
+                  : 'Run Verify on a backup: it is restored into a scratch folder and its counts and checksums are compared.'}
+              </Text>
+            </Alert>
+            <Text size="xs" c="dimmed">
+              Schedule:{' '}
+              {data.schedule.frequency === 'off'
+                ? 'off'
+                : `${data.schedule.frequency} at ${data.schedule.hour}:00`}
+              ; kept {data.schedule.retentionDays} days (System Settings).
+            </Text>
+            {job && <JobProgress job={job} />}
+          </Stack>
+        }
+        head={['Backup', 'Type', 'Status', 'Size', 'Created', 'Expires', 'Actions']}
+        empty={filter === 'All' ? 'No backups yet.' : 'No backups match this filter.'}
+      >
+        {rows.map((b) => (
+          <Table.Tr key={b.id}>
+            <Table.Td>
+              <Text size="sm" fw={500}>
+                {b.name}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {b.description}
+                {b.verifiedAt ? ` · verified ${new Date(b.verifiedAt).toLocaleDateString()}` : ''}
+              </Text>
+            </Table.Td>
+            <Table.Td>{b.type}</Table.Td>
+            <Table.Td>
+              <ToneBadge value={b.status} />
+            </Table.Td>
+            <Table.Td>{b.size}</Table.Td>
+            <Table.Td>{new Date(b.createdAt).toLocaleString()}</Table.Td>
+            <Table.Td>{b.expiresAt ? new Date(b.expiresAt).toLocaleDateString() : '—'}</Table.Td>
+            <Table.Td>
+              <Group gap={4} wrap="nowrap">
+                <Button
+                  size="compact-xs"
+                  variant="default"
+                  onClick={() => setViewing(b)}
+                  aria-label={`View ${b.name}`}
+                >
+                  View
+                </Button>
+                {b.status === 'completed' && (
+                  <>
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      onClick={() => void download(b)}
+                      aria-label={`Download ${b.name}`}
+                    >
+                      Download
+                    </Button>
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      disabled={busy}
+                      onClick={() =>
+                        void run(
+                          () => apiCall(r.verifyBackup, { params: { id: b.id } }),
+                          `Verify of ${b.name}`,
+                        )
+                      }
+                      aria-label={`Verify ${b.name}`}
+                    >
+                      Verify
+                    </Button>
+                    <Button
+                      size="compact-xs"
+                      variant="default"
+                      disabled={busy}
+                      onClick={() => void restore(b)}
+                      aria-label={`Restore ${b.name}`}
+                    >
+                      Restore
+                    </Button>
+                  </>
+                )}
+                {b.status !== 'active' && (
+                  <Button
+                    size="compact-xs"
+                    variant="default"
+                    disabled={busy}
+                    onClick={() => void remove(b)}
+                    aria-label={`Delete ${b.name}`}
+                  >
+                    Delete
+                  </Button>
+                )}
+              </Group>
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </TableCard>
+      <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name ?? ''} centered>
+        {viewing && (
+          <Stack gap={4}>
+            <Text size="sm">
+              Type: {viewing.type}
+              {viewing.baseId ? ` (on top of backup ${viewing.baseId})` : ''}
+            </Text>
+            <Text size="sm">Status: {viewing.status}</Text>
+            <Text size="sm">Size: {viewing.size}</Text>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              Location: {viewing.location}
+            </Text>
+            <Text size="sm">Created: {new Date(viewing.createdAt).toLocaleString()}</Text>
+            {viewing.message && <Text size="sm">Message: {viewing.message}</Text>}
+            {viewing.verifyResult && <Text size="sm">Last check: {viewing.verifyResult}</Text>}
+          </Stack>
+        )}
+      </Modal>
+    </>
+  );
+}
