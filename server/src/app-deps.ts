@@ -16,4 +16,6 @@ export interface AppDeps {
   locks?: Locks;
   /** The job runner (features/jobs/job-runner.ts); set by buildApp. */
   jobs?: JobRunner;
+  /** Milliseconds since the epoch for time-based codes (TOTP, lockouts); tests set it. Default Date.now. */
+  clock?: () => number;
 }

@@ -20,6 +20,7 @@ import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.ts';
 import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { registerMail } from './features/mail/mail.routes.ts';
+import { registerMfa } from './features/mfa/mfa.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
@@ -98,7 +99,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  registerAuth(app, deps, opts.throttle);
+  // The MFA feature answers the sign-in's second step; auth does not import it.
+  registerAuth(app, deps, opts.throttle, registerMfa(app, deps));
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);

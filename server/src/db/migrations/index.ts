@@ -7,6 +7,7 @@ import * as m0005 from './0005-pipeline.ts';
 import * as m0006 from './0006-security.ts';
 import * as m0007 from './0007-jobs.ts';
 import * as m0010 from './0010-paging.ts';
+import * as m0013 from './0013-accounts-mfa.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-security': m0006,
   '0007-jobs': m0007,
   '0010-paging': m0010,
+  '0013-accounts-mfa': m0013,
 };
