@@ -10,6 +10,7 @@ import type { AppDeps } from './app-deps.ts';
 import { registerApply } from './apply/apply.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
+import { registerAccounts } from './features/auth/accounts.routes.ts';
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
@@ -101,6 +102,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
 
   // The MFA feature answers the sign-in's second step; auth does not import it.
   registerAuth(app, deps, opts.throttle, registerMfa(app, deps));
+  registerAccounts(app, deps);
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);

@@ -1,10 +1,10 @@
 import { authRoutes } from '@mailroom/contract/auth';
-import type { LoginMfaChallenge, MfaVerifyRequest, RecoveryRequestInput } from '@mailroom/contract/auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { recordAudit } from '../../http/audit.ts';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import type { SecondStep, SignInMeta } from '../../http/sign-in-step.ts';
 import {
   createSession,
   revokeSession,
@@ -14,36 +14,6 @@ import {
 } from '../../http/sessions.ts';
 import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
-
-/**
- * The second step of a sign-in, given by the MFA feature (wired in app.ts). Without it a right
- * password opens a session at once.
- */
-export interface SecondStep {
-  afterPassword(
-    admin: { id: number; email: string },
-    meta: SignInMeta,
-  ): Promise<
-    | { kind: 'session'; scope: 'enrol' | null; absoluteMs: number }
-    | { kind: 'challenge'; answer: LoginMfaChallenge }
-  >;
-  verify(
-    body: MfaVerifyRequest,
-    meta: SignInMeta,
-  ): Promise<{
-    admin: { id: number; email: string };
-    absoluteMs: number;
-    trusted?: { token: string; maxAgeS: number };
-  }>;
-  webauthnOptions(challenge: string): Promise<Record<string, unknown>>;
-  recover(body: RecoveryRequestInput, meta: SignInMeta): Promise<void>;
-}
-
-interface SignInMeta {
-  ip: string | null;
-  userAgent: string | null;
-  cookie: string | undefined;
-}
 
 export function registerAuth(
   app: FastifyInstance,

@@ -1,7 +1,7 @@
 import { mfaRoutes } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import type { SecondStep } from '../auth/auth.routes.ts';
+import type { SecondStep } from '../../http/sign-in-step.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { registerAccount } from './account.routes.ts';
 import { mfaContext } from './mfa-context.ts';

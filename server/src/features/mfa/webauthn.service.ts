@@ -47,8 +47,7 @@ async function credentials(ctx: MfaContext, adminId: number) {
     .execute();
 }
 
-const transportsOf = (t: string | null) =>
-  t ? (JSON.parse(t) as AuthenticatorTransport[]) : undefined;
+const transportsOf = (t: string | null) => (t ? (JSON.parse(t) as AuthenticatorTransport[]) : undefined);
 
 export async function registrationOptions(
   ctx: MfaContext,
