@@ -135,7 +135,7 @@ describe.each(dialects())('passkeys and security keys on %s', (dialect) => {
     expect(opts.statusCode).toBe(200);
     return {
       ch,
-      options: opts.json() as { challenge: string; rpId: string; allowCredentials: { id: string }[] },
+      options: opts.json<{ challenge: string; rpId: string; allowCredentials: { id: string }[] }>(),
     };
   };
   const verify = (ch: string, credential: object) =>
