@@ -50,7 +50,7 @@ class SoftAuthenticator {
   private authData(rpId: string, flags: number, attested: boolean): Buffer {
     const count = Buffer.alloc(4);
     count.writeUInt32BE(this.counter);
-    const parts = [createHash('sha256').update(rpId).digest(), Buffer.from([flags]), count];
+    const parts: Buffer[] = [createHash('sha256').update(rpId).digest(), Buffer.from([flags]), count];
     if (attested) {
       const len = Buffer.alloc(2);
       len.writeUInt16BE(this.id.length);
