@@ -59,7 +59,7 @@ export default function AccountPage() {
         {mfa && (
           <Stack>
             {mfa.enrolRequired && (
-              <Alert color="orange" variant="light" title="Second factor required" role="alert">
+              <Alert color="blue" variant="light" title="Second factor required" role="alert">
                 Your account must enrol a second factor before you can use the console. Add an authenticator
                 app or a security key.
               </Alert>

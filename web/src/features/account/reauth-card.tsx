@@ -23,7 +23,7 @@ export function ReauthCard({ onDone }: { onDone: () => void }) {
     }
   }
   return (
-    <Alert color="yellow" variant="light" title="Confirm it is you" role="status">
+    <Alert color="blue" variant="light" title="Confirm it is you" role="status">
       <form onSubmit={(e) => void submit(e)} aria-label="Confirm your password">
         <Group align="flex-end" wrap="wrap">
           <PasswordInput

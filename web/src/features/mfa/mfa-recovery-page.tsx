@@ -264,7 +264,6 @@ export default function MfaRecoveryPage() {
                                   <Group gap={4} wrap="nowrap">
                                     <Button
                                       size="xs"
-                                      color="green"
                                       aria-label={`Approve the request of ${r.userEmail}`}
                                       onClick={() =>
                                         void runAction({

@@ -1,5 +1,5 @@
 import type { MfaUser } from '@mailroom/contract/mfa';
-import { ActionIcon, Badge, Group, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { IconEye, IconSettings } from '@tabler/icons-react';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { when } from './mfa-format.ts';
@@ -51,9 +51,10 @@ export function UsersTable({
                 </Text>
               </Table.Td>
               <Table.Td>
-                <Badge variant="light" color={u.mfaEnabled ? 'green' : 'gray'}>
-                  {u.mfaEnabled ? 'Enabled' : 'Disabled'}
-                </Badge>
+                <StatusBadge
+                  status={u.mfaEnabled ? 'enabled' : 'inactive'}
+                  label={u.mfaEnabled ? 'Enabled' : 'Disabled'}
+                />
               </Table.Td>
               <Table.Td>{u.mfaMethod ?? '—'}</Table.Td>
               <Table.Td>{u.mfaDevicesCount}</Table.Td>
