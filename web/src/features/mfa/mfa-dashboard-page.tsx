@@ -77,14 +77,24 @@ export default function MfaDashboardPage() {
         breadcrumbs={BREADCRUMBS}
         subtitle="Second factors, policies and recent sign-in activity"
         actions={
-          <Button
-            variant="default"
-            leftSection={<IconRefresh size={16} aria-hidden />}
-            loading={data.loading}
-            onClick={() => void data.refetch()}
-          >
-            Refresh
-          </Button>
+          <>
+            <Button
+              component={Link}
+              to="/account"
+              variant="default"
+              leftSection={<IconShieldCheck size={16} aria-hidden />}
+            >
+              My account security
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              loading={data.loading}
+              onClick={() => void data.refetch()}
+            >
+              Refresh
+            </Button>
+          </>
         }
       />
       <LoadState

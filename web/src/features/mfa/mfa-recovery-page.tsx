@@ -222,7 +222,7 @@ export default function MfaRecoveryPage() {
                       No recovery requests
                     </Text>
                   ) : (
-                    <Table.ScrollContainer minWidth={900}>
+                    <Table.ScrollContainer minWidth={1050}>
                       <Table verticalSpacing="xs">
                         <Table.Thead>
                           <Table.Tr>
