@@ -290,7 +290,29 @@ export type MfaRecovery = z.infer<typeof MfaRecovery>;
 
 export const IdParams = z.object({ id: z.coerce.number().int().positive() });
 
+export const RecoveryEmailRequest = z.object({ email: emailField('Email') });
+export const RecoveryVerifyRequest = z.object({ code });
+
 export const accountRoutes = {
+  addRecoveryEmail: defineRoute({
+    method: 'POST',
+    path: 'account/recovery-methods',
+    summary: 'Add a recovery e-mail address: a verification code is mailed to it',
+    tags: ['account'],
+    body: RecoveryEmailRequest,
+    response: RecoveryMethod,
+    audit: 'account.recovery_method.add',
+  }),
+  verifyRecoveryEmail: defineRoute({
+    method: 'POST',
+    path: 'account/recovery-methods/:id/verify',
+    summary: 'Verify a recovery e-mail address with the mailed code',
+    tags: ['account'],
+    params: DeviceIdParams,
+    body: RecoveryVerifyRequest,
+    response: RecoveryMethod,
+    audit: 'account.recovery_method.verify',
+  }),
   mfa: defineRoute({
     method: 'GET',
     path: 'account/mfa',

@@ -120,7 +120,22 @@ export interface MfaRecoveryRequestTable {
   user_agent: string | null;
 }
 
+/** A way to reach the account for recovery (an e-mail address), verified by a mailed code. */
+export interface MfaRecoveryMethodTable {
+  id: Generated<number>;
+  admin_id: number;
+  /** 'Email' (SMS needs a provider: none is configured). */
+  method_type: string;
+  method_value: string;
+  code_hash: string | null;
+  code_expires_at: number | null;
+  verified: Generated<number>;
+  created_at: string;
+  last_used: string | null;
+}
+
 export interface MfaTables {
+  mfa_recovery_methods: MfaRecoveryMethodTable;
   mfa_accounts: MfaAccountTable;
   mfa_devices: MfaDeviceTable;
   mfa_backup_codes: MfaBackupCodeTable;

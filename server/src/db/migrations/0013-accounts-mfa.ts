@@ -116,10 +116,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ip', 'text')
     .addColumn('user_agent', 'text')
     .execute();
+
+  await withId(db, db.schema.createTable('mfa_recovery_methods'))
+    .addColumn('admin_id', 'integer', (c) => c.notNull().references('admins.id').onDelete('cascade'))
+    .addColumn('method_type', 'text', (c) => c.notNull())
+    .addColumn('method_value', 'text', (c) => c.notNull())
+    .addColumn('code_hash', 'text')
+    .addColumn('code_expires_at', bigint(db))
+    .addColumn('verified', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('last_used', 'text')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of [
+    'mfa_recovery_methods',
     'mfa_recovery_requests',
     'mfa_activity',
     'mfa_trusted_devices',

@@ -20,6 +20,7 @@ import {
 import { countFailure, refuseIfLocked } from './lockout.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
+import { addRecoveryEmail, verifyRecoveryEmail } from './recovery-methods.service.ts';
 import { registerCredential, registrationOptions } from './webauthn.service.ts';
 
 const REAUTH_MS = REAUTH_WINDOW_MINUTES * 60_000;
@@ -151,6 +152,18 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
     if ((await activeFactorCount(ctx.db, me.id)) === 0)
       throw forbidden('Enrol an authenticator app or a security key before generating backup codes.');
     return generateBackupCodes(ctx, me.id, policy.backupCodesCount);
+  });
+
+  registerRoute(app, accountRoutes.addRecoveryEmail, async ({ body, request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    request.auditTarget = body.email;
+    return addRecoveryEmail(ctx, me, body.email);
+  });
+
+  registerRoute(app, accountRoutes.verifyRecoveryEmail, async ({ params, body, request }) => {
+    const me = who(request);
+    return verifyRecoveryEmail(ctx, me, params.id, body.code);
   });
 
   registerRoute(app, accountRoutes.password, async ({ body, request }) => {

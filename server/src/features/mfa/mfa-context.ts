@@ -11,6 +11,8 @@ export interface MfaContext {
   /** Relying party for passkeys: the console's host name and origin(s). */
   rp: { id: string; name: string; origins: string[] };
   sessionAbsoluteMs: number;
+  /** The local mail server's SMTP port on 127.0.0.1 (verification codes go through it). */
+  smtpPort: number;
 }
 
 export function mfaContext(deps: AppDeps): MfaContext {
@@ -25,6 +27,7 @@ export function mfaContext(deps: AppDeps): MfaContext {
     now: () => (deps.clock ? deps.clock() : Date.now()),
     rp: { id: rpId, name: 'Mailroom', origins },
     sessionAbsoluteMs: deps.config.sessionAbsoluteMs,
+    smtpPort: deps.config.ports.smtp,
   };
 }
 

@@ -19,6 +19,7 @@ import {
   stats,
   unlock,
 } from './mfa-admin.service.ts';
+import { listRecoveryMethods } from './recovery-methods.service.ts';
 import { createPolicy, deletePolicy, listPolicies, updatePolicy } from './policy.service.ts';
 import {
   afterPassword,
@@ -96,7 +97,7 @@ export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
     requests: await listRecoveryRequests(ctx),
     lockouts: await listLockouts(ctx),
     backupCodes: await listBackupCodeRows(ctx),
-    recoveryMethods: [],
+    recoveryMethods: await listRecoveryMethods(ctx),
   }));
   registerRoute(app, mfaRoutes.unlock, async ({ params, request }) => {
     const email = await unlock(ctx, params.id, actor(request));
