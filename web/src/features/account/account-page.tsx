@@ -9,6 +9,7 @@ import { BackupCodesCard } from './backup-codes-card.tsx';
 import { DevicesCard } from './devices-card.tsx';
 import { PasswordCard } from './password-card.tsx';
 import { ReauthCard } from './reauth-card.tsx';
+import { RecoveryEmailCard } from './recovery-email-card.tsx';
 import { SecurityKeyCard } from './security-key-card.tsx';
 import { TotpEnrolCard } from './totp-enrol-card.tsx';
 import { useAccountMfa, useRefreshAccount } from './use-account-mfa.ts';
@@ -71,6 +72,7 @@ export default function AccountPage() {
               <SecurityKeyCard disabled={!recent} onDone={done} />
             )}
             <BackupCodesCard mfa={mfa} disabled={!recent} onDone={done} />
+            <RecoveryEmailCard disabled={!recent} />
             <PasswordCard />
           </Stack>
         )}
