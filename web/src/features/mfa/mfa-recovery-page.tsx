@@ -222,14 +222,14 @@ export default function MfaRecoveryPage() {
                       No recovery requests
                     </Text>
                   ) : (
-                    <Table.ScrollContainer minWidth={1050}>
+                    <Table.ScrollContainer minWidth={900}>
                       <Table verticalSpacing="xs">
                         <Table.Thead>
                           <Table.Tr>
                             <Table.Th>User</Table.Th>
                             <Table.Th>Type</Table.Th>
                             <Table.Th>Reason</Table.Th>
-                            <Table.Th>Status</Table.Th>
+                            <Table.Th miw={120}>Status</Table.Th>
                             <Table.Th>Requested</Table.Th>
                             <Table.Th>IP Address</Table.Th>
                             <Table.Th>Resolved</Table.Th>
