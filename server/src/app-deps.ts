@@ -22,4 +22,6 @@ export interface AppDeps {
   dnsChallenges?: DnsChallenges;
   /** The one metrics collector (features/system); alerts read it. Absent: no CPU/memory/disk alerts. */
   metrics?: MetricsSource;
+  /** Milliseconds since the epoch for time-based codes (TOTP, lockouts); tests set it. Default Date.now. */
+  clock?: () => number;
 }

@@ -12,6 +12,7 @@ import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerNotifications } from './features/events/notifications.routes.ts';
 import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
+import { registerAccounts } from './features/auth/accounts.routes.ts';
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
@@ -23,6 +24,7 @@ import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
 import { registerSsl } from './features/ssl/ssl.routes.ts';
+import { registerMfa } from './features/mfa/mfa.routes.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
@@ -104,7 +106,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  registerAuth(app, deps, opts.throttle);
+  // The MFA feature answers the sign-in's second step; auth does not import it.
+  registerAuth(app, deps, opts.throttle, registerMfa(app, deps));
+  registerAccounts(app, deps);
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);

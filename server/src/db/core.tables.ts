@@ -17,6 +17,10 @@ export interface SessionTable {
   expires_at: number;
   ip: string | null;
   user_agent: string | null;
+  /** 'enrol': the account must enrol a second factor first (migration 0013). */
+  scope: string | null;
+  /** When the holder last proved password or code again (security changes need it recent). */
+  reauth_at: number | null;
 }
 
 export interface AuditTable {

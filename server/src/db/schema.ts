@@ -4,6 +4,7 @@ import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
 import type { JobTables } from './jobs.tables.ts';
 import type { MailTables } from './mail.tables.ts';
+import type { MfaTables } from './mfa.tables.ts';
 import type { PagingTables } from './paging.tables.ts';
 import type { PipelineTables } from './pipeline.tables.ts';
 import type { SecurityTables } from './security.tables.ts';
@@ -19,6 +20,7 @@ export interface Database
     AcmeTables,
     ConsoleTables,
     JobTables,
+    MfaTables,
     PagingTables,
     PipelineTables,
     SecurityTables,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { recordAudit } from './audit.ts';
-import { unauthorized } from './errors.ts';
+import { forbidden, unauthorized } from './errors.ts';
 import { type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
 
 /**
@@ -48,6 +48,9 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
     touchSession(db, policy, token).then(
       (admin) => {
         if (!admin) return done(unauthorized());
+        // An account that must enrol a second factor first reaches only its own account calls.
+        if (admin.scope === 'enrol' && !(request.routeOptions.url ?? '').startsWith('/api/account/'))
+          return done(forbidden('Enrol a second factor first.'));
         request.admin = admin;
         done();
       },

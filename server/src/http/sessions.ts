@@ -12,6 +12,8 @@ export interface SessionAdmin {
   sessionId: number;
   adminId: number;
   email: string;
+  /** 'enrol': only the account's own enrolment calls (/api/account/*) are open. */
+  scope: string | null;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -25,7 +27,7 @@ export async function createSession(
   db: Kysely<Database>,
   policy: SessionPolicy,
   adminId: number,
-  meta: { ip: string | null; userAgent: string | null },
+  meta: { ip: string | null; userAgent: string | null; scope?: string | null },
   now = Date.now(),
 ): Promise<string> {
   const token = newToken();
@@ -39,6 +41,9 @@ export async function createSession(
       expires_at: now + policy.absoluteMs,
       ip: meta.ip,
       user_agent: meta.userAgent?.slice(0, 300) ?? null,
+      scope: meta.scope ?? null,
+      // Signing in proves the password (and the second factor): a fresh session counts as recent.
+      reauth_at: now,
     })
     .execute();
   return token;
@@ -55,6 +60,7 @@ const selectSession = preparedQuery((db) =>
       'sessions.expires_at',
       'admins.id as admin_id',
       'admins.email',
+      'sessions.scope',
     ])
     .where('sessions.token_hash', '=', ''),
 );
@@ -80,7 +86,7 @@ export async function touchSession(
   }
   // Write the sliding timestamp at most every 10 s: reads stay reads under load.
   if (now - row.last_seen_at > 10_000) await slideSession(db, [now, row.id]);
-  return { sessionId: row.id, adminId: row.admin_id, email: row.email };
+  return { sessionId: row.id, adminId: row.admin_id, email: row.email, scope: row.scope };
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
-const PUBLIC_API = ['/auth/login', '/auth/logout', '/auth/status'];
+// The second step of a sign-in (code or passkey) and "Lost my device" are open like the sign-in itself.
+const PUBLIC_API = [
+  '/auth/login',
+  '/auth/logout',
+  '/auth/mfa/recovery',
+  '/auth/mfa/verify',
+  '/auth/mfa/webauthn-options',
+  '/auth/status',
+];
 // Routes outside /api and /auth are open to anyone: each must be listed here on purpose.
 const OPEN_NON_API = ['/metrics'];
 
@@ -29,7 +37,7 @@ describe.each(dialects())('every registered route on %s', (dialect) => {
     }
   });
 
-  it('opens exactly /auth/login, /auth/logout and /auth/status without a session', () => {
+  it('opens exactly the sign-in, its second step, logout and status without a session', () => {
     const publicApi = new Set(
       t.app.routeList
         .filter((r) => r.public && (isApi(r.url) || r.url.startsWith('/auth')))

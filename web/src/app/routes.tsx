@@ -52,6 +52,9 @@ const MonitoringPage = lazy(() => import('../features/monitoring/monitoring-page
 const ApiMonitoringPage = lazy(() => import('../features/monitoring/api-monitoring-page.tsx'));
 const BulkOperationsPage = lazy(() => import('../features/bulk/bulk-operations-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
+// The signed-in account's own security page, outside the shell: an account that must enrol a
+// second factor can reach nothing else yet.
+const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 
 /** Spec §2 route table: the console pages, all behind a stored login and inside the shell. */
 export const consoleRoutes: RouteObject[] = [
@@ -97,7 +100,10 @@ export const routes: RouteObject[] = [
   { path: '/login', Component: LoginPage },
   {
     Component: RequireAuth,
-    children: [{ Component: ShellLayout, children: [{ ErrorBoundary: PageError, children: consoleRoutes }] }],
+    children: [
+      { path: '/account', Component: AccountPage, ErrorBoundary: PageError },
+      { Component: ShellLayout, children: [{ ErrorBoundary: PageError, children: consoleRoutes }] },
+    ],
   },
   // Spec §2: any other path goes to /login (which forwards a signed-in user to /dashboard).
   { path: '*', element: <Navigate to="/login" replace /> },

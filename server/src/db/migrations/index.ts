@@ -9,6 +9,7 @@ import * as m0007 from './0007-jobs.ts';
 import * as m0010 from './0010-paging.ts';
 import * as m0011 from './0011-ssl.ts';
 import * as m0012 from './0012-acme.ts';
+import * as m0013 from './0013-accounts-mfa.ts';
 import * as m0015 from './0015-system-admin.ts';
 import * as m0017 from './0017-console-shell.ts';
 
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0010-paging': m0010,
   '0011-ssl': m0011,
   '0012-acme': m0012,
+  '0013-accounts-mfa': m0013,
   '0015-system-admin': m0015,
   '0017-console-shell': m0017,
 };

@@ -1,9 +1,10 @@
 import { authRoutes } from '@mailroom/contract/auth';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { recordAudit } from '../../http/audit.ts';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import type { SecondStep, SignInMeta } from '../../http/sign-in-step.ts';
 import {
   createSession,
   revokeSession,
@@ -18,9 +19,42 @@ export function registerAuth(
   app: FastifyInstance,
   deps: AppDeps,
   throttle: ThrottlePolicy = DEFAULT_THROTTLE,
+  secondStep?: SecondStep,
 ): void {
   const { db } = deps.database;
   const policy = { idleMs: deps.config.sessionIdleMs, absoluteMs: deps.config.sessionAbsoluteMs };
+  const meta = (request: FastifyRequest): SignInMeta => ({
+    ip: request.ip,
+    userAgent: request.headers['user-agent'] ?? null,
+    cookie: request.headers.cookie,
+  });
+
+  /** Opens the session and sets its cookie (the password, and the second factor if any, proved). */
+  async function openSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    admin: { id: number; email: string },
+    opts: { scope: 'enrol' | null; absoluteMs: number },
+  ): Promise<string> {
+    const token = await createSession(
+      db,
+      { ...policy, absoluteMs: opts.absoluteMs },
+      admin.id,
+      {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+        scope: opts.scope,
+      },
+      deps.clock ? deps.clock() : Date.now(),
+    );
+    await recordAudit(db, { actor: admin.email, action: 'auth.login', ip: request.ip, outcome: 'success' });
+    const secure = request.protocol === 'https' ? '; Secure' : '';
+    void reply.header(
+      'set-cookie',
+      `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(opts.absoluteMs / 1000)}${secure}`,
+    );
+    return token;
+  }
 
   registerRoute(app, authRoutes.login, async ({ body, request, reply }) => {
     const email = body.email.trim().toLowerCase();
@@ -55,18 +89,52 @@ export function registerAuth(
       throw unauthorized('Invalid email or password.');
     }
     await recordSuccess(db, email, ip, reserved.ids);
-    const token = await createSession(db, policy, admin.id, {
-      ip,
-      userAgent: request.headers['user-agent'] ?? null,
-    });
-    await recordAudit(db, { actor: admin.email, action: 'auth.login', ip, outcome: 'success' });
-    const secure = request.protocol === 'https' ? '; Secure' : '';
-    void reply.header(
-      'set-cookie',
-      `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(policy.absoluteMs / 1000)}${secure}`,
-    );
-    return { success: true, api_key: token, email: admin.email };
+    const next = secondStep
+      ? await secondStep.afterPassword({ id: admin.id, email: admin.email }, meta(request))
+      : { kind: 'session' as const, scope: null, absoluteMs: policy.absoluteMs };
+    if (next.kind === 'challenge') {
+      await recordAudit(db, {
+        actor: admin.email,
+        action: 'auth.login',
+        ip,
+        outcome: 'success',
+        details: { step: 'password; second factor needed' },
+      });
+      return next.answer;
+    }
+    const token = await openSession(request, reply, admin, next);
+    return next.scope === 'enrol'
+      ? { success: true, api_key: token, email: admin.email, enrol_required: true }
+      : { success: true, api_key: token, email: admin.email };
   });
+
+  if (secondStep) {
+    registerRoute(app, authRoutes.mfaVerify, async ({ body, request, reply }) => {
+      const done = await secondStep.verify(body, meta(request));
+      const token = await openSession(request, reply, done.admin, {
+        scope: null,
+        absoluteMs: done.absoluteMs,
+      });
+      if (done.trusted) {
+        const secure = request.protocol === 'https' ? '; Secure' : '';
+        void reply.header('set-cookie', [
+          String(reply.getHeader('set-cookie')),
+          `mailroom_trusted=${done.trusted.token}; Path=/auth; HttpOnly; SameSite=Strict; Max-Age=${done.trusted.maxAgeS}${secure}`,
+        ]);
+      }
+      return { success: true, api_key: token, email: done.admin.email };
+    });
+    registerRoute(app, authRoutes.mfaWebauthnOptions, async ({ body }) =>
+      secondStep.webauthnOptions(body.challenge),
+    );
+    registerRoute(app, authRoutes.mfaRecovery, async ({ body, request }) => {
+      await secondStep.recover(body, meta(request));
+      return {
+        success: true as const,
+        message: 'If the account exists, the administrators have been asked to recover it.',
+      };
+    });
+  }
 
   registerRoute(app, authRoutes.logout, async ({ request, reply }) => {
     const token = tokenFromHeaders(request.headers);

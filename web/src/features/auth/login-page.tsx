@@ -1,6 +1,7 @@
 import { loginMessages } from '@mailroom/contract/messages';
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   Center,
@@ -20,6 +21,9 @@ import { apiCall } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { loginErrorMessage } from './login-errors.ts';
 import { validateLogin, type LoginValues } from './login-form-state.ts';
+import type { LoginMfaChallenge, LoginSession } from '@mailroom/contract/auth';
+import { LoginMfaStep } from './login-mfa-step.tsx';
+import { LostDeviceForm } from './lost-device-form.tsx';
 
 export default function LoginPage() {
   const { signedIn } = useAuth();
@@ -30,16 +34,28 @@ export default function LoginPage() {
   const [touched, setTouched] = useState({ email: false, password: false });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [challenge, setChallenge] = useState<LoginMfaChallenge | null>(null);
+  const [lost, setLost] = useState(false);
+  const [target, setTarget] = useState(returnTo);
 
   const { errors, data } = validateLogin(values);
   const signOutReason = getSignOutReason();
-  if (signedIn) return <Navigate to={returnTo} replace />;
+  if (signedIn) return <Navigate to={target} replace />;
 
   const set = (field: keyof LoginValues) => (e: ChangeEvent<HTMLInputElement>) => {
     const v = e.currentTarget.value;
     setValues((old) => ({ ...old, [field]: v }));
   };
   const touch = (field: keyof LoginValues) => () => setTouched((t) => ({ ...t, [field]: true }));
+
+  function finishSignIn(res: LoginSession) {
+    // An account that must enrol a second factor goes straight to it.
+    const to = res.enrol_required ? '/account?enrol=1' : returnTo;
+    setTarget(to);
+    setLogin(res.api_key, res.email);
+    notify({ type: 'success', title: 'Signed in', message: `Signed in as ${res.email}` });
+    void navigate(to, { replace: true });
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -51,14 +67,18 @@ export default function LoginPage() {
     setFailure(null);
     try {
       const res = await apiCall(authRoutes.login, { body: data });
+      if ('mfa_required' in res) {
+        setChallenge(res);
+        setValues((v) => ({ ...v, password: '' }));
+        setBusy(false);
+        return;
+      }
       if (!res.success) {
         setFailure(loginMessages.invalidCredentials);
         setBusy(false);
         return;
       }
-      setLogin(res.api_key, res.email);
-      notify({ type: 'success', title: 'Signed in', message: `Signed in as ${res.email}` });
-      void navigate(returnTo, { replace: true });
+      finishSignIn(res);
     } catch (err) {
       setFailure(loginErrorMessage(err));
       setBusy(false);
@@ -78,64 +98,84 @@ export default function LoginPage() {
           </Text>
         </Stack>
         <Paper withBorder shadow="sm" p="xl" radius="md">
-          <form
-            onSubmit={(e) => void submit(e)}
-            // With Sign in disabled the browser will not submit on Enter; that is still an
-            // invalid submit attempt, so show every field's problem (spec §5).
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !data) setTouched({ email: true, password: true });
-            }}
-            noValidate
-            aria-label="Sign in"
-          >
-            <Stack>
-              {!failure && signOutReason && (
-                <Alert color="yellow" variant="light" title="Signed out" role="status">
-                  {signOutReason}
-                </Alert>
-              )}
-              {failure && (
-                <Alert
-                  color="red"
-                  variant="light"
-                  title="Login Failed"
-                  icon={<IconAlertCircle aria-hidden />}
-                  role="alert"
-                >
-                  {failure}
-                </Alert>
-              )}
-              <TextInput
-                label="Email address"
-                type="email"
-                name="email"
-                autoComplete="username"
-                placeholder="admin@example.com"
-                required
-                withAsterisk={false}
-                value={values.email}
-                onChange={set('email')}
-                onBlur={touch('email')}
-                error={touched.email ? errors.email : undefined}
-                disabled={busy}
-              />
-              <PasswordInput
-                label="Password"
-                name="password"
-                autoComplete="current-password"
-                required
-                withAsterisk={false}
-                value={values.password}
-                onChange={set('password')}
-                onBlur={touch('password')}
-                error={touched.password ? errors.password : undefined}
-                disabled={busy}
-              />
-              <Button type="submit" fullWidth disabled={!data || busy} mt="xs">
-                {busy ? 'Signing in...' : 'Sign in'}
-              </Button>
-            </Stack>
-          </form>
+          {lost ? (
+            <LostDeviceForm
+              email={challenge?.email ?? values.email}
+              onBack={() => {
+                setLost(false);
+                setChallenge(null);
+              }}
+            />
+          ) : challenge ? (
+            <LoginMfaStep
+              challenge={challenge}
+              onDone={finishSignIn}
+              onCancel={() => setChallenge(null)}
+              onLostDevice={() => setLost(true)}
+            />
+          ) : (
+            <form
+              onSubmit={(e) => void submit(e)}
+              // With Sign in disabled the browser will not submit on Enter; that is still an
+              // invalid submit attempt, so show every field's problem (spec §5).
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !data) setTouched({ email: true, password: true });
+              }}
+              noValidate
+              aria-label="Sign in"
+            >
+              <Stack>
+                {!failure && signOutReason && (
+                  <Alert color="yellow" variant="light" title="Signed out" role="status">
+                    {signOutReason}
+                  </Alert>
+                )}
+                {failure && (
+                  <Alert
+                    color="red"
+                    variant="light"
+                    title="Login Failed"
+                    icon={<IconAlertCircle aria-hidden />}
+                    role="alert"
+                  >
+                    {failure}
+                  </Alert>
+                )}
+                <TextInput
+                  label="Email address"
+                  type="email"
+                  name="email"
+                  autoComplete="username"
+                  placeholder="admin@example.com"
+                  required
+                  withAsterisk={false}
+                  value={values.email}
+                  onChange={set('email')}
+                  onBlur={touch('email')}
+                  error={touched.email ? errors.email : undefined}
+                  disabled={busy}
+                />
+                <PasswordInput
+                  label="Password"
+                  name="password"
+                  autoComplete="current-password"
+                  required
+                  withAsterisk={false}
+                  value={values.password}
+                  onChange={set('password')}
+                  onBlur={touch('password')}
+                  error={touched.password ? errors.password : undefined}
+                  disabled={busy}
+                />
+                <Button type="submit" fullWidth disabled={!data || busy} mt="xs">
+                  {busy ? 'Signing in...' : 'Sign in'}
+                </Button>
+                <Anchor component="button" type="button" size="sm" ta="center" onClick={() => setLost(true)}>
+                  Lost my device
+                </Anchor>
+              </Stack>
+            </form>
+          )}
         </Paper>
       </Box>
     </Center>

@@ -1,14 +1,397 @@
-import { NotBuiltYet } from '../../components/not-built-yet.tsx';
+import { mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  Switch,
+  Table,
+  Tabs,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconEdit,
+  IconEye,
+  IconPlus,
+  IconRefresh,
+  IconSearch,
+  IconTrash,
+  IconUserPlus,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import { apiCall, errorMessage } from '../../api/client.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { AccountModal } from './account-modal.tsx';
+import { when } from './mfa-format.ts';
+import { PolicyModal } from './policy-modal.tsx';
+import { runAction } from './run-action.ts';
+import { useInvalidateMfa, useMfaManagement } from './use-mfa-data.ts';
+import { UserDevicesModal } from './user-devices-modal.tsx';
+import { UsersTable } from './users-table.tsx';
+
+const BREADCRUMBS = [
+  { label: 'Dashboard', to: '/dashboard' },
+  { label: 'MFA Management', to: '/mfa' },
+  { label: 'Management' },
+];
+const DEVICE_FILTERS = ['All', 'Active', 'Inactive', 'TOTP', 'SMS', 'Hardware Token'];
 
 export default function MfaManagementPage() {
+  const data = useMfaManagement();
+  const invalidate = useInvalidateMfa();
+  const [tab, setTab] = useState<string | null>('users');
+  const [userFilter, setUserFilter] = useState('All');
+  const [userSearch, setUserSearch] = useState('');
+  const [deviceFilter, setDeviceFilter] = useState('All');
+  const [deviceSearch, setDeviceSearch] = useState('');
+  const [viewing, setViewing] = useState<MfaUser | null>(null);
+  const [policyModal, setPolicyModal] = useState<{ open: boolean; policy: MfaPolicy | null }>({
+    open: false,
+    policy: null,
+  });
+  const [accountOpen, setAccountOpen] = useState(false);
+  const [dismissed, setDismissed] = useState(false);
+
+  const uq = userSearch.trim().toLowerCase();
+  const users = (data.users ?? []).filter(
+    (u) =>
+      (userFilter === 'All' || (userFilter === 'MFA Enabled') === u.mfaEnabled) &&
+      (!uq || u.email.includes(uq) || u.name.toLowerCase().includes(uq)),
+  );
+  const dq = deviceSearch.trim().toLowerCase();
+  const devices = (data.devices ?? []).filter(
+    (d) =>
+      (deviceFilter === 'All' ||
+        (deviceFilter === 'Active' && d.status === 'active') ||
+        (deviceFilter === 'Inactive' && d.status !== 'active') ||
+        d.deviceType === deviceFilter) &&
+      (!dq || d.deviceName.toLowerCase().includes(dq) || d.userEmail.includes(dq)),
+  );
+  const policies = data.policies ?? [];
+
+  const toggleUser = (u: MfaUser) => {
+    const on = u.mfaEnabled || u.status === 'enrolment required';
+    void runAction({
+      confirm: {
+        title: on ? 'Disable MFA' : 'Enable MFA for User',
+        message: on
+          ? `Remove every factor and backup code of ${u.email}? Their sessions end.`
+          : `${u.email} will have to enrol a second factor at the next sign-in.`,
+        confirmLabel: on ? 'Disable' : 'Enable',
+        danger: on,
+      },
+      run: () => apiCall(on ? mfaRoutes.disable : mfaRoutes.enable, { body: { email: u.email } }),
+      success: on ? 'MFA disabled' : 'MFA enabled',
+      after: invalidate,
+    });
+  };
+
   return (
-    <NotBuiltYet
-      title="MFA Management"
-      breadcrumbs={[
-        { label: 'Dashboard', to: '/dashboard' },
-        { label: 'MFA Management', to: '/mfa' },
-        { label: 'Management' },
-      ]}
-    />
+    <>
+      <PageHeader
+        title="MFA Management"
+        breadcrumbs={BREADCRUMBS}
+        subtitle="Users, devices and policies"
+        actions={
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconUserPlus size={16} aria-hidden />}
+              onClick={() => setAccountOpen(true)}
+            >
+              Add account
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              loading={data.loading}
+              onClick={() => void data.refetch()}
+            >
+              Refresh
+            </Button>
+          </>
+        }
+      />
+      <LoadState
+        loading={data.pending && !data.error}
+        error={data.error && !dismissed ? errorMessage(data.error) : null}
+        errorTitle="Failed to load MFA management data"
+        onRetry={() => {
+          setDismissed(false);
+          void data.refetch();
+        }}
+        onDismiss={() => setDismissed(true)}
+      >
+        <Card withBorder radius="md">
+          <Tabs value={tab} onChange={setTab}>
+            <Tabs.List>
+              <Tabs.Tab value="users">Users ({data.users?.length ?? 0})</Tabs.Tab>
+              <Tabs.Tab value="devices">Devices ({data.devices?.length ?? 0})</Tabs.Tab>
+              <Tabs.Tab value="policies">Policies ({policies.length})</Tabs.Tab>
+            </Tabs.List>
+
+            <Tabs.Panel value="users" pt="md">
+              <Group mb="sm" wrap="wrap">
+                <Select
+                  aria-label="Filter users"
+                  data={['All', 'MFA Enabled', 'MFA Disabled']}
+                  value={userFilter}
+                  onChange={(v) => setUserFilter(v ?? 'All')}
+                  allowDeselect={false}
+                  w={180}
+                />
+                <TextInput
+                  aria-label="Search users"
+                  placeholder="Search by name or email"
+                  leftSection={<IconSearch size={16} aria-hidden />}
+                  value={userSearch}
+                  onChange={(e) => setUserSearch(e.currentTarget.value)}
+                  style={{ flex: 1, minWidth: 200 }}
+                />
+              </Group>
+              <UsersTable
+                users={users}
+                withStatus={false}
+                onManage={setViewing}
+                onView={setViewing}
+                onToggle={toggleUser}
+              />
+            </Tabs.Panel>
+
+            <Tabs.Panel value="devices" pt="md">
+              <Group mb="sm" wrap="wrap">
+                <Select
+                  aria-label="Filter devices"
+                  data={DEVICE_FILTERS}
+                  value={deviceFilter}
+                  onChange={(v) => setDeviceFilter(v ?? 'All')}
+                  allowDeselect={false}
+                  w={180}
+                />
+                <TextInput
+                  aria-label="Search devices"
+                  placeholder="Search by device name or user email"
+                  leftSection={<IconSearch size={16} aria-hidden />}
+                  value={deviceSearch}
+                  onChange={(e) => setDeviceSearch(e.currentTarget.value)}
+                  style={{ flex: 1, minWidth: 200 }}
+                />
+              </Group>
+              {devices.length === 0 ? (
+                <Text c="dimmed" size="sm" ta="center" py="md">
+                  No devices found
+                </Text>
+              ) : (
+                <Table.ScrollContainer minWidth={820}>
+                  <Table verticalSpacing="xs" highlightOnHover>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Device</Table.Th>
+                        <Table.Th>User</Table.Th>
+                        <Table.Th>Type</Table.Th>
+                        <Table.Th>Status</Table.Th>
+                        <Table.Th>Primary</Table.Th>
+                        <Table.Th>Trusted</Table.Th>
+                        <Table.Th>Last Used</Table.Th>
+                        <Table.Th>Actions</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {devices.map((d) => (
+                        <Table.Tr key={d.id}>
+                          <Table.Td>{d.deviceName}</Table.Td>
+                          <Table.Td>{d.userEmail}</Table.Td>
+                          <Table.Td>{d.deviceType}</Table.Td>
+                          <Table.Td>
+                            <StatusBadge status={d.status} />
+                          </Table.Td>
+                          <Table.Td>{d.isPrimary ? <Badge variant="light">Primary</Badge> : 'No'}</Table.Td>
+                          <Table.Td>{d.trustedDevice ? 'Yes' : 'No'}</Table.Td>
+                          <Table.Td>{when(d.lastUsed)}</Table.Td>
+                          <Table.Td>
+                            <Group gap={4} wrap="nowrap">
+                              <Tooltip label="View">
+                                <ActionIcon
+                                  variant="subtle"
+                                  aria-label={`View ${d.deviceName}`}
+                                  onClick={() =>
+                                    setViewing(data.users?.find((u) => u.email === d.userEmail) ?? null)
+                                  }
+                                >
+                                  <IconEye size={16} aria-hidden />
+                                </ActionIcon>
+                              </Tooltip>
+                              <Tooltip label="Revoke">
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="red"
+                                  aria-label={`Revoke ${d.deviceName} of ${d.userEmail}`}
+                                  onClick={() =>
+                                    void runAction({
+                                      confirm: {
+                                        title: 'Revoke device',
+                                        message: `Revoke ${d.deviceName} of ${d.userEmail}? Their sessions end.`,
+                                        confirmLabel: 'Revoke',
+                                        danger: true,
+                                      },
+                                      run: () => apiCall(mfaRoutes.revokeDevice, { params: { id: d.id } }),
+                                      success: 'Device revoked',
+                                      after: invalidate,
+                                    })
+                                  }
+                                >
+                                  <IconTrash size={16} aria-hidden />
+                                </ActionIcon>
+                              </Tooltip>
+                            </Group>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              )}
+            </Tabs.Panel>
+
+            <Tabs.Panel value="policies" pt="md">
+              <Group justify="flex-end" mb="sm">
+                <Button
+                  leftSection={<IconPlus size={16} aria-hidden />}
+                  onClick={() => setPolicyModal({ open: true, policy: null })}
+                >
+                  Add Policy
+                </Button>
+              </Group>
+              {policies.length === 0 ? (
+                <Text c="dimmed" size="sm" ta="center" py="md">
+                  No policies found
+                </Text>
+              ) : (
+                <Table.ScrollContainer minWidth={900}>
+                  <Table verticalSpacing="xs" highlightOnHover>
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>Policy Name</Table.Th>
+                        <Table.Th>Description</Table.Th>
+                        <Table.Th>Status</Table.Th>
+                        <Table.Th>Methods</Table.Th>
+                        <Table.Th>Backup Codes</Table.Th>
+                        <Table.Th>Session Timeout</Table.Th>
+                        <Table.Th>Last Modified</Table.Th>
+                        <Table.Th>Actions</Table.Th>
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {policies.map((p) => (
+                        <Table.Tr key={p.id}>
+                          <Table.Td>
+                            <Text size="sm" fw={500}>
+                              {p.name}
+                            </Text>
+                            <Text size="xs" c="dimmed">
+                              {p.appliesTo}
+                              {p.requireMfa ? ' · MFA required' : ''}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td>{p.description}</Table.Td>
+                          <Table.Td>
+                            <StatusBadge
+                              status={p.enabled ? 'enabled' : 'disabled'}
+                              label={p.enabled ? 'Enabled' : 'Disabled'}
+                            />
+                          </Table.Td>
+                          <Table.Td>{p.allowedMethods.join(', ')}</Table.Td>
+                          <Table.Td>{p.backupCodesEnabled ? p.backupCodesCount : 'Off'}</Table.Td>
+                          <Table.Td>{p.sessionTimeout}s</Table.Td>
+                          <Table.Td>{when(p.lastModified)}</Table.Td>
+                          <Table.Td>
+                            <Group gap={4} wrap="nowrap">
+                              <Tooltip label="Edit">
+                                <ActionIcon
+                                  variant="subtle"
+                                  aria-label={`Edit ${p.name}`}
+                                  onClick={() => setPolicyModal({ open: true, policy: p })}
+                                >
+                                  <IconEdit size={16} aria-hidden />
+                                </ActionIcon>
+                              </Tooltip>
+                              <Switch
+                                size="sm"
+                                aria-label={`Policy ${p.name} enabled`}
+                                checked={p.enabled}
+                                onChange={() =>
+                                  void runAction({
+                                    confirm: {
+                                      title: p.enabled ? 'Disable policy' : 'Enable policy',
+                                      message: `${p.enabled ? 'Disable' : 'Enable'} the policy ${p.name}?`,
+                                    },
+                                    run: () =>
+                                      apiCall(mfaRoutes.updatePolicy, {
+                                        params: { id: p.id },
+                                        body: { ...p, enabled: !p.enabled },
+                                      }),
+                                    success: p.enabled ? 'Policy disabled' : 'Policy enabled',
+                                    after: invalidate,
+                                  })
+                                }
+                              />
+                              <Tooltip label="Delete">
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="red"
+                                  aria-label={`Delete ${p.name}`}
+                                  onClick={() =>
+                                    void runAction({
+                                      confirm: {
+                                        title: 'Delete policy',
+                                        message: `Delete the policy ${p.name}?`,
+                                        confirmLabel: 'Delete',
+                                        danger: true,
+                                      },
+                                      run: () => apiCall(mfaRoutes.deletePolicy, { params: { id: p.id } }),
+                                      success: 'Policy deleted',
+                                      after: invalidate,
+                                    })
+                                  }
+                                >
+                                  <IconTrash size={16} aria-hidden />
+                                </ActionIcon>
+                              </Tooltip>
+                            </Group>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              )}
+            </Tabs.Panel>
+          </Tabs>
+        </Card>
+      </LoadState>
+      <UserDevicesModal user={viewing} onClose={() => setViewing(null)} />
+      <PolicyModal
+        opened={policyModal.open}
+        policy={policyModal.policy}
+        onClose={() => setPolicyModal({ open: false, policy: null })}
+        onSave={async (v) => {
+          if (policyModal.policy)
+            await apiCall(mfaRoutes.updatePolicy, { params: { id: policyModal.policy.id }, body: v });
+          else await apiCall(mfaRoutes.createPolicy, { body: v });
+          await invalidate();
+        }}
+      />
+      <AccountModal
+        opened={accountOpen}
+        onClose={() => setAccountOpen(false)}
+        onDone={() => void invalidate()}
+      />
+    </>
   );
 }

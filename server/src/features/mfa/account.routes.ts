@@ -1,0 +1,190 @@
+import { accountRoutes, REAUTH_WINDOW_MINUTES } from '@mailroom/contract/mfa';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '../../http/errors.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import { revokeAdminSessions } from '../../http/sessions.ts';
+import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
+import { fieldError } from '../../http/errors.ts';
+import {
+  activeFactorCount,
+  backupCodeCounts,
+  consumeBackupCode,
+  generateBackupCodes,
+  removeDevice,
+  setPrimary,
+  startTotp,
+  confirmTotp,
+  toDevice,
+  verifyTotp,
+} from './factors.service.ts';
+import { countFailure, refuseIfLocked } from './lockout.ts';
+import { iso, type MfaContext } from './mfa-context.ts';
+import { effectivePolicy } from './policy.service.ts';
+import { addRecoveryEmail, verifyRecoveryEmail } from './recovery-methods.service.ts';
+import { registerCredential, registrationOptions } from './webauthn.service.ts';
+
+const REAUTH_MS = REAUTH_WINDOW_MINUTES * 60_000;
+
+function who(request: FastifyRequest) {
+  if (!request.admin) throw unauthorized();
+  return { id: request.admin.adminId, email: request.admin.email, sessionId: request.admin.sessionId };
+}
+
+async function reauthAt(ctx: MfaContext, sessionId: number): Promise<number | null> {
+  const r = await ctx.db
+    .selectFrom('sessions')
+    .select('reauth_at')
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return r?.reauth_at == null ? null : Number(r.reauth_at);
+}
+
+/** Security changes need the password or a code proved within the last few minutes. */
+async function requireRecent(ctx: MfaContext, sessionId: number): Promise<void> {
+  const at = await reauthAt(ctx, sessionId);
+  if (at === null || at + REAUTH_MS < ctx.now())
+    throw forbidden('Confirm your password or a code first (re-authentication required).');
+}
+
+/** The signed-in account's own factors, password and re-authentication (/api/account/*). */
+export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
+  registerRoute(app, accountRoutes.mfa, async ({ request }) => {
+    const me = who(request);
+    const policy = await effectivePolicy(ctx.db);
+    const devices = await ctx.db
+      .selectFrom('mfa_devices')
+      .selectAll()
+      .where('admin_id', '=', me.id)
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
+    const acct = await ctx.db
+      .selectFrom('mfa_accounts')
+      .select('enrol_required')
+      .where('admin_id', '=', me.id)
+      .executeTakeFirst();
+    const at = await reauthAt(ctx, me.sessionId);
+    const until = at === null ? null : at + REAUTH_MS;
+    return {
+      email: me.email,
+      enrolRequired: devices.length === 0 && (policy.requireMfa || acct?.enrol_required === 1),
+      devices: devices.map((d) => toDevice(d, me.email)),
+      backupCodes: await backupCodeCounts(ctx.db, me.id, ctx.now()),
+      backupCodesEnabled: policy.backupCodesEnabled,
+      allowedMethods: policy.allowedMethods,
+      reauthUntil: until !== null && until > ctx.now() ? iso(until) : null,
+    };
+  });
+
+  registerRoute(app, accountRoutes.reauth, async ({ body, request }) => {
+    const me = who(request);
+    let ok = false;
+    if (body.password !== undefined) {
+      const row = await ctx.db
+        .selectFrom('admins')
+        .select('password_hash')
+        .where('id', '=', me.id)
+        .executeTakeFirstOrThrow();
+      ok = await verifyPassword(row.password_hash, body.password);
+      if (!ok) throw fieldError('password', 'The password is not correct.');
+    } else if (body.code !== undefined) {
+      await refuseIfLocked(ctx, me.id);
+      ok = (await verifyTotp(ctx, me.id, body.code)) || (await consumeBackupCode(ctx, me.id, body.code));
+      if (!ok) {
+        await countFailure(ctx, me.id, request.ip);
+        throw fieldError('code', 'Invalid verification code.');
+      }
+    }
+    const now = ctx.now();
+    await ctx.db.updateTable('sessions').set({ reauth_at: now }).where('id', '=', me.sessionId).execute();
+    return { success: true as const, reauthUntil: iso(now + REAUTH_MS) };
+  });
+
+  registerRoute(app, accountRoutes.totpStart, async ({ body, request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    const policy = await effectivePolicy(ctx.db);
+    if (!policy.allowedMethods.includes('TOTP'))
+      throw forbidden('The MFA policy does not allow authenticator apps.');
+    return startTotp(ctx, me, body.deviceName);
+  });
+
+  registerRoute(app, accountRoutes.totpConfirm, async ({ params, body, request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    request.auditTarget = String(params.id);
+    return confirmTotp(ctx, me, params.id, body.code, request.ip);
+  });
+
+  registerRoute(app, accountRoutes.webauthnRegisterOptions, async ({ request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    const policy = await effectivePolicy(ctx.db);
+    if (!policy.allowedMethods.includes('Hardware Token'))
+      throw forbidden('The MFA policy does not allow security keys.');
+    return (await registrationOptions(ctx, me)) as unknown as Record<string, unknown>;
+  });
+
+  registerRoute(app, accountRoutes.webauthnRegister, async ({ body, request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    return registerCredential(ctx, me, body.deviceName, body.credential, request.ip);
+  });
+
+  registerRoute(app, accountRoutes.setPrimary, async ({ params, request }) => {
+    const me = who(request);
+    await setPrimary(ctx, me.id, params.id);
+    return { success: true as const };
+  });
+
+  registerRoute(app, accountRoutes.removeDevice, async ({ params, request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    await removeDevice(ctx, me, params.id, request.ip);
+    return { success: true as const, message: 'Device removed. Every session of the account has ended.' };
+  });
+
+  registerRoute(app, accountRoutes.backupCodes, async ({ request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    const policy = await effectivePolicy(ctx.db);
+    if (!policy.backupCodesEnabled) throw forbidden('The MFA policy does not allow backup codes.');
+    if ((await activeFactorCount(ctx.db, me.id)) === 0)
+      throw forbidden('Enrol an authenticator app or a security key before generating backup codes.');
+    return generateBackupCodes(ctx, me.id, policy.backupCodesCount);
+  });
+
+  registerRoute(app, accountRoutes.addRecoveryEmail, async ({ body, request }) => {
+    const me = who(request);
+    await requireRecent(ctx, me.sessionId);
+    request.auditTarget = body.email;
+    return addRecoveryEmail(ctx, me, body.email);
+  });
+
+  registerRoute(app, accountRoutes.verifyRecoveryEmail, async ({ params, body, request }) => {
+    const me = who(request);
+    return verifyRecoveryEmail(ctx, me, params.id, body.code);
+  });
+
+  registerRoute(app, accountRoutes.password, async ({ body, request }) => {
+    const me = who(request);
+    const row = await ctx.db
+      .selectFrom('admins')
+      .select('password_hash')
+      .where('id', '=', me.id)
+      .executeTakeFirstOrThrow();
+    if (!(await verifyPassword(row.password_hash, body.currentPassword)))
+      throw fieldError('currentPassword', 'The current password is not correct.');
+    const hash = await hashPassword(body.newPassword);
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('admins')
+        .set({ password_hash: hash, updated_at: iso(ctx.now()) })
+        .where('id', '=', me.id)
+        .execute();
+      await trx.deleteFrom('mfa_trusted_devices').where('admin_id', '=', me.id).execute();
+      await revokeAdminSessions(trx, me.id);
+    });
+    return { success: true as const, message: 'Password changed. Every session of the account has ended.' };
+  });
+}

@@ -1,0 +1,328 @@
+import type {
+  Lockout,
+  MfaActivity,
+  MfaDevice,
+  MfaStats,
+  MfaUser,
+  RecoveryRequest,
+} from '@mailroom/contract/mfa';
+import { conflict, notFound } from '../../http/errors.ts';
+import { recordActivity } from './activity.ts';
+import { removeDevice, resetFactors, toDevice } from './factors.service.ts';
+import { iso, type MfaContext } from './mfa-context.ts';
+import { effectivePolicy } from './policy.service.ts';
+
+const nameOf = (email: string) => email.split('@')[0] ?? email;
+
+export async function listDevices(ctx: MfaContext): Promise<MfaDevice[]> {
+  const now = ctx.now();
+  const rows = await ctx.db
+    .selectFrom('mfa_devices')
+    .innerJoin('admins', 'admins.id', 'mfa_devices.admin_id')
+    .selectAll('mfa_devices')
+    .select('admins.email')
+    .where('mfa_devices.status', '!=', 'pending')
+    .orderBy('mfa_devices.id')
+    .execute();
+  const trusted = new Set(
+    (
+      await ctx.db
+        .selectFrom('mfa_trusted_devices')
+        .select('admin_id')
+        .where('expires_at', '>', now)
+        .execute()
+    ).map((r) => r.admin_id),
+  );
+  return rows.map((r) => toDevice(r, r.email, trusted.has(r.admin_id)));
+}
+
+export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
+  const now = ctx.now();
+  const t = iso(now);
+  const admins = await ctx.db.selectFrom('admins').select(['id', 'email']).orderBy('email').execute();
+  const devices = await listDevices(ctx);
+  const accounts = await ctx.db.selectFrom('mfa_accounts').selectAll().execute();
+  const codes = await ctx.db
+    .selectFrom('mfa_backup_codes')
+    .select(['admin_id', 'used', 'expires_at'])
+    .execute();
+  const locks = await ctx.db
+    .selectFrom('mfa_lockouts')
+    .select('admin_id')
+    .where('unlocked_at', 'is', null)
+    .where('expires_at', '>', t)
+    .execute();
+  const lastActs = await ctx.db
+    .selectFrom('mfa_activity')
+    .select(['admin_id', (eb) => eb.fn.max('at').as('at')])
+    .groupBy('admin_id')
+    .execute();
+  const policy = await effectivePolicy(ctx.db);
+  return admins.map((a) => {
+    const mine = devices.filter((d) => d.userEmail === a.email && d.status === 'active');
+    const acct = accounts.find((x) => x.admin_id === a.id);
+    const myCodes = codes.filter((c) => c.admin_id === a.id);
+    const backupCodes = {
+      available: myCodes.filter((c) => c.used === 0 && c.expires_at > t).length,
+      used: myCodes.filter((c) => c.used === 1).length,
+      expired: myCodes.filter((c) => c.used === 0 && c.expires_at <= t).length,
+    };
+    const primary = mine.find((d) => d.isPrimary) ?? mine[0];
+    const enabled = mine.length > 0;
+    const locked = locks.some((l) => l.admin_id === a.id);
+    const mustEnrol = !enabled && (policy.requireMfa || acct?.enrol_required === 1);
+    const last = lastActs.find((x) => x.admin_id === a.id);
+    return {
+      id: a.id,
+      email: a.email,
+      name: nameOf(a.email),
+      mfaEnabled: enabled,
+      mfaMethod: primary?.deviceType ?? null,
+      mfaDevices: mine,
+      mfaDevicesCount: mine.length,
+      backupCodes,
+      backupCodesCount: backupCodes.available,
+      lastMfaLogin: acct?.last_mfa_login ?? null,
+      status: locked ? 'locked' : mustEnrol ? 'enrolment required' : 'active',
+      lastActivity: last?.at == null ? null : String(last.at),
+    };
+  });
+}
+
+export async function listActivity(ctx: MfaContext, limit = 50): Promise<MfaActivity[]> {
+  const rows = await ctx.db
+    .selectFrom('mfa_activity')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    action: r.action as MfaActivity['action'],
+    status: r.status as MfaActivity['status'],
+    userEmail: r.user_email,
+    timestamp: r.at,
+    ipAddress: r.ip,
+  }));
+}
+
+export async function stats(ctx: MfaContext, users: MfaUser[], devices: MfaDevice[]): Promise<MfaStats> {
+  const codes = await ctx.db
+    .selectFrom('mfa_backup_codes')
+    .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('used').as('used')])
+    .executeTakeFirst();
+  const logins = await ctx.db
+    .selectFrom('mfa_activity')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('action', '=', 'mfa_login')
+    .groupBy('status')
+    .execute();
+  const ok = Number(logins.find((l) => l.status === 'success')?.n ?? 0);
+  const bad = Number(logins.find((l) => l.status === 'failed')?.n ?? 0);
+  const last = await ctx.db
+    .selectFrom('mfa_activity')
+    .select('at')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const enabled = users.filter((u) => u.mfaEnabled).length;
+  const rate = (n: number) => (ok + bad === 0 ? null : Math.round((n / (ok + bad)) * 1000) / 10);
+  return {
+    totalUsers: users.length,
+    mfaEnabledUsers: enabled,
+    mfaDisabledUsers: users.length - enabled,
+    totalMfaDevices: devices.length,
+    activeMfaDevices: devices.filter((d) => d.status === 'active').length,
+    backupCodesGenerated: Number(codes?.n ?? 0),
+    backupCodesUsed: Number(codes?.used ?? 0),
+    lastMfaActivity: last?.at ?? null,
+    mfaSuccessRate: rate(ok),
+    mfaFailureRate: rate(bad),
+  };
+}
+
+async function adminByEmail(ctx: MfaContext, email: string) {
+  const a = await ctx.db
+    .selectFrom('admins')
+    .select(['id', 'email'])
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!a) throw notFound(`No account ${email}`);
+  return a;
+}
+
+/** Enable: the account must enrol a factor at its next sign-in (its current sessions end). */
+export async function enableFor(ctx: MfaContext, email: string): Promise<void> {
+  const a = await adminByEmail(ctx, email);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('mfa_accounts')
+      .values({ admin_id: a.id, enrol_required: 1 })
+      .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: 1 }))
+      .execute();
+  });
+}
+
+/** Disable: every factor and backup code of the account goes and its sessions end. */
+export async function disableFor(ctx: MfaContext, email: string, ip: string | null): Promise<void> {
+  const a = await adminByEmail(ctx, email);
+  await ctx.db.transaction().execute((trx) => resetFactors(trx, a.id, { enrolRequired: false }));
+  await recordActivity(ctx.db, {
+    adminId: a.id,
+    email: a.email,
+    action: 'mfa_disable',
+    ok: true,
+    ip,
+    at: ctx.now(),
+  });
+}
+
+export async function revokeDeviceById(ctx: MfaContext, id: number, ip: string | null): Promise<string> {
+  const d = await ctx.db
+    .selectFrom('mfa_devices')
+    .innerJoin('admins', 'admins.id', 'mfa_devices.admin_id')
+    .select(['mfa_devices.admin_id', 'admins.email'])
+    .where('mfa_devices.id', '=', id)
+    .executeTakeFirst();
+  if (!d) throw notFound(`No device ${id}`);
+  await removeDevice(ctx, { id: d.admin_id, email: d.email }, id, ip);
+  return d.email;
+}
+
+export async function listLockouts(ctx: MfaContext): Promise<Lockout[]> {
+  const t = iso(ctx.now());
+  const rows = await ctx.db
+    .selectFrom('mfa_lockouts')
+    .innerJoin('admins', 'admins.id', 'mfa_lockouts.admin_id')
+    .selectAll('mfa_lockouts')
+    .select('admins.email')
+    .orderBy('mfa_lockouts.id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.admin_id,
+    userEmail: r.email,
+    userName: nameOf(r.email),
+    lockoutType: r.lockout_type,
+    reason: r.reason,
+    lockedAt: r.locked_at,
+    expiresAt: r.expires_at,
+    unlockedAt: r.unlocked_at,
+    unlockedBy: r.unlocked_by,
+    attempts: r.attempts,
+    ipAddress: r.ip,
+    status: r.unlocked_at ? 'unlocked' : r.expires_at <= t ? 'expired' : 'active',
+  }));
+}
+
+export async function unlock(ctx: MfaContext, id: number, by: string): Promise<string> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('mfa_lockouts')
+      .innerJoin('admins', 'admins.id', 'mfa_lockouts.admin_id')
+      .select([
+        'mfa_lockouts.unlocked_at',
+        'mfa_lockouts.expires_at',
+        'mfa_lockouts.admin_id',
+        'admins.email',
+      ])
+      .where('mfa_lockouts.id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound(`No lockout ${id}`);
+    if (row.unlocked_at || row.expires_at <= iso(ctx.now()))
+      throw conflict('The lockout is no longer active');
+    await trx
+      .updateTable('mfa_lockouts')
+      .set({ unlocked_at: iso(ctx.now()), unlocked_by: by })
+      .where('id', '=', id)
+      .execute();
+    await trx
+      .updateTable('mfa_accounts')
+      .set({ failed_attempts: 0 })
+      .where('admin_id', '=', row.admin_id)
+      .execute();
+    return row.email;
+  });
+}
+
+export async function listRecoveryRequests(ctx: MfaContext): Promise<RecoveryRequest[]> {
+  const rows = await ctx.db
+    .selectFrom('mfa_recovery_requests')
+    .innerJoin('admins', 'admins.id', 'mfa_recovery_requests.admin_id')
+    .selectAll('mfa_recovery_requests')
+    .select('admins.email')
+    .orderBy('mfa_recovery_requests.id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.admin_id,
+    userEmail: r.email,
+    userName: nameOf(r.email),
+    requestType: r.request_type,
+    status: r.status as RecoveryRequest['status'],
+    requestedAt: r.requested_at,
+    resolvedAt: r.resolved_at,
+    resolvedBy: r.resolved_by,
+    reason: r.reason,
+    details: r.details,
+    ipAddress: r.ip,
+    userAgent: r.user_agent,
+  }));
+}
+
+/** Approve resets the account's factors and makes it enrol at its next sign-in; reject only closes it. */
+export async function resolveRecovery(
+  ctx: MfaContext,
+  id: number,
+  approve: boolean,
+  by: string,
+): Promise<string> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('mfa_recovery_requests')
+      .innerJoin('admins', 'admins.id', 'mfa_recovery_requests.admin_id')
+      .select(['mfa_recovery_requests.status', 'mfa_recovery_requests.admin_id', 'admins.email'])
+      .where('mfa_recovery_requests.id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound(`No recovery request ${id}`);
+    if (row.status !== 'pending') throw conflict(`The request is already ${row.status}`);
+    const res = await trx
+      .updateTable('mfa_recovery_requests')
+      .set({ status: approve ? 'approved' : 'rejected', resolved_at: iso(ctx.now()), resolved_by: by })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw conflict('The request was resolved meanwhile');
+    if (approve) {
+      await resetFactors(trx, row.admin_id, { enrolRequired: true });
+      await trx
+        .updateTable('mfa_lockouts')
+        .set({ unlocked_at: iso(ctx.now()), unlocked_by: by })
+        .where('admin_id', '=', row.admin_id)
+        .where('unlocked_at', 'is', null)
+        .execute();
+    }
+    return row.email;
+  });
+}
+
+export async function listBackupCodeRows(ctx: MfaContext) {
+  const rows = await ctx.db
+    .selectFrom('mfa_backup_codes')
+    .innerJoin('admins', 'admins.id', 'mfa_backup_codes.admin_id')
+    .selectAll('mfa_backup_codes')
+    .select('admins.email')
+    .orderBy('mfa_backup_codes.id', 'desc')
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    userId: r.admin_id,
+    userEmail: r.email,
+    code: `•••••-•${r.hint}`,
+    used: r.used === 1,
+    usedAt: r.used_at,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+  }));
+}

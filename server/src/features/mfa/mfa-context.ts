@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { AppDeps } from '../../app-deps.ts';
+import type { Database } from '../../db/schema.ts';
+import { SecretBox } from './secret-box.ts';
+
+/** What the MFA services share: the database, the secret key and the clock. */
+export interface MfaContext {
+  db: Kysely<Database>;
+  box: SecretBox;
+  now(): number;
+  /** Relying party for passkeys: the console's host name and origin(s). */
+  rp: { id: string; name: string; origins: string[] };
+  sessionAbsoluteMs: number;
+  /** The local mail server's SMTP port on 127.0.0.1 (verification codes go through it). */
+  smtpPort: number;
+}
+
+export function mfaContext(deps: AppDeps): MfaContext {
+  const rpId = process.env.MAILROOM_RP_ID ?? 'localhost';
+  const origins = (process.env.MAILROOM_RP_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    db: deps.database.db,
+    box: new SecretBox(deps.config.dataDir),
+    now: () => (deps.clock ? deps.clock() : Date.now()),
+    rp: { id: rpId, name: 'Mailroom', origins },
+    sessionAbsoluteMs: deps.config.sessionAbsoluteMs,
+    smtpPort: deps.config.ports.smtp,
+  };
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();

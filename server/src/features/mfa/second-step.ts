@@ -1,0 +1,287 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type {
+  LoginMfaChallenge,
+  MfaMethod,
+  MfaVerifyRequest,
+  RecoveryRequestInput,
+} from '@mailroom/contract/auth';
+import { MFA_LOCKOUT_MINUTES } from '@mailroom/contract/mfa';
+import { tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { recordActivity } from './activity.ts';
+import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
+import { clearFailures, countFailure, refuseIfLocked } from './lockout.ts';
+import { iso, type MfaContext } from './mfa-context.ts';
+import { effectivePolicy } from './policy.service.ts';
+import { authenticationOptions, verifyAuthentication } from './webauthn.service.ts';
+
+/** A password-proved sign-in waits this long for its second factor. */
+export const CHALLENGE_TTL_MS = 5 * 60_000;
+export const TRUSTED_COOKIE = 'mailroom_trusted';
+
+const sha = (v: string) => createHash('sha256').update(v).digest('hex');
+
+export interface SignInMeta {
+  ip: string | null;
+  userAgent: string | null;
+  cookie: string | undefined;
+}
+
+/** What a right password leads to: a session (maybe limited to enrolment) or a challenge. */
+export type AfterPassword =
+  | { kind: 'session'; scope: 'enrol' | null; absoluteMs: number }
+  | { kind: 'challenge'; answer: LoginMfaChallenge };
+
+export interface Verified {
+  admin: { id: number; email: string };
+  absoluteMs: number;
+  /** Set when the browser is to be remembered: the cookie value and its lifetime. */
+  trusted?: { token: string; maxAgeS: number };
+}
+
+function cookieValue(cookie: string | undefined, name: string): string | null {
+  for (const part of (cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name && v.length) return v.join('=');
+  }
+  return null;
+}
+
+async function methodsFor(ctx: MfaContext, adminId: number): Promise<MfaMethod[]> {
+  const policy = await effectivePolicy(ctx.db);
+  const types = new Set(
+    (
+      await ctx.db
+        .selectFrom('mfa_devices')
+        .select('device_type')
+        .where('admin_id', '=', adminId)
+        .where('status', '=', 'active')
+        .execute()
+    ).map((r) => r.device_type),
+  );
+  const have: { m: MfaMethod; label: string }[] = [];
+  if (types.has('TOTP')) have.push({ m: 'totp', label: 'TOTP' });
+  if (types.has('Hardware Token')) have.push({ m: 'webauthn', label: 'Hardware Token' });
+  if ((await backupCodeCounts(ctx.db, adminId, ctx.now())).available > 0)
+    have.push({ m: 'backup_code', label: 'Backup Codes' });
+  const allowed = have.filter(
+    (h) =>
+      (policy.allowedMethods as string[]).includes(h.label) &&
+      (h.m !== 'backup_code' || policy.backupCodesEnabled),
+  );
+  // A policy never leaves an enrolled account without a way in: its own factors still count.
+  return (allowed.some((h) => h.m !== 'backup_code') ? allowed : have).map((h) => h.m);
+}
+
+export async function afterPassword(
+  ctx: MfaContext,
+  admin: { id: number; email: string },
+  meta: SignInMeta,
+): Promise<AfterPassword> {
+  const policy = await effectivePolicy(ctx.db);
+  const absoluteMs = policy.sessionTimeoutMs ?? ctx.sessionAbsoluteMs;
+  const factors = await activeFactorCount(ctx.db, admin.id);
+  if (factors === 0) {
+    const acct = await ctx.db
+      .selectFrom('mfa_accounts')
+      .select('enrol_required')
+      .where('admin_id', '=', admin.id)
+      .executeTakeFirst();
+    const mustEnrol = policy.requireMfa || acct?.enrol_required === 1;
+    return { kind: 'session', scope: mustEnrol ? 'enrol' : null, absoluteMs };
+  }
+  await refuseIfLocked(ctx, admin.id);
+  const now = ctx.now();
+  const remembered = cookieValue(meta.cookie, TRUSTED_COOKIE);
+  if (remembered && policy.trustedDevicesEnabled) {
+    const row = await ctx.db
+      .selectFrom('mfa_trusted_devices')
+      .select('id')
+      .where('token_hash', '=', sha(remembered))
+      .where('admin_id', '=', admin.id)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (row) {
+      await recordActivity(ctx.db, {
+        adminId: admin.id,
+        email: admin.email,
+        action: 'mfa_login',
+        ok: true,
+        ip: meta.ip,
+        at: now,
+      });
+      return { kind: 'session', scope: null, absoluteMs };
+    }
+  }
+  const token = randomBytes(32).toString('base64url');
+  await ctx.db.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
+  await ctx.db
+    .insertInto('mfa_challenges')
+    .values({
+      token_hash: sha(token),
+      admin_id: admin.id,
+      purpose: 'login',
+      created_at: now,
+      expires_at: now + CHALLENGE_TTL_MS,
+      ip: meta.ip,
+    })
+    .execute();
+  return {
+    kind: 'challenge',
+    answer: {
+      success: false,
+      mfa_required: true,
+      email: admin.email,
+      challenge: token,
+      methods: await methodsFor(ctx, admin.id),
+      expires_in: CHALLENGE_TTL_MS / 1000,
+    },
+  };
+}
+
+async function findChallenge(ctx: MfaContext, token: string) {
+  const row = await ctx.db
+    .selectFrom('mfa_challenges')
+    .innerJoin('admins', 'admins.id', 'mfa_challenges.admin_id')
+    .select([
+      'mfa_challenges.id as id',
+      'mfa_challenges.expires_at',
+      'mfa_challenges.webauthn_challenge',
+      'admins.id as admin_id',
+      'admins.email',
+    ])
+    .where('mfa_challenges.token_hash', '=', sha(token))
+    .where('mfa_challenges.purpose', '=', 'login')
+    .executeTakeFirst();
+  if (!row || row.expires_at <= ctx.now())
+    throw unauthorized('The sign-in has expired. Enter your email and password again.');
+  return row;
+}
+
+export async function webauthnLoginOptions(ctx: MfaContext, token: string): Promise<Record<string, unknown>> {
+  const ch = await findChallenge(ctx, token);
+  await refuseIfLocked(ctx, ch.admin_id);
+  const options = await authenticationOptions(ctx, ch.admin_id);
+  await ctx.db
+    .updateTable('mfa_challenges')
+    .set({ webauthn_challenge: options.challenge })
+    .where('id', '=', ch.id)
+    .execute();
+  return options as unknown as Record<string, unknown>;
+}
+
+export async function verifySecondStep(
+  ctx: MfaContext,
+  body: MfaVerifyRequest,
+  meta: SignInMeta,
+): Promise<Verified> {
+  const ch = await findChallenge(ctx, body.challenge);
+  const admin = { id: ch.admin_id, email: ch.email };
+  await refuseIfLocked(ctx, admin.id);
+  const methods = await methodsFor(ctx, admin.id);
+  let ok = false;
+  if (methods.includes(body.method)) {
+    if (body.method === 'totp' && body.code) ok = await verifyTotp(ctx, admin.id, body.code);
+    else if (body.method === 'backup_code' && body.code)
+      ok = await consumeBackupCode(ctx, admin.id, body.code);
+    else if (body.method === 'webauthn' && body.credential && ch.webauthn_challenge)
+      ok = await verifyAuthentication(ctx, admin.id, ch.webauthn_challenge, body.credential);
+  }
+  const now = ctx.now();
+  if (!ok) {
+    await recordActivity(ctx.db, {
+      adminId: admin.id,
+      email: admin.email,
+      action: 'mfa_login',
+      ok: false,
+      ip: meta.ip,
+      at: now,
+    });
+    if (await countFailure(ctx, admin.id, meta.ip))
+      throw tooManyRequests(
+        MFA_LOCKOUT_MINUTES * 60,
+        `Account locked after too many failed verification attempts. Try again in ${MFA_LOCKOUT_MINUTES} minutes or ask an administrator.`,
+      );
+    throw unauthorized('Invalid verification code.');
+  }
+  // The challenge is spent once: a parallel second use of the same challenge finds it gone.
+  const spent = await ctx.db.deleteFrom('mfa_challenges').where('id', '=', ch.id).executeTakeFirst();
+  if (Number(spent.numDeletedRows) === 0)
+    throw unauthorized('The sign-in has expired. Enter your email and password again.');
+  await clearFailures(ctx, admin.id);
+  await ctx.db
+    .updateTable('mfa_accounts')
+    .set({ last_mfa_login: iso(now) })
+    .where('admin_id', '=', admin.id)
+    .execute();
+  await recordActivity(ctx.db, {
+    adminId: admin.id,
+    email: admin.email,
+    action: 'mfa_login',
+    ok: true,
+    ip: meta.ip,
+    at: now,
+  });
+  if (body.method === 'backup_code')
+    await recordActivity(ctx.db, {
+      adminId: admin.id,
+      email: admin.email,
+      action: 'backup_code_used',
+      ok: true,
+      ip: meta.ip,
+      at: now,
+    });
+  const policy = await effectivePolicy(ctx.db);
+  const out: Verified = { admin, absoluteMs: policy.sessionTimeoutMs ?? ctx.sessionAbsoluteMs };
+  if (body.trust_device && policy.trustedDevicesEnabled) {
+    const token = randomBytes(32).toString('base64url');
+    await ctx.db
+      .insertInto('mfa_trusted_devices')
+      .values({
+        admin_id: admin.id,
+        token_hash: sha(token),
+        created_at: now,
+        expires_at: now + policy.trustedDeviceExpiryMs,
+        ip: meta.ip,
+        user_agent: meta.userAgent?.slice(0, 300) ?? null,
+      })
+      .execute();
+    out.trusted = { token, maxAgeS: Math.floor(policy.trustedDeviceExpiryMs / 1000) };
+  }
+  return out;
+}
+
+/**
+ * "Lost my device" from the sign-in page. The answer is the same whether or not the account
+ * exists, so the form reveals nothing; at most one pending request per account.
+ */
+export async function createRecoveryRequest(
+  ctx: MfaContext,
+  input: RecoveryRequestInput,
+  meta: SignInMeta,
+): Promise<void> {
+  const admin = await ctx.db
+    .selectFrom('admins')
+    .select('id')
+    .where('email', '=', input.email.trim().toLowerCase())
+    .executeTakeFirst();
+  if (!admin) return;
+  const pending = await ctx.db
+    .selectFrom('mfa_recovery_requests')
+    .select('id')
+    .where('admin_id', '=', admin.id)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (pending) return;
+  await ctx.db
+    .insertInto('mfa_recovery_requests')
+    .values({
+      admin_id: admin.id,
+      request_type: input.requestType,
+      status: 'pending',
+      requested_at: iso(ctx.now()),
+      reason: input.reason,
+      ip: meta.ip,
+      user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    })
+    .execute();
+}

@@ -1,0 +1,66 @@
+import { accountRoutes } from '@mailroom/contract/mfa';
+import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { ApiError, apiCall } from '../../api/client.ts';
+import { notify } from '../../lib/notifications-store.ts';
+
+/** Passkeys and security keys (WebAuthn): the browser talks to the key, the server checks it. */
+export function SecurityKeyCard({ disabled, onDone }: { disabled: boolean; onDone: () => void }) {
+  const [name, setName] = useState('Security key');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function register() {
+    setBusy(true);
+    setError(null);
+    try {
+      const deviceName = name.trim();
+      const options = await apiCall(accountRoutes.webauthnRegisterOptions, { body: { deviceName } });
+      const { startRegistration } = await import('@simplewebauthn/browser');
+      const credential = await startRegistration({ optionsJSON: options as never });
+      await apiCall(accountRoutes.webauthnRegister, {
+        body: { deviceName, credential: credential as unknown as Record<string, unknown> },
+      });
+      notify({
+        type: 'success',
+        title: 'Security key added',
+        message: `${deviceName} is now a second factor.`,
+      });
+      onDone();
+    } catch (err) {
+      setError(
+        err instanceof ApiError
+          ? (err.fieldErrors.credential ?? err.message)
+          : err instanceof Error && err.name === 'NotAllowedError'
+            ? 'The security key was not used.'
+            : 'The security key could not be registered.',
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="key-title">
+      <Title order={2} size="h4" id="key-title" mb="xs">
+        Passkey or security key
+      </Title>
+      <Text size="sm" c="dimmed" mb="xs">
+        Listed as a Hardware Token.
+      </Text>
+      <Group align="flex-end" wrap="wrap">
+        <TextInput
+          label="Key Name"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          maxLength={64}
+          error={error}
+          style={{ flex: 1, minWidth: 200 }}
+        />
+        <Button onClick={() => void register()} disabled={disabled || busy || !name.trim()}>
+          Add security key
+        </Button>
+      </Group>
+    </Card>
+  );
+}

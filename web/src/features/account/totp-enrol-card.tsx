@@ -1,0 +1,125 @@
+import { accountRoutes, type TotpStart } from '@mailroom/contract/mfa';
+import { Button, Card, Code, Group, Image, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { ApiError, apiCall } from '../../api/client.ts';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { notify } from '../../lib/notifications-store.ts';
+
+/** Authenticator app: name it, scan the QR code (or type the secret), confirm with the first code. */
+export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone: () => void }) {
+  const [name, setName] = useState('Authenticator app');
+  const [started, setStarted] = useState<TotpStart | null>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function start() {
+    setBusy(true);
+    setError(null);
+    try {
+      setStarted(await apiCall(accountRoutes.totpStart, { body: { deviceName: name.trim() } }));
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.fieldErrors.deviceName ?? err.message) : 'Failed');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirm(e: FormEvent) {
+    e.preventDefault();
+    if (!started) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await apiCall(accountRoutes.totpConfirm, {
+        params: { id: started.deviceId },
+        body: { code: code.trim() },
+      });
+      notify({
+        type: 'success',
+        title: 'Authenticator added',
+        message: `${name.trim()} is now a second factor.`,
+      });
+      setStarted(null);
+      setCode('');
+      onDone();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.fieldErrors.code ?? err.message) : 'Failed');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="totp-title">
+      <Title order={2} size="h4" id="totp-title" mb="xs">
+        Authenticator app (TOTP)
+      </Title>
+      {!started ? (
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="Device Name"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            maxLength={64}
+            error={error}
+            style={{ flex: 1, minWidth: 200 }}
+          />
+          <Button onClick={() => void start()} disabled={disabled || busy || !name.trim()}>
+            Add authenticator app
+          </Button>
+        </Group>
+      ) : (
+        <form onSubmit={(e) => void confirm(e)} aria-label="Confirm the authenticator app">
+          <Stack>
+            <Text size="sm">
+              Scan the QR code with your authenticator app, or enter the secret by hand. Then type the 6-digit
+              code it shows.
+            </Text>
+            <Group align="flex-start" wrap="wrap">
+              <Image
+                src={`data:image/svg+xml;base64,${btoa(started.qrSvg)}`}
+                alt="QR code for the authenticator app"
+                w={180}
+                h={180}
+                bg="white"
+                radius="sm"
+              />
+              <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+                <Text size="sm" fw={600}>
+                  Secret
+                </Text>
+                <Group gap={4} wrap="nowrap">
+                  <Code data-testid="totp-secret" style={{ overflowWrap: 'anywhere' }}>
+                    {started.secret}
+                  </Code>
+                  <CopyButton value={started.secret} label="Copy secret" />
+                </Group>
+                <Text size="xs" c="dimmed">
+                  SHA-1, 6 digits, 30 seconds
+                </Text>
+              </Stack>
+            </Group>
+            <Group align="flex-end" wrap="wrap">
+              <TextInput
+                label="Verification code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+                error={error}
+                style={{ flex: 1, minWidth: 160 }}
+              />
+              <Button type="submit" disabled={busy || code.trim().length !== 6}>
+                Confirm
+              </Button>
+              <Button variant="default" onClick={() => setStarted(null)}>
+                Cancel
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,168 @@
+import type { LoginMfaChallenge, LoginSession } from '@mailroom/contract/auth';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconAlertCircle, IconKey } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { authRoutes } from '../../api/auth-routes.ts';
+import { ApiError, apiCall } from '../../api/client.ts';
+
+type CodeMethod = 'totp' | 'backup_code';
+
+function stepError(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.status === 0) return 'Unable to connect to server. Please check your connection.';
+    if (err.serverMessage && [400, 401, 429].includes(err.status)) return err.serverMessage;
+  }
+  if (err instanceof Error && err.name === 'NotAllowedError')
+    return 'The security key was not used. Try again.';
+  return 'An error occurred during verification. Please try again.';
+}
+
+/** The second step of a sign-in: an authenticator code, a backup code, or a passkey. */
+export function LoginMfaStep({
+  challenge,
+  onDone,
+  onCancel,
+  onLostDevice,
+}: {
+  challenge: LoginMfaChallenge;
+  onDone: (session: LoginSession) => void;
+  onCancel: () => void;
+  onLostDevice: () => void;
+}) {
+  const codeMethods = challenge.methods.filter((m): m is CodeMethod => m !== 'webauthn');
+  const [method, setMethod] = useState<CodeMethod>(codeMethods[0] ?? 'totp');
+  const [code, setCode] = useState('');
+  const [trust, setTrust] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function finish(body: Record<string, unknown>) {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const res = await apiCall(authRoutes.mfaVerify, {
+        body: { challenge: challenge.challenge, trust_device: trust, ...body } as never,
+      });
+      onDone(res);
+    } catch (err) {
+      setFailure(stepError(err));
+      setBusy(false);
+    }
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!code.trim()) return;
+    await finish({ method, code: code.trim() });
+  }
+
+  async function passkey() {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const options = await apiCall(authRoutes.mfaWebauthnOptions, {
+        body: { challenge: challenge.challenge },
+      });
+      const { startAuthentication } = await import('@simplewebauthn/browser');
+      const credential = await startAuthentication({ optionsJSON: options as never });
+      await finish({ method: 'webauthn', credential });
+    } catch (err) {
+      setFailure(stepError(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Verify your identity">
+      <Stack>
+        <div>
+          <Text fw={600}>Two-step verification</Text>
+          <Text size="sm" c="dimmed">
+            Signed in as {challenge.email}. Confirm it is you with your second factor.
+          </Text>
+        </div>
+        {failure && (
+          <Alert
+            color="red"
+            variant="light"
+            title="Verification failed"
+            icon={<IconAlertCircle aria-hidden />}
+            role="alert"
+          >
+            {failure}
+          </Alert>
+        )}
+        {challenge.methods.includes('webauthn') && (
+          <Button
+            variant="light"
+            leftSection={<IconKey size={16} aria-hidden />}
+            onClick={() => void passkey()}
+            disabled={busy}
+          >
+            Use a passkey or security key
+          </Button>
+        )}
+        {codeMethods.length > 0 && (
+          <>
+            {codeMethods.length > 1 && (
+              <SegmentedControl
+                aria-label="Code type"
+                value={method}
+                onChange={(v) => {
+                  setMethod(v as CodeMethod);
+                  setCode('');
+                }}
+                data={codeMethods.map((m) => ({
+                  value: m,
+                  label: m === 'totp' ? 'Authenticator app' : 'Backup code',
+                }))}
+              />
+            )}
+            <TextInput
+              label={method === 'totp' ? 'Authentication code' : 'Backup code'}
+              description={
+                method === 'totp'
+                  ? 'The 6-digit code from your authenticator app'
+                  : 'One of your saved backup codes'
+              }
+              name="code"
+              autoComplete="one-time-code"
+              inputMode={method === 'totp' ? 'numeric' : 'text'}
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              disabled={busy}
+              data-autofocus
+            />
+            <Checkbox
+              label="Trust this browser"
+              checked={trust}
+              onChange={(e) => setTrust(e.currentTarget.checked)}
+              disabled={busy}
+            />
+            <Button type="submit" fullWidth disabled={!code.trim() || busy}>
+              {busy ? 'Verifying...' : 'Verify'}
+            </Button>
+          </>
+        )}
+        <Group justify="space-between">
+          <Anchor component="button" type="button" size="sm" onClick={onCancel}>
+            Back to sign in
+          </Anchor>
+          <Anchor component="button" type="button" size="sm" onClick={onLostDevice}>
+            Lost my device
+          </Anchor>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
