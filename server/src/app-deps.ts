@@ -2,6 +2,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
 import type { JobRunner } from './features/jobs/job-runner.ts';
+import type { MetricsSource } from './features/system/metrics-source.ts';
 import type { Host } from './host/host.ts';
 import type { ServiceControl } from './host/service-control.ts';
 
@@ -16,4 +17,6 @@ export interface AppDeps {
   locks?: Locks;
   /** The job runner (features/jobs/job-runner.ts); set by buildApp. */
   jobs?: JobRunner;
+  /** The one metrics collector (features/system/metrics-collector.ts); set by buildApp. */
+  metrics?: MetricsSource;
 }
