@@ -3,6 +3,7 @@ import { Card, Group, RingProgress, SimpleGrid, Stack, Text } from '@mantine/cor
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { average, metricStatus, STATUS_COLOR, THRESHOLDS } from '../api/live-metrics.ts';
 import { formatBytes } from '../lib/format.ts';
+import { StatusBadge } from './status-badge.tsx';
 
 const WORD = { good: 'Good', warning: 'Warning', critical: 'Critical' } as const;
 
@@ -15,6 +16,7 @@ function Gauge({ label, value, t, caption }: { label: string; value: number; t: 
           size={92}
           thickness={9}
           roundCaps
+          transitionDuration={0}
           sections={[{ value: Math.min(100, value), color: STATUS_COLOR[status] }]}
           label={
             <Text ta="center" fw={700} size="sm" data-testid={`gauge-${label.toLowerCase()}`}>
@@ -27,9 +29,7 @@ function Gauge({ label, value, t, caption }: { label: string; value: number; t: 
           <Text size="xs" tt="uppercase" fw={700} c="dimmed">
             {label}
           </Text>
-          <Text fw={600} c={STATUS_COLOR[status] === 'green' ? undefined : STATUS_COLOR[status] === 'yellow' ? 'yellow.9' : 'red.8'}>
-            {WORD[status]}
-          </Text>
+          <StatusBadge status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'} label={WORD[status]} />
           <Text size="xs" c="dimmed">
             {caption}
           </Text>

@@ -10,8 +10,8 @@ export function TrendCharts({ data }: { data: MetricsAnswer }) {
   const chart = (key: 'cpu' | 'memory', label: string, color: string) => {
     const points = data.series[key].slice(-30).map((p) => ({ minute: time(p.timestamp), [label]: p.value }));
     return (
-      <Card withBorder radius="md" padding="md" data-testid={`chart-${key}`}>
-        <Text fw={600} mb="sm">
+      <Card withBorder radius="md" padding="md" component="figure" m={0} data-testid={`chart-${key}`}>
+        <Text fw={600} mb="sm" component="figcaption">
           {label} (last 30 minutes)
         </Text>
         <BarChart
@@ -22,7 +22,7 @@ export function TrendCharts({ data }: { data: MetricsAnswer }) {
           yAxisProps={{ domain: [0, 100] }}
           unit="%"
           tickLine="y"
-          aria-label={`${label} usage per minute over the last 30 minutes`}
+          barProps={{ isAnimationActive: false }}
         />
       </Card>
     );

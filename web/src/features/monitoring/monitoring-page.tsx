@@ -32,7 +32,7 @@ function MetricCard(p: { name: string; value: number; unit: string; t: { warning
         <Text size="xs" tt="uppercase" fw={700} c="dimmed">
           {p.name}
         </Text>
-        <StatusBadge status={status === 'good' ? 'ok' : status} label={status} />
+        <StatusBadge status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'} label={status} />
       </Group>
       <Group gap="xs" mt={6} align="baseline">
         <Text fz={28} fw={700} data-testid={p.testId}>
@@ -216,7 +216,14 @@ export default function MonitoringPage() {
       <PageHeader
         title="Real-time Monitoring"
         breadcrumbs={BREADCRUMBS}
-        subtitle={metrics.connected ? 'Live: figures arrive every 2 seconds' : 'Connecting to the live stream…'}
+        subtitle={
+          <span>
+            {metrics.connected ? 'Live: figures arrive every 2 seconds' : 'Connecting to the live stream…'}
+            {metrics.data && (
+              <span data-testid="metrics-updated"> · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}</span>
+            )}
+          </span>
+        }
         actions={
           <>
             <Switch label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`} checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />

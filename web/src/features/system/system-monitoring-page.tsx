@@ -72,7 +72,14 @@ export default function SystemMonitoringPage() {
       <PageHeader
         title="System Monitoring"
         breadcrumbs={BREADCRUMBS}
-        subtitle="Live figures, processes, connections, disks, logs and the mail queue of this machine"
+        subtitle={
+          <span>
+            Live figures, processes, connections, disks, logs and the mail queue of this machine
+            {metrics.data && (
+              <span data-testid="metrics-updated"> · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}</span>
+            )}
+          </span>
+        }
         actions={
           <>
             <Switch label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`} checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />
