@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { readdirSync, readFileSync, statfsSync } from 'node:fs';
 
 /**
  * The machine-wide figures the metrics collector reads every few seconds, straight from /proc
@@ -67,6 +67,19 @@ export function parseNetDev(text: string): NetTotals {
   return { rx, tx };
 }
 
+/**
+ * Established TCP connections (IPv4 and IPv6) from /proc/net/snmp's `Tcp: ... CurrEstab`: a counter
+ * the kernel keeps, read in microseconds, where walking /proc/net/tcp costs milliseconds.
+ */
+export function parseCurrEstab(snmp: string): number | null {
+  const lines = snmp.split('\n').filter((l) => l.startsWith('Tcp:'));
+  if (lines.length < 2) return null;
+  const keys = lines[0]!.split(/\s+/);
+  const values = lines[1]!.split(/\s+/);
+  const i = keys.indexOf('CurrEstab');
+  return i > 0 ? Number(values[i]) : null;
+}
+
 /** Established TCP connections in a /proc/net/tcp{,6} table (state 01). */
 export function countEstablished(table: string): number {
   let n = 0;
@@ -82,7 +95,21 @@ export function countEstablished(table: string): number {
   return n;
 }
 
-const read = (file: string) => fs.readFile(file, 'utf8').catch(() => '');
+/** /proc files live in memory: a synchronous read costs microseconds, less than a thread-pool hop. */
+const read = (file: string) => {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+};
+const attempt = <T>(f: () => T, fallback: T): T => {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+};
 
 export interface HostSample {
   cpu: CpuTimes;
@@ -95,16 +122,17 @@ export interface HostSample {
 }
 
 /** One reading of the machine. `procRoot` is /proc (tests may point elsewhere). */
-export async function readHostSample(diskPath: string, procRoot = '/proc'): Promise<HostSample> {
-  const [stat, meminfo, netdev, tcp, tcp6, entries, disk] = await Promise.all([
-    read(`${procRoot}/stat`),
-    read(`${procRoot}/meminfo`),
-    read(`${procRoot}/net/dev`),
-    read(`${procRoot}/net/tcp`),
-    read(`${procRoot}/net/tcp6`),
-    fs.readdir(procRoot).catch(() => [] as string[]),
-    fs.statfs(diskPath).catch(() => null),
-  ]);
+export function readHostSample(diskPath: string, procRoot = '/proc'): Promise<HostSample> {
+  return Promise.resolve(readHostSampleSync(diskPath, procRoot));
+}
+
+export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSample {
+  const stat = read(`${procRoot}/stat`);
+  const meminfo = read(`${procRoot}/meminfo`);
+  const netdev = read(`${procRoot}/net/dev`);
+  const snmp = read(`${procRoot}/net/snmp`);
+  const entries = attempt(() => readdirSync(procRoot), [] as string[]);
+  const disk = attempt(() => statfsSync(diskPath), null);
   let processes = 0;
   for (const e of entries) {
     const c = e.charCodeAt(0);
@@ -114,7 +142,9 @@ export async function readHostSample(diskPath: string, procRoot = '/proc'): Prom
     cpu: parseCpuTimes(stat),
     mem: parseMeminfo(meminfo),
     net: parseNetDev(netdev),
-    established: countEstablished(tcp) + countEstablished(tcp6),
+    established:
+      parseCurrEstab(snmp) ??
+      countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
     processes,
     disk: disk
       ? { total: disk.blocks * disk.bsize, used: (disk.blocks - disk.bfree) * disk.bsize }

@@ -50,7 +50,7 @@ describe.each(dialects())('system live view on %s', (dialect) => {
     const body = res.json<{ stats: Record<string, number>; series: Record<string, unknown[]> }>();
     expect(body.stats.memoryUsage).toBeGreaterThan(0);
     expect(body.stats.totalProcesses).toBeGreaterThan(1);
-    expect(body.series.cpu.length).toBeGreaterThanOrEqual(1);
+    expect(body.series.cpu!.length).toBeGreaterThanOrEqual(1);
     expect(t.deps.metrics?.latest()?.sampledAt).toBe(body.stats.sampledAt);
   });
 

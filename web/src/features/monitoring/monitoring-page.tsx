@@ -144,7 +144,7 @@ function ServiceStatus({ every }: { every: number | false }) {
         Service Status
       </Title>
       {services.error && <Text c="red">{errorMessage(services.error)}</Text>}
-      <Table.ScrollContainer minWidth={560}>
+      <Table.ScrollContainer minWidth={720}>
         <Table verticalSpacing="xs">
           <Table.Thead>
             <Table.Tr>
@@ -163,12 +163,12 @@ function ServiceStatus({ every }: { every: number | false }) {
                     {s.name}
                   </Text>
                   {s.note && (
-                    <Text size="xs" c="dimmed" maw={360}>
+                    <Text size="xs" c="dimmed" maw={360} lineClamp={2} title={s.note}>
                       {s.note}
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <StatusBadge status={s.status} />
                 </Table.Td>
                 <Table.Td>{s.status === 'running' ? formatUptime(s.uptime) : '—'}</Table.Td>

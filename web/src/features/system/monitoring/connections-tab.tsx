@@ -65,8 +65,8 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
           onChange={(e) => setSearch(e.currentTarget.value)}
         />
       </Group>
-      <ScrollArea>
-        <Table striped highlightOnHover miw={760}>
+      <ScrollArea.Autosize mah={640} type="auto">
+        <Table striped highlightOnHover stickyHeader miw={760}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Protocol</Table.Th>
@@ -122,7 +122,7 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </ScrollArea.Autosize>
       {rows.length > SHOWN && (
         <Text size="sm" c="dimmed" mt="xs">
           Showing the first {SHOWN} of {rows.length}; search to narrow the list.

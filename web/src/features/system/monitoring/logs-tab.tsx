@@ -82,8 +82,8 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
         </Text>
       )}
       {logs.error && <Text c="red">{errorMessage(logs.error)}</Text>}
-      <ScrollArea>
-        <Table striped highlightOnHover miw={760}>
+      <ScrollArea.Autosize mah={640} type="auto">
+        <Table striped highlightOnHover stickyHeader miw={760}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Time</Table.Th>
@@ -133,7 +133,7 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </ScrollArea.Autosize>
       {logs.hasNextPage && (
         <Group justify="center" mt="sm">
           <Button variant="default" loading={logs.isFetchingNextPage} onClick={() => void logs.fetchNextPage()}>

@@ -92,8 +92,8 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
           onChange={(e) => setSearch(e.currentTarget.value)}
         />
       </Group>
-      <ScrollArea>
-        <Table striped highlightOnHover miw={760}>
+      <ScrollArea.Autosize mah={640} type="auto">
+        <Table striped highlightOnHover stickyHeader miw={760}>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>PID</Table.Th>
@@ -152,7 +152,7 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </ScrollArea.Autosize>
       {rows.length > SHOWN && (
         <Text size="sm" c="dimmed" mt="xs">
           Showing the first {SHOWN} of {rows.length}; search to narrow the list.
