@@ -17,8 +17,12 @@ const alive = (pid: number) => {
 
 /** Both trend charts drawn, with bars for the measured minutes (memory in use is never 0). */
 async function expectCharts(page: Page) {
-  await expect(page.getByTestId('chart-cpu').locator('svg.recharts-surface').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('chart-memory').locator('.recharts-bar-rectangle').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('chart-cpu').locator('svg.recharts-surface').first()).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId('chart-memory').locator('.recharts-bar-rectangle').first()).toBeVisible({
+    timeout: 30_000,
+  });
 }
 
 test.describe('system monitoring, live', () => {
@@ -71,7 +75,10 @@ test.describe('system monitoring, live', () => {
     }
   });
 
-  test('real-time monitoring: live log stream with pause, alerts, services, phone and dark', async ({ page, server }) => {
+  test('real-time monitoring: live log stream with pause, alerts, services, phone and dark', async ({
+    page,
+    server,
+  }) => {
     const logDir = path.join(server.dataDir, 'root', 'var', 'log');
     mkdirSync(logDir, { recursive: true });
     const log = path.join(logDir, 'mail.log');

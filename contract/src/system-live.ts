@@ -87,7 +87,11 @@ export const CleanupBody = z.object({
   kinds: z.array(CleanupKind).min(1, 'Choose at least one thing to clean up'),
   days: z.number().int().min(1).max(3650).optional(),
 });
-export const CleanupAnswer = z.object({ removedFiles: z.number(), freedBytes: z.number(), errors: z.array(z.string()) });
+export const CleanupAnswer = z.object({
+  removedFiles: z.number(),
+  freedBytes: z.number(),
+  errors: z.array(z.string()),
+});
 
 /** Spec §3.3 Log (monitoring). id is the entry's byte offset (files) or journal cursor. */
 export const LogLevel = z.enum(['error', 'warning', 'info', 'debug']);

@@ -104,7 +104,13 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);
   const live = await startSystemLive(app, deps, promRegistry);
-  registerEvents(app, hub, sessionCheck(deps.database.db, deps.config.sessionIdleMs), opts.jobs, live.collector);
+  registerEvents(
+    app,
+    hub,
+    sessionCheck(deps.database.db, deps.config.sessionIdleMs),
+    opts.jobs,
+    live.collector,
+  );
   app.addHook('onClose', async () => {
     await jobs.close();
     hub.close();

@@ -57,7 +57,8 @@ async function makeLog(file: string, log: (m: string) => void): Promise<void> {
  */
 const suite: BenchSuite = {
   name: 'system',
-  description: 'metrics collector CPU at 2 s sampling; log page p99 in a 1 GiB log (paged, filtered, searched)',
+  description:
+    'metrics collector CPU at 2 s sampling; log page p99 in a 1 GiB log (paged, filtered, searched)',
   async run(ctx) {
     const rows: BenchRow[] = [];
     const collector = new MetricsCollector({ diskPath: ctx.outDir, idleMs: 3_600_000 });
@@ -73,7 +74,11 @@ const suite: BenchSuite = {
     rows.push({
       measure: 'collector CPU per sample',
       value: `${perSampleMs.toFixed(3)} ms`,
-      raw: { perSampleMs, wallMsPerSample: wall / SAMPLES, processes: collector.latest()?.totalProcesses ?? 0 },
+      raw: {
+        perSampleMs,
+        wallMsPerSample: wall / SAMPLES,
+        processes: collector.latest()?.totalProcesses ?? 0,
+      },
     });
     rows.push({
       measure: 'collector CPU at 2 s sampling',
@@ -85,7 +90,7 @@ const suite: BenchSuite = {
 
     const root = path.join(ctx.outDir, 'system-bench', 'root');
     const file = path.join(root, 'var', 'log', 'mail.log');
-    await makeLog(file, ctx.log);
+    await makeLog(file, (m) => ctx.log(m));
     const size = statSync(file).size;
     const deps = {
       config: { hostRoot: root, dataDir: path.join(ctx.outDir, 'system-bench') },
@@ -99,8 +104,18 @@ const suite: BenchSuite = {
     const kinds: Record<string, () => Parameters<typeof readLogs>[1]> = {
       newest: () => ({ source: 'mail', limit: 50 }),
       'random depth': () => ({ source: 'mail', limit: 50, cursor: `f:${Math.floor(Math.random() * size)}` }),
-      'level=error': () => ({ source: 'mail', limit: 50, level: 'error', cursor: `f:${Math.floor(Math.random() * size)}` }),
-      'rare search': () => ({ source: 'mail', limit: 50, search: 'rare-marker', cursor: `f:${Math.floor(Math.random() * size)}` }),
+      'level=error': () => ({
+        source: 'mail',
+        limit: 50,
+        level: 'error',
+        cursor: `f:${Math.floor(Math.random() * size)}`,
+      }),
+      'rare search': () => ({
+        source: 'mail',
+        limit: 50,
+        search: 'rare-marker',
+        cursor: `f:${Math.floor(Math.random() * size)}`,
+      }),
     };
     const all: number[] = [];
     for (const [name, q] of Object.entries(kinds)) {

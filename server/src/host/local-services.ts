@@ -144,7 +144,8 @@ export class LocalServices implements ServiceControl {
     return {
       ok: st?.state === want,
       attempted: true,
-      output: st?.state === want ? `${name} ${action === 'stop' ? 'stopped' : 'started'}.` : (st?.detail ?? ''),
+      output:
+        st?.state === want ? `${name} ${action === 'stop' ? 'stopped' : 'started'}.` : (st?.detail ?? ''),
     };
   }
 

@@ -99,9 +99,7 @@ export class ProcessTable {
     ]);
     const btime = Number(/^btime (\d+)/m.exec(stat)?.[1] ?? 0);
     const memTotal = Number(/^MemTotal:\s+(\d+)/m.exec(meminfo)?.[1] ?? 0) * 1024;
-    const uptime = Number(
-      (await fs.readFile(`${root}/uptime`, 'utf8').catch(() => '0')).split(' ')[0] ?? 0,
-    );
+    const uptime = Number((await fs.readFile(`${root}/uptime`, 'utf8').catch(() => '0')).split(' ')[0] ?? 0);
     const now = Date.now();
     const seen = new Map<number, { ticks: number; at: number; start: number }>();
     const rows: ProcRow[] = [];

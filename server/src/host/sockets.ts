@@ -44,7 +44,7 @@ export function decodeIp(hex: string): string {
   // Shorten the longest run of zero groups.
   let best = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== '0') {
       i++;
       continue;
@@ -118,4 +118,5 @@ export async function socketOwners(procRoot = '/proc'): Promise<Map<number, { pi
 }
 
 /** Brackets an IPv6 address for `addr:port`. */
-export const hostPort = (ip: string, port: number) => (ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`);
+export const hostPort = (ip: string, port: number) =>
+  ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;

@@ -32,8 +32,13 @@ describe.each(dialects())('system live view on %s', (dialect) => {
     const logDir = path.join(t.deps.config.hostRoot, 'var', 'log');
     mkdirSync(logDir, { recursive: true });
     for (let i = 0; i < 500; i++) {
-      const kind = i % 50 === 7 ? 'error: connect to mx.example.net[192.0.2.1]:25: Connection refused' : `info: message ${i} delivered`;
-      logLines.push(`Nov 22 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} mx postfix/smtp[${1000 + i}]: Q${i}: ${kind}`);
+      const kind =
+        i % 50 === 7
+          ? 'error: connect to mx.example.net[192.0.2.1]:25: Connection refused'
+          : `info: message ${i} delivered`;
+      logLines.push(
+        `Nov 22 10:${String(Math.floor(i / 60) % 60).padStart(2, '0')}:${String(i % 60).padStart(2, '0')} mx postfix/smtp[${1000 + i}]: Q${i}: ${kind}`,
+      );
     }
     writeFileSync(path.join(logDir, 'mail.log'), logLines.join('\n') + '\n');
   });
@@ -57,39 +62,85 @@ describe.each(dialects())('system live view on %s', (dialect) => {
   it('lists the services with Mailroom itself running', async () => {
     const res = await t.call({ method: 'GET', url: '/api/system/services' });
     expect(res.statusCode).toBe(200);
-    const services = res.json<{ services: { id: string; status: string; pid: number | null; note?: string }[] }>().services;
-    expect(services.map((s) => s.id)).toEqual(['postfix', 'dovecot', 'named', 'rspamd', 'apache2', 'postgresql', 'mailroom']);
+    const services = res.json<{
+      services: { id: string; status: string; pid: number | null; note?: string }[];
+    }>().services;
+    expect(services.map((s) => s.id)).toEqual([
+      'postfix',
+      'dovecot',
+      'named',
+      'rspamd',
+      'apache2',
+      'postgresql',
+      'mailroom',
+    ]);
     const self = services.find((s) => s.id === 'mailroom')!;
     expect(self).toMatchObject({ status: 'running', pid: process.pid });
     // Local mode: Apache is not Mailroom's to run, and says so.
     expect(services.find((s) => s.id === 'apache2')!.note).toMatch(/local mode/);
-    const act = await t.call({ method: 'POST', url: '/api/system/services/apache2/action', payload: { action: 'start' } });
+    const act = await t.call({
+      method: 'POST',
+      url: '/api/system/services/apache2/action',
+      payload: { action: 'start' },
+    });
     expect(act.statusCode).toBe(200);
-    expect(act.json<{ ok: boolean; message: string }>()).toMatchObject({ ok: false, message: expect.stringMatching(/local mode/) });
-    const missing = await t.call({ method: 'POST', url: '/api/system/services/nope/action', payload: { action: 'start' } });
+    expect(act.json<{ ok: boolean; message: string }>()).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/local mode/),
+    });
+    const missing = await t.call({
+      method: 'POST',
+      url: '/api/system/services/nope/action',
+      payload: { action: 'start' },
+    });
     expect(missing.statusCode).toBe(404);
   });
 
   it('lists processes, kills a throwaway one, refuses PID 1 and itself, and audits it', async () => {
     const pid = child.pid!;
     const list = await t.call({ method: 'GET', url: '/api/system/processes' });
-    const procs = list.json<{ processes: { pid: number; name: string; command: string; status: string }[] }>().processes;
-    expect(procs.find((p) => p.pid === pid)).toMatchObject({ name: 'sleep', command: 'sleep 300', status: 'sleeping' });
+    const procs = list.json<{ processes: { pid: number; name: string; command: string; status: string }[] }>()
+      .processes;
+    expect(procs.find((p) => p.pid === pid)).toMatchObject({
+      name: 'sleep',
+      command: 'sleep 300',
+      status: 'sleeping',
+    });
 
-    const one = await t.call({ method: 'POST', url: '/api/system/processes/1/kill', payload: { signal: 'SIGKILL' } });
+    const one = await t.call({
+      method: 'POST',
+      url: '/api/system/processes/1/kill',
+      payload: { signal: 'SIGKILL' },
+    });
     expect(one.statusCode).toBe(403);
-    const self = await t.call({ method: 'POST', url: `/api/system/processes/${process.pid}/kill`, payload: { signal: 'SIGTERM' } });
+    const self = await t.call({
+      method: 'POST',
+      url: `/api/system/processes/${process.pid}/kill`,
+      payload: { signal: 'SIGTERM' },
+    });
     expect(self.statusCode).toBe(403);
     expect(self.json<{ message: string }>().message).toMatch(/Mailroom itself/);
-    const bad = await t.call({ method: 'POST', url: `/api/system/processes/${pid}/kill`, payload: { signal: 'SIGHUP' } });
+    const bad = await t.call({
+      method: 'POST',
+      url: `/api/system/processes/${pid}/kill`,
+      payload: { signal: 'SIGHUP' },
+    });
     expect(bad.statusCode).toBe(400);
 
     const exited = new Promise((r) => child.once('exit', r));
-    const kill = await t.call({ method: 'POST', url: `/api/system/processes/${pid}/kill`, payload: { signal: 'SIGTERM' } });
+    const kill = await t.call({
+      method: 'POST',
+      url: `/api/system/processes/${pid}/kill`,
+      payload: { signal: 'SIGTERM' },
+    });
     expect(kill.statusCode).toBe(200);
     await exited;
     expect(alive(pid)).toBe(false);
-    const gone = await t.call({ method: 'POST', url: `/api/system/processes/${pid}/kill`, payload: { signal: 'SIGKILL' } });
+    const gone = await t.call({
+      method: 'POST',
+      url: `/api/system/processes/${pid}/kill`,
+      payload: { signal: 'SIGKILL' },
+    });
     expect(gone.statusCode).toBe(404);
 
     const audit = await t.call({ method: 'GET', url: '/api/audit?action=system.process.kill' });
@@ -98,10 +149,16 @@ describe.each(dialects())('system live view on %s', (dialect) => {
 
   it('finds a listener the test opened, with its process', async () => {
     const res = await t.call({ method: 'GET', url: '/api/system/connections' });
-    const conns = res.json<{ connections: { localAddress: string; state: string; pid: number | null; process: string }[] }>().connections;
+    const conns = res.json<{
+      connections: { localAddress: string; state: string; pid: number | null; process: string }[];
+    }>().connections;
     const mine = conns.find((c) => c.localAddress === `127.0.0.1:${port}` && c.state === 'listening');
     expect(mine).toMatchObject({ pid: process.pid });
-    const bad = await t.call({ method: 'POST', url: '/api/system/connections/close', payload: { id: 'nonsense' } });
+    const bad = await t.call({
+      method: 'POST',
+      url: '/api/system/connections/close',
+      payload: { id: 'nonsense' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ details: { field: string }[] }>().details[0]!.field).toBe('id');
   });
@@ -124,7 +181,9 @@ describe.each(dialects())('system live view on %s', (dialect) => {
   });
 
   it('lists disks and previews then runs a cleanup of exactly what it showed', async () => {
-    const disks = (await t.call({ method: 'GET', url: '/api/system/disks' })).json<{ disks: { mountPoint: string; totalSize: number }[] }>().disks;
+    const disks = (await t.call({ method: 'GET', url: '/api/system/disks' })).json<{
+      disks: { mountPoint: string; totalSize: number }[];
+    }>().disks;
     expect(disks.some((d) => d.mountPoint === '/')).toBe(true);
     const root = t.deps.config.hostRoot;
     mkdirSync(path.join(root, 'var/cache/apt/archives'), { recursive: true });
@@ -149,7 +208,11 @@ describe.each(dialects())('system live view on %s', (dialect) => {
     expect(p.totalBytes).toBe(5500);
     const none = await t.call({ method: 'POST', url: '/api/system/disks/cleanup', payload: { kinds: [] } });
     expect(none.statusCode).toBe(400);
-    const run = await t.call({ method: 'POST', url: '/api/system/disks/cleanup', payload: { kinds: ['apt-cache', 'removed-mail'], days: 30 } });
+    const run = await t.call({
+      method: 'POST',
+      url: '/api/system/disks/cleanup',
+      payload: { kinds: ['apt-cache', 'removed-mail'], days: 30 },
+    });
     expect(run.json()).toMatchObject({ removedFiles: 2, freedBytes: 4500 });
     expect(existsSync(old)).toBe(false);
     expect(existsSync(fresh)).toBe(true);
@@ -159,11 +222,16 @@ describe.each(dialects())('system live view on %s', (dialect) => {
   it('pages a log backwards by cursor, filters by level and search, and downloads the filtered range', async () => {
     const first = await t.call({ method: 'GET', url: '/api/system/logs?source=mail&limit=20' });
     expect(first.statusCode).toBe(200);
-    const p1 = first.json<{ entries: { message: string; level: string; service: string; pid: number }[]; nextCursor: string }>();
+    const p1 = first.json<{
+      entries: { message: string; level: string; service: string; pid: number }[];
+      nextCursor: string;
+    }>();
     expect(p1.entries).toHaveLength(20);
     expect(p1.entries[0]!.message).toContain('Q499:');
     expect(p1.entries[0]).toMatchObject({ service: 'postfix', pid: 1499 });
-    const second = (await t.call({ method: 'GET', url: `/api/system/logs?source=mail&limit=20&cursor=${p1.nextCursor}` })).json<typeof p1>();
+    const second = (
+      await t.call({ method: 'GET', url: `/api/system/logs?source=mail&limit=20&cursor=${p1.nextCursor}` })
+    ).json<typeof p1>();
     expect(second.entries[0]!.message).toContain('Q479:');
 
     // Every page to the start: all 500 lines exactly once.
@@ -171,17 +239,24 @@ describe.each(dialects())('system live view on %s', (dialect) => {
     let seen = 0;
     do {
       const page: typeof p1 & { nextCursor: string | null } = (
-        await t.call({ method: 'GET', url: `/api/system/logs?source=mail&limit=77${cursor ? `&cursor=${cursor}` : ''}` })
+        await t.call({
+          method: 'GET',
+          url: `/api/system/logs?source=mail&limit=77${cursor ? `&cursor=${cursor}` : ''}`,
+        })
       ).json();
       seen += page.entries.length;
       cursor = page.nextCursor;
     } while (cursor);
     expect(seen).toBe(500);
 
-    const errors = (await t.call({ method: 'GET', url: '/api/system/logs?source=mail&level=error&limit=100' })).json<typeof p1>();
+    const errors = (
+      await t.call({ method: 'GET', url: '/api/system/logs?source=mail&level=error&limit=100' })
+    ).json<typeof p1>();
     expect(errors.entries).toHaveLength(10);
     expect(errors.entries.every((e) => e.level === 'error')).toBe(true);
-    const search = (await t.call({ method: 'GET', url: '/api/system/logs?source=mail&search=q123%3A&limit=100' })).json<typeof p1>();
+    const search = (
+      await t.call({ method: 'GET', url: '/api/system/logs?source=mail&search=q123%3A&limit=100' })
+    ).json<typeof p1>();
     expect(search.entries.map((e) => e.message)).toEqual(['Q123: info: message 123 delivered']);
     const badCursor = await t.call({ method: 'GET', url: '/api/system/logs?source=mail&cursor=xyz' });
     expect(badCursor.statusCode).toBe(400);

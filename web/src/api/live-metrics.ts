@@ -67,7 +67,11 @@ export function metricStatus(value: number, t: { warning: number; critical: numb
   return 'good';
 }
 
-export const STATUS_COLOR: Record<MetricStatus, string> = { good: 'green', warning: 'yellow', critical: 'red' };
+export const STATUS_COLOR: Record<MetricStatus, string> = {
+  good: 'green',
+  warning: 'yellow',
+  critical: 'red',
+};
 
 /** Trend of a series: up, down or stable (within one point) between the last two values. */
 export function trendOf(values: number[]): 'up' | 'down' | 'stable' {

@@ -7,7 +7,17 @@ import { StatusBadge } from './status-badge.tsx';
 
 const WORD = { good: 'Good', warning: 'Warning', critical: 'Critical' } as const;
 
-function Gauge({ label, value, t, caption }: { label: string; value: number; t: { warning: number; critical: number }; caption: string }) {
+function Gauge({
+  label,
+  value,
+  t,
+  caption,
+}: {
+  label: string;
+  value: number;
+  t: { warning: number; critical: number };
+  caption: string;
+}) {
   const status = metricStatus(value, t);
   return (
     <Card withBorder radius="md" padding="md">
@@ -29,7 +39,10 @@ function Gauge({ label, value, t, caption }: { label: string; value: number; t: 
           <Text size="xs" tt="uppercase" fw={700} c="dimmed">
             {label}
           </Text>
-          <StatusBadge status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'} label={WORD[status]} />
+          <StatusBadge
+            status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'}
+            label={WORD[status]}
+          />
           <Text size="xs" c="dimmed">
             {caption}
           </Text>
@@ -45,8 +58,18 @@ export function MetricGauges({ data }: { data: MetricsAnswer }) {
   const last30 = (k: 'cpu' | 'memory') => data.series[k].slice(-30).map((p) => p.value);
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-      <Gauge label="CPU" value={s.cpuUsage} t={THRESHOLDS.cpu} caption={`Average ${average(last30('cpu'))}% · load ${s.loadAverage[0]}`} />
-      <Gauge label="Memory" value={s.memoryUsage} t={THRESHOLDS.memory} caption={`Average ${average(last30('memory'))}%`} />
+      <Gauge
+        label="CPU"
+        value={s.cpuUsage}
+        t={THRESHOLDS.cpu}
+        caption={`Average ${average(last30('cpu'))}% · load ${s.loadAverage[0]}`}
+      />
+      <Gauge
+        label="Memory"
+        value={s.memoryUsage}
+        t={THRESHOLDS.memory}
+        caption={`Average ${average(last30('memory'))}%`}
+      />
       <Gauge label="Disk" value={s.diskUsage} t={THRESHOLDS.disk} caption="Data folder's file system" />
       <Card withBorder radius="md" padding="md">
         <Text size="xs" tt="uppercase" fw={700} c="dimmed">

@@ -70,7 +70,8 @@ export function registerEvents(
       write(EVENT_NAMES.ready, { jobs: live });
       const unsubscribe = hub.subscribe((e: ServerEvent) => write(e.type, e.data));
       // `?topics=metrics`: the machine's figures too, sampled every 2 s while this stream is open.
-      const topics = String((request.query as { topics?: unknown } | undefined)?.topics ?? '').split(',');
+      const rawTopics = (request.query as { topics?: unknown } | undefined)?.topics;
+      const topics = typeof rawTopics === 'string' ? rawTopics.split(',') : [];
       let unwatch = () => {};
       if (metrics && topics.includes('metrics')) {
         const release = metrics.watch();

@@ -4,7 +4,13 @@ import type { Host } from '../../host/host.ts';
 import { hostPort, type KernelSocket, readSockets, socketOwners } from '../../host/sockets.ts';
 
 const stateOf = (s: KernelSocket): SystemConnection['state'] =>
-  s.state === 'ESTABLISHED' ? 'established' : s.state === 'LISTEN' ? 'listening' : s.state === 'TIME_WAIT' ? 'time-wait' : 'other';
+  s.state === 'ESTABLISHED'
+    ? 'established'
+    : s.state === 'LISTEN'
+      ? 'listening'
+      : s.state === 'TIME_WAIT'
+        ? 'time-wait'
+        : 'other';
 
 /** A connection's id: protocol, local and remote address, enough to find it again and to close it. */
 const idOf = (s: KernelSocket) =>
@@ -54,14 +60,22 @@ export async function closeConnection(host: Host, id: string): Promise<{ closed:
   const before = await find();
   if (!before) return { closed: true, message: 'The connection is already gone.' };
   if (protocol.startsWith('udp'))
-    return { closed: false, message: 'UDP has no connections to close; stop the process that owns the socket instead.' };
+    return {
+      closed: false,
+      message: 'UDP has no connections to close; stop the process that owns the socket instead.',
+    };
   if (before.state === 'TIME_WAIT')
     return {
       closed: false,
       message: 'A TIME_WAIT socket belongs to no process; the kernel removes it by itself within a minute.',
     };
   const ss = await host.which('ss');
-  if (!ss) return { closed: false, message: 'The ss program (Debian package iproute2) is not installed, so Mailroom cannot close connections.' };
+  if (!ss)
+    return {
+      closed: false,
+      message:
+        'The ss program (Debian package iproute2) is not installed, so Mailroom cannot close connections.',
+    };
   const family = protocol === 'tcp6' ? '-6' : '-4';
   const filter =
     before.state === 'LISTEN'
@@ -88,5 +102,8 @@ export async function closeConnection(host: Host, id: string): Promise<{ closed:
       : /SOCK_DESTROY|not supported|Operation not supported/i.test(out)
         ? 'this kernel does not allow closing sockets from outside (it needs CONFIG_INET_DIAG_DESTROY)'
         : `the kernel did not close it (ss -K ${res.code === 0 ? 'ran, but the socket is still there: this kernel most likely lacks CONFIG_INET_DIAG_DESTROY' : `said: ${out || `exit ${res.code}`}`})`;
-  return { closed: false, message: `Could not close ${local} → ${remote}: ${why}. Stop or restart the process that owns it instead.` };
+  return {
+    closed: false,
+    message: `Could not close ${local} → ${remote}: ${why}. Stop or restart the process that owns it instead.`,
+  };
 }

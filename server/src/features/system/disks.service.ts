@@ -1,4 +1,4 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { CleanupKind, SystemDisk } from '@mailroom/contract/system-live';
 import si from 'systeminformation';
@@ -30,7 +30,7 @@ interface Candidate {
   bytes: number;
 }
 
-async function walk(dir: string, visit: (file: string, st: import('node:fs').Stats) => void): Promise<void> {
+async function walk(dir: string, visit: (file: string, st: Stats) => void): Promise<void> {
   const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
     const p = path.join(dir, e.name);
@@ -82,7 +82,8 @@ export async function previewCleanup(host: Host, days = DEFAULT_DAYS) {
       const c = await candidates(host, kind, days);
       return {
         kind,
-        label: kind === 'removed-mail' ? `${CLEANUP[kind].label} older than ${days} days` : CLEANUP[kind].label,
+        label:
+          kind === 'removed-mail' ? `${CLEANUP[kind].label} older than ${days} days` : CLEANUP[kind].label,
         path: CLEANUP[kind].dir,
         files: c.length,
         bytes: c.reduce((a, b) => a + b.bytes, 0),

@@ -28,7 +28,11 @@ const JOURNAL_PRIORITY = { error: '0..3', warning: '4..4', info: '5..6', debug: 
 export const mailroomLogFile = (deps: AppDeps) => path.join(deps.config.dataDir, 'logs', 'mailroom.log');
 
 export function useJournal(deps: AppDeps): boolean {
-  return deps.config.hostRoot === '/' && existsSync('/run/systemd/journal/socket') && existsSync('/usr/bin/journalctl');
+  return (
+    deps.config.hostRoot === '/' &&
+    existsSync('/run/systemd/journal/socket') &&
+    existsSync('/usr/bin/journalctl')
+  );
 }
 
 export async function logFileOf(deps: AppDeps, source: LogSource): Promise<string | null> {
@@ -42,7 +46,8 @@ export function entryFilter(q: Pick<LogsQuery, 'level' | 'service' | 'search'>) 
   return {
     /** A cheap test on the raw line before it is parsed. */
     raw: (line: string) => !search || line.toLowerCase().includes(search),
-    entry: (e: LogEntry) => (!q.level || e.level === q.level) && (!service || e.service.toLowerCase().includes(service)),
+    entry: (e: LogEntry) =>
+      (!q.level || e.level === q.level) && (!service || e.service.toLowerCase().includes(service)),
   };
 }
 
@@ -97,7 +102,10 @@ async function readJournal(deps: AppDeps, source: LogSource, q: LogsQuery, limit
     .map((l) => parseJournalEntry(JSON.parse(l) as Record<string, unknown>, source));
   if (q.cursor) entries = entries.filter((e) => e.id !== q.cursor!.slice(2));
   const full = entries.length >= limit;
-  entries = entries.slice(0, limit).filter(f.entry).map((e) => ({ ...e, id: `j:${e.id}` }));
+  entries = entries
+    .slice(0, limit)
+    .filter(f.entry)
+    .map((e) => ({ ...e, id: `j:${e.id}` }));
   return {
     entries,
     nextCursor: full && entries.length ? entries[entries.length - 1]!.id : null,

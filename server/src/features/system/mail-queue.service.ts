@@ -30,14 +30,19 @@ export function parseQueueLine(line: string): QueueMessage | null {
       arrivalTime: new Date((j.arrival_time ?? 0) * 1000).toISOString(),
       size: j.message_size ?? 0,
       sender: j.sender ?? '',
-      recipients: (j.recipients ?? []).map((r) => ({ address: r.address ?? '', reason: r.delay_reason ?? null })),
+      recipients: (j.recipients ?? []).map((r) => ({
+        address: r.address ?? '',
+        reason: r.delay_reason ?? null,
+      })),
     };
   } catch {
     return null;
   }
 }
 
-export async function listQueue(deps: AppDeps): Promise<{ messages: QueueMessage[]; unavailable: string | null }> {
+export async function listQueue(
+  deps: AppDeps,
+): Promise<{ messages: QueueMessage[]; unavailable: string | null }> {
   const postqueue = await tool(deps, 'postqueue');
   if (!postqueue) return { messages: [], unavailable: 'Postfix is not installed (Debian package postfix).' };
   const dir = postfixDir(deps);

@@ -1,5 +1,10 @@
 import os from 'node:os';
-import type { MetricsAnswer, PerformanceSeries, SeriesPoint, SystemStats } from '@mailroom/contract/system-metrics';
+import type {
+  MetricsAnswer,
+  PerformanceSeries,
+  SeriesPoint,
+  SystemStats,
+} from '@mailroom/contract/system-metrics';
 import { cpuPercent, type HostSample, readHostSample } from '../../host/proc-stats.ts';
 import type { MetricsSource } from './metrics-source.ts';
 
@@ -194,17 +199,25 @@ export class MetricsCollector implements MetricsSource {
 
   private record(stats: SystemStats, at: number): void {
     this.liveWindow.push(stats);
-    while (this.liveWindow.length && at - Date.parse(this.liveWindow[0]!.sampledAt) > MINUTE) this.liveWindow.shift();
+    while (this.liveWindow.length && at - Date.parse(this.liveWindow[0]!.sampledAt) > MINUTE)
+      this.liveWindow.shift();
     const minute = Math.floor(at / MINUTE);
     if (this.bucket && this.bucket.minute !== minute && this.bucket.n > 0) {
       const b = this.bucket;
       for (const k of KEYS) {
-        this.series[k].push({ timestamp: new Date(b.minute * MINUTE).toISOString(), value: round1(b.sums[k] / b.n) });
+        this.series[k].push({
+          timestamp: new Date(b.minute * MINUTE).toISOString(),
+          value: round1(b.sums[k] / b.n),
+        });
         if (this.series[k].length > POINTS) this.series[k].shift();
       }
       this.bucket = null;
     }
-    this.bucket ??= { minute, n: 0, sums: { cpu: 0, memory: 0, disk: 0, networkIn: 0, networkOut: 0, load: 0 } };
+    this.bucket ??= {
+      minute,
+      n: 0,
+      sums: { cpu: 0, memory: 0, disk: 0, networkIn: 0, networkOut: 0, load: 0 },
+    };
     const v = valuesOf(stats);
     for (const k of KEYS) this.bucket.sums[k] += v[k];
     this.bucket.n++;

@@ -45,7 +45,9 @@ export async function killProcess(
   if (pid === 1) throw refused('PID 1 is the init process; killing it would stop the machine. Refused.');
   const rows = await table.read();
   if (ownPids(rows).has(pid))
-    throw refused(`PID ${pid} is Mailroom itself; stop Mailroom with systemctl stop mailroom instead. Refused.`);
+    throw refused(
+      `PID ${pid} is Mailroom itself; stop Mailroom with systemctl stop mailroom instead. Refused.`,
+    );
   const row = rows.find((r) => r.pid === pid);
   if (!row || !alive(pid)) throw new AppError(404, ERROR_CODES.NOT_FOUND, `No process with PID ${pid}.`);
   try {

@@ -21,17 +21,37 @@ export function registerHostGauges(registry: Registry, collector: MetricsCollect
     });
   const s = () => collector.latest();
   stat('mailroom_host_cpu_usage_percent', 'CPU in use, percent of all cores', () => s()?.cpuUsage);
-  stat('mailroom_host_memory_usage_percent', 'Memory in use (without caches), percent', () => s()?.memoryUsage);
-  stat('mailroom_host_disk_usage_percent', 'Use of the file system holding the data folder, percent', () => s()?.diskUsage);
-  stat('mailroom_host_network_receive_bytes_per_second', 'Bytes received per second (all interfaces but lo)', () => s()?.networkIn);
-  stat('mailroom_host_network_transmit_bytes_per_second', 'Bytes sent per second (all interfaces but lo)', () => s()?.networkOut);
+  stat(
+    'mailroom_host_memory_usage_percent',
+    'Memory in use (without caches), percent',
+    () => s()?.memoryUsage,
+  );
+  stat(
+    'mailroom_host_disk_usage_percent',
+    'Use of the file system holding the data folder, percent',
+    () => s()?.diskUsage,
+  );
+  stat(
+    'mailroom_host_network_receive_bytes_per_second',
+    'Bytes received per second (all interfaces but lo)',
+    () => s()?.networkIn,
+  );
+  stat(
+    'mailroom_host_network_transmit_bytes_per_second',
+    'Bytes sent per second (all interfaces but lo)',
+    () => s()?.networkOut,
+  );
   stat('mailroom_host_load1', 'Load average over 1 minute', () => s()?.loadAverage[0]);
   stat('mailroom_host_load5', 'Load average over 5 minutes', () => s()?.loadAverage[1]);
   stat('mailroom_host_load15', 'Load average over 15 minutes', () => s()?.loadAverage[2]);
   stat('mailroom_host_tcp_established', 'Established TCP connections', () => s()?.activeConnections);
   stat('mailroom_host_processes', 'Processes on the machine', () => s()?.totalProcesses);
   stat('mailroom_host_uptime_seconds', 'Seconds since the machine booted', () => s()?.uptime);
-  stat('mailroom_services_running', 'Services (of those Mailroom watches) running', () => s()?.runningServices);
+  stat(
+    'mailroom_services_running',
+    'Services (of those Mailroom watches) running',
+    () => s()?.runningServices,
+  );
   stat('mailroom_services_total', 'Services Mailroom watches', () => s()?.totalServices);
 
   const db = deps.database.db;
@@ -49,7 +69,10 @@ export function registerHostGauges(registry: Registry, collector: MetricsCollect
       },
     });
   const rows = async (table: 'mail_domains' | 'mailboxes' | 'mail_aliases' | 'dns_zones' | 'dns_records') => {
-    const r = await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+    const r = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
     return Number(r?.n ?? 0);
   };
   count('mailroom_mail_domains', 'Mail domains', () => rows('mail_domains'));
@@ -71,5 +94,9 @@ export function registerHostGauges(registry: Registry, collector: MetricsCollect
     return queue;
   };
   count('mailroom_mail_queue_messages', 'Messages in the Postfix queue', async () => (await readQueue()).n);
-  count('mailroom_mail_queue_deferred', 'Deferred messages in the Postfix queue', async () => (await readQueue()).deferred);
+  count(
+    'mailroom_mail_queue_deferred',
+    'Deferred messages in the Postfix queue',
+    async () => (await readQueue()).deferred,
+  );
 }

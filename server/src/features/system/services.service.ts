@@ -29,12 +29,58 @@ const pgPort = (deps: AppDeps) => {
 };
 
 const KNOWN: Known[] = [
-  { id: 'postfix', name: 'Postfix', description: 'Mail transfer agent (SMTP)', daemon: 'postfix', unit: 'postfix.service', comm: ['master'], port: (d) => d.config.ports.smtp },
-  { id: 'dovecot', name: 'Dovecot', description: 'IMAP server and mail delivery (LMTP)', daemon: 'dovecot', unit: 'dovecot.service', comm: ['dovecot'], port: (d) => d.config.ports.imap },
-  { id: 'named', name: 'BIND', description: 'Authoritative DNS server (named)', daemon: 'named', unit: 'named.service', comm: ['named'], port: (d) => d.config.ports.dns },
-  { id: 'rspamd', name: 'Rspamd', description: 'Spam filter and DKIM signing (milter)', daemon: 'rspamd', unit: 'rspamd.service', comm: ['rspamd'], port: () => null },
-  { id: 'apache2', name: 'Apache', description: 'Web server (httpd 2.4)', unit: 'apache2.service', comm: ['apache2'], port: () => 80 },
-  { id: 'postgresql', name: 'PostgreSQL', description: 'Database server', unit: 'postgresql.service', comm: ['postgres'], port: pgPort },
+  {
+    id: 'postfix',
+    name: 'Postfix',
+    description: 'Mail transfer agent (SMTP)',
+    daemon: 'postfix',
+    unit: 'postfix.service',
+    comm: ['master'],
+    port: (d) => d.config.ports.smtp,
+  },
+  {
+    id: 'dovecot',
+    name: 'Dovecot',
+    description: 'IMAP server and mail delivery (LMTP)',
+    daemon: 'dovecot',
+    unit: 'dovecot.service',
+    comm: ['dovecot'],
+    port: (d) => d.config.ports.imap,
+  },
+  {
+    id: 'named',
+    name: 'BIND',
+    description: 'Authoritative DNS server (named)',
+    daemon: 'named',
+    unit: 'named.service',
+    comm: ['named'],
+    port: (d) => d.config.ports.dns,
+  },
+  {
+    id: 'rspamd',
+    name: 'Rspamd',
+    description: 'Spam filter and DKIM signing (milter)',
+    daemon: 'rspamd',
+    unit: 'rspamd.service',
+    comm: ['rspamd'],
+    port: () => null,
+  },
+  {
+    id: 'apache2',
+    name: 'Apache',
+    description: 'Web server (httpd 2.4)',
+    unit: 'apache2.service',
+    comm: ['apache2'],
+    port: () => 80,
+  },
+  {
+    id: 'postgresql',
+    name: 'PostgreSQL',
+    description: 'Database server',
+    unit: 'postgresql.service',
+    comm: ['postgres'],
+    port: pgPort,
+  },
 ];
 
 export const SERVICE_IDS = [...KNOWN.map((k) => k.id), 'mailroom'];
@@ -98,7 +144,12 @@ export class ServicesService {
       } else if (units?.has(k.unit)) {
         const u = units.get(k.unit);
         const active = u?.ActiveState;
-        status = active === 'active' || active === 'reloading' ? 'running' : active === 'failed' ? 'failed' : 'stopped';
+        status =
+          active === 'active' || active === 'reloading'
+            ? 'running'
+            : active === 'failed'
+              ? 'failed'
+              : 'stopped';
         const mp = Number(u?.MainPID ?? 0);
         pid = mp > 0 ? mp : null;
         since = parseSystemdTimestamp(u?.ExecMainStartTimestamp);
@@ -154,7 +205,11 @@ export class ServicesService {
   async act(id: string, action: Action): Promise<{ ok: boolean; message: string }> {
     const k = KNOWN.find((x) => x.id === id);
     if (id === 'mailroom')
-      return { ok: false, message: 'Mailroom does not stop or restart itself from its own console: run systemctl restart mailroom on the server.' };
+      return {
+        ok: false,
+        message:
+          'Mailroom does not stop or restart itself from its own console: run systemctl restart mailroom on the server.',
+      };
     if (!k) return { ok: false, message: `No service ${id}.` };
     if (systemMode(this.deps)) {
       const sudo = process.getuid?.() !== 0;
@@ -172,9 +227,17 @@ export class ServicesService {
             : ''),
       };
     }
-    if (!k.daemon) return { ok: false, message: `${k.name} is not run by Mailroom in local mode; start or stop it with systemd or by hand.` };
+    if (!k.daemon)
+      return {
+        ok: false,
+        message: `${k.name} is not run by Mailroom in local mode; start or stop it with systemd or by hand.`,
+      };
     const control = this.deps.services?.control?.bind(this.deps.services);
-    if (!control) return { ok: false, message: `Mailroom was started without its daemon supervisor, so it cannot ${action} ${k.name}.` };
+    if (!control)
+      return {
+        ok: false,
+        message: `Mailroom was started without its daemon supervisor, so it cannot ${action} ${k.name}.`,
+      };
     const r = await control(k.daemon, action);
     return { ok: r.ok, message: `${k.name}: ${r.output}` };
   }

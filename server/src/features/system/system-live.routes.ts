@@ -1,6 +1,11 @@
 import { Readable } from 'node:stream';
 import { promises as fs } from 'node:fs';
-import { LogsQuery, LOG_DOWNLOAD_PATH, LOG_STREAM_PATH, systemLiveRoutes as r } from '@mailroom/contract/system-live';
+import {
+  LogsQuery,
+  LOG_DOWNLOAD_PATH,
+  LOG_STREAM_PATH,
+  systemLiveRoutes as r,
+} from '@mailroom/contract/system-live';
 import { systemMetricsRoutes } from '@mailroom/contract/system-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
@@ -59,7 +64,9 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
   });
 
   registerRoute(app, r.disks, async () => ({ disks: await listDisks() }));
-  registerRoute(app, r.cleanupPreview, async ({ query }) => previewCleanup(deps.host, query.days ?? DEFAULT_DAYS));
+  registerRoute(app, r.cleanupPreview, async ({ query }) =>
+    previewCleanup(deps.host, query.days ?? DEFAULT_DAYS),
+  );
   registerRoute(app, r.cleanup, async ({ body, request }) => {
     request.auditDetails = { kinds: body.kinds, days: body.days ?? DEFAULT_DAYS };
     return runCleanup(deps.host, body.kinds, body.days ?? DEFAULT_DAYS);
@@ -68,7 +75,10 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
   registerRoute(app, r.logs, async ({ query }) => readLogs(deps, query));
 
   registerRoute(app, r.queue, async () => listQueue(deps));
-  registerRoute(app, r.queueMessage, async ({ params }) => ({ id: params.id, text: await showQueued(deps, params.id) }));
+  registerRoute(app, r.queueMessage, async ({ params }) => ({
+    id: params.id,
+    text: await showQueued(deps, params.id),
+  }));
   registerRoute(app, r.queueDelete, async ({ params }) => superviseQueued(deps, params.id, 'delete'));
   registerRoute(app, r.queueRequeue, async ({ params }) => superviseQueued(deps, params.id, 'requeue'));
   registerRoute(app, r.queueFlush, async () => flushQueue(deps));
@@ -76,7 +86,13 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
   // The filtered range of a log as a text file, streamed.
   app.get(
     LOG_DOWNLOAD_PATH,
-    { schema: { summary: 'The filtered log range as text (oldest first)', tags: ['system'], querystring: LogsQuery } },
+    {
+      schema: {
+        summary: 'The filtered log range as text (oldest first)',
+        tags: ['system'],
+        querystring: LogsQuery,
+      },
+    },
     async (request, reply) => {
       const q = request.query as LogsQuery;
       const name = `${q.source ?? 'mail'}-log.txt`;
@@ -91,7 +107,13 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
   // The live log stream: the newest lines of one source as Server-Sent Events (`log`), from now on.
   app.get(
     LOG_STREAM_PATH,
-    { schema: { summary: 'Live log lines (text/event-stream, `log` events)', tags: ['system'], querystring: LogsQuery } },
+    {
+      schema: {
+        summary: 'Live log lines (text/event-stream, `log` events)',
+        tags: ['system'],
+        querystring: LogsQuery,
+      },
+    },
     async (request, reply) => {
       const q = request.query as LogsQuery;
       const source = q.source ?? 'mail';

@@ -49,12 +49,19 @@ export function LiveLogStream() {
           <Button
             size="xs"
             variant="default"
-            leftSection={active ? <IconPlayerPause size={14} aria-hidden /> : <IconPlayerPlay size={14} aria-hidden />}
+            leftSection={
+              active ? <IconPlayerPause size={14} aria-hidden /> : <IconPlayerPlay size={14} aria-hidden />
+            }
             onClick={() => setActive((a) => !a)}
           >
             {active ? 'Pause' : 'Resume'}
           </Button>
-          <Button size="xs" variant="default" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => setEntries([])}>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconTrash size={14} aria-hidden />}
+            onClick={() => setEntries([])}
+          >
             Clear
           </Button>
         </Group>

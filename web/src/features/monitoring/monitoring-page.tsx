@@ -1,10 +1,38 @@
 import type { MetricsAnswer } from '@mailroom/contract/system-metrics';
-import { ActionIcon, Alert, Button, Card, Group, SimpleGrid, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
-import { IconArrowDownRight, IconArrowRight, IconArrowUpRight, IconCheck, IconCircleCheck, IconRefresh, IconX } from '@tabler/icons-react';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconArrowDownRight,
+  IconArrowRight,
+  IconArrowUpRight,
+  IconCheck,
+  IconCircleCheck,
+  IconRefresh,
+  IconX,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { metricsKey, metricStatus, STATUS_COLOR, THRESHOLDS, trendOf, useLiveMetrics } from '../../api/live-metrics.ts';
+import {
+  metricsKey,
+  metricStatus,
+  STATUS_COLOR,
+  THRESHOLDS,
+  trendOf,
+  useLiveMetrics,
+} from '../../api/live-metrics.ts';
 import { servicesKey, useServiceAction, useSystemServices } from '../../api/system-services.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { TrendCharts } from '../../components/metric-trend-charts.tsx';
@@ -22,7 +50,14 @@ const NETWORK = { warning: 100, critical: 500 };
 
 const TREND_ICON = { up: IconArrowUpRight, down: IconArrowDownRight, stable: IconArrowRight };
 
-function MetricCard(p: { name: string; value: number; unit: string; t: { warning: number; critical: number }; history: number[]; testId: string }) {
+function MetricCard(p: {
+  name: string;
+  value: number;
+  unit: string;
+  t: { warning: number; critical: number };
+  history: number[];
+  testId: string;
+}) {
   const status = metricStatus(p.value, p.t);
   const trend = trendOf([...p.history, p.value]);
   const Icon = TREND_ICON[trend];
@@ -32,14 +67,21 @@ function MetricCard(p: { name: string; value: number; unit: string; t: { warning
         <Text size="xs" tt="uppercase" fw={700} c="dimmed">
           {p.name}
         </Text>
-        <StatusBadge status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'} label={status} />
+        <StatusBadge
+          status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'}
+          label={status}
+        />
       </Group>
       <Group gap="xs" mt={6} align="baseline">
         <Text fz={28} fw={700} data-testid={p.testId}>
           {p.value.toFixed(1)}
         </Text>
         <Text c="dimmed">{p.unit}</Text>
-        <Icon size={18} aria-label={`trend ${trend}`} color={`var(--mantine-color-${STATUS_COLOR[status]}-7)`} />
+        <Icon
+          size={18}
+          aria-label={`trend ${trend}`}
+          color={`var(--mantine-color-${STATUS_COLOR[status]}-7)`}
+        />
       </Group>
       <Text size="xs" c="dimmed">
         Warning {p.t.warning}
@@ -57,9 +99,30 @@ function Overview({ data }: { data: MetricsAnswer }) {
   const hist = (f: (x: MetricsAnswer['stats']) => number) => live.slice(-2, -1).map(f);
   return (
     <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
-      <MetricCard name="CPU Usage" value={s.cpuUsage} unit="%" t={THRESHOLDS.cpu} history={hist((x) => x.cpuUsage)} testId="metric-cpu" />
-      <MetricCard name="Memory Usage" value={s.memoryUsage} unit="%" t={THRESHOLDS.memory} history={hist((x) => x.memoryUsage)} testId="metric-memory" />
-      <MetricCard name="Disk Usage" value={s.diskUsage} unit="%" t={THRESHOLDS.disk} history={hist((x) => x.diskUsage)} testId="metric-disk" />
+      <MetricCard
+        name="CPU Usage"
+        value={s.cpuUsage}
+        unit="%"
+        t={THRESHOLDS.cpu}
+        history={hist((x) => x.cpuUsage)}
+        testId="metric-cpu"
+      />
+      <MetricCard
+        name="Memory Usage"
+        value={s.memoryUsage}
+        unit="%"
+        t={THRESHOLDS.memory}
+        history={hist((x) => x.memoryUsage)}
+        testId="metric-memory"
+      />
+      <MetricCard
+        name="Disk Usage"
+        value={s.diskUsage}
+        unit="%"
+        t={THRESHOLDS.disk}
+        history={hist((x) => x.diskUsage)}
+        testId="metric-disk"
+      />
       <MetricCard
         name="Network"
         value={mbps}
@@ -90,7 +153,13 @@ function ActiveAlerts({ every }: { every: number | false }) {
         <Title order={2} size="h4">
           Active Alerts
         </Title>
-        <Button size="xs" variant="default" disabled={list.length === 0} loading={ack.isPending} onClick={() => void act('all')}>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={list.length === 0}
+          loading={ack.isPending}
+          onClick={() => void act('all')}
+        >
           Acknowledge All
         </Button>
       </Group>
@@ -133,7 +202,11 @@ function ServiceStatus({ every }: { every: number | false }) {
   const run = async (id: string, name: string, verb: 'start' | 'restart') => {
     try {
       const r = await action.mutateAsync({ id, action: verb });
-      notify({ type: r.ok ? 'success' : 'error', title: r.ok ? `${name} ${verb === 'start' ? 'started' : 'restarted'}` : `Could not ${verb} ${name}`, message: r.message });
+      notify({
+        type: r.ok ? 'success' : 'error',
+        title: r.ok ? `${name} ${verb === 'start' ? 'started' : 'restarted'}` : `Could not ${verb} ${name}`,
+        message: r.message,
+      });
     } catch (err) {
       notify({ type: 'error', title: `Could not ${verb} ${name}`, message: errorMessage(err) });
     }
@@ -181,11 +254,21 @@ function ServiceStatus({ every }: { every: number | false }) {
                       </ActionIcon>
                     </Tooltip>
                   ) : s.status === 'running' ? (
-                    <Button size="xs" variant="default" onClick={() => void run(s.id, s.name, 'restart')} loading={action.isPending && action.variables?.id === s.id}>
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void run(s.id, s.name, 'restart')}
+                      loading={action.isPending && action.variables?.id === s.id}
+                    >
                       Restart
                     </Button>
                   ) : (
-                    <Button size="xs" leftSection={<IconCheck size={14} aria-hidden />} onClick={() => void run(s.id, s.name, 'start')} loading={action.isPending && action.variables?.id === s.id}>
+                    <Button
+                      size="xs"
+                      leftSection={<IconCheck size={14} aria-hidden />}
+                      onClick={() => void run(s.id, s.name, 'start')}
+                      loading={action.isPending && action.variables?.id === s.id}
+                    >
                       Start
                     </Button>
                   )}
@@ -220,14 +303,26 @@ export default function MonitoringPage() {
           <span>
             {metrics.connected ? 'Live: figures arrive every 2 seconds' : 'Connecting to the live stream…'}
             {metrics.data && (
-              <span data-testid="metrics-updated"> · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}</span>
+              <span data-testid="metrics-updated">
+                {' '}
+                · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}
+              </span>
             )}
           </span>
         }
         actions={
           <>
-            <Switch label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`} checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />
-            <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh} disabled={metrics.isFetching}>
+            <Switch
+              label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`}
+              checked={auto}
+              onChange={(e) => setAuto(e.currentTarget.checked)}
+            />
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              onClick={refresh}
+              disabled={metrics.isFetching}
+            >
               Refresh
             </Button>
           </>

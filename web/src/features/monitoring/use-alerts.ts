@@ -17,7 +17,9 @@ export function useAcknowledge() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number | 'all') =>
-      id === 'all' ? apiCall(systemAlertRoutes.acknowledgeAll) : apiCall(systemAlertRoutes.acknowledge, { params: { id } }),
+      id === 'all'
+        ? apiCall(systemAlertRoutes.acknowledgeAll)
+        : apiCall(systemAlertRoutes.acknowledge, { params: { id } }),
     onSettled: () => qc.invalidateQueries({ queryKey: alertsKey }),
   });
 }

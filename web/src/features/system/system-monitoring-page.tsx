@@ -59,7 +59,11 @@ export default function SystemMonitoringPage() {
       disks: disks.data?.disks ?? [],
       mailQueue: queue.data?.messages ?? [],
     };
-    download(`system-monitoring-${data.exportedAt.replace(/[:.]/g, '-')}.json`, JSON.stringify(data, null, 2), 'application/json');
+    download(
+      `system-monitoring-${data.exportedAt.replace(/[:.]/g, '-')}.json`,
+      JSON.stringify(data, null, 2),
+      'application/json',
+    );
   };
   const count = (n: number | undefined) => (
     <Badge size="sm" variant="light" ml={4} component="span">
@@ -76,17 +80,34 @@ export default function SystemMonitoringPage() {
           <span>
             Live figures, processes, connections, disks, logs and the mail queue of this machine
             {metrics.data && (
-              <span data-testid="metrics-updated"> · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}</span>
+              <span data-testid="metrics-updated">
+                {' '}
+                · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}
+              </span>
             )}
           </span>
         }
         actions={
           <>
-            <Switch label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`} checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />
-            <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh} disabled={loading}>
+            <Switch
+              label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`}
+              checked={auto}
+              onChange={(e) => setAuto(e.currentTarget.checked)}
+            />
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              onClick={refresh}
+              disabled={loading}
+            >
               Refresh Now
             </Button>
-            <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} onClick={exportData} disabled={!metrics.data}>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+              onClick={exportData}
+              disabled={!metrics.data}
+            >
               Export Data
             </Button>
           </>
@@ -111,7 +132,9 @@ export default function SystemMonitoringPage() {
           <Tabs defaultValue="processes" keepMounted={false}>
             <Tabs.List mb="md">
               <Tabs.Tab value="processes">Processes {count(processes.data?.processes.length)}</Tabs.Tab>
-              <Tabs.Tab value="connections">Network Connections {count(connections.data?.connections.length)}</Tabs.Tab>
+              <Tabs.Tab value="connections">
+                Network Connections {count(connections.data?.connections.length)}
+              </Tabs.Tab>
               <Tabs.Tab value="disks">Disk Usage {count(disks.data?.disks.length)}</Tabs.Tab>
               <Tabs.Tab value="logs">System Logs {count(logCount)}</Tabs.Tab>
               <Tabs.Tab value="queue">Mail Queue {count(queue.data?.messages.length)}</Tabs.Tab>
@@ -123,7 +146,11 @@ export default function SystemMonitoringPage() {
               <ConnectionsTab connections={connections.data?.connections ?? []} />
             </Tabs.Panel>
             <Tabs.Panel value="disks">
-              <DisksTab disks={disks.data?.disks ?? []} onRefresh={() => void disks.refetch()} refreshing={disks.isFetching} />
+              <DisksTab
+                disks={disks.data?.disks ?? []}
+                onRefresh={() => void disks.refetch()}
+                refreshing={disks.isFetching}
+              />
             </Tabs.Panel>
             <Tabs.Panel value="logs">
               <LogsTab every={every} onCount={setLogCount} />

@@ -53,7 +53,14 @@ export function CleanupModal({ opened, onClose }: { opened: boolean; onClose: ()
         <Text size="sm" c="dimmed">
           Choose what to remove. Sizes are what each would free now.
         </Text>
-        <NumberInput label="Removed mail older than (days)" min={1} max={3650} value={days} onChange={(v) => setDays(typeof v === 'number' && v >= 1 ? v : 30)} w={260} />
+        <NumberInput
+          label="Removed mail older than (days)"
+          min={1}
+          max={3650}
+          value={days}
+          onChange={(v) => setDays(typeof v === 'number' && v >= 1 ? v : 30)}
+          w={260}
+        />
         {preview.isLoading && <Loader size="sm" aria-label="Measuring" />}
         {preview.error && <Text c="red">{errorMessage(preview.error)}</Text>}
         {items.map((i) => (
@@ -71,14 +78,20 @@ export function CleanupModal({ opened, onClose }: { opened: boolean; onClose: ()
         ))}
         {preview.data && (
           <Text size="sm">
-            Total that can be freed: <b>{formatBytes(preview.data.totalBytes)}</b>; selected: <b>{formatBytes(selectedBytes)}</b>
+            Total that can be freed: <b>{formatBytes(preview.data.totalBytes)}</b>; selected:{' '}
+            <b>{formatBytes(selectedBytes)}</b>
           </Text>
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color="red" disabled={chosen.length === 0} loading={run.isPending} onClick={() => void onRun()}>
+          <Button
+            color="red"
+            disabled={chosen.length === 0}
+            loading={run.isPending}
+            onClick={() => void onRun()}
+          >
             Clean up
           </Button>
         </Group>

@@ -1,5 +1,14 @@
 import type { SystemConnection } from '@mailroom/contract/system-live';
-import { ActionIcon, Group, ScrollArea, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Group,
+  ScrollArea,
+  SegmentedControl,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconEye, IconPlugConnectedX, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
@@ -10,7 +19,12 @@ import { DetailsModal } from './details-modal.tsx';
 import { useCloseConnection } from './use-system-live.ts';
 
 type Filter = 'all' | 'established' | 'listening' | 'time-wait';
-const TONE: Record<SystemConnection['state'], string> = { established: 'success', listening: 'info', 'time-wait': 'warning', other: 'other' };
+const TONE: Record<SystemConnection['state'], string> = {
+  established: 'success',
+  listening: 'info',
+  'time-wait': 'warning',
+  other: 'other',
+};
 const SHOWN = 300;
 
 export function ConnectionsTab({ connections }: { connections: SystemConnection[] }) {
@@ -23,7 +37,10 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
     return connections.filter(
       (c) =>
         (filter === 'all' || c.state === filter) &&
-        (!s || `${c.localAddress} ${c.remoteAddress} ${c.process} ${c.pid ?? ''} ${c.protocol}`.toLowerCase().includes(s)),
+        (!s ||
+          `${c.localAddress} ${c.remoteAddress} ${c.process} ${c.pid ?? ''} ${c.protocol}`
+            .toLowerCase()
+            .includes(s)),
     );
   }, [connections, filter, search]);
 
@@ -37,7 +54,11 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
     if (!ok) return;
     try {
       const r = await close.mutateAsync(c.id);
-      notify({ type: r.closed ? 'success' : 'warning', title: r.closed ? 'Connection closed' : 'Connection not closed', message: r.message });
+      notify({
+        type: r.closed ? 'success' : 'warning',
+        title: r.closed ? 'Connection closed' : 'Connection not closed',
+        message: r.message,
+      });
     } catch (err) {
       notify({ type: 'error', title: 'Failed to close connection', message: errorMessage(err) });
     }
@@ -93,7 +114,10 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
                 <Table.Td>{c.localAddress}</Table.Td>
                 <Table.Td>{c.remoteAddress}</Table.Td>
                 <Table.Td>
-                  <StatusBadge status={TONE[c.state]} label={c.state === 'other' ? c.kernelState.toLowerCase() : c.state} />
+                  <StatusBadge
+                    status={TONE[c.state]}
+                    label={c.state === 'other' ? c.kernelState.toLowerCase() : c.state}
+                  />
                 </Table.Td>
                 <Table.Td>
                   {c.process}
@@ -107,12 +131,21 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="View details">
-                      <ActionIcon variant="subtle" aria-label={`View details of ${c.localAddress} → ${c.remoteAddress}`} onClick={() => setDetails(c)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`View details of ${c.localAddress} → ${c.remoteAddress}`}
+                        onClick={() => setDetails(c)}
+                      >
                         <IconEye size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Close">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Close ${c.localAddress} → ${c.remoteAddress}`} onClick={() => void onClose(c)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Close ${c.localAddress} → ${c.remoteAddress}`}
+                        onClick={() => void onClose(c)}
+                      >
                         <IconPlugConnectedX size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>

@@ -17,7 +17,9 @@ export function DetailsModal({ title, rows, onClose }: DetailsModalProps) {
               <Table.Th w={160} style={{ verticalAlign: 'top' }}>
                 {k}
               </Table.Th>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{typeof v === 'string' && v.length > 60 ? <Code block>{v}</Code> : v}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                {typeof v === 'string' && v.length > 60 ? <Code block>{v}</Code> : v}
+              </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

@@ -1,5 +1,15 @@
 import type { SystemDisk } from '@mailroom/contract/system-live';
-import { ActionIcon, Button, Group, Progress, ScrollArea, SegmentedControl, Table, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  Progress,
+  ScrollArea,
+  SegmentedControl,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { IconEraser, IconEye, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { formatBytes } from '../../../lib/format.ts';
@@ -11,11 +21,21 @@ type Filter = 'all' | 'high' | 'low';
 const HIGH = 80;
 const LOW = 1024 ** 3;
 
-export function DisksTab({ disks, onRefresh, refreshing }: { disks: SystemDisk[]; onRefresh: () => void; refreshing: boolean }) {
+export function DisksTab({
+  disks,
+  onRefresh,
+  refreshing,
+}: {
+  disks: SystemDisk[];
+  onRefresh: () => void;
+  refreshing: boolean;
+}) {
   const [filter, setFilter] = useState<Filter>('all');
   const [details, setDetails] = useState<SystemDisk | null>(null);
   const [cleanup, setCleanup] = useState(false);
-  const rows = disks.filter((d) => (filter === 'high' ? d.usagePercent > HIGH : filter === 'low' ? d.availableSize < LOW : true));
+  const rows = disks.filter((d) =>
+    filter === 'high' ? d.usagePercent > HIGH : filter === 'low' ? d.availableSize < LOW : true,
+  );
   return (
     <>
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -29,7 +49,12 @@ export function DisksTab({ disks, onRefresh, refreshing }: { disks: SystemDisk[]
             { value: 'low', label: 'Low Space' },
           ]}
         />
-        <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={onRefresh} loading={refreshing}>
+        <Button
+          variant="default"
+          leftSection={<IconRefresh size={16} aria-hidden />}
+          onClick={onRefresh}
+          loading={refreshing}
+        >
           Refresh
         </Button>
       </Group>
@@ -79,12 +104,21 @@ export function DisksTab({ disks, onRefresh, refreshing }: { disks: SystemDisk[]
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="View details">
-                      <ActionIcon variant="subtle" aria-label={`View details of ${d.mountPoint}`} onClick={() => setDetails(d)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`View details of ${d.mountPoint}`}
+                        onClick={() => setDetails(d)}
+                      >
                         <IconEye size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Cleanup">
-                      <ActionIcon variant="subtle" color="orange" aria-label={`Clean up ${d.mountPoint}`} onClick={() => setCleanup(true)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="orange"
+                        aria-label={`Clean up ${d.mountPoint}`}
+                        onClick={() => setCleanup(true)}
+                      >
                         <IconEraser size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>

@@ -1,5 +1,20 @@
-import { LOG_DOWNLOAD_PATH, type LogEntry, type LogLevel, type LogSource } from '@mailroom/contract/system-live';
-import { ActionIcon, Button, Group, ScrollArea, Select, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  LOG_DOWNLOAD_PATH,
+  type LogEntry,
+  type LogLevel,
+  type LogSource,
+} from '@mailroom/contract/system-live';
+import {
+  ActionIcon,
+  Button,
+  Group,
+  ScrollArea,
+  Select,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconEye, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -34,7 +49,10 @@ const SERVICES = [
 const TONE: Record<LogLevel, string> = { error: 'error', warning: 'warning', info: 'info', debug: 'info' };
 
 function downloadEntry(e: LogEntry) {
-  const blob = new Blob([`${e.timestamp} ${e.level.toUpperCase()} ${e.service}${e.pid ? `[${e.pid}]` : ''}: ${e.message}\n`], { type: 'text/plain' });
+  const blob = new Blob(
+    [`${e.timestamp} ${e.level.toUpperCase()} ${e.service}${e.pid ? `[${e.pid}]` : ''}: ${e.message}\n`],
+    { type: 'text/plain' },
+  );
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
   a.download = `log-entry-${e.timestamp.replace(/[:.]/g, '-')}.txt`;
@@ -49,7 +67,12 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [details, setDetails] = useState<LogEntry | null>(null);
-  const filter: LogFilter = { source, level: level ?? undefined, service: service ?? undefined, search: debounced.trim() || undefined };
+  const filter: LogFilter = {
+    source,
+    level: level ?? undefined,
+    service: service ?? undefined,
+    search: debounced.trim() || undefined,
+  };
   const logs = useLogs(filter, every);
   const entries = logs.data?.pages.flatMap((p) => p.entries) ?? [];
   useEffect(() => onCount?.(entries.length), [entries.length, onCount]);
@@ -62,9 +85,32 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
   return (
     <>
       <Group mb="sm" wrap="wrap" align="flex-end">
-        <Select label="Log" data={SOURCES} value={source} onChange={(v) => v && setSource(v as LogSource)} allowDeselect={false} w={140} />
-        <Select label="Level" placeholder="All levels" data={LEVELS} value={level} onChange={(v) => setLevel(v as LogLevel | null)} clearable w={150} />
-        <Select label="Service" placeholder="All services" data={SERVICES} value={service} onChange={setService} clearable w={160} />
+        <Select
+          label="Log"
+          data={SOURCES}
+          value={source}
+          onChange={(v) => v && setSource(v as LogSource)}
+          allowDeselect={false}
+          w={140}
+        />
+        <Select
+          label="Level"
+          placeholder="All levels"
+          data={LEVELS}
+          value={level}
+          onChange={(v) => setLevel(v as LogLevel | null)}
+          clearable
+          w={150}
+        />
+        <Select
+          label="Service"
+          placeholder="All services"
+          data={SERVICES}
+          value={service}
+          onChange={setService}
+          clearable
+          w={160}
+        />
         <TextInput
           label="Search"
           placeholder="Search logs..."
@@ -72,7 +118,13 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
           value={search}
           onChange={(e) => setSearch(e.currentTarget.value)}
         />
-        <Button component="a" href={`${LOG_DOWNLOAD_PATH}?${qs.toString()}`} download variant="default" leftSection={<IconDownload size={16} aria-hidden />}>
+        <Button
+          component="a"
+          href={`${LOG_DOWNLOAD_PATH}?${qs.toString()}`}
+          download
+          variant="default"
+          leftSection={<IconDownload size={16} aria-hidden />}
+        >
           Download
         </Button>
       </Group>
@@ -118,12 +170,20 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="View details">
-                      <ActionIcon variant="subtle" aria-label="View details of the log entry" onClick={() => setDetails(e)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label="View details of the log entry"
+                        onClick={() => setDetails(e)}
+                      >
                         <IconEye size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Download">
-                      <ActionIcon variant="subtle" aria-label="Download the log entry" onClick={() => downloadEntry(e)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label="Download the log entry"
+                        onClick={() => downloadEntry(e)}
+                      >
                         <IconDownload size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
@@ -136,7 +196,11 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
       </ScrollArea.Autosize>
       {logs.hasNextPage && (
         <Group justify="center" mt="sm">
-          <Button variant="default" loading={logs.isFetchingNextPage} onClick={() => void logs.fetchNextPage()}>
+          <Button
+            variant="default"
+            loading={logs.isFetchingNextPage}
+            onClick={() => void logs.fetchNextPage()}
+          >
             Load older entries
           </Button>
         </Group>

@@ -1,5 +1,14 @@
 import type { SystemProcess } from '@mailroom/contract/system-live';
-import { ActionIcon, Group, ScrollArea, SegmentedControl, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Group,
+  ScrollArea,
+  SegmentedControl,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
 import { IconEye, IconSearch, IconSkull } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
@@ -16,7 +25,12 @@ export const HIGH_MEMORY = 5;
 const SHOWN = 300;
 
 type Filter = 'all' | 'high-cpu' | 'high-memory' | 'running' | 'sleeping';
-const TONE: Record<SystemProcess['status'], string> = { running: 'success', sleeping: 'info', stopped: 'error', other: 'warning' };
+const TONE: Record<SystemProcess['status'], string> = {
+  running: 'success',
+  sleeping: 'info',
+  stopped: 'error',
+  other: 'warning',
+};
 
 export function filterProcesses(list: SystemProcess[], filter: Filter, search: string): SystemProcess[] {
   const s = search.trim().toLowerCase();
@@ -30,7 +44,14 @@ export function filterProcesses(list: SystemProcess[], filter: Filter, search: s
             ? p.status === filter
             : true,
     )
-    .filter((p) => !s || p.name.toLowerCase().includes(s) || p.command.toLowerCase().includes(s) || p.user.toLowerCase().includes(s) || String(p.pid) === s)
+    .filter(
+      (p) =>
+        !s ||
+        p.name.toLowerCase().includes(s) ||
+        p.command.toLowerCase().includes(s) ||
+        p.user.toLowerCase().includes(s) ||
+        String(p.pid) === s,
+    )
     .sort((a, b) => b.cpu - a.cpu || b.memory - a.memory || a.pid - b.pid);
 }
 
@@ -63,7 +84,11 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
       });
       if (!force) return;
       const k = await kill.mutateAsync({ pid: p.pid, signal: 'SIGKILL' });
-      notify({ type: k.exited ? 'success' : 'warning', title: k.exited ? 'Process ended' : 'Process still running', message: k.message });
+      notify({
+        type: k.exited ? 'success' : 'warning',
+        title: k.exited ? 'Process ended' : 'Process still running',
+        message: k.message,
+      });
     } catch (err) {
       notify({ type: 'error', title: 'Failed to kill process', message: errorMessage(err) });
     }
@@ -137,12 +162,21 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="View details">
-                      <ActionIcon variant="subtle" aria-label={`View details of ${p.name} (PID ${p.pid})`} onClick={() => setDetails(p)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`View details of ${p.name} (PID ${p.pid})`}
+                        onClick={() => setDetails(p)}
+                      >
                         <IconEye size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Kill">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Kill ${p.name} (PID ${p.pid})`} onClick={() => void onKill(p)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Kill ${p.name} (PID ${p.pid})`}
+                        onClick={() => void onKill(p)}
+                      >
                         <IconSkull size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>

@@ -1,5 +1,16 @@
 import { systemLiveRoutes, type QueueMessage } from '@mailroom/contract/system-live';
-import { ActionIcon, Alert, Button, Code, Group, Modal, ScrollArea, Table, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Code,
+  Group,
+  Modal,
+  ScrollArea,
+  Table,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { IconEye, IconRefreshDot, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,7 +20,13 @@ import { formatBytes } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useQueueAction } from './use-system-live.ts';
 
-export function QueueTab({ messages, unavailable }: { messages: QueueMessage[]; unavailable: string | null }) {
+export function QueueTab({
+  messages,
+  unavailable,
+}: {
+  messages: QueueMessage[];
+  unavailable: string | null;
+}) {
   const [shown, setShown] = useState<string | null>(null);
   const text = useQuery({
     queryKey: ['system', 'live', 'queue', 'message', shown],
@@ -42,7 +59,12 @@ export function QueueTab({ messages, unavailable }: { messages: QueueMessage[]; 
         <Text size="sm" c="dimmed">
           Postfix&apos;s queue: messages waiting for delivery.
         </Text>
-        <Button leftSection={<IconSend size={16} aria-hidden />} variant="default" loading={act.isPending} onClick={() => void run({ action: 'flush' }, 'Queue flushed')}>
+        <Button
+          leftSection={<IconSend size={16} aria-hidden />}
+          variant="default"
+          loading={act.isPending}
+          onClick={() => void run({ action: 'flush' }, 'Queue flushed')}
+        >
           Flush Queue
         </Button>
       </Group>
@@ -99,17 +121,30 @@ export function QueueTab({ messages, unavailable }: { messages: QueueMessage[]; 
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     <Tooltip label="View message">
-                      <ActionIcon variant="subtle" aria-label={`View message ${m.id}`} onClick={() => setShown(m.id)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`View message ${m.id}`}
+                        onClick={() => setShown(m.id)}
+                      >
                         <IconEye size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Requeue">
-                      <ActionIcon variant="subtle" aria-label={`Requeue message ${m.id}`} onClick={() => void run({ id: m.id, action: 'requeue' }, 'Message requeued')}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={`Requeue message ${m.id}`}
+                        onClick={() => void run({ id: m.id, action: 'requeue' }, 'Message requeued')}
+                      >
                         <IconRefreshDot size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label="Delete">
-                      <ActionIcon variant="subtle" color="red" aria-label={`Delete message ${m.id}`} onClick={() => void onDelete(m)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Delete message ${m.id}`}
+                        onClick={() => void onDelete(m)}
+                      >
                         <IconTrash size={16} aria-hidden />
                       </ActionIcon>
                     </Tooltip>
@@ -120,7 +155,13 @@ export function QueueTab({ messages, unavailable }: { messages: QueueMessage[]; 
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      <Modal opened={shown !== null} onClose={() => setShown(null)} title={`Message ${shown ?? ''}`} size="xl" centered>
+      <Modal
+        opened={shown !== null}
+        onClose={() => setShown(null)}
+        title={`Message ${shown ?? ''}`}
+        size="xl"
+        centered
+      >
         {text.isLoading && <Text c="dimmed">Loading…</Text>}
         {text.error && <Text c="red">{errorMessage(text.error)}</Text>}
         {text.data && (

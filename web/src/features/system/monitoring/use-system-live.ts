@@ -26,7 +26,11 @@ export type Every = number | false;
 export const useProcesses = (every: Every) =>
   useQuery({ queryKey: liveKeys.processes(), queryFn: () => apiCall(r.processes), refetchInterval: every });
 export const useConnections = (every: Every) =>
-  useQuery({ queryKey: liveKeys.connections(), queryFn: () => apiCall(r.connections), refetchInterval: every });
+  useQuery({
+    queryKey: liveKeys.connections(),
+    queryFn: () => apiCall(r.connections),
+    refetchInterval: every,
+  });
 export const useDisks = (every: Every) =>
   useQuery({ queryKey: liveKeys.disks(), queryFn: () => apiCall(r.disks), refetchInterval: every });
 export const useQueue = (every: Every) =>
@@ -38,7 +42,14 @@ export function useLogs(f: LogFilter, every: Every) {
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       apiCall(r.logs, {
-        query: { source: f.source, level: f.level, service: f.service || undefined, search: f.search || undefined, cursor: pageParam, limit: 50 },
+        query: {
+          source: f.source,
+          level: f.level,
+          service: f.service || undefined,
+          search: f.search || undefined,
+          cursor: pageParam,
+          limit: 50,
+        },
       }),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: every,
