@@ -71,9 +71,16 @@ export async function superviseQueued(deps: AppDeps, id: string, action: 'delete
   const out = output(r);
   // postsuper reports "Deleted: 1 message" / "Requeued: 1 message" on stderr, nothing when not found.
   const done = /(Deleted|Requeued): \d+ message/.test(out);
-  if (r.code === 0 && done) return { ok: true, message: out };
-  if (r.code === 0) throw notFound(`No message ${id} in the queue.`);
-  return { ok: false, message: `postsuper failed: ${out}` };
+  if (r.code === 0 && done && !/: 0 messages/.test(out)) return { ok: true, message: out };
+  if (r.code !== 0) return { ok: false, message: `postsuper failed: ${out}` };
+  // Nothing changed: either no such message, or one postsuper leaves alone (still in maildrop,
+  // waiting for Postfix's pickup service).
+  const still = (await listQueue(deps)).messages.find((m) => m.id === id);
+  if (!still) throw notFound(`No message ${id} in the queue.`);
+  return {
+    ok: false,
+    message: `postsuper changed nothing (${out})${still.queue === 'maildrop' ? `: ${id} is still in maildrop, waiting for Postfix's pickup service (is Postfix running?)` : ''}.`,
+  };
 }
 
 export async function flushQueue(deps: AppDeps) {
