@@ -69,7 +69,12 @@ export function QueueTab({
         </Button>
       </Group>
       {unavailable && (
-        <Alert color="yellow" mb="sm" title="Queue not readable">
+        <Alert
+          color="yellow"
+          mb="sm"
+          title="Queue not readable"
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
+        >
           {unavailable}
         </Alert>
       )}
