@@ -93,7 +93,7 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
               <Table.Th>Protocol</Table.Th>
               <Table.Th>Local Address</Table.Th>
               <Table.Th>Remote Address</Table.Th>
-              <Table.Th>State</Table.Th>
+              <Table.Th miw={130}>State</Table.Th>
               <Table.Th>Process</Table.Th>
               <Table.Th>Actions</Table.Th>
             </Table.Tr>

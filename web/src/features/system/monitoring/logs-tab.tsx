@@ -139,7 +139,7 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Time</Table.Th>
-              <Table.Th>Level</Table.Th>
+              <Table.Th miw={110}>Level</Table.Th>
               <Table.Th>Service</Table.Th>
               <Table.Th>Message</Table.Th>
               <Table.Th>Actions</Table.Th>

@@ -126,7 +126,7 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
               <Table.Th>User</Table.Th>
               <Table.Th>CPU</Table.Th>
               <Table.Th>Memory</Table.Th>
-              <Table.Th>Status</Table.Th>
+              <Table.Th miw={120}>Status</Table.Th>
               <Table.Th>Started</Table.Th>
               <Table.Th>Actions</Table.Th>
             </Table.Tr>
