@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -119,6 +120,10 @@ async function readJournal(deps: AppDeps, source: LogSource, q: LogsQuery, limit
  */
 export async function* downloadLines(deps: AppDeps, q: LogsQuery): AsyncGenerator<string> {
   const source = q.source ?? 'mail';
+  if (useJournal(deps)) {
+    yield* journalLines(source, q);
+    return;
+  }
   const file = await logFileOf(deps, source);
   if (!file) return;
   const end = q.cursor && /^f:\d{1,15}$/.test(q.cursor) ? Number(q.cursor.slice(2)) : undefined;
@@ -133,5 +138,24 @@ export async function* downloadLines(deps: AppDeps, q: LogsQuery): AsyncGenerato
     if (!f.raw(line)) continue;
     const e = parseLogLine(line, '', source, now);
     if (e && f.entry(e)) yield line + '\n';
+  }
+}
+
+/** journald's entries of a source, oldest first, as `journalctl -o short-iso` writes them, streamed. */
+async function* journalLines(source: LogSource, q: LogsQuery): AsyncGenerator<string> {
+  const args = ['-o', 'short-iso', '--no-pager'];
+  for (const u of UNITS[source]) args.push('-u', u);
+  if (q.level) args.push('-p', JOURNAL_PRIORITY[q.level]);
+  if (q.search?.trim()) args.push('-g', q.search.trim(), '--case-sensitive=false');
+  if (q.cursor?.startsWith('j:')) args.push(`--cursor=${q.cursor.slice(2)}`, '-r');
+  const child = spawn('/usr/bin/journalctl', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const service = q.service?.trim().toLowerCase();
+  try {
+    for await (const line of readline.createInterface({ input: child.stdout, crlfDelay: Infinity })) {
+      if (service && !line.toLowerCase().includes(service)) continue;
+      yield line + '\n';
+    }
+  } finally {
+    child.kill();
   }
 }
