@@ -68,6 +68,32 @@ describe.each(dialects())('system live view on %s', (dialect) => {
     expect(t.deps.metrics?.latest()?.sampledAt).toBe(body.stats.sampledAt);
   });
 
+  it('pushes metrics on /api/events?topics=metrics, sampling every 2 s only while watched', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const ctrl = new AbortController();
+    const res = await fetch(`${address}/api/events?topics=metrics`, {
+      headers: { authorization: `Bearer ${t.token}` },
+      signal: ctrl.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    const stamps = () =>
+      [...text.matchAll(/event: metrics\ndata: (\{.*\})/g)].map(
+        (m) => (JSON.parse(m[1]!) as { sampledAt: string }).sampledAt,
+      );
+    const until = Date.now() + 8000;
+    while (new Set(stamps()).size < 2 && Date.now() < until) {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+    }
+    // The latest sample at once, then fresh ones (watching samples at once, then every 2 s).
+    expect(new Set(stamps()).size).toBeGreaterThanOrEqual(2);
+    const collector = t.deps.metrics as unknown as { watching: number };
+    expect(collector.watching).toBe(1);
+    ctrl.abort();
+    await expect.poll(() => collector.watching, { timeout: 5000 }).toBe(0);
+  });
+
   it('lists the services with Mailroom itself running', async () => {
     const res = await t.call({ method: 'GET', url: '/api/system/services' });
     expect(res.statusCode).toBe(200);
