@@ -35,7 +35,12 @@ export const PerformanceSeries = z.object({
 });
 export type PerformanceSeries = z.infer<typeof PerformanceSeries>;
 
-export const MetricsAnswer = z.object({ stats: SystemStats, series: PerformanceSeries });
+export const MetricsAnswer = z.object({
+  stats: SystemStats,
+  series: PerformanceSeries,
+  /** The live window: the samples of the last minute (every 2 s while someone watches). */
+  live: z.array(SystemStats).optional(),
+});
 export type MetricsAnswer = z.infer<typeof MetricsAnswer>;
 
 export const ServiceState = z.enum(['running', 'stopped', 'failed']);
@@ -75,3 +80,7 @@ export const systemMetricsRoutes = {
     response: ServicesAnswer,
   }),
 };
+
+/** `/api/events?topics=metrics` adds `metrics` events (a SystemStats every 2 s) to the stream. */
+export const METRICS_EVENT = 'metrics';
+export const METRICS_TOPIC = 'metrics';

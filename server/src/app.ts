@@ -29,6 +29,7 @@ import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
+import { startSystemLive } from './features/system/system-live.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
@@ -76,7 +77,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installSecurityHeaders(app);
   // Cross-site forms and simple fetches can send text/plain; no route reads it (imports take text/csv).
   app.removeContentTypeParser('text/plain');
-  installMetrics(app);
+  const promRegistry = installMetrics(app);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Mailroom API', version: '1.0.0' },
@@ -112,7 +113,14 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);
-  registerEvents(app, hub, sessionCheck(deps.database.db, deps.config.sessionIdleMs), opts.jobs);
+  const live = await startSystemLive(app, deps, promRegistry);
+  registerEvents(
+    app,
+    hub,
+    sessionCheck(deps.database.db, deps.config.sessionIdleMs),
+    opts.jobs,
+    live.collector,
+  );
   app.addHook('onClose', async () => {
     await jobs.close();
     hub.close();

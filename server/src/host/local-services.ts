@@ -126,6 +126,29 @@ export class LocalServices implements ServiceControl {
     return this.supervisor.reload(name);
   }
 
+  /** Start, stop or restart through the supervisor; says why not when Mailroom does not run it. */
+  async control(name: DaemonName, action: 'start' | 'stop' | 'restart'): Promise<ReloadResult> {
+    const sup = this.supervisor;
+    if (!sup || !sup.names().includes(name)) {
+      const s = this.specs.find((x) => x.name === name);
+      const why = !s?.spec ? `${name} is not installed.` : (this.reason ?? `${name} is not run by Mailroom.`);
+      return { ok: false, attempted: false, output: why };
+    }
+    if (action !== 'start') await sup.stop(name);
+    if (action !== 'stop') {
+      this.started = true;
+      await sup.start(name);
+    }
+    const st = await sup.state(name);
+    const want = action === 'stop' ? 'stopped' : 'running';
+    return {
+      ok: st?.state === want,
+      attempted: true,
+      output:
+        st?.state === want ? `${name} ${action === 'stop' ? 'stopped' : 'started'}.` : (st?.detail ?? ''),
+    };
+  }
+
   async states(): Promise<DaemonState[]> {
     return Promise.all(
       this.specs.map(async (s) => {

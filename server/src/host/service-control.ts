@@ -33,6 +33,11 @@ export interface ServiceControl {
   /** Makes `name` pick up its new files. `zones`: for named, reload only these zones. */
   reload(name: DaemonName, opts?: { zones?: string[]; reconfig?: boolean }): Promise<ReloadResult>;
   states(): Promise<DaemonState[]>;
+  /**
+   * Starts, stops or restarts a daemon this control runs itself (local mode's supervisor); absent
+   * where systemd runs them (system mode uses systemctl).
+   */
+  control?(name: DaemonName, action: 'start' | 'stop' | 'restart'): Promise<ReloadResult>;
   /** Stops what this control started (local mode); a no-op in system mode. */
   close(): Promise<void>;
   /** 'local': Mailroom's own supervisor (daemons on loopback at config.ports); 'system': systemd. */

@@ -9,6 +9,13 @@ export interface EventsOptions {
   heartbeatMs?: number;
 }
 
+/** The metrics collector as a stream sees it: watching makes it sample every 2 s. */
+export interface MetricsFeed {
+  watch(): () => void;
+  subscribe(listener: (stats: unknown) => void): () => void;
+  latest(): unknown;
+}
+
 /** Whether the stream's session still stands (checked at each heartbeat, without sliding it). */
 export type SessionCheck = (sessionId: number) => Promise<boolean>;
 
@@ -22,6 +29,7 @@ export function registerEvents(
   hub: EventHub,
   sessionAlive: SessionCheck,
   opts: EventsOptions = {},
+  metrics?: MetricsFeed,
 ): void {
   const heartbeatMs = opts.heartbeatMs ?? 15_000;
   const open = new Set<() => void>();
@@ -31,7 +39,7 @@ export function registerEvents(
     {
       schema: {
         summary:
-          'Server-Sent Events (text/event-stream): ready (the jobs still going), job (progress and ends), notification',
+          'Server-Sent Events (text/event-stream): ready (the jobs still going), job (progress and ends), notification; with ?topics=metrics also metrics (every 2 s)',
         tags: ['events'],
         response: {
           200: z.string().describe('An endless text/event-stream; heartbeats every 15 s'),
@@ -61,6 +69,20 @@ export function registerEvents(
       raw.write('retry: 3000\n\n');
       write(EVENT_NAMES.ready, { jobs: live });
       const unsubscribe = hub.subscribe((e: ServerEvent) => write(e.type, e.data));
+      // `?topics=metrics`: the machine's figures too, sampled every 2 s while this stream is open.
+      const rawTopics = (request.query as { topics?: unknown } | undefined)?.topics;
+      const topics = typeof rawTopics === 'string' ? rawTopics.split(',') : [];
+      let unwatch = () => {};
+      if (metrics && topics.includes('metrics')) {
+        const release = metrics.watch();
+        const stop = metrics.subscribe((s) => write('metrics', s));
+        const now = metrics.latest();
+        if (now) write('metrics', now);
+        unwatch = () => {
+          stop();
+          release();
+        };
+      }
       // A stream does not keep its session alive: signed out or expired, the stream ends.
       const sessionId = request.admin?.sessionId;
       const beat = setInterval(() => {
@@ -77,6 +99,7 @@ export function registerEvents(
         ended = true;
         clearInterval(beat);
         unsubscribe();
+        unwatch();
         open.delete(end);
         raw.end();
       };

@@ -1,10 +1,357 @@
-import { NotBuiltYet } from '../../components/not-built-yet.tsx';
+import type { MetricsAnswer } from '@mailroom/contract/system-metrics';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconArrowDownRight,
+  IconArrowRight,
+  IconArrowUpRight,
+  IconCheck,
+  IconCircleCheck,
+  IconRefresh,
+  IconX,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, errorMessage } from '../../api/client.ts';
+import {
+  metricsKey,
+  metricStatus,
+  STATUS_COLOR,
+  THRESHOLDS,
+  trendOf,
+  useLiveMetrics,
+} from '../../api/live-metrics.ts';
+import { servicesKey, useServiceAction, useSystemServices } from '../../api/system-services.ts';
+import { LoadState } from '../../components/load-state.tsx';
+import { TrendCharts } from '../../components/metric-trend-charts.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { StatusBadge } from '../../components/status-badge.tsx';
+import { formatUptime } from '../../lib/format.ts';
+import { notify } from '../../lib/notifications-store.ts';
+import { LiveLogStream } from './live-log-stream.tsx';
+import { alertsKey, useAcknowledge, useActiveAlerts } from './use-alerts.ts';
+
+const BREADCRUMBS = [{ label: 'Dashboard', to: '/dashboard' }, { label: 'Real-time Monitoring' }];
+const AUTO_REFRESH_MS = 30_000;
+/** Network card: Mbps, warning from 100, critical from 500. */
+const NETWORK = { warning: 100, critical: 500 };
+
+const TREND_ICON = { up: IconArrowUpRight, down: IconArrowDownRight, stable: IconArrowRight };
+
+function MetricCard(p: {
+  name: string;
+  value: number;
+  unit: string;
+  t: { warning: number; critical: number };
+  history: number[];
+  testId: string;
+}) {
+  const status = metricStatus(p.value, p.t);
+  const trend = trendOf([...p.history, p.value]);
+  const Icon = TREND_ICON[trend];
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Group justify="space-between">
+        <Text size="xs" tt="uppercase" fw={700} c="dimmed">
+          {p.name}
+        </Text>
+        <StatusBadge
+          status={status === 'good' ? 'ok' : status === 'critical' ? 'failed' : 'warning'}
+          label={status}
+        />
+      </Group>
+      <Group gap="xs" mt={6} align="baseline">
+        <Text fz={28} fw={700} data-testid={p.testId}>
+          {p.value.toFixed(1)}
+        </Text>
+        <Text c="dimmed">{p.unit}</Text>
+        <Icon
+          size={18}
+          aria-label={`trend ${trend}`}
+          color={`var(--mantine-color-${STATUS_COLOR[status]}-7)`}
+        />
+      </Group>
+      <Text size="xs" c="dimmed">
+        Warning {p.t.warning}
+        {p.unit}, critical {p.t.critical}
+        {p.unit}
+      </Text>
+    </Card>
+  );
+}
+
+function Overview({ data }: { data: MetricsAnswer }) {
+  const s = data.stats;
+  const live = data.live ?? [];
+  const mbps = ((s.networkIn + s.networkOut) * 8) / 1_000_000;
+  const hist = (f: (x: MetricsAnswer['stats']) => number) => live.slice(-2, -1).map(f);
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }}>
+      <MetricCard
+        name="CPU Usage"
+        value={s.cpuUsage}
+        unit="%"
+        t={THRESHOLDS.cpu}
+        history={hist((x) => x.cpuUsage)}
+        testId="metric-cpu"
+      />
+      <MetricCard
+        name="Memory Usage"
+        value={s.memoryUsage}
+        unit="%"
+        t={THRESHOLDS.memory}
+        history={hist((x) => x.memoryUsage)}
+        testId="metric-memory"
+      />
+      <MetricCard
+        name="Disk Usage"
+        value={s.diskUsage}
+        unit="%"
+        t={THRESHOLDS.disk}
+        history={hist((x) => x.diskUsage)}
+        testId="metric-disk"
+      />
+      <MetricCard
+        name="Network"
+        value={mbps}
+        unit="Mbps"
+        t={NETWORK}
+        history={hist((x) => ((x.networkIn + x.networkOut) * 8) / 1_000_000)}
+        testId="metric-network"
+      />
+    </SimpleGrid>
+  );
+}
+
+function ActiveAlerts({ every }: { every: number | false }) {
+  const alerts = useActiveAlerts(every);
+  const ack = useAcknowledge();
+  const list = alerts.data?.alerts ?? [];
+  const missing = alerts.error instanceof ApiError && alerts.error.status === 404;
+  const act = async (id: number | 'all') => {
+    try {
+      await ack.mutateAsync(id);
+    } catch (err) {
+      notify({ type: 'error', title: 'Failed to acknowledge', message: errorMessage(err) });
+    }
+  };
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Group justify="space-between" mb="sm">
+        <Title order={2} size="h4">
+          Active Alerts
+        </Title>
+        <Button
+          size="xs"
+          variant="default"
+          disabled={list.length === 0}
+          loading={ack.isPending}
+          onClick={() => void act('all')}
+        >
+          Acknowledge All
+        </Button>
+      </Group>
+      {alerts.error && !missing && <Text c="red">{errorMessage(alerts.error)}</Text>}
+      {missing && (
+        <Text size="sm" c="dimmed">
+          Alerts are not available on this server.
+        </Text>
+      )}
+      {!alerts.error && list.length === 0 && !alerts.isLoading && (
+        <Alert color="green" icon={<IconCircleCheck aria-hidden />} variant="light">
+          All Systems Normal – No active alerts at this time.
+        </Alert>
+      )}
+      <Stack gap="xs">
+        {list.map((a) => (
+          <Alert
+            key={a.id}
+            color={a.severity === 'critical' ? 'red' : a.severity === 'warning' ? 'yellow' : 'blue'}
+            title={a.title}
+            variant="light"
+            withCloseButton
+            closeButtonLabel={`Dismiss alert ${a.title}`}
+            onClose={() => void act(a.id)}
+          >
+            <Text size="sm">{a.message}</Text>
+            <Text size="xs" c="dimmed">
+              {new Date(a.timestamp).toLocaleString()}
+            </Text>
+          </Alert>
+        ))}
+      </Stack>
+    </Card>
+  );
+}
+
+function ServiceStatus({ every }: { every: number | false }) {
+  const services = useSystemServices(every);
+  const action = useServiceAction();
+  const run = async (id: string, name: string, verb: 'start' | 'restart') => {
+    try {
+      const r = await action.mutateAsync({ id, action: verb });
+      notify({
+        type: r.ok ? 'success' : 'error',
+        title: r.ok ? `${name} ${verb === 'start' ? 'started' : 'restarted'}` : `Could not ${verb} ${name}`,
+        message: r.message,
+      });
+    } catch (err) {
+      notify({ type: 'error', title: `Could not ${verb} ${name}`, message: errorMessage(err) });
+    }
+  };
+  return (
+    <Card withBorder radius="md" padding="md">
+      <Title order={2} size="h4" mb="sm">
+        Service Status
+      </Title>
+      {services.error && <Text c="red">{errorMessage(services.error)}</Text>}
+      <Table.ScrollContainer minWidth={720}>
+        <Table verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Service</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Uptime</Table.Th>
+              <Table.Th>Last Restart</Table.Th>
+              <Table.Th>Action</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {(services.data?.services ?? []).map((s) => (
+              <Table.Tr key={s.id}>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {s.name}
+                  </Text>
+                  {s.note && (
+                    <Text size="xs" c="dimmed" maw={360} lineClamp={2} title={s.note}>
+                      {s.note}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <StatusBadge status={s.status} />
+                </Table.Td>
+                <Table.Td>{s.status === 'running' ? formatUptime(s.uptime) : '—'}</Table.Td>
+                <Table.Td>{s.lastRestart ? new Date(s.lastRestart).toLocaleString() : '—'}</Table.Td>
+                <Table.Td>
+                  {s.id === 'mailroom' ? (
+                    <Tooltip label={s.note ?? ''}>
+                      <ActionIcon variant="subtle" disabled aria-label="Mailroom is not restarted from here">
+                        <IconX size={16} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  ) : s.status === 'running' ? (
+                    <Button
+                      size="xs"
+                      variant="default"
+                      onClick={() => void run(s.id, s.name, 'restart')}
+                      loading={action.isPending && action.variables?.id === s.id}
+                    >
+                      Restart
+                    </Button>
+                  ) : (
+                    <Button
+                      size="xs"
+                      leftSection={<IconCheck size={14} aria-hidden />}
+                      onClick={() => void run(s.id, s.name, 'start')}
+                      loading={action.isPending && action.variables?.id === s.id}
+                    >
+                      Start
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Card>
+  );
+}
 
 export default function MonitoringPage() {
+  const qc = useQueryClient();
+  const [auto, setAuto] = useState(false);
+  const every = auto ? AUTO_REFRESH_MS : false;
+  const metrics = useLiveMetrics();
+  const [dismissed, setDismissed] = useState(false);
+  const refresh = () => {
+    setDismissed(false);
+    void qc.invalidateQueries({ queryKey: metricsKey });
+    void qc.invalidateQueries({ queryKey: servicesKey });
+    void qc.invalidateQueries({ queryKey: alertsKey });
+  };
   return (
-    <NotBuiltYet
-      title="Real-time Monitoring"
-      breadcrumbs={[{ label: 'Dashboard', to: '/dashboard' }, { label: 'Real-time Monitoring' }]}
-    />
+    <>
+      <PageHeader
+        title="Real-time Monitoring"
+        breadcrumbs={BREADCRUMBS}
+        subtitle={
+          <span>
+            {metrics.connected ? 'Live: figures arrive every 2 seconds' : 'Connecting to the live stream…'}
+            {metrics.data && (
+              <span data-testid="metrics-updated">
+                {' '}
+                · updated {new Date(metrics.data.stats.sampledAt).toLocaleTimeString()}
+              </span>
+            )}
+          </span>
+        }
+        actions={
+          <>
+            <Switch
+              label={`Auto Refresh ${auto ? 'ON' : 'OFF'}`}
+              checked={auto}
+              onChange={(e) => setAuto(e.currentTarget.checked)}
+            />
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} aria-hidden />}
+              onClick={refresh}
+              disabled={metrics.isFetching}
+            >
+              Refresh
+            </Button>
+          </>
+        }
+      />
+      <Stack gap="md">
+        <LoadState
+          loading={metrics.isLoading}
+          error={metrics.error && !dismissed ? errorMessage(metrics.error) : null}
+          errorTitle="Failed to load monitoring data"
+          onRetry={refresh}
+          onDismiss={() => setDismissed(true)}
+        />
+        {metrics.data && (
+          <>
+            <Title order={2} size="h4">
+              System Status Overview
+            </Title>
+            <Overview data={metrics.data} />
+            <Title order={2} size="h4">
+              Performance Trends
+            </Title>
+            <TrendCharts data={metrics.data} />
+          </>
+        )}
+        <ActiveAlerts every={every} />
+        <ServiceStatus every={every} />
+        <LiveLogStream />
+      </Stack>
+    </>
   );
 }

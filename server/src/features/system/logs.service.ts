@@ -1,0 +1,161 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { LogEntry, LogSource, LogsQuery } from '@mailroom/contract/system-live';
+import type { AppDeps } from '../../app-deps.ts';
+import { fieldError } from '../../http/errors.ts';
+import { firstExisting, readBackwards } from './log-files.ts';
+import { parseJournalEntry, parseLogLine } from './log-parse.ts';
+
+/** The files each source reads (system paths, under the host root), first existing wins. */
+export const LOG_FILES: Record<Exclude<LogSource, 'mailroom'>, string[]> = {
+  mail: ['/var/log/mail.log', '/var/log/maillog'],
+  dns: ['/var/cache/bind/mailroom-named.log', '/var/log/named/named.log'],
+  web: ['/var/log/apache2/error.log', '/var/log/apache2/access.log'],
+  system: ['/var/log/syslog', '/var/log/messages'],
+};
+/** journald units per source (system mode with journald). */
+const UNITS: Record<LogSource, string[]> = {
+  mail: ['postfix@-.service', 'dovecot.service', 'rspamd.service'],
+  dns: ['named.service'],
+  web: ['apache2.service'],
+  system: [],
+  mailroom: ['mailroom.service'],
+};
+const JOURNAL_PRIORITY = { error: '0..3', warning: '4..4', info: '5..6', debug: '7..7' } as const;
+
+export const mailroomLogFile = (deps: AppDeps) => path.join(deps.config.dataDir, 'logs', 'mailroom.log');
+
+export function useJournal(deps: AppDeps): boolean {
+  return (
+    deps.config.hostRoot === '/' &&
+    existsSync('/run/systemd/journal/socket') &&
+    existsSync('/usr/bin/journalctl')
+  );
+}
+
+export async function logFileOf(deps: AppDeps, source: LogSource): Promise<string | null> {
+  if (source === 'mailroom') return firstExisting([mailroomLogFile(deps)]);
+  return firstExisting(LOG_FILES[source].map((f) => deps.host.path(f)));
+}
+
+export function entryFilter(q: Pick<LogsQuery, 'level' | 'service' | 'search'>) {
+  const search = q.search?.trim().toLowerCase() || null;
+  const service = q.service?.trim().toLowerCase() || null;
+  return {
+    /** A cheap test on the raw line before it is parsed. */
+    raw: (line: string) => !search || line.toLowerCase().includes(search),
+    entry: (e: LogEntry) =>
+      (!q.level || e.level === q.level) && (!service || e.service.toLowerCase().includes(service)),
+  };
+}
+
+export async function readLogs(deps: AppDeps, q: LogsQuery) {
+  const source = q.source ?? 'mail';
+  const limit = q.limit ?? 50;
+  if (useJournal(deps)) return readJournal(deps, source, q, limit);
+  const file = await logFileOf(deps, source);
+  if (!file)
+    return {
+      entries: [],
+      nextCursor: null,
+      origin:
+        source === 'mailroom'
+          ? `Mailroom writes its log to standard output; run it under systemd (journald) or send it to ${mailroomLogFile(deps)}.`
+          : `No ${source} log here (looked for ${LOG_FILES[source].join(', ')}).`,
+    };
+  let end: number | undefined;
+  if (q.cursor !== undefined) {
+    if (!/^f:\d{1,15}$/.test(q.cursor)) throw fieldError('cursor', 'Not a cursor from a previous page.');
+    end = Number(q.cursor.slice(2));
+  }
+  const f = entryFilter(q);
+  const now = new Date();
+  const entries: LogEntry[] = [];
+  const page = await readBackwards(file, end, limit, (line) => {
+    if (!f.raw(line)) return false;
+    const e = parseLogLine(line, '', source, now);
+    return e !== null && f.entry(e);
+  });
+  for (const l of page.lines) {
+    const e = parseLogLine(l.text, `f:${l.offset}`, source, now);
+    if (e) entries.push(e);
+  }
+  return { entries, nextCursor: page.next === null ? null : `f:${page.next}`, origin: file };
+}
+
+async function readJournal(deps: AppDeps, source: LogSource, q: LogsQuery, limit: number) {
+  const args = ['-o', 'json', '-r', '--no-pager', '-n', String(limit + (q.cursor ? 1 : 0))];
+  for (const u of UNITS[source]) args.push('-u', u);
+  if (q.level) args.push('-p', JOURNAL_PRIORITY[q.level]);
+  if (q.search?.trim()) args.push('-g', q.search.trim(), '--case-sensitive=false');
+  if (q.cursor) {
+    if (!q.cursor.startsWith('j:')) throw fieldError('cursor', 'Not a cursor from a previous page.');
+    args.push(`--cursor=${q.cursor.slice(2)}`);
+  }
+  const r = await deps.host.run('/usr/bin/journalctl', args, { timeoutMs: 20_000 });
+  const f = entryFilter({ service: q.service });
+  let entries = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => parseJournalEntry(JSON.parse(l) as Record<string, unknown>, source));
+  if (q.cursor) entries = entries.filter((e) => e.id !== q.cursor!.slice(2));
+  const full = entries.length >= limit;
+  entries = entries
+    .slice(0, limit)
+    .filter(f.entry)
+    .map((e) => ({ ...e, id: `j:${e.id}` }));
+  return {
+    entries,
+    nextCursor: full && entries.length ? entries[entries.length - 1]!.id : null,
+    origin: r.code === 0 ? 'journald' : `journalctl failed: ${r.stderr.trim().slice(0, 200)}`,
+  };
+}
+
+/**
+ * The filtered range as text, oldest first: every matching line before `cursor` (the whole file
+ * without one), streamed line by line.
+ */
+export async function* downloadLines(deps: AppDeps, q: LogsQuery): AsyncGenerator<string> {
+  const source = q.source ?? 'mail';
+  if (useJournal(deps)) {
+    yield* journalLines(source, q);
+    return;
+  }
+  const file = await logFileOf(deps, source);
+  if (!file) return;
+  const end = q.cursor && /^f:\d{1,15}$/.test(q.cursor) ? Number(q.cursor.slice(2)) : undefined;
+  if (end === 0) return;
+  const f = entryFilter(q);
+  const now = new Date();
+  const rl = readline.createInterface({
+    input: createReadStream(file, end !== undefined ? { end: end - 1 } : {}),
+    crlfDelay: Infinity,
+  });
+  for await (const line of rl) {
+    if (!f.raw(line)) continue;
+    const e = parseLogLine(line, '', source, now);
+    if (e && f.entry(e)) yield line + '\n';
+  }
+}
+
+/** journald's entries of a source, oldest first, as `journalctl -o short-iso` writes them, streamed. */
+async function* journalLines(source: LogSource, q: LogsQuery): AsyncGenerator<string> {
+  const args = ['-o', 'short-iso', '--no-pager'];
+  for (const u of UNITS[source]) args.push('-u', u);
+  if (q.level) args.push('-p', JOURNAL_PRIORITY[q.level]);
+  if (q.search?.trim()) args.push('-g', q.search.trim(), '--case-sensitive=false');
+  if (q.cursor?.startsWith('j:')) args.push(`--cursor=${q.cursor.slice(2)}`, '-r');
+  const child = spawn('/usr/bin/journalctl', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const service = q.service?.trim().toLowerCase();
+  try {
+    for await (const line of readline.createInterface({ input: child.stdout, crlfDelay: Infinity })) {
+      if (service && !line.toLowerCase().includes(service)) continue;
+      yield line + '\n';
+    }
+  } finally {
+    child.kill();
+  }
+}

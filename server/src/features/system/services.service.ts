@@ -1,0 +1,262 @@
+import type { SystemService } from '@mailroom/contract/system-metrics';
+import type { AppDeps } from '../../app-deps.ts';
+import { observeDaemons } from '../../host/local-services.ts';
+import type { ProcRow, ProcessTable } from '../../host/process-table.ts';
+import type { DaemonName, DaemonState } from '../../host/service-control.ts';
+import { SUDO, SYSTEMCTL, parseSystemctlShow, parseSystemdTimestamp } from '../../host/system-services.ts';
+
+type Action = 'start' | 'stop' | 'restart';
+
+interface Known {
+  id: string;
+  name: string;
+  description: string;
+  daemon?: DaemonName;
+  unit: string;
+  /** Process names (comm) that are this service when systemd gives no pid. */
+  comm: string[];
+  port: (deps: AppDeps) => number | null;
+}
+
+const pgPort = (deps: AppDeps) => {
+  const url = deps.config.databaseUrl;
+  if (!url) return 5432;
+  try {
+    return Number(new URL(url).port || 5432);
+  } catch {
+    return 5432;
+  }
+};
+
+const KNOWN: Known[] = [
+  {
+    id: 'postfix',
+    name: 'Postfix',
+    description: 'Mail transfer agent (SMTP)',
+    daemon: 'postfix',
+    unit: 'postfix.service',
+    comm: ['master'],
+    port: (d) => d.config.ports.smtp,
+  },
+  {
+    id: 'dovecot',
+    name: 'Dovecot',
+    description: 'IMAP server and mail delivery (LMTP)',
+    daemon: 'dovecot',
+    unit: 'dovecot.service',
+    comm: ['dovecot'],
+    port: (d) => d.config.ports.imap,
+  },
+  {
+    id: 'named',
+    name: 'BIND',
+    description: 'Authoritative DNS server (named)',
+    daemon: 'named',
+    unit: 'named.service',
+    comm: ['named'],
+    port: (d) => d.config.ports.dns,
+  },
+  {
+    id: 'rspamd',
+    name: 'Rspamd',
+    description: 'Spam filter and DKIM signing (milter)',
+    daemon: 'rspamd',
+    unit: 'rspamd.service',
+    comm: ['rspamd'],
+    port: () => null,
+  },
+  {
+    id: 'apache2',
+    name: 'Apache',
+    description: 'Web server (httpd 2.4)',
+    unit: 'apache2.service',
+    comm: ['apache2'],
+    port: () => 80,
+  },
+  {
+    id: 'postgresql',
+    name: 'PostgreSQL',
+    description: 'Database server',
+    unit: 'postgresql.service',
+    comm: ['postgres'],
+    port: pgPort,
+  },
+];
+
+export const SERVICE_IDS = [...KNOWN.map((k) => k.id), 'mailroom'];
+
+const systemMode = (deps: AppDeps) => deps.config.hostRoot === '/';
+
+/** Resident memory (bytes) and CPU (percent) of a process and all its descendants. */
+function treeUsage(rows: ProcRow[], pid: number | null): { memory: number; cpu: number } {
+  if (!pid) return { memory: 0, cpu: 0 };
+  const children = new Map<number, number[]>();
+  for (const r of rows) children.set(r.ppid, [...(children.get(r.ppid) ?? []), r.pid]);
+  const byPid = new Map(rows.map((r) => [r.pid, r]));
+  let memory = 0;
+  let cpu = 0;
+  const todo = [pid];
+  const seen = new Set<number>();
+  while (todo.length) {
+    const p = todo.pop()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    const r = byPid.get(p);
+    if (r) {
+      memory += r.rss;
+      cpu += r.cpu;
+    }
+    todo.push(...(children.get(p) ?? []));
+  }
+  return { memory, cpu: Math.round(cpu * 10) / 10 };
+}
+
+const statusOf = (s: DaemonState['state']): SystemService['status'] =>
+  s === 'running' ? 'running' : s === 'failed' ? 'failed' : 'stopped';
+
+export class ServicesService {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly processes: ProcessTable,
+  ) {}
+
+  async list(): Promise<SystemService[]> {
+    const deps = this.deps;
+    const [rows, daemons, units] = await Promise.all([
+      this.processes.read(),
+      deps.services ? deps.services.states() : observeDaemons(deps.host, deps.config),
+      systemMode(deps) ? this.unitStates(['apache2.service', 'postgresql.service']) : Promise.resolve(null),
+    ]);
+    const out: SystemService[] = [];
+    const now = Date.now();
+    for (const k of KNOWN) {
+      let status: SystemService['status'];
+      let pid: number | null;
+      let since: string | null;
+      let note: string | undefined;
+      if (k.daemon) {
+        const d = daemons.find((x) => x.name === k.daemon);
+        status = d ? statusOf(d.state) : 'stopped';
+        pid = d?.pid ?? null;
+        since = d?.since ?? null;
+        note = d?.detail;
+        if (d && (d.state === 'not-installed' || d.state === 'unmanaged')) note = d.detail;
+      } else if (units?.has(k.unit)) {
+        const u = units.get(k.unit);
+        const active = u?.ActiveState;
+        status =
+          active === 'active' || active === 'reloading'
+            ? 'running'
+            : active === 'failed'
+              ? 'failed'
+              : 'stopped';
+        const mp = Number(u?.MainPID ?? 0);
+        pid = mp > 0 ? mp : null;
+        since = parseSystemdTimestamp(u?.ExecMainStartTimestamp);
+        if (u?.LoadState === 'not-found') note = `${k.name} is not installed (no ${k.unit}).`;
+        if (status === 'running' && !pid) pid = oldest(rows, k.comm)?.pid ?? null;
+      } else {
+        // Local mode: Mailroom neither runs nor controls these; report what the process table shows.
+        const p = oldest(rows, k.comm);
+        status = p ? 'running' : 'stopped';
+        pid = p?.pid ?? null;
+        since = p?.startTime ?? null;
+        note = systemMode(deps)
+          ? `systemd did not answer; ${p ? `found running (pid ${p.pid})` : 'no such process is running'}.`
+          : `Not run by Mailroom in local mode${p ? ' (found running on this machine)' : ''}; start it with systemd or by hand.`;
+      }
+      const use = treeUsage(rows, status === 'running' ? pid : null);
+      out.push({
+        id: k.id,
+        name: k.name,
+        status,
+        uptime: status === 'running' && since ? Math.max(0, Math.floor((now - Date.parse(since)) / 1000)) : 0,
+        memoryUsage: use.memory,
+        cpuUsage: use.cpu,
+        lastRestart: since,
+        description: k.description,
+        port: k.port(deps),
+        pid: status === 'running' ? pid : null,
+        ...(note ? { note } : {}),
+      });
+    }
+    const self = rows.find((r) => r.pid === process.pid);
+    out.push({
+      id: 'mailroom',
+      name: 'Mailroom',
+      status: 'running',
+      uptime: Math.floor(process.uptime()),
+      memoryUsage: self?.rss ?? process.memoryUsage().rss,
+      cpuUsage: self?.cpu ?? 0,
+      lastRestart: new Date(now - process.uptime() * 1000).toISOString(),
+      description: 'This console and its API',
+      port: deps.config.port,
+      pid: process.pid,
+      note: 'Mailroom does not stop or restart itself from its own console (systemctl restart mailroom).',
+    });
+    return out;
+  }
+
+  async counts(): Promise<{ running: number; total: number }> {
+    const list = await this.list();
+    return { running: list.filter((s) => s.status === 'running').length, total: list.length };
+  }
+
+  async act(id: string, action: Action): Promise<{ ok: boolean; message: string }> {
+    const k = KNOWN.find((x) => x.id === id);
+    if (id === 'mailroom')
+      return {
+        ok: false,
+        message:
+          'Mailroom does not stop or restart itself from its own console: run systemctl restart mailroom on the server.',
+      };
+    if (!k) return { ok: false, message: `No service ${id}.` };
+    if (systemMode(this.deps)) {
+      const sudo = process.getuid?.() !== 0;
+      const cmd = sudo ? SUDO : SYSTEMCTL;
+      const args = sudo ? ['-n', SYSTEMCTL, action, k.unit] : [action, k.unit];
+      const r = await this.deps.host.run(cmd, args, { timeoutMs: 60_000 });
+      if (r.code === 0) return { ok: true, message: `${k.name}: systemctl ${action} ${k.unit} done.` };
+      const out = (r.stderr.trim() || r.stdout.trim() || `exit ${r.code}`).slice(0, 500);
+      return {
+        ok: false,
+        message:
+          `${k.name}: systemctl ${action} ${k.unit} failed: ${out}` +
+          (sudo && /password is required|not allowed/i.test(out)
+            ? ' (deploy/sudoers allows Mailroom only reloads; run it as root or widen the sudoers entry)'
+            : ''),
+      };
+    }
+    if (!k.daemon)
+      return {
+        ok: false,
+        message: `${k.name} is not run by Mailroom in local mode; start or stop it with systemd or by hand.`,
+      };
+    const control = this.deps.services?.control?.bind(this.deps.services);
+    if (!control)
+      return {
+        ok: false,
+        message: `Mailroom was started without its daemon supervisor, so it cannot ${action} ${k.name}.`,
+      };
+    const r = await control(k.daemon, action);
+    return { ok: r.ok, message: `${k.name}: ${r.output}` };
+  }
+
+  private async unitStates(units: string[]): Promise<Map<string, Record<string, string>>> {
+    const r = await this.deps.host.run(SYSTEMCTL, [
+      'show',
+      '--timestamp=unix',
+      '-p',
+      'Id,LoadState,ActiveState,MainPID,ExecMainStartTimestamp',
+      ...units,
+    ]);
+    const map = new Map<string, Record<string, string>>();
+    if (r.code !== 0) return map;
+    for (const b of parseSystemctlShow(r.stdout)) if (b.Id) map.set(b.Id, b);
+    return map;
+  }
+}
+
+function oldest(rows: ProcRow[], comm: string[]): ProcRow | undefined {
+  return rows.filter((r) => comm.includes(r.name)).sort((a, b) => a.pid - b.pid)[0];
+}

@@ -1,0 +1,189 @@
+import { Readable } from 'node:stream';
+import { promises as fs } from 'node:fs';
+import {
+  LogsQuery,
+  LOG_DOWNLOAD_PATH,
+  LOG_STREAM_PATH,
+  systemLiveRoutes as r,
+} from '@mailroom/contract/system-live';
+import { systemMetricsRoutes } from '@mailroom/contract/system-metrics';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app-deps.ts';
+import { fieldError, notFound } from '../../http/errors.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import type { ProcessTable } from '../../host/process-table.ts';
+import { closeConnection, listConnections } from './connections.service.ts';
+import { DEFAULT_DAYS, listDisks, previewCleanup, runCleanup } from './disks.service.ts';
+import { parseLogLine } from './log-parse.ts';
+import { downloadLines, entryFilter, logFileOf, readLogs } from './logs.service.ts';
+import { flushQueue, listQueue, showQueued, superviseQueued } from './mail-queue.service.ts';
+import type { MetricsCollector } from './metrics-collector.ts';
+import { killProcess } from './processes.service.ts';
+import type { ServicesService } from './services.service.ts';
+
+export interface SystemLiveParts {
+  collector: MetricsCollector;
+  processes: ProcessTable;
+  services: ServicesService;
+}
+
+/** Metrics, services, processes, connections, disks, logs and the mail queue (issue 11's live part). */
+export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: SystemLiveParts): void {
+  const { collector, processes, services } = parts;
+
+  registerRoute(app, systemMetricsRoutes.metrics, async () => collector.snapshot());
+  registerRoute(app, systemMetricsRoutes.services, async () => ({ services: await services.list() }));
+  registerRoute(app, r.serviceAction, async ({ params, body, request }) => {
+    if (!(await services.list()).some((s) => s.id === params.id)) throw notFound(`No service ${params.id}.`);
+    request.auditDetails = { action: body.action };
+    const res = await services.act(params.id, body.action);
+    collector.servicesChanged();
+    const service = (await services.list()).find((s) => s.id === params.id)!;
+    return { ...res, service };
+  });
+  registerRoute(app, r.restartAll, async () => {
+    const results = [];
+    for (const s of await services.list()) {
+      if (s.status !== 'running' || s.id === 'mailroom') continue;
+      results.push({ id: s.id, ...(await services.act(s.id, 'restart')) });
+    }
+    collector.servicesChanged();
+    return { results };
+  });
+
+  registerRoute(app, r.processes, async () => ({ processes: await processes.read() }));
+  registerRoute(app, r.kill, async ({ params, body, request }) => {
+    request.auditDetails = { signal: body.signal };
+    return killProcess(processes, params.pid, body.signal);
+  });
+
+  registerRoute(app, r.connections, async () => ({ connections: await listConnections() }));
+  registerRoute(app, r.closeConnection, async ({ body, request }) => {
+    request.auditTarget = body.id;
+    return closeConnection(deps.host, body.id);
+  });
+
+  registerRoute(app, r.disks, async () => ({ disks: await listDisks() }));
+  registerRoute(app, r.cleanupPreview, async ({ query }) =>
+    previewCleanup(deps.host, query.days ?? DEFAULT_DAYS),
+  );
+  registerRoute(app, r.cleanup, async ({ body, request }) => {
+    request.auditDetails = { kinds: body.kinds, days: body.days ?? DEFAULT_DAYS };
+    return runCleanup(deps.host, body.kinds, body.days ?? DEFAULT_DAYS);
+  });
+
+  registerRoute(app, r.logs, async ({ query }) => readLogs(deps, query));
+
+  registerRoute(app, r.queue, async () => listQueue(deps));
+  registerRoute(app, r.queueMessage, async ({ params }) => ({
+    id: params.id,
+    text: await showQueued(deps, params.id),
+  }));
+  registerRoute(app, r.queueDelete, async ({ params }) => superviseQueued(deps, params.id, 'delete'));
+  registerRoute(app, r.queueRequeue, async ({ params }) => superviseQueued(deps, params.id, 'requeue'));
+  registerRoute(app, r.queueFlush, async () => flushQueue(deps));
+
+  // The filtered range of a log as a text file, streamed.
+  app.get(
+    LOG_DOWNLOAD_PATH,
+    {
+      schema: {
+        summary: 'The filtered log range as text (oldest first)',
+        tags: ['system'],
+        querystring: LogsQuery,
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as LogsQuery;
+      const name = `${q.source ?? 'mail'}-log.txt`;
+      void reply
+        .header('content-type', 'text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}"`);
+      return reply.send(Readable.from(downloadLines(deps, q)));
+    },
+  );
+
+  const open = new Set<() => void>();
+  // The live log stream: the newest lines of one source as Server-Sent Events (`log`), from now on.
+  app.get(
+    LOG_STREAM_PATH,
+    {
+      schema: {
+        summary: 'Live log lines (text/event-stream, `log` events)',
+        tags: ['system'],
+        querystring: LogsQuery,
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as LogsQuery;
+      const source = q.source ?? 'mail';
+      if (q.cursor) throw fieldError('cursor', 'The live stream starts at the end of the log.');
+      const file = await logFileOf(deps, source);
+      const f = entryFilter(q);
+      const raw = reply.raw;
+      reply.hijack();
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      raw.write('retry: 3000\n\n');
+      raw.write(`event: ready\ndata: ${JSON.stringify({ origin: file ?? `No ${source} log here.` })}\n\n`);
+      let pos = file ? (await fs.stat(file).catch(() => ({ size: 0 }))).size : 0;
+      let carry = '';
+      let busy = false;
+      let beat = 0;
+      const poll = async () => {
+        if (busy || !file) return;
+        busy = true;
+        try {
+          const st = await fs.stat(file).catch(() => null);
+          if (!st) return;
+          if (st.size < pos) pos = 0; // rotated or truncated: read the new file from its start
+          if (st.size === pos) return;
+          const len = Math.min(st.size - pos, 1024 * 1024);
+          const h = await fs.open(file, 'r');
+          const buf = Buffer.alloc(len);
+          try {
+            await h.read(buf, 0, len, pos);
+          } finally {
+            await h.close();
+          }
+          let offset = pos - Buffer.byteLength(carry);
+          pos += len;
+          const text = carry + buf.toString('utf8');
+          const lines = text.split('\n');
+          carry = lines.pop() ?? '';
+          const now = new Date();
+          for (const line of lines) {
+            const e = f.raw(line) ? parseLogLine(line, `f:${offset}`, source, now) : null;
+            offset += Buffer.byteLength(line) + 1;
+            if (e && f.entry(e)) raw.write(`event: log\ndata: ${JSON.stringify(e)}\n\n`);
+          }
+        } finally {
+          busy = false;
+        }
+      };
+      const timer = setInterval(() => {
+        void poll();
+        if (++beat % 15 === 0) raw.write(': heartbeat\n\n');
+      }, 1000);
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        clearInterval(timer);
+        open.delete(end);
+        raw.end();
+      };
+      open.add(end);
+      request.raw.on('close', end);
+      raw.on('error', end);
+    },
+  );
+  app.addHook('preClose', (done) => {
+    for (const end of [...open]) end();
+    done();
+  });
+}
