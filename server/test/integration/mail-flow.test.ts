@@ -76,7 +76,7 @@ async function addMailbox(t: TestContext, email: string, password: string, quota
   const res = await t.call({
     method: 'POST',
     url: '/api/mail/users/add',
-    payload: { email, password, quota },
+    payload: { createDomain: true, email, password, quota },
   });
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -181,7 +181,7 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
       const res = await t.call({
         method: 'POST',
         url: '/api/mail/aliases/add',
-        payload: { source, destination },
+        payload: { createDomain: true, source, destination },
       });
       expect(res.statusCode, res.body).toBe(200);
     }
