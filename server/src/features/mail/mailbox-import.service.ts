@@ -27,8 +27,8 @@ export interface MailboxImportOutcome extends ImportMailboxesResponse {
   newDomains: string[];
 }
 
-const emailRule = emailField('email');
-const passwordRule = passwordField('password', 8);
+const emailRule = emailField('Email');
+const passwordRule = passwordField('Password', 8);
 /** Passwords hashed at once (the pool spreads them over its workers). */
 const HASH_BATCH = 32;
 
