@@ -7,7 +7,7 @@ import {
   getCoreRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { type ReactNode, useMemo } from 'react';
+import { useMemo } from 'react';
 import { ListPager, type ListPagerProps } from '../list-pager.tsx';
 
 declare module '@tanstack/react-table' {
@@ -203,7 +203,9 @@ export function DataTable<T>({
                   {row.getVisibleCells().map((cell) => (
                     <Table.Td
                       key={cell.id}
-                      style={cell.column.columnDef.meta?.align === 'right' ? { textAlign: 'right' } : undefined}
+                      style={
+                        cell.column.columnDef.meta?.align === 'right' ? { textAlign: 'right' } : undefined
+                      }
                     >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </Table.Td>

@@ -92,7 +92,11 @@ export default function MailboxesPage() {
       {
         onSuccess: (res) => {
           setSelection(new Set());
-          notify({ type: 'success', title: `Mailboxes ${done}`, message: `${res.changed} mailboxes ${done}.` });
+          notify({
+            type: 'success',
+            title: `Mailboxes ${done}`,
+            message: `${res.changed} mailboxes ${done}.`,
+          });
         },
         onError: (err) =>
           notify({ type: 'error', title: `Failed to ${action} mailboxes`, message: errorMessage(err) }),

@@ -16,7 +16,12 @@ export function useImportMailboxes() {
       job.settle(
         await apiUpload(
           mailRoutes.importMailboxes,
-          { query: { ...(v.dryRun ? { dryRun: '1' } : {}), ...(v.createDomains ? { createDomains: '1' } : {}) } },
+          {
+            query: {
+              ...(v.dryRun ? { dryRun: '1' } : {}),
+              ...(v.createDomains ? { createDomains: '1' } : {}),
+            },
+          },
           v.csv,
           'text/csv',
         ),

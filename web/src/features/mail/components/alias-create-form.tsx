@@ -67,8 +67,8 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
           )}
           <AliasFields form={form} mode="create" />
           <Text size="xs" c="dimmed">
-            A Source Email of @domain (for example @example.com) is the domain&apos;s catch-all: it takes mail for
-            every address of the domain that is not a mailbox or another alias.
+            A Source Email of @domain (for example @example.com) is the domain&apos;s catch-all: it takes mail
+            for every address of the domain that is not a mailbox or another alias.
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <DomainChoice

@@ -4,7 +4,12 @@ import { useMailDomains } from '../use-mail-domains.ts';
 /** The domain part of a typed address (lower-cased), or '' while there is none. */
 export const domainOfAddress = (address: string): string => {
   const at = address.lastIndexOf('@');
-  return at === -1 ? '' : address.slice(at + 1).trim().toLowerCase();
+  return at === -1
+    ? ''
+    : address
+        .slice(at + 1)
+        .trim()
+        .toLowerCase();
 };
 
 /** The address with its domain part replaced (or added). */

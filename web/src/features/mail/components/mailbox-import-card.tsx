@@ -66,7 +66,8 @@ export function MailboxImportCard({ onClose }: { onClose: () => void }) {
             </Text>
             {!!result.newDomains?.length && (
               <Text size="sm">
-                {result.dryRun ? 'New domains it would create' : 'New domains created'}: {result.newDomains.join(', ')}
+                {result.dryRun ? 'New domains it would create' : 'New domains created'}:{' '}
+                {result.newDomains.join(', ')}
               </Text>
             )}
             {result.errors.length > 0 && (

@@ -2,7 +2,11 @@ import type { Mailbox } from '@mailroom/contract/mail';
 import { Badge, Group, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
-import { DataTable, type DataTableProps, type TableSort } from '../../../components/data-table/data-table.tsx';
+import {
+  DataTable,
+  type DataTableProps,
+  type TableSort,
+} from '../../../components/data-table/data-table.tsx';
 import type { ListPagerProps } from '../../../components/list-pager.tsx';
 import { formatBytes } from '../../../lib/format.ts';
 import { usagePercent } from '../mail-units.ts';
@@ -67,7 +71,9 @@ export function MailboxTable({
       {
         id: 'usage',
         header: 'Usage',
-        cell: ({ row: { original: m } }) => <UsageBar percent={usagePercent(m.used, m.quota)} label={m.email} />,
+        cell: ({ row: { original: m } }) => (
+          <UsageBar percent={usagePercent(m.used, m.quota)} label={m.email} />
+        ),
       },
       {
         id: 'status',
