@@ -392,8 +392,17 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
     await waitForMessage(ports.imap, 'real@catch.test', 'real-secret-1', 'for-real');
     const aliceInbox = await readInbox(ports.imap, 'alice@example.com', pw.alice);
     expect(aliceInbox.some((m) => m.includes('for-real'))).toBe(false);
-    const paused = await smtp({ from: 'someone@example.net', to: ['paused@catch.test'], subject: 'x' });
-    expect(paused.rcpt[0]?.code, paused.rcpt[0]?.text).toBe(550);
+    // A suspended mailbox receives nothing itself: with a catch-all its mail goes there, accepted
+    // (never accepted and bounced later).
+    const paused = await smtp({
+      from: 'someone@example.net',
+      to: ['paused@catch.test'],
+      subject: 'while-paused',
+    });
+    expect(paused.rcpt[0]?.code, paused.rcpt[0]?.text).toBe(250);
+    await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'while-paused');
+    const log = readFileSync(t.deps.host.path('/var/log/mail.log'), 'utf8');
+    expect(log).not.toMatch(/paused@catch\.test>.*status=bounced/);
     // Other domains keep refusing unknown addresses.
     const other = await smtp({ from: 'someone@example.net', to: ['nobody@example.com'], subject: 'x' });
     expect(other.rcpt[0]?.code).toBe(550);
