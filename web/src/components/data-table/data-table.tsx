@@ -160,7 +160,7 @@ export function DataTable<T>({
                       {sortable ? (
                         <UnstyledButton
                           onClick={() => onSortChange({ id: h.column.id, desc: active ? !sort.desc : false })}
-                          aria-label={`Sort by ${headerText(def)}`}
+                          title={`Sort by ${headerText(def)}`}
                           style={{ fontWeight: 'inherit', fontSize: 'inherit' }}
                         >
                           <Group gap={4} wrap="nowrap">
