@@ -117,7 +117,7 @@ export default function MailDomainsPage() {
         header: 'DKIM',
         cell: ({ row: { original: d } }) =>
           d.dkim ? (
-            <Badge size="sm" color="green.9" variant="filled">
+            <Badge size="sm" color="#1b5e20" variant="filled">
               key ready
             </Badge>
           ) : (
