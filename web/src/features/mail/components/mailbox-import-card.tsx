@@ -39,7 +39,6 @@ export function MailboxImportCard({ onClose }: { onClose: () => void }) {
           value={file}
           onChange={setFile}
           leftSection={<IconUpload size={16} aria-hidden />}
-          clearable
         />
         <Checkbox
           label="Create missing domains"
@@ -58,6 +57,7 @@ export function MailboxImportCard({ onClose }: { onClose: () => void }) {
             color={result.errors.length ? 'yellow' : 'green'}
             variant="light"
             role="status"
+            styles={{ title: { color: 'var(--mantine-color-text)' } }}
             title={result.dryRun ? 'Check only: nothing was created' : 'Bulk create finished'}
           >
             <Text size="sm">
