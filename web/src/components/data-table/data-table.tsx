@@ -2,12 +2,14 @@ import { Box, Checkbox, Group, Paper, Stack, Table, Text, UnstyledButton } from 
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import {
   type ColumnDef,
+  type Row,
   type RowData,
   flexRender,
   getCoreRowModel,
   useReactTable,
 } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ListPager, type ListPagerProps } from '../list-pager.tsx';
 
 declare module '@tanstack/react-table' {
@@ -56,10 +58,67 @@ export interface DataTableProps<T> {
   cards?: boolean;
 }
 
+/** Rows rendered per step: a long page appears in slices, so no step blocks input for long. */
+export const ROWS_PER_STEP = 100;
+
+/**
+ * How many of `total` rows to render now: the first slice at once, the rest a slice per step in a
+ * transition (React yields between them), starting again when the rows change.
+ */
+function useProgressiveCount(total: number, key: unknown): number {
+  const [count, setCount] = useState(Math.min(total, ROWS_PER_STEP));
+  const [seen, setSeen] = useState(key);
+  if (seen !== key) {
+    setSeen(key);
+    setCount(Math.min(total, ROWS_PER_STEP));
+  }
+  useEffect(() => {
+    if (count >= total) return;
+    const t = setTimeout(() => startTransition(() => setCount((c) => Math.min(total, c + ROWS_PER_STEP))), 0);
+    return () => clearTimeout(t);
+  }, [count, total]);
+  return Math.min(count, total);
+}
+
 function headerText<T>(col: ColumnDef<T, unknown>): string {
   if (col.meta?.label) return col.meta.label;
   return typeof col.header === 'string' ? col.header : (col.id ?? '');
 }
+
+interface RowViewProps<T> {
+  row: Row<T>;
+  selected: boolean;
+  selectable: boolean;
+  canSelect: boolean;
+  onToggle: (id: string) => void;
+}
+
+function RowViewInner<T>({ row, selected, selectable, canSelect, onToggle }: RowViewProps<T>) {
+  return (
+    <Table.Tr bg={selected ? 'var(--mantine-primary-color-light)' : undefined}>
+      {selectable && (
+        <Table.Td>
+          <Checkbox
+            aria-label={`Select ${row.id}`}
+            checked={selected}
+            disabled={!canSelect}
+            onChange={() => onToggle(row.id)}
+          />
+        </Table.Td>
+      )}
+      {row.getVisibleCells().map((cell) => (
+        <Table.Td
+          key={cell.id}
+          style={cell.column.columnDef.meta?.align === 'right' ? { textAlign: 'right' } : undefined}
+        >
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  );
+}
+/** A row re-renders only when its data, selection or columns change (1,000 rows stay cheap). */
+const RowView = memo(RowViewInner) as typeof RowViewInner;
 
 /**
  * The console's one table: server-side sorting (click a header; aria-sort says the order),
@@ -104,14 +163,24 @@ export function DataTable<T>({
     else for (const id of selectableIds) next.add(id);
     onSelectionChange(next);
   };
-  const toggle = (id: string) => {
-    if (!onSelectionChange || !selection) return;
-    const next = new Set(selection);
+  // Stable across renders (the rows are memoised): reads the latest selection from a ref.
+  const latest = useRef({ selection, onSelectionChange });
+  latest.current = { selection, onSelectionChange };
+  const toggle = useCallback((id: string) => {
+    const { selection: sel, onSelectionChange: change } = latest.current;
+    if (!change || !sel) return;
+    const next = new Set(sel);
     if (next.has(id)) next.delete(id);
     else next.add(id);
-    onSelectionChange(next);
-  };
-  const rows = table.getRowModel().rows;
+    change(next);
+  }, []);
+  const allRows = table.getRowModel().rows;
+  const shown = useProgressiveCount(allRows.length, data);
+  const rows = shown === allRows.length ? allRows : allRows.slice(0, shown);
+  // One layout at a time: phones get cards, wider screens the table.
+  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const showTable = !cards || wide;
+  const showCards = cards && !wide;
   const leaf = table.getAllLeafColumns();
   const titleCol = leaf.find((c) => c.columnDef.meta?.title) ?? leaf[0];
   const actionsCol = leaf.find((c) => c.columnDef.meta?.actions);
@@ -129,7 +198,7 @@ export function DataTable<T>({
 
   return (
     <>
-      <Box visibleFrom={cards ? 'sm' : undefined}>
+      {showTable && (
         <Table.ScrollContainer minWidth={minWidth}>
           <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
             <Table.Thead>
@@ -195,30 +264,21 @@ export function DataTable<T>({
                 </Table.Tr>
               )}
               {rows.map((row) => (
-                <Table.Tr
+                <RowView
                   key={row.id}
-                  bg={selection?.has(row.id) ? 'var(--mantine-primary-color-light)' : undefined}
-                >
-                  {selectable && <Table.Td>{rowCheckbox(row.original, row.id, row.id)}</Table.Td>}
-                  {row.getVisibleCells().map((cell) => (
-                    <Table.Td
-                      key={cell.id}
-                      style={
-                        cell.column.columnDef.meta?.align === 'right' ? { textAlign: 'right' } : undefined
-                      }
-                    >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
+                  row={row}
+                  selected={!!selection?.has(row.id)}
+                  selectable={selectable}
+                  canSelect={canSelect(row.original)}
+                  onToggle={toggle}
+                />
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-      </Box>
-      {cards && (
+      )}
+      {showCards && (
         <Stack
-          hiddenFrom="sm"
           gap="xs"
           component="ul"
           style={{ listStyle: 'none', padding: 0, margin: 0 }}
