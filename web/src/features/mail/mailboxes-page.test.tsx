@@ -97,7 +97,7 @@ describe('MailboxesPage', { timeout: 30_000 }, () => {
     routes['mail/users'] = [{ status: 200, body: [box], total: 1 }];
     const user = renderPage();
     // A table row on wide screens, a card (list item) at jsdom's phone-sized media queries.
-    const row = (await screen.findAllByText('a@example.com'))[0]!.closest('tr, li')! as HTMLElement;
+    const row = (await screen.findAllByText('a@example.com'))[0]!.closest<HTMLElement>('tr, li')!;
     expect(row).toHaveTextContent('100.00 MB');
     expect(row).toHaveTextContent('90.00 MB');
     expect(within(row).getByText('90%')).toBeInTheDocument();

@@ -21,7 +21,16 @@ export interface ZonesTableProps {
 }
 
 /** The zones on the shared data table: sortable on the server, cards on phones. */
-export function ZonesTable({ zones, onView, onEdit, onDelete, deleting, sort, onSortChange, pager }: ZonesTableProps) {
+export function ZonesTable({
+  zones,
+  onView,
+  onEdit,
+  onDelete,
+  deleting,
+  sort,
+  onSortChange,
+  pager,
+}: ZonesTableProps) {
   const columns = useMemo<ColumnDef<Zone, unknown>[]>(
     () => [
       {
@@ -34,7 +43,12 @@ export function ZonesTable({ zones, onView, onEdit, onDelete, deleting, sort, on
           </Text>
         ),
       },
-      { id: 'type', header: 'Type', enableSorting: false, cell: ({ row }) => zoneTypeLabel(row.original.zoneType) },
+      {
+        id: 'type',
+        header: 'Type',
+        enableSorting: false,
+        cell: ({ row }) => zoneTypeLabel(row.original.zoneType),
+      },
       { id: 'records', header: 'Records', cell: ({ row }) => row.original.records },
       { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
       {
