@@ -18,6 +18,9 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
+/** Top-level task events of the renderer's main thread (the name varies across Chromium versions). */
+const TASK_EVENTS = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
+
 /** The renderer main thread's tasks (RunTask, µs → ms) in a Chromium trace, longest first. */
 function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): number[] {
   const main = new Set(
@@ -26,7 +29,7 @@ function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): number[] {
       .map((e) => `${e.pid}:${e.tid}`),
   );
   return trace.traceEvents
-    .filter((e) => e.name === 'RunTask' && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
+    .filter((e) => TASK_EVENTS.has(e.name) && e.ph === 'X' && main.has(`${e.pid}:${e.tid}`))
     .map((e) => (e.dur ?? 0) / 1000)
     .sort((a, b) => b - a);
 }
