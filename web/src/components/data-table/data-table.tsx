@@ -59,7 +59,7 @@ export interface DataTableProps<T> {
 }
 
 /** Rows rendered per step: a long page appears in slices, so no step blocks input for long. */
-export const ROWS_PER_STEP = 100;
+export const ROWS_PER_STEP = 40;
 
 /**
  * How many of `total` rows to render now: the first slice at once, the rest a slice per step in a
