@@ -32,6 +32,8 @@ test.describe('mail screens: domains, shared table, bulk actions', () => {
     await page.goto('/mail/mailboxes');
     await page.getByRole('button', { name: 'Add Mailbox' }).click();
     const form = page.locator('section', { has: page.getByRole('heading', { name: 'Add Mailbox' }) });
+    // The form starts again once the settings (Default Quota) arrive: wait for them before typing.
+    await expect(form.getByLabel('Quota (MB)')).toHaveValue('1000', { timeout: 30_000 });
     await form.getByLabel(/^Email/).fill('first@brand-new-domain.net');
     await form.getByLabel(/^Password/).fill('mailbox-password-1');
     const create = form.getByLabel('Create the new mail domain brand-new-domain.net');
