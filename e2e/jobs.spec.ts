@@ -8,7 +8,7 @@ test('a large alias import runs as a job: progress bar, then the result table', 
   const headers = { Authorization: `Bearer ${key}` };
   const mb = await request.post('/api/mail/users/add', {
     headers,
-    data: { email: 'bulk@jobs.example.com', password: 'password-bulk-1' },
+    data: { createDomain: true, email: 'bulk@jobs.example.com', password: 'password-bulk-1' },
   });
   expect(mb.ok(), await mb.text()).toBe(true);
 

@@ -54,9 +54,15 @@ export const JobListQuery = z.object({
 export const JobParams = z.object({ id: queryInt(1, 2 ** 31 - 1, 'Job id') });
 
 /** Jobs of these kinds are started by the imports above `JOB_IMPORT_ROWS` rows. */
-export const JOB_KINDS = { aliasImport: 'mail.alias.import', recordImport: 'dns.record.import' } as const;
+export const JOB_KINDS = {
+  aliasImport: 'mail.alias.import',
+  recordImport: 'dns.record.import',
+  mailboxImport: 'mail.mailbox.import',
+} as const;
 /** Imports with more data rows than this run as a job (202 + job id); smaller ones answer at once. */
 export const JOB_IMPORT_ROWS = 2000;
+/** The mailbox bulk create hashes every password (argon2, ~50 ms a core): a job above this. */
+export const JOB_MAILBOX_IMPORT_ROWS = 50;
 
 // ---------- the events stream ----------
 

@@ -45,6 +45,10 @@ export const mailMessages = {
   domainNotFound: (domain: string) => `Domain ${domain} was not found`,
   noLogs: 'No mail log is readable on this server (looked for /var/log/mail.log and the systemd journal).',
   importMissingColumns: 'The CSV needs a header row with the columns source and destination',
+  mailboxImportMissingColumns: 'The CSV needs a header row with the columns email and password',
+  domainUnknown: (domain: string) =>
+    `${domain} is not a mail domain yet: add it under Mail → Domains, or choose to create it`,
+  catchAllExists: (domain: string) => `A catch-all alias for @${domain} already exists`,
   settingsSaved: 'Mail settings saved successfully!',
 } as const;
 
@@ -90,14 +94,36 @@ export const splitDestinations = (destination: string): string[] =>
     .map((p) => p.trim())
     .filter((p) => p !== '');
 
+/** `@domain`: a catch-all alias source (mail to any unknown address of the domain). */
+export const CATCH_ALL_RE = /^@(?=.{1,253}$)([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,}$/;
+export const isCatchAll = (source: string): boolean => source.startsWith('@');
+
+/** An alias source: an address, or `@domain` for the domain's catch-all. */
+export const aliasSourceField = (label: string) => {
+  const email = emailField(label);
+  return z
+    .string({ error: fieldMessages.required(label) })
+    .trim()
+    .min(1, fieldMessages.required(label))
+    .superRefine((v, ctx) => {
+      if (CATCH_ALL_RE.test(v)) return;
+      const r = email.safeParse(v);
+      if (!r.success) ctx.addIssue({ code: 'custom', message: r.error.issues[0]!.message });
+    });
+};
+
+/** Create the domain if it is not a mail domain yet (off: an unknown domain is refused). */
+const createDomainFlag = z.boolean({ error: 'createDomain must be true or false' }).optional();
+
 const emailParam = z.object({ email: emailField('Email').transform((v) => v.toLowerCase()) });
-const sourceParam = z.object({ source: emailField('Source Email').transform((v) => v.toLowerCase()) });
+const sourceParam = z.object({ source: aliasSourceField('Source Email').transform((v) => v.toLowerCase()) });
 const domainParam = z.object({ domain: domainField('Domain').transform((v) => v.toLowerCase()) });
 
 // ---------- mailboxes ----------
 
 export const Mailbox = z.object({
   email: z.string(),
+  domain: z.string(),
   /** Bytes; 0 = unlimited. */
   quota: z.number(),
   /** Bytes, as written by Dovecot's quota dictionary. */
@@ -107,7 +133,15 @@ export const Mailbox = z.object({
 });
 export type Mailbox = z.infer<typeof Mailbox>;
 
-export const MAILBOX_SORT_FIELDS = ['email', 'quota', 'used', 'usage', 'status', 'createdAt'] as const;
+export const MAILBOX_SORT_FIELDS = [
+  'email',
+  'domain',
+  'quota',
+  'used',
+  'usage',
+  'status',
+  'createdAt',
+] as const;
 export const MailboxListQuery = ListQuery.extend({
   limit: queryInt(1, MAIL_LIST_MAX_LIMIT, 'limit').optional(),
   sort: z
@@ -116,6 +150,10 @@ export const MailboxListQuery = ListQuery.extend({
     })
     .optional(),
   status: z.enum(MAILBOX_STATUSES).optional(),
+  /** Only this domain's mailboxes. */
+  domain: domainField('domain')
+    .transform((v) => v.toLowerCase())
+    .optional(),
 });
 export type MailboxListQuery = z.infer<typeof MailboxListQuery>;
 
@@ -124,6 +162,7 @@ export const CreateMailboxRequest = z.object({
   password: passwordField('Password', 8),
   /** Bytes; absent, null or 0 = unlimited (§3: 0 when the form field is empty). Never "" or "0x10". */
   quota: quotaBytes.nullish().transform((v) => v ?? 0),
+  createDomain: createDomainFlag,
 });
 export type CreateMailboxRequest = z.input<typeof CreateMailboxRequest>;
 
@@ -192,8 +231,9 @@ export const AliasListQuery = ListQuery.extend({
 export type AliasListQuery = z.infer<typeof AliasListQuery>;
 
 export const CreateAliasRequest = z.object({
-  source: emailField('Source Email').transform((v) => v.toLowerCase()),
+  source: aliasSourceField('Source Email').transform((v) => v.toLowerCase()),
   destination: destinationField('Destination Email'),
+  createDomain: createDomainFlag,
 });
 export type CreateAliasRequest = z.input<typeof CreateAliasRequest>;
 
@@ -208,12 +248,18 @@ export const UpdateAliasRequest = z
   });
 export type UpdateAliasRequest = z.input<typeof UpdateAliasRequest>;
 
-export const ImportAliasesQuery = z.object({
-  dryRun: z
-    .enum(['1', '0', 'true', 'false'], { error: 'dryRun must be 1, 0, true or false' })
+const queryFlag = (name: string) =>
+  z
+    .enum(['1', '0', 'true', 'false'], { error: `${name} must be 1, 0, true or false` })
     .optional()
-    .transform((v) => v === '1' || v === 'true'),
+    .transform((v) => v === '1' || v === 'true');
+
+export const ImportAliasesQuery = z.object({
+  dryRun: queryFlag('dryRun'),
+  /** Create the domains the file names that are not mail domains yet (off: such rows are refused). */
+  createDomains: queryFlag('createDomains'),
 });
+export const ImportMailboxesQuery = ImportAliasesQuery;
 
 /** Body of the import: the CSV text itself (Content-Type: text/csv), header row source,destination. */
 export const ImportAliasesBody = z.string({
@@ -231,8 +277,39 @@ export const ImportAliasesResponse = z.object({
   /** Rows refused, with the CSV line number (header = 1) and the reason; nothing else is lost. */
   errors: z.array(z.object({ row: z.number(), message: z.string() })),
   dryRun: z.boolean(),
+  /** Domains the import created (or, on a dry run, would create). */
+  newDomains: z.array(z.string()).optional(),
 });
 export type ImportAliasesResponse = z.infer<typeof ImportAliasesResponse>;
+
+/** The mailbox bulk create: CSV header email,password[,quota] (quota in MB; empty = default). */
+export const ImportMailboxesResponse = ImportAliasesResponse;
+export type ImportMailboxesResponse = ImportAliasesResponse;
+export const MAX_MAILBOX_IMPORT_BYTES = 16 * 1024 * 1024;
+
+export const BULK_MAILBOX_ACTIONS = ['suspend', 'resume', 'delete'] as const;
+export type BulkMailboxAction = (typeof BULK_MAILBOX_ACTIONS)[number];
+/** Largest selection one bulk action takes. */
+export const MAX_BULK_MAILBOXES = 1000;
+export const BulkMailboxRequest = z.object({
+  action: z.enum(BULK_MAILBOX_ACTIONS, { error: 'action must be suspend, resume or delete' }),
+  emails: z
+    .array(
+      emailField('emails').transform((v) => v.toLowerCase()),
+      { error: 'emails must be a list' },
+    )
+    .min(1, 'Select at least one mailbox')
+    .max(MAX_BULK_MAILBOXES, `At most ${MAX_BULK_MAILBOXES} mailboxes at once`),
+});
+export type BulkMailboxRequest = z.input<typeof BulkMailboxRequest>;
+export const BulkMailboxResponse = z.object({
+  success: z.literal(true),
+  /** Mailboxes changed (all of them: one unknown address refuses the whole action). */
+  changed: z.number(),
+  /** delete: where each mail folder was moved aside. */
+  movedTo: z.array(z.string()).optional(),
+});
+export type BulkMailboxResponse = z.infer<typeof BulkMailboxResponse>;
 
 /** Columns of the client-side export (§9). */
 export const ALIAS_EXPORT_COLUMNS = ['source', 'destination', 'status'] as const;
@@ -245,6 +322,12 @@ export const MailDomain = z.object({
   aliases: z.number(),
   /** Added explicitly (kept when unused); otherwise it exists while a mailbox or alias uses it. */
   explicit: z.boolean(),
+  /** Whether a DKIM key exists for the domain (made in the background after the domain came). */
+  dkim: z.boolean(),
+  /** The DNS zone hosted here that holds the domain's mail records, or null (published elsewhere). */
+  dnsZone: z.string().nullable(),
+  /** Has a catch-all alias (`@domain`). */
+  catchAll: z.boolean(),
 });
 export type MailDomain = z.infer<typeof MailDomain>;
 
@@ -470,6 +553,27 @@ export const mailRoutes = {
     body: CreateMailboxRequest,
     response: OkResponse,
     audit: 'mail.mailbox.create',
+  }),
+  bulkMailboxes: defineRoute({
+    method: 'POST',
+    path: 'mail/users/bulk',
+    summary: 'Suspend, resume or delete several mailboxes in one transaction (all or none)',
+    tags,
+    body: BulkMailboxRequest,
+    response: BulkMailboxResponse,
+    audit: 'mail.mailbox.bulk',
+  }),
+  importMailboxes: defineRoute({
+    method: 'POST',
+    path: 'mail/users/import',
+    summary:
+      'Create mailboxes from CSV (text/csv; header email,password[,quota MB]); ?dryRun=1 validates only; ?createDomains=1 creates missing domains',
+    tags,
+    query: ImportMailboxesQuery,
+    body: ImportAliasesBody,
+    response: ImportMailboxesResponse,
+    accepted: JobAccepted,
+    audit: 'mail.mailbox.import',
   }),
   removeMailbox: defineRoute({
     method: 'POST',

@@ -40,7 +40,7 @@ async function oneRun(
     const mb = await fetch(`${server.baseURL}/api/mail/users/add`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `box@${DOMAIN}`, password: 'password-box-1' }),
+      body: JSON.stringify({ createDomain: true, email: `box@${DOMAIN}`, password: 'password-box-1' }),
     });
     if (!mb.ok) throw new Error(`mailbox: ${mb.status} ${await mb.text()}`);
     ctx.log(

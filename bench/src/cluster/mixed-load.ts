@@ -147,7 +147,7 @@ export async function mixedLoad(opts: {
       init = {
         method: 'POST',
         headers,
-        body: JSON.stringify({ source, destination: `box@${opts.domain}` }),
+        body: JSON.stringify({ createDomain: true, source, destination: `box@${opts.domain}` }),
       };
       writes++;
     } else {

@@ -184,7 +184,7 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
       res = await t.call({
         method: 'POST',
         url: '/api/mail/users/add',
-        payload: { email: 'no-audit@one-off.test', password: 'password-123' },
+        payload: { createDomain: true, email: 'no-audit@one-off.test', password: 'password-123' },
       });
     } finally {
       await sql`alter table audit_log_away rename to audit_log`.execute(db);
@@ -200,7 +200,7 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
     const ok = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: 'no-audit@one-off.test', password: 'password-123' },
+      payload: { createDomain: true, email: 'no-audit@one-off.test', password: 'password-123' },
     });
     expect(ok.statusCode).toBe(200);
     const lines = (await t.call({ method: 'GET', url: '/api/audit?action=mail.mailbox.create&limit=10' }))
@@ -266,7 +266,11 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
       });
     for (const d of ['one.test', 'two.test', 'three.test']) expect((await zone(d)).statusCode).toBe(200);
     const add = (email: string) =>
-      t.call({ method: 'POST', url: '/api/mail/users/add', payload: { email, password: 'password-123' } });
+      t.call({
+        method: 'POST',
+        url: '/api/mail/users/add',
+        payload: { createDomain: true, email, password: 'password-123' },
+      });
     expect((await add('a@one.test')).statusCode).toBe(200);
     expect((await add('b@two.test')).statusCode).toBe(200);
     expect(readFileSync(t.deps.host.path('/etc/bind/mailroom/zones/db.one.test'), 'utf8')).toMatch(/\sMX\s/);

@@ -61,7 +61,7 @@ describe('a server killed in the middle of a job', () => {
     await fetch(`${base}/api/mail/users/add`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'box@restart.example', password: 'password-box-1' }),
+      body: JSON.stringify({ createDomain: true, email: 'box@restart.example', password: 'password-box-1' }),
     });
     const lines = ['source,destination'];
     for (let i = 0; i < 400_000; i++) lines.push(`r${i}@restart.example,box@restart.example`);

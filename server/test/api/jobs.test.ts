@@ -160,7 +160,7 @@ describe.each(dialects())('jobs on %s', (dialect) => {
         await t.call({
           method: 'POST',
           url: '/api/mail/users/add',
-          payload: { email: `box@${domain}`, password: 'password-box' },
+          payload: { createDomain: true, email: `box@${domain}`, password: 'password-box' },
         })
       ).statusCode,
     ).toBe(200);
@@ -248,7 +248,7 @@ describe.each(dialects())('jobs on %s', (dialect) => {
     await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: `box@${domain}`, password: 'password-box' },
+      payload: { createDomain: true, email: `box@${domain}`, password: 'password-box' },
     });
     const post = await fetch(`${base}/api/mail/aliases/import`, {
       method: 'POST',

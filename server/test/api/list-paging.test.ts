@@ -292,7 +292,7 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       const add = await t.call({
         method: 'POST',
         url: '/api/mail/aliases/add',
-        payload: { source: 'etag@example.com', destination: 'x@example.org' },
+        payload: { createDomain: true, source: 'etag@example.com', destination: 'x@example.org' },
       });
       expect(add.statusCode, add.body).toBe(200);
       const changed = await get(url, { 'if-none-match': etag });

@@ -8,14 +8,18 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     const mb = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: 'box@example.com', password: 'password-box' },
+      payload: { createDomain: true, email: 'box@example.com', password: 'password-box' },
     });
     expect(mb.statusCode).toBe(200);
   });
   afterAll(async () => t.close());
 
   const add = (source: string, destination: string) =>
-    t.call({ method: 'POST', url: '/api/mail/aliases/add', payload: { source, destination } });
+    t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/add',
+      payload: { createDomain: true, source, destination },
+    });
   const list = async (qs = '') => {
     const res = await t.call({ method: 'GET', url: `/api/mail/aliases${qs}` });
     expect(res.statusCode).toBe(200);
@@ -30,7 +34,8 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
   const importCsv = (csv: string, dryRun = false) =>
     t.call({
       method: 'POST',
-      url: `/api/mail/aliases/import${dryRun ? '?dryRun=1' : ''}`,
+      // These imports create their domains deliberately (refusal is proved in mail-screens.test.ts).
+      url: `/api/mail/aliases/import?createDomains=1${dryRun ? '&dryRun=1' : ''}`,
       headers: { 'content-type': 'text/csv' },
       payload: csv,
     });
@@ -126,7 +131,7 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     const reverse = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: 'info@example.com', password: 'password-1' },
+      payload: { createDomain: true, email: 'info@example.com', password: 'password-1' },
     });
     expect(reverse.statusCode).toBe(409);
   });
@@ -255,12 +260,12 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
         { row: 13, message: 'destination: Destination Email must differ from Source Email' },
       ],
     };
-    expect(dry.json()).toEqual({ ...expected, dryRun: true });
+    expect(dry.json()).toEqual({ ...expected, dryRun: true, newDomains: ['shop.test'] });
     expect((await list('?q=shop.test')).total).toBe(0);
 
     const real = await importCsv(csv);
     expect(real.statusCode).toBe(200);
-    expect(real.json()).toEqual({ ...expected, dryRun: false });
+    expect(real.json()).toEqual({ ...expected, dryRun: false, newDomains: ['shop.test'] });
     expect((await list('?q=shop.test')).items).toEqual([
       { source: 'quoted@shop.test', destination: 'box@example.com,other@example.net', status: 'active' },
       { source: 'sales@shop.test', destination: 'box@example.com', status: 'active' },
@@ -269,7 +274,15 @@ describe.each(dialects())('mail aliases on %s', (dialect) => {
     expect((await list('?q=e@loop')).items).toHaveLength(1);
     const domains = await t.call({ method: 'GET', url: '/api/mail/domains' });
     expect((await list('?q=shop.test')).system).toEqual(['abuse@shop.test', 'postmaster@shop.test']);
-    expect(domains.json()).toContainEqual({ domain: 'shop.test', mailboxes: 0, aliases: 5, explicit: false });
+    expect(domains.json()).toContainEqual({
+      domain: 'shop.test',
+      mailboxes: 0,
+      aliases: 5,
+      explicit: false,
+      dkim: expect.any(Boolean),
+      dnsZone: null,
+      catchAll: false,
+    });
   });
 
   it('re-imports its own export format (status column) and neutralises nothing server-side', async () => {

@@ -55,7 +55,7 @@ describe.each(dialects())('mail records published in DNS on %s', (dialect) => {
     const add = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: `ann@${ZONE}`, password: 'secret-pass-1', quota: 0 },
+      payload: { createDomain: true, email: `ann@${ZONE}`, password: 'secret-pass-1', quota: 0 },
     });
     expect(add.statusCode).toBe(200);
 

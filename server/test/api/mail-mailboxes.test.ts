@@ -14,7 +14,14 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
   afterAll(async () => t.close());
 
   const add = (payload: unknown) =>
-    t.call({ method: 'POST', url: '/api/mail/users/add', payload: payload as object });
+    t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      // New domains are deliberate: these tests create theirs with the mailbox.
+      payload: (payload && typeof payload === 'object' && !Array.isArray(payload)
+        ? { createDomain: true, ...payload }
+        : payload) as object,
+    });
   const list = async (qs = '') => {
     const res = await t.call({ method: 'GET', url: `/api/mail/users${qs}` });
     expect(res.statusCode).toBe(200);
@@ -32,6 +39,7 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     expect(items).toEqual([
       {
         email: 'alice@example.com',
+        domain: 'example.com',
         quota: 100 * MB,
         used: 0,
         status: 'active',
@@ -53,6 +61,9 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
       // postmaster@ and abuse@ (system aliases)
       aliases: 2,
       explicit: false,
+      dkim: expect.any(Boolean),
+      dnsZone: null,
+      catchAll: false,
     });
   });
 
@@ -189,7 +200,7 @@ describe.each(dialects())('mail mailboxes on %s', (dialect) => {
     const res = await t.call({
       method: 'POST',
       url: '/api/index.php?path=mail/users/add',
-      payload: { email: 'php@example.org', password: 'password-php' },
+      payload: { createDomain: true, email: 'php@example.org', password: 'password-php' },
     });
     expect(res.statusCode).toBe(200);
     const got = await t.call({ method: 'GET', url: '/api/index.php?path=mail/users&q=php' });

@@ -187,7 +187,7 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     const add = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: 'dk@dkim.test', password: 'password-dk' },
+      payload: { createDomain: true, email: 'dk@dkim.test', password: 'password-dk' },
     });
     expect(add.statusCode).toBe(200);
     const res = await t.call({ method: 'GET', url: '/api/mail/dkim' });

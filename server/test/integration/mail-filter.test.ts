@@ -80,7 +80,7 @@ describe.each(dialects())('rspamd from the rendered files on %s', (dialect) => {
     const add = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: `alice@${DOMAIN}`, password: 'password-alice' },
+      payload: { createDomain: true, email: `alice@${DOMAIN}`, password: 'password-alice' },
     });
     expect(add.statusCode).toBe(200);
     // The settings read waits for the files rendered at start; the domain's key exists by now.

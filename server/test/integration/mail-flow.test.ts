@@ -76,7 +76,7 @@ async function addMailbox(t: TestContext, email: string, password: string, quota
   const res = await t.call({
     method: 'POST',
     url: '/api/mail/users/add',
-    payload: { email, password, quota },
+    payload: { createDomain: true, email, password, quota },
   });
   expect(res.statusCode, res.body).toBe(200);
 }
@@ -181,7 +181,7 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
       const res = await t.call({
         method: 'POST',
         url: '/api/mail/aliases/add',
-        payload: { source, destination },
+        payload: { createDomain: true, source, destination },
       });
       expect(res.statusCode, res.body).toBe(200);
     }
@@ -363,6 +363,49 @@ describe.each(dialects())('mail flows through the rendered stack on %s', (dialec
       expect(r.rcpt[0]?.code, r.rcpt[0]?.text).toBe(250);
       await waitForMessage(ports.imap, admin.email, admin.password, `to-${local}`);
     }
+  });
+
+  it('a catch-all @domain takes mail for unknown addresses only: mailboxes keep theirs, a suspended one stays refused', async () => {
+    await addMailbox(t, 'real@catch.test', 'real-secret-1');
+    await addMailbox(t, 'paused@catch.test', 'paused-secret-1');
+    const made = await t.call({
+      method: 'POST',
+      url: '/api/mail/aliases/add',
+      payload: { source: '@catch.test', destination: 'alice@example.com' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/mail/users/suspend/paused@catch.test' })).statusCode,
+    ).toBe(200);
+    const unknown = await smtp({
+      from: 'someone@example.net',
+      to: ['whoever@catch.test'],
+      subject: 'caught-all',
+    });
+    expect(unknown.rcpt[0]?.code, unknown.rcpt[0]?.text).toBe(250);
+    expect(unknown.data?.code).toBe(250);
+    expect(await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'caught-all')).toContain(
+      'Subject: caught-all',
+    );
+    const own = await smtp({ from: 'someone@example.net', to: ['real@catch.test'], subject: 'for-real' });
+    expect(own.rcpt[0]?.code, own.rcpt[0]?.text).toBe(250);
+    await waitForMessage(ports.imap, 'real@catch.test', 'real-secret-1', 'for-real');
+    const aliceInbox = await readInbox(ports.imap, 'alice@example.com', pw.alice);
+    expect(aliceInbox.some((m) => m.includes('for-real'))).toBe(false);
+    // A suspended mailbox receives nothing itself: with a catch-all its mail goes there, accepted
+    // (never accepted and bounced later).
+    const paused = await smtp({
+      from: 'someone@example.net',
+      to: ['paused@catch.test'],
+      subject: 'while-paused',
+    });
+    expect(paused.rcpt[0]?.code, paused.rcpt[0]?.text).toBe(250);
+    await waitForMessage(ports.imap, 'alice@example.com', pw.alice, 'while-paused');
+    const log = readFileSync(t.deps.host.path('/var/log/mail.log'), 'utf8');
+    expect(log).not.toMatch(/paused@catch\.test>.*status=bounced/);
+    // Other domains keep refusing unknown addresses.
+    const other = await smtp({ from: 'someone@example.net', to: ['nobody@example.com'], subject: 'x' });
+    expect(other.rcpt[0]?.code).toBe(550);
   });
 
   it('with Mailroom stopped, mail still flows, logins and refusals still work', async () => {

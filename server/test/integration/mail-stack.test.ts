@@ -241,7 +241,12 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
     const res = await t.call({
       method: 'POST',
       url: '/api/mail/users/add',
-      payload: { email: 'Alice@Example.com', password: 'alice-secret-1', quota: 50 * 1024 * 1024 },
+      payload: {
+        createDomain: true,
+        email: 'Alice@Example.com',
+        password: 'alice-secret-1',
+        quota: 50 * 1024 * 1024,
+      },
     });
     expect(res.statusCode).toBe(200);
     const ok = authTest('alice@example.com', 'alice-secret-1');
@@ -312,7 +317,11 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
         await t.call({
           method: 'POST',
           url: '/api/mail/aliases/add',
-          payload: { source: 'info@example.com', destination: 'alice@example.com, ext@example.net' },
+          payload: {
+            createDomain: true,
+            source: 'info@example.com',
+            destination: 'alice@example.com, ext@example.net',
+          },
         })
       ).statusCode,
     ).toBe(200);
@@ -337,7 +346,7 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
         await t.call({
           method: 'POST',
           url: '/api/mail/aliases/add',
-          payload: { source: 'gone@example.com', destination: 'alice@example.com' },
+          payload: { createDomain: true, source: 'gone@example.com', destination: 'alice@example.com' },
         })
       ).statusCode,
     ).toBe(200);

@@ -20,6 +20,7 @@ const SPEC_PATHS = [
   '/mail',
   '/mail/mailboxes',
   '/mail/aliases',
+  '/mail/domains', // issue 12: new mail domains are deliberate
   '/mail/settings',
   '/dns',
   '/dns/zones',

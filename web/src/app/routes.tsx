@@ -23,6 +23,7 @@ export function preloadConsole(pathname: string): void {
 const MailDashboardPage = lazy(() => import('../features/mail/mail-dashboard-page.tsx'));
 const MailboxesPage = lazy(() => import('../features/mail/mailboxes-page.tsx'));
 const AliasesPage = lazy(() => import('../features/mail/aliases-page.tsx'));
+const MailDomainsPage = lazy(() => import('../features/mail/mail-domains-page.tsx'));
 const MailSettingsPage = lazy(() => import('../features/mail/mail-settings-page.tsx'));
 
 const DnsDashboardPage = lazy(() => import('../features/dns/dns-dashboard-page.tsx'));
@@ -63,6 +64,7 @@ export const consoleRoutes: RouteObject[] = [
   { path: '/mail', Component: MailDashboardPage },
   { path: '/mail/mailboxes', Component: MailboxesPage },
   { path: '/mail/aliases', Component: AliasesPage },
+  { path: '/mail/domains', Component: MailDomainsPage },
   { path: '/mail/settings', Component: MailSettingsPage },
 
   { path: '/dns', Component: DnsDashboardPage },

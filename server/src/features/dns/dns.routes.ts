@@ -1,5 +1,4 @@
 import { dnsRoutes } from '@mailroom/contract/dns';
-import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
@@ -73,11 +72,7 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
     return readStatus(db);
   });
 
-  registerRoute(app, r.listZones, async ({ query, reply }) => {
-    const { items, total } = await listZones(db, query);
-    void reply.header(TOTAL_COUNT_HEADER, String(total));
-    return items;
-  });
+  registerRoute(app, r.listZones, async ({ query, reply }) => sendPage(reply, await listZones(db, query)));
   registerRoute(app, r.getZone, async ({ params }) => getZone(db, params.zone));
   registerRoute(app, r.addZone, async ({ body, request }) => {
     request.auditTarget = body.domain;

@@ -6,7 +6,15 @@ import {
   dnsMessages,
   isIPv4,
 } from '@mailroom/contract/dns';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
+import {
+  type CursorPage,
+  type KeyValue,
+  decodeCursor,
+  neighbourCursors,
+  refuseCursorWithOffset,
+} from '../../http/cursor.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
@@ -34,7 +42,12 @@ const ZONE_SORTS: Record<string, 'domain' | 'record_count' | 'status' | 'updated
   created: 'id',
 };
 
-/** Zones newest first (a new zone shows at the top), searched by domain. */
+const NUMERIC_ZONE_COLUMNS: ReadonlySet<string> = new Set(['record_count', 'id']);
+
+/**
+ * Zones newest first (a new zone shows at the top), searched by domain. Paged by offset or, with
+ * a `cursor` from an earlier page's headers, by key (the sort column then the id), like records.
+ */
 export async function listZones(
   db: Db,
   q: {
@@ -42,9 +55,11 @@ export async function listZones(
     status?: ZoneStatus | undefined;
     limit?: number | undefined;
     offset?: number | undefined;
+    cursor?: string | undefined;
     sort?: string | undefined;
   },
-): Promise<{ items: Zone[]; total: number }> {
+): Promise<CursorPage<Zone>> {
+  refuseCursorWithOffset(q);
   let base = db.selectFrom('dns_zones');
   const search = q.q?.trim().toLowerCase();
   if (search) {
@@ -56,17 +71,42 @@ export async function listZones(
   const key = sort.replace(/^-/, '');
   // Own keys only: `__proto__`, `constructor` or `toString` are no sort field.
   const field = (Object.hasOwn(ZONE_SORTS, key) ? ZONE_SORTS[key] : undefined) ?? 'id';
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(field, sort.startsWith('-') ? 'desc' : 'asc')
-      .orderBy('id', 'desc')
-      .limit(q.limit ?? 50)
-      .offset(q.offset ?? 0)
+  const columns = field === 'id' ? (['id'] as const) : ([field, 'id'] as const);
+  const order: KeysetOrder = { keys: columns.map((c) => sql.ref(c)), desc: sort.startsWith('-') };
+  const limit = q.limit ?? 50;
+  const offset = q.offset ?? 0;
+  const cursor =
+    q.cursor === undefined
+      ? undefined
+      : decodeCursor(
+          q.cursor,
+          sort,
+          columns.map((c) => (NUMERIC_ZONE_COLUMNS.has(c) ? 'number' : 'string')),
+        );
+  const before = cursor?.dir === 'before';
+  let page = base.selectAll();
+  if (cursor) page = page.where(keysetAfter(order, cursor.keys, before) as RawBuilder<boolean>);
+  const [read, count] = await Promise.all([
+    page
+      .orderBy(keysetOrderBy(order, before))
+      .limit(limit + 1)
+      .offset(cursor ? 0 : offset)
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map(toZone), total: Number(count.n) };
+  let rows = read.slice(0, limit);
+  let has = { next: read.length > limit, prev: offset > 0 };
+  if (cursor) {
+    const p = keysetPage(read, limit, before);
+    rows = p.rows;
+    has = before ? { next: true, prev: p.more } : { next: p.more, prev: true };
+  }
+  const keyOf = (r: ZoneRow): KeyValue[] => columns.map((c) => (c === 'record_count' ? Number(r[c]) : r[c]));
+  return {
+    items: rows.map(toZone),
+    total: Number(count.n),
+    ...neighbourCursors(sort, rows.map(keyOf), has),
+  };
 }
 
 export interface ZoneCreate {

@@ -32,3 +32,29 @@ describe('AliasGraph.findLoop', () => {
     expect(await g.findLoop('a', ['b'])).toBeNull();
   });
 });
+
+describe('AliasGraph with catch-alls', () => {
+  it('refuses catch-alls that send each other unknown addresses, and a catch-all to its own unknown address', async () => {
+    // x@b.test is no alias and no mailbox: it falls to @b.test.
+    const g = graph({ '@b.test': ['y@a.test'], 'y@a.test': ['@a.test'], 'x@b.test': ['@b.test'] });
+    expect(await g.findLoop('@a.test', ['x@b.test'])).toEqual([
+      '@a.test',
+      'x@b.test',
+      '@b.test',
+      'y@a.test',
+      '@a.test',
+    ]);
+    expect(await graph({ 'x@a.test': ['@a.test'] }).findLoop('@a.test', ['x@a.test'])).toEqual([
+      '@a.test',
+      'x@a.test',
+      '@a.test',
+    ]);
+  });
+
+  it('accepts a catch-all to a mailbox, and an address that falls to no catch-all', async () => {
+    const g = graph({ 'box@a.test': [], 'ext@b.test': ['@b.test'] });
+    g.set('@b.test', null as unknown as string[]);
+    expect(await g.findLoop('@a.test', ['box@a.test'])).toBeNull();
+    expect(g.leadsNowhere('other@a.test', ['ext@b.test'])).toBe(true);
+  });
+});

@@ -1,12 +1,15 @@
 import { splitDestinations } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { aliasEdges } from './bulk-sql.ts';
+import { aliasEdges, existing } from './bulk-sql.ts';
 
 /**
  * The alias graph (source → destinations) as far as it has been read, for loop checks. Edges
  * come from the database in batches and from rows not yet written (an import in progress).
  * Disabled aliases count: enabling one must never close a loop.
+ *
+ * Catch-alls: an address of a domain that is neither an alias source nor a mailbox goes where the
+ * domain's catch-all (`@domain`) goes, as Postfix delivers it; so it leads to the node `@domain`.
  */
 export class AliasGraph {
   /** null = known not to be an alias source. */
@@ -23,10 +26,19 @@ export class AliasGraph {
     let frontier = [...new Set(addresses)].filter((a) => !this.edges.has(a));
     while (frontier.length) {
       const found = await aliasEdges(this.db, frontier);
+      const unknown = frontier.filter((a) => !found.has(a) && !a.startsWith('@'));
+      const boxes = unknown.length
+        ? await existing(this.db, 'mailboxes', 'email', unknown, Number.MAX_SAFE_INTEGER)
+        : new Set<string>();
       const next = new Set<string>();
       for (const a of frontier) {
         const raw = found.get(a);
-        const d = raw === undefined ? null : splitDestinations(raw);
+        const d =
+          raw !== undefined
+            ? splitDestinations(raw)
+            : a.startsWith('@') || boxes.has(a)
+              ? null
+              : [a.slice(a.lastIndexOf('@'))];
         this.edges.set(a, d);
         for (const x of d ?? []) if (!this.edges.has(x)) next.add(x);
       }
@@ -39,7 +51,13 @@ export class AliasGraph {
     for (const d of destinations) {
       if (d === source) return false;
       const next = this.edges.get(d);
-      if (next === undefined || (next !== null && next.length > 0)) return false;
+      if (next === undefined) return false;
+      if (next === null || next.length === 0) continue;
+      // Falls to a catch-all that is not there (and is not the one being added): leads nowhere.
+      const [only] = next;
+      if (next.length === 1 && only!.startsWith('@') && only !== source && this.edges.get(only!) === null)
+        continue;
+      return false;
     }
     return true;
   }

@@ -1,5 +1,11 @@
 import type { ImportAliasesResponse } from '@mailroom/contract/mail';
-import { ALIAS_STATUSES, destinationField, mailMessages, splitDestinations } from '@mailroom/contract/mail';
+import {
+  ALIAS_STATUSES,
+  CATCH_ALL_RE,
+  destinationField,
+  mailMessages,
+  splitDestinations,
+} from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
 import { emailField } from '@mailroom/contract/validators';
 import { parse } from 'csv-parse/sync';
@@ -9,7 +15,7 @@ import { fieldError } from '../../http/errors.ts';
 import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { existing, insertAliasRows } from './bulk-sql.ts';
-import { countIntoDomains, tableSizes } from './domain.service.ts';
+import { countIntoDomains, knownDomains, tableSizes } from './domain.service.ts';
 import { isRequiredAddress } from './system-aliases.ts';
 import { isHostedDomain } from './mail-address.ts';
 import { splitPlainCsv } from './plain-csv.ts';
@@ -40,7 +46,8 @@ function columns(header: string[] | undefined): { source: number; destination: n
   return { source, destination, status: names.indexOf('status') };
 }
 
-function parseCsv(text: string): string[][] {
+/** The records of an import file (the plain fast path, else csv-parse); unreadable → 400 on `file`. */
+export function parseCsv(text: string): string[][] {
   const plain = splitPlainCsv(text);
   if (plain) return plain;
   try {
@@ -72,7 +79,9 @@ const check = (schema: typeof sourceField | typeof destinationRule, v: string): 
 // per-row hot path; anything it refuses goes to the contract's schema, which words the error.
 const PLAIN_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const checkSource = (v: string): Checked =>
-  v.length <= 254 && PLAIN_EMAIL.test(v) ? { ok: true, value: v.toLowerCase() } : check(sourceField, v);
+  (v.length <= 254 && PLAIN_EMAIL.test(v)) || CATCH_ALL_RE.test(v)
+    ? { ok: true, value: v.toLowerCase() }
+    : check(sourceField, v);
 
 interface Destination {
   checked: Checked;
@@ -91,6 +100,7 @@ export async function importAliases(
   csv: string,
   dryRun: boolean,
   job?: ProgressHooks,
+  createDomains = false,
 ): Promise<ImportOutcome> {
   job?.progress({ phase: 'Reading the file', processed: 0 });
   const records = parseCsv(csv);
@@ -98,7 +108,7 @@ export async function importAliases(
   const col = columns(records[0]);
   const errors: { row: number; message: string }[] = [];
   let skipped = 0;
-  const candidates: Candidate[] = [];
+  let candidates: Candidate[] = [];
   const firstRow = new Map<string, number>();
   const destinationCache = new Map<string, Destination>();
   const hostedCache = new Map<string, boolean>();
@@ -168,6 +178,17 @@ export async function importAliases(
   }
 
   const run = async (trx: Db): Promise<ImportOutcome> => {
+    // New mail domains are deliberate: rows of unknown domains are refused unless asked for.
+    const known = await knownDomains(trx, [...new Set(candidates.map((c) => c.domain))]);
+    const missing = [...new Set(candidates.map((c) => c.domain))].filter((d) => !known.has(d)).sort();
+    if (missing.length && !createDomains) {
+      const unknown = new Set(missing);
+      candidates = candidates.filter((c) => {
+        if (!unknown.has(c.domain)) return true;
+        errors.push({ row: c.row, message: `source: ${mailMessages.domainUnknown(c.domain)}` });
+        return false;
+      });
+    }
     const sources = candidates.map((c) => c.source);
     const sizes = await tableSizes(trx);
     const [aliases, mailboxes] = await Promise.all([
@@ -222,7 +243,10 @@ export async function importAliases(
       accepted.push(c);
     }
     errors.sort((a, b) => a.row - b.row);
-    let newDomains: string[] = [];
+    // A dry run names the domains the import would create (only those with an accepted row).
+    let newDomains: string[] = createDomains
+      ? [...new Set(accepted.map((c) => c.domain))].filter((d) => !known.has(d)).sort()
+      : [];
     if (!dryRun && accepted.length) {
       const replaced = accepted.filter((c) => systemHeld.has(c.source)).map((c) => c.source);
       if (replaced.length)

@@ -1,12 +1,17 @@
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
-import { MAIL_LIST_DEFAULT_LIMIT, mailMessages, splitDestinations } from '@mailroom/contract/mail';
+import {
+  MAIL_LIST_DEFAULT_LIMIT,
+  isCatchAll,
+  mailMessages,
+  splitDestinations,
+} from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
-import { countIntoDomain, countOutOfDomain, lockDomainRow } from './domain.service.ts';
+import { countIntoDomain, countOutOfDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
 import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { pageWindow } from './page-window.ts';
@@ -176,17 +181,20 @@ async function refuseLoop(db: Db, source: string, destination: string): Promise<
 /** Creates an alias; answers whether its domain is new. */
 export async function createAlias(
   db: Db,
-  input: { source: string; destination: string },
+  input: { source: string; destination: string; createDomain?: boolean | undefined },
 ): Promise<{ newDomain: boolean }> {
   const { source, destination } = input;
+  // A catch-all (`@domain`) splits into an empty local part and its domain.
   const { domain } = splitAddress(source);
   if (!isHostedDomain(domain)) throw fieldError('source', fieldMessages.email);
+  await requireKnownDomain(db, domain, input.createDomain, 'source');
   if (splitDestinations(destination).includes(source))
     throw fieldError('destination', mailMessages.aliasSelf);
   try {
     return await auditedTransaction(db, async (trx) => {
       // The domain row first: on PostgreSQL its upsert locks the row, so a mailbox create for the
       // same domain (which takes the same lock first) cannot slip between the checks and the insert.
+      await requireKnownDomain(trx, domain, input.createDomain, 'source');
       const created = await countIntoDomain(trx, domain, { aliases: 1 });
       const exists = await trx
         .selectFrom('mail_aliases')
@@ -209,6 +217,7 @@ export async function createAlias(
           .execute();
         return { newDomain: false };
       }
+      if (exists && isCatchAll(source)) throw conflict(mailMessages.catchAllExists(domain));
       if (exists) throw conflict(mailMessages.aliasExists(source));
       const mailbox = await trx
         .selectFrom('mailboxes')

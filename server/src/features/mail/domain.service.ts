@@ -4,7 +4,7 @@ import { mailMessages } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from './mail-address.ts';
 import { dropSystemAliases, ensureSystemAliases, systemAliasCount } from './system-aliases.ts';
 
@@ -109,18 +109,68 @@ export async function countOutOfDomain(
   return true;
 }
 
+/**
+ * Mail domains with their counts, DKIM key state, catch-all, and the DNS zone hosted here that
+ * holds their records (the domain itself or the nearest parent zone), if any.
+ */
 export async function listDomains(db: Db): Promise<MailDomain[]> {
-  const rows = await db
-    .selectFrom('mail_domains')
-    .select(['domain', 'mailbox_count', 'alias_count', 'explicit'])
-    .orderBy('domain')
-    .execute();
+  const [rows, keys, zones, catchAlls] = await Promise.all([
+    db
+      .selectFrom('mail_domains')
+      .select(['domain', 'mailbox_count', 'alias_count', 'explicit'])
+      .orderBy('domain')
+      .execute(),
+    db.selectFrom('dkim_keys').select('domain').distinct().execute(),
+    db.selectFrom('dns_zones').select('domain').execute(),
+    db.selectFrom('mail_aliases').select('domain').where('source', 'like', '@%').execute(),
+  ]);
+  const keyed = new Set(keys.map((k) => k.domain));
+  const hosted = new Set(zones.map((z) => z.domain));
+  const caught = new Set(catchAlls.map((c) => c.domain));
+  const zoneOf = (domain: string): string | null => {
+    for (let d = domain; d.includes('.'); d = d.slice(d.indexOf('.') + 1)) if (hosted.has(d)) return d;
+    return null;
+  };
   return rows.map((r) => ({
     domain: r.domain,
     mailboxes: Number(r.mailbox_count),
     aliases: Number(r.alias_count),
     explicit: Number(r.explicit) === 1,
+    dkim: keyed.has(r.domain),
+    dnsZone: zoneOf(r.domain),
+    catchAll: caught.has(r.domain),
   }));
+}
+
+/**
+ * New mail domains are deliberate: a mailbox or alias for a domain that is not a mail domain yet
+ * is refused on `field` unless the call asks to create it.
+ */
+export async function requireKnownDomain(
+  db: Db,
+  domain: string,
+  create: boolean | undefined,
+  field: string,
+): Promise<void> {
+  if (create) return;
+  const row = await db
+    .selectFrom('mail_domains')
+    .select('domain')
+    .where('domain', '=', domain)
+    .executeTakeFirst();
+  if (!row) throw fieldError(field, mailMessages.domainUnknown(domain));
+}
+
+/** Which of `domains` are mail domains already. */
+export async function knownDomains(db: Db, domains: string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (let i = 0; i < domains.length; i += 500) {
+    const chunk = domains.slice(i, i + 500);
+    if (!chunk.length) continue;
+    const rows = await db.selectFrom('mail_domains').select('domain').where('domain', 'in', chunk).execute();
+    for (const r of rows) known.add(r.domain);
+  }
+  return known;
 }
 
 /** Adds a domain explicitly; answers whether it is new. */

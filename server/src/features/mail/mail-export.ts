@@ -39,7 +39,14 @@ export async function* mailboxBatches(db: Db, size = EXPORT_BATCH): AsyncGenerat
   for (;;) {
     let q = db
       .selectFrom('mailboxes')
-      .select(['email', 'quota', sql<number>`0`.as('used'), status.as('status'), 'created_at as createdAt'])
+      .select([
+        'email',
+        'domain',
+        'quota',
+        sql<number>`0`.as('used'),
+        status.as('status'),
+        'created_at as createdAt',
+      ])
       .orderBy('email')
       .limit(size);
     if (after !== null) q = q.where('email', '>', after);

@@ -1,5 +1,5 @@
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
-import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
+import { JOB_IMPORT_ROWS, JOB_KINDS, JOB_MAILBOX_IMPORT_ROWS } from '@mailroom/contract/jobs';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -20,6 +20,8 @@ import { mailContext } from './mail-context.ts';
 import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
+import { bulkMailboxes } from './mailbox-bulk.service.ts';
+import { type MailboxImportOutcome, importMailboxes } from './mailbox-import.service.ts';
 import { readMailSettings, settingsResponse } from './mail-settings.service.ts';
 import { type FilterTarget, mailFilterStatus } from './mail-filter.ts';
 import {
@@ -140,10 +142,62 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerRoute(scope, mailRoutes.createMailbox, async ({ body, request }) => {
       request.auditTarget = body.email;
-      request.auditDetails = { quota: body.quota };
+      request.auditDetails = { quota: body.quota, ...(body.createDomain ? { createDomain: true } : {}) };
       const { newDomain } = await createMailbox(ctx, body);
       if (newDomain) await scheduleDkim([domainOf(body.email)]);
       return { success: true as const, message: `Mailbox ${body.email} created` };
+    });
+
+    registerRoute(scope, mailRoutes.bulkMailboxes, async ({ body }) => {
+      const r = await bulkMailboxes(ctx, body.action, body.emails);
+      await factsChanged(r.domains);
+      return { success: true as const, changed: r.changed, ...(r.movedTo ? { movedTo: r.movedTo } : {}) };
+    });
+
+    registerRoute(scope, mailRoutes.importMailboxes, async ({ query, body, request, reply }) => {
+      const opts = { dryRun: query.dryRun, createDomains: query.createDomains };
+      const answer = (o: MailboxImportOutcome) => {
+        if (o.newDomains.length && !o.dryRun) void scheduleDkim(o.newDomains);
+        return {
+          imported: o.imported,
+          skipped: o.skipped,
+          errors: o.errors,
+          dryRun: o.dryRun,
+          newDomains: o.newDomains,
+        };
+      };
+      // Every password is hashed: a file of more than a few dozen rows runs as a job.
+      if (deps.jobs && csvDataLines(body) > JOB_MAILBOX_IMPORT_ROWS) {
+        const title = query.dryRun ? 'Mailbox import check' : 'Mailbox import';
+        const job = await deps.jobs.run(
+          JOB_KINDS.mailboxImport,
+          title,
+          request.admin?.email ?? null,
+          async (jobCtx) => {
+            const result = answer(await importMailboxes(ctx, body, opts, jobCtx));
+            return {
+              result,
+              counts: { imported: result.imported, skipped: result.skipped, errors: result.errors.length },
+              errors: result.errors,
+              summary: `${result.imported} created, ${result.skipped} skipped, ${result.errors.length} refused`,
+            };
+          },
+        );
+        request.auditTarget = `job ${job.id}`;
+        request.auditDetails = { job: job.id, ...opts };
+        void reply.code(202);
+        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
+      }
+      const outcome = await importMailboxes(ctx, body, opts);
+      request.auditTarget = `${outcome.imported} mailboxes`;
+      request.auditDetails = {
+        imported: outcome.imported,
+        skipped: outcome.skipped,
+        errors: outcome.errors.length,
+        newDomains: outcome.newDomains,
+        ...opts,
+      };
+      return answer(outcome);
     });
 
     registerRoute(scope, mailRoutes.removeMailbox, async ({ params, request }) => {
@@ -187,7 +241,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerRoute(scope, mailRoutes.createAlias, async ({ body, request }) => {
       request.auditTarget = body.source;
-      request.auditDetails = { destination: body.destination };
+      request.auditDetails = {
+        destination: body.destination,
+        ...(body.createDomain ? { createDomain: true } : {}),
+      };
       const { newDomain } = await createAlias(db, body);
       if (newDomain) await scheduleDkim([domainOf(body.source)]);
       return { success: true as const, message: `Alias ${body.source} created` };
@@ -210,12 +267,13 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request, reply }) => {
       const answer = (outcome: ImportOutcome) => {
         // Many new domains can mean many keys: the answer does not wait for them.
-        if (outcome.newDomains.length) void scheduleDkim(outcome.newDomains);
+        if (outcome.newDomains.length && !outcome.dryRun) void scheduleDkim(outcome.newDomains);
         return {
           imported: outcome.imported,
           skipped: outcome.skipped,
           errors: outcome.errors,
           dryRun: outcome.dryRun,
+          newDomains: outcome.newDomains,
         };
       };
       // A large file runs as a job: 202 with its id, progress on /api/events.
@@ -226,7 +284,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
           title,
           request.admin?.email ?? null,
           async (ctx) => {
-            const result = answer(await importAliases(db, body, query.dryRun, ctx));
+            const result = answer(await importAliases(db, body, query.dryRun, ctx, query.createDomains));
             const counts = {
               imported: result.imported,
               skipped: result.skipped,
@@ -245,7 +303,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
         void reply.code(202);
         return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
       }
-      const outcome = await importAliases(db, body, query.dryRun);
+      const outcome = await importAliases(db, body, query.dryRun, undefined, query.createDomains);
       request.auditTarget = `${outcome.imported} aliases`;
       request.auditDetails = {
         imported: outcome.imported,

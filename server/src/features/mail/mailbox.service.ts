@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
-import { countIntoDomain, countOutOfDomain, lockDomainRow } from './domain.service.ts';
+import { countIntoDomain, countOutOfDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 import {
   folderName,
@@ -40,6 +40,7 @@ export type Page<T> = CursorPage<T>;
 
 const SORTS = {
   email: sql`m.email`,
+  domain: sql`m.domain`,
   quota: sql`m.quota`,
   used: sql`coalesce(u.bytes, 0)`,
   // A double on both databases, so a cursor carries the exact value the database compares.
@@ -51,7 +52,14 @@ const SORTS = {
 type SortKey = keyof typeof SORTS;
 const NUMERIC_SORTS: ReadonlySet<SortKey> = new Set(['quota', 'used', 'usage']);
 
-type MailboxRow = { email: string; quota: number; status: string; created_at: string; used: number | null };
+type MailboxRow = {
+  email: string;
+  domain: string;
+  quota: number;
+  status: string;
+  created_at: string;
+  used: number | null;
+};
 
 /** The key values of a row in the order of `key` (the sort value, then the unique address). */
 function mailboxKeys(key: SortKey, r: MailboxRow): KeyValue[] {
@@ -60,6 +68,8 @@ function mailboxKeys(key: SortKey, r: MailboxRow): KeyValue[] {
   switch (key) {
     case 'email':
       return [r.email];
+    case 'domain':
+      return [r.domain, r.email];
     case 'quota':
       return [quota, r.email];
     case 'used':
@@ -91,7 +101,11 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
   const order = key === 'email' ? sql`m.email ${dir}` : sql`${SORTS[key]} ${dir}, m.email ${dir}`;
   const usageJoin =
     key === 'used' || key === 'usage' ? sql`left join mail_quota_usage u on u.username = m.email` : sql``;
-  const status = query.status ? sql`and status = ${query.status}` : sql``;
+  // Status and domain filters, as one condition on the mailboxes' own columns.
+  const status = sql`${query.status ? sql`and status = ${query.status}` : sql``} ${
+    query.domain ? sql`and domain = ${query.domain}` : sql``
+  }`;
+  const filtered = query.status !== undefined || query.domain !== undefined;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
   const q = query.q?.trim();
@@ -107,7 +121,9 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
     const before = cursor.dir === 'before';
     const o: KeysetOrder = { keys: key === 'email' ? [sql`m.email`] : [SORTS[key], sql`m.email`], desc };
     let from = sql`mailboxes m ${usageJoin}`;
-    let filter = query.status ? sql`and m.status = ${query.status}` : sql``;
+    let filter = sql`${query.status ? sql`and m.status = ${query.status}` : sql``} ${
+      query.domain ? sql`and m.domain = ${query.domain}` : sql``
+    }`;
     if (q) {
       const [lo, hi] = prefixRange(q);
       const matches = sql`select email from mailboxes where email >= ${lo} and email < ${hi} ${status}
@@ -117,7 +133,7 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       total = Number(
         (await sql<Count>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
       );
-    } else if (query.status) total = await totalWithStatus(db, 'mailboxes', query.status);
+    } else if (filtered) total = await filteredTotal(db, query);
     else total = await totalFromDomainCounters(db, 'mailbox_count');
     const read = await sql<{ email: string }>`select m.email from ${from}
         where ${keysetAfter(o, cursor.keys, before)} ${filter}
@@ -154,12 +170,12 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       const c = await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db);
       total = Number(c.rows[0]?.n ?? 0);
     }
-  } else if (query.status) {
+  } else if (filtered) {
     keys = (
       await sql<{ email: string }>`select m.email from mailboxes m ${usageJoin}
-        where m.status = ${query.status} order by ${order} limit ${limit} offset ${offset}`.execute(db)
+        where 1 = 1 ${status} order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
-    total = await totalWithStatus(db, 'mailboxes', query.status);
+    total = await filteredTotal(db, query);
   } else {
     total = await totalFromDomainCounters(db, 'mailbox_count');
     const w = pageWindow(total, offset, limit);
@@ -179,13 +195,21 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
   const rows: MailboxRow[] = await db
     .selectFrom('mailboxes as m')
     .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
-    .select(['m.email', 'm.quota', 'm.status', 'm.created_at', sql<number | null>`u.bytes`.as('used')])
+    .select([
+      'm.email',
+      'm.domain',
+      'm.quota',
+      'm.status',
+      'm.created_at',
+      sql<number | null>`u.bytes`.as('used'),
+    ])
     .where('m.email', 'in', emails)
     .orderBy(order)
     .execute();
   return {
     items: rows.map((r) => ({
       email: r.email,
+      domain: r.domain,
       quota: Number(r.quota),
       used: Number(r.used ?? 0),
       status: r.status === 'suspended' ? 'suspended' : 'active',
@@ -198,6 +222,26 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       has,
     ),
   };
+}
+
+/** The total of a status and/or domain filter: from the domain's counter when only the domain is given. */
+async function filteredTotal(db: Db, query: MailboxListQuery): Promise<number> {
+  if (query.domain && !query.status) {
+    const row = await db
+      .selectFrom('mail_domains')
+      .select('mailbox_count')
+      .where('domain', '=', query.domain)
+      .executeTakeFirst();
+    return Number(row?.mailbox_count ?? 0);
+  }
+  if (!query.domain) return totalWithStatus(db, 'mailboxes', query.status!);
+  const row = await db
+    .selectFrom('mailboxes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('domain', '=', query.domain)
+    .where('status', '=', query.status!)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 async function checkQuota(db: Db, quota: number): Promise<void> {
@@ -214,11 +258,12 @@ function checkHosted(email: string): void {
 /** Creates a mailbox; answers whether its domain is new (it then needs a DKIM key). */
 export async function createMailbox(
   ctx: MailCtx,
-  input: { email: string; password: string; quota: number },
+  input: { email: string; password: string; quota: number; createDomain?: boolean | undefined },
 ): Promise<{ newDomain: boolean }> {
   const { email, quota } = input;
   checkHosted(email);
   await checkQuota(ctx.db, quota);
+  await requireKnownDomain(ctx.db, splitAddress(email).domain, input.createDomain, 'email');
   const exists = await ctx.db
     .selectFrom('mailboxes')
     .select('id')
@@ -233,6 +278,8 @@ export async function createMailbox(
     return await auditedTransaction(ctx.db, async (trx) => {
       // The domain row first: on PostgreSQL its upsert locks the row, so an alias create for the
       // same domain (which takes the same lock) cannot slip between the clash check and the insert.
+      // Checked again here: the domain may have been removed since (it would come back silently).
+      await requireKnownDomain(trx, domain, input.createDomain, 'email');
       const created = await countIntoDomain(trx, domain, { mailboxes: 1 });
       const clash = await trx
         .selectFrom('mail_aliases')

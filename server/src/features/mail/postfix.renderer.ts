@@ -41,10 +41,14 @@ export const POSTFIX_SOCKETS = {
  * The comma-separated destination of an active alias as one row per member, minus members that
  * are suspended mailboxes: mail is never accepted for a member it would bounce later. An alias
  * whose members are all suspended answers nothing, so its address is unknown at RCPT time.
+ * An active mailbox's own address answers itself (Postfix's usual guard): without it a catch-all
+ * alias (`@domain`, looked up after the full address) would take every mailbox's mail. A suspended
+ * mailbox does not answer (a listed address the mailbox map then refuses would bounce after
+ * acceptance): without a catch-all it is refused at RCPT, with one its mail goes to the catch-all.
  */
 const aliasMembers = {
-  sqlite: `SELECT trim(m.value) FROM mail_aliases a, json_each('["' || replace(a.destination, ',', '","') || '"]') m WHERE a.source = '%s' AND a.status = 'active' AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.email = trim(m.value) AND b.status <> 'active') ORDER BY m.key`,
-  postgres: `SELECT trim(m.v) FROM mail_aliases a, unnest(string_to_array(a.destination, ',')) WITH ORDINALITY AS m(v, n) WHERE a.source = '%s' AND a.status = 'active' AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.email = trim(m.v) AND b.status <> 'active') ORDER BY m.n`,
+  sqlite: `SELECT v FROM (SELECT trim(m.value) AS v, m.key AS k FROM mail_aliases a, json_each('["' || replace(a.destination, ',', '","') || '"]') m WHERE a.source = '%s' AND a.status = 'active' AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.email = trim(m.value) AND b.status <> 'active') UNION ALL SELECT email, -1 FROM mailboxes WHERE email = '%s' AND status = 'active') ORDER BY k`,
+  postgres: `SELECT v FROM (SELECT trim(m.v) AS v, m.n AS k FROM mail_aliases a, unnest(string_to_array(a.destination, ',')) WITH ORDINALITY AS m(v, n) WHERE a.source = '%s' AND a.status = 'active' AND NOT EXISTS (SELECT 1 FROM mailboxes b WHERE b.email = trim(m.v) AND b.status <> 'active') UNION ALL SELECT email, 0 FROM mailboxes WHERE email = '%s' AND status = 'active') x ORDER BY k`,
 };
 
 /**

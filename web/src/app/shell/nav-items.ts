@@ -17,12 +17,24 @@ export interface NavItem {
   /** Highlight only on the exact path (Dashboard), or for every path under `prefix`. */
   exact?: boolean;
   prefix?: string;
+  /** The area's own screens, listed under it while it is open. */
+  children?: readonly { label: string; to: string }[];
 }
 
 /** Spec §2 navigation sidebar. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Dashboard', to: '/dashboard', icon: IconLayoutDashboard, exact: true },
-  { label: 'Mail Management', to: '/mail', icon: IconMail },
+  {
+    label: 'Mail Management',
+    to: '/mail',
+    icon: IconMail,
+    children: [
+      { label: 'Mailboxes', to: '/mail/mailboxes' },
+      { label: 'Aliases', to: '/mail/aliases' },
+      { label: 'Domains', to: '/mail/domains' },
+      { label: 'Mail Settings', to: '/mail/settings' },
+    ],
+  },
   { label: 'DNS Management', to: '/dns', icon: IconWorld },
   { label: 'SSL Management', to: '/ssl', icon: IconCertificate },
   { label: 'Web Management', to: '/web', icon: IconServer },

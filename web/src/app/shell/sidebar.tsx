@@ -29,7 +29,25 @@ export function Sidebar({ email, onNavigate, onSignOut }: SidebarProps) {
                 aria-current={active ? 'page' : undefined}
                 onClick={onNavigate}
                 style={{ borderRadius: 'var(--mantine-radius-md)' }}
-              />
+                {...(item.children ? { opened: active } : {})}
+              >
+                {active &&
+                  item.children?.map((c) => {
+                    const here = pathname.replace(/\/+$/, '') === c.to;
+                    return (
+                      <NavLink
+                        key={c.to}
+                        component={Link}
+                        to={c.to}
+                        label={c.label}
+                        active={here}
+                        aria-current={here ? 'page' : undefined}
+                        onClick={onNavigate}
+                        style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                      />
+                    );
+                  })}
+              </NavLink>
             );
           })}
         </Stack>

@@ -4,6 +4,8 @@ export interface ZoneListParams {
   q?: string;
   limit?: number;
   offset?: number;
+  cursor?: string;
+  sort?: string;
 }
 
 /** The one query-key factory of the DNS area; invalidate only through it. */

@@ -1,5 +1,7 @@
+import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
+import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import type { Zone } from '@mailroom/contract/dns';
-import { Button, Card, Group, Pagination, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
@@ -27,7 +29,9 @@ export default function ZonesPage() {
   const [showCreate, setShowCreate] = useState(false);
   const [search, setSearch] = useState(routeDomain ?? '');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [page, setPage] = useState(1);
+  const [pos, setPos] = useState<PagePosition>({ page: 1 });
+  const page = pos.page;
+  const [sort, setSort] = useState<TableSort>({ id: 'created', desc: true });
   const [viewing, setViewing] = useState<string | null>(routeDomain ?? null);
   const [editing, setEditing] = useState<Zone | null>(null);
   const [fileOf, setFileOf] = useState<string | null>(null);
@@ -39,13 +43,16 @@ export default function ZonesPage() {
       setViewing(routeDomain);
     }
   }, [routeDomain]);
-  useEffect(() => setPage(1), [debounced]);
+  useEffect(() => setPos({ page: 1 }), [debounced, sort]);
 
+  // Paged by the server's cursors (keyset) when stepping, by offset when jumping (as mailboxes).
   const zones = useZones({
     q: debounced || undefined,
-    limit: ZONES_PAGE_SIZE,
-    offset: (page - 1) * ZONES_PAGE_SIZE,
+    ...pageQuery(pos, ZONES_PAGE_SIZE),
+    sort: sortParam(sort),
   });
+  const setPage = (to: number) =>
+    setPos(pagePosition({ page, next: zones.data?.next, prev: zones.data?.prev }, to));
   const failure = useDismissableError(zones.error);
   const viewed = useZone(viewing);
   const deleteFlow = useDeleteZoneFlow();
@@ -64,7 +71,6 @@ export default function ZonesPage() {
 
   const total = zones.data?.total ?? 0;
   const rows = zones.data?.data ?? [];
-  const pages = Math.max(1, Math.ceil(total / ZONES_PAGE_SIZE));
 
   return (
     <>
@@ -120,12 +126,10 @@ export default function ZonesPage() {
                 onEdit={setEditing}
                 onDelete={(z) => void deleteFlow.run(z)}
                 deleting={deleteFlow.pendingDomain}
+                sort={sort}
+                onSortChange={setSort}
+                pager={{ page, pageSize: ZONES_PAGE_SIZE, total, onPage: setPage, noun: 'zones' }}
               />
-              {pages > 1 && (
-                <Group justify="center" mt="md">
-                  <Pagination total={pages} value={page} onChange={setPage} aria-label="Zone pages" />
-                </Group>
-              )}
             </>
           )}
         </LoadState>

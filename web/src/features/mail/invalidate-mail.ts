@@ -9,12 +9,25 @@ function refreshOverview(qc: QueryClient): Promise<unknown>[] {
   ];
 }
 
+// A mailbox or alias change moves the domains' counts (and may add or remove a domain).
 export async function invalidateMailboxes(qc: QueryClient): Promise<void> {
-  await Promise.all([qc.invalidateQueries({ queryKey: mailKeys.mailboxes() }), ...refreshOverview(qc)]);
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: mailKeys.mailboxes() }),
+    qc.invalidateQueries({ queryKey: mailKeys.domains() }),
+    ...refreshOverview(qc),
+  ]);
 }
 
 export async function invalidateAliases(qc: QueryClient): Promise<void> {
-  await Promise.all([qc.invalidateQueries({ queryKey: mailKeys.aliases() }), ...refreshOverview(qc)]);
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: mailKeys.aliases() }),
+    qc.invalidateQueries({ queryKey: mailKeys.domains() }),
+    ...refreshOverview(qc),
+  ]);
+}
+
+export async function invalidateDomains(qc: QueryClient): Promise<void> {
+  await Promise.all([qc.invalidateQueries({ queryKey: mailKeys.domains() }), ...refreshOverview(qc)]);
 }
 
 export async function invalidateSettings(qc: QueryClient): Promise<void> {

@@ -12,4 +12,5 @@ export const mailKeys = {
   aliasList: (q: AliasListQuery) => ['mail', 'aliases', q] as const,
   settings: () => ['mail', 'settings'] as const,
   dkim: () => ['mail', 'dkim'] as const,
+  domains: () => ['mail', 'domains'] as const,
 };

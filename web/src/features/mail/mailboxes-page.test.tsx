@@ -96,7 +96,8 @@ describe('MailboxesPage', { timeout: 30_000 }, () => {
     routes['mail/users/remove'] = [serverError];
     routes['mail/users'] = [{ status: 200, body: [box], total: 1 }];
     const user = renderPage();
-    const row = (await screen.findAllByText('a@example.com'))[0]!.closest('tr')!;
+    // A table row on wide screens, a card (list item) at jsdom's phone-sized media queries.
+    const row = (await screen.findAllByText('a@example.com'))[0]!.closest<HTMLElement>('tr, li')!;
     expect(row).toHaveTextContent('100.00 MB');
     expect(row).toHaveTextContent('90.00 MB');
     expect(within(row).getByText('90%')).toBeInTheDocument();

@@ -1,7 +1,8 @@
 import type { Mailbox, RemoveMailboxResponse } from '@mailroom/contract/mail';
-import { Alert, Button, Card, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import type { BulkMailboxAction, MailboxListQuery } from '@mailroom/contract/mail';
+import { Alert, Button, Card, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconSearch, IconX } from '@tabler/icons-react';
+import { IconPlus, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
@@ -10,7 +11,11 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
-import { ListPager } from './components/list-pager.tsx';
+import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
+import { MailboxBulkBar } from './components/mailbox-bulk-bar.tsx';
+import { MailboxImportCard } from './components/mailbox-import-card.tsx';
+import { useBulkMailboxes } from './use-bulk-mailboxes.ts';
+import { useMailDomains } from './use-mail-domains.ts';
 import { MailboxCreateForm } from './components/mailbox-create-form.tsx';
 import { MailboxEditModal } from './components/mailbox-edit-modal.tsx';
 import { MailboxTable } from './components/mailbox-table.tsx';
@@ -35,6 +40,13 @@ function removedMessage(email: string, res: RemoveMailboxResponse): string {
 
 export default function MailboxesPage() {
   const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [domain, setDomain] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [sort, setSort] = useState<TableSort>({ id: 'email', desc: false });
+  const [selection, setSelection] = useState<Set<string>>(new Set());
+  const domains = useMailDomains();
+  const bulk = useBulkMailboxes();
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });
@@ -44,14 +56,53 @@ export default function MailboxesPage() {
   const [deleteError, setDeleteError] = useState<{ email: string; message: string } | null>(null);
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
 
-  const query = { q: q || undefined, ...pageQuery(pos, MAILBOX_PAGE_SIZE), sort: 'email' as const };
+  const query: MailboxListQuery = {
+    q: q || undefined,
+    ...pageQuery(pos, MAILBOX_PAGE_SIZE),
+    sort: sortParam(sort) as MailboxListQuery['sort'],
+    ...(domain ? { domain } : {}),
+    ...(status ? { status: status as 'active' | 'suspended' } : {}),
+  };
   const list = useMailboxes(query);
   const setPage = (to: number) =>
     setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
   const settings = useMailSettings();
   const remove = useRemoveMailbox();
 
-  useEffect(() => setPos({ page: 1 }), [q]);
+  // A new search, filter or order starts at page 1 with nothing selected.
+  useEffect(() => {
+    setPos({ page: 1 });
+    setSelection(new Set());
+  }, [q, domain, status, sort]);
+
+  const runBulk = async (action: BulkMailboxAction) => {
+    const emails = [...selection];
+    if (action === 'delete') {
+      const ok = await confirmAction({
+        title: 'Delete Mailboxes',
+        message: `Are you sure you want to delete ${emails.length} ${emails.length === 1 ? 'mailbox' : 'mailboxes'}? Their mail folders are moved aside.`,
+        confirmLabel: 'Delete',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    const done = { suspend: 'suspended', resume: 'resumed', delete: 'deleted' }[action];
+    bulk.mutate(
+      { action, emails },
+      {
+        onSuccess: (res) => {
+          setSelection(new Set());
+          notify({
+            type: 'success',
+            title: `Mailboxes ${done}`,
+            message: `${res.changed} mailboxes ${done}.`,
+          });
+        },
+        onError: (err) =>
+          notify({ type: 'error', title: `Failed to ${action} mailboxes`, message: errorMessage(err) }),
+      },
+    );
+  };
   const total = list.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / MAILBOX_PAGE_SIZE));
   // After deleting the last row of the last page, step back to a page that exists.
@@ -96,13 +147,23 @@ export default function MailboxesPage() {
         breadcrumbs={BREADCRUMBS}
         subtitle="Mailboxes Postfix delivers to and Dovecot signs in"
         actions={
-          <Button
-            leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
-            onClick={() => setAdding((v) => !v)}
-            aria-expanded={adding}
-          >
-            Add Mailbox
-          </Button>
+          <Group gap="xs">
+            <Button
+              variant="default"
+              leftSection={<IconUpload size={16} aria-hidden />}
+              onClick={() => setImporting((v) => !v)}
+              aria-expanded={importing}
+            >
+              Bulk Create
+            </Button>
+            <Button
+              leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
+              onClick={() => setAdding((v) => !v)}
+              aria-expanded={adding}
+            >
+              Add Mailbox
+            </Button>
+          </Group>
         }
       />
       <Stack gap="md">
@@ -113,6 +174,7 @@ export default function MailboxesPage() {
             onClose={() => setAdding(false)}
           />
         )}
+        {importing && <MailboxImportCard onClose={() => setImporting(false)} />}
         {deleteError && (
           <ActionErrorAlert
             title="Failed to delete mailbox"
@@ -146,6 +208,28 @@ export default function MailboxesPage() {
               onChange={(e) => setSearch(e.currentTarget.value)}
               style={{ flex: 1, minWidth: 200, maxWidth: 420 }}
             />
+            <Select
+              aria-label="Filter by domain"
+              placeholder="All domains"
+              data={(domains.data ?? []).map((d) => d.domain)}
+              value={domain}
+              onChange={setDomain}
+              clearable
+              searchable
+              w={200}
+            />
+            <Select
+              aria-label="Filter by status"
+              placeholder="Any status"
+              data={[
+                { value: 'active', label: 'Active' },
+                { value: 'suspended', label: 'Suspended' },
+              ]}
+              value={status}
+              onChange={setStatus}
+              clearable
+              w={150}
+            />
             {list.isFetching && !list.isPending && <Loader size="sm" aria-label="Refreshing mailboxes" />}
           </Group>
           <LoadState
@@ -160,22 +244,26 @@ export default function MailboxesPage() {
             onDismiss={() => setLoadErrorDismissed(true)}
           >
             {list.data && (
-              <>
+              <Stack gap="sm">
+                <MailboxBulkBar
+                  count={selection.size}
+                  pending={bulk.isPending ? (bulk.variables?.action ?? null) : null}
+                  onAction={(a) => void runBulk(a)}
+                  onClear={() => setSelection(new Set())}
+                />
                 <MailboxTable
                   mailboxes={rows}
                   onEdit={setEditing}
                   onDelete={(m) => void askDelete(m)}
                   deleting={remove.isPending ? (remove.variables ?? null) : null}
                   emptyText="No mailboxes found"
+                  sort={sort}
+                  onSortChange={setSort}
+                  selection={selection}
+                  onSelectionChange={setSelection}
+                  pager={{ page, pageSize: MAILBOX_PAGE_SIZE, total, onPage: setPage, noun: 'mailboxes' }}
                 />
-                <ListPager
-                  page={page}
-                  pageSize={MAILBOX_PAGE_SIZE}
-                  total={total}
-                  onPage={setPage}
-                  noun="mailboxes"
-                />
-              </>
+              </Stack>
             )}
           </LoadState>
         </Card>

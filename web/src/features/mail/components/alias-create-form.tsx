@@ -1,6 +1,7 @@
 import { CreateAliasRequest } from '@mailroom/contract/mail';
-import { Button, Card, Group, Stack, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { useCreateAlias } from '../use-create-alias.ts';
@@ -8,10 +9,12 @@ import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
 import { AliasFields, type AliasValues } from './alias-fields.tsx';
 import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
+import { DomainChoice, withDomain } from './domain-choice.tsx';
 
 /** Add Alias: 'Source Email' and 'Destination Email', both valid addresses (§5). */
 export function AliasCreateForm({ onClose }: { onClose: () => void }) {
   const create = useCreateAlias();
+  const [createDomain, setCreateDomain] = useState(false);
   const form = useForm<AliasValues>({
     initialValues: { source: '', destination: '', status: 'active' },
     validate: zodValidate<AliasValues>(CreateAliasRequest),
@@ -19,7 +22,11 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
   useUnsavedChanges(form.isDirty());
 
   const submit = (values: AliasValues) => {
-    const body = { source: values.source.trim(), destination: values.destination.trim() };
+    const body = {
+      source: values.source.trim(),
+      destination: values.destination.trim(),
+      ...(createDomain ? { createDomain: true } : {}),
+    };
     create.mutate(body, {
       onSuccess: () => {
         notify({
@@ -61,6 +68,18 @@ export function AliasCreateForm({ onClose }: { onClose: () => void }) {
             />
           )}
           <AliasFields form={form} mode="create" />
+          <Text size="xs" c="dimmed">
+            A Source Email of @domain (for example @example.com) is the domain&apos;s catch-all: it takes mail
+            for every address of the domain that is not a mailbox or another alias.
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <DomainChoice
+              address={form.values.source}
+              onPick={(d) => form.setFieldValue('source', withDomain(form.values.source, d))}
+              createDomain={createDomain}
+              onCreateDomain={setCreateDomain}
+            />
+          </SimpleGrid>
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={cancel} disabled={create.isPending}>
               Cancel

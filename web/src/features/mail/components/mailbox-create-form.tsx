@@ -1,12 +1,14 @@
 import { MailboxForm } from '@mailroom/contract/mail';
 import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { quotaFieldToBytes } from '../mail-units.ts';
 import { useCreateMailbox } from '../use-create-mailbox.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
 import { ActionErrorAlert } from './action-error-alert.tsx';
+import { DomainChoice, withDomain } from './domain-choice.tsx';
 import { QuotaInput } from './quota-input.tsx';
 import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
@@ -21,6 +23,7 @@ export interface MailboxCreateFormProps {
 /** Add Mailbox: Email, Password, Quota (MB, empty = unlimited), with the §5 rules. */
 export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormProps) {
   const create = useCreateMailbox();
+  const [createDomain, setCreateDomain] = useState(false);
   const form = useForm<Values>({
     initialValues: { email: '', password: '', quota: defaultQuota },
     validate: zodValidate<Values>(MailboxForm),
@@ -30,7 +33,12 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
   const submit = (values: Values) => {
     const email = values.email.trim();
     create.mutate(
-      { email, password: values.password, quota: quotaFieldToBytes(values.quota) },
+      {
+        email,
+        password: values.password,
+        quota: quotaFieldToBytes(values.quota),
+        ...(createDomain ? { createDomain: true } : {}),
+      },
       {
         onSuccess: () => {
           notify({
@@ -72,6 +80,14 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
               onDismiss={() => create.reset()}
             />
           )}
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <DomainChoice
+              address={form.values.email}
+              onPick={(d) => form.setFieldValue('email', withDomain(form.values.email, d))}
+              createDomain={createDomain}
+              onCreateDomain={setCreateDomain}
+            />
+          </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             <TextInput
               label="Email"

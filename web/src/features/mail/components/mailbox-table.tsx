@@ -1,5 +1,13 @@
 import type { Mailbox } from '@mailroom/contract/mail';
-import { Badge, Box, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import {
+  DataTable,
+  type DataTableProps,
+  type TableSort,
+} from '../../../components/data-table/data-table.tsx';
+import type { ListPagerProps } from '../../../components/list-pager.tsx';
 import { formatBytes } from '../../../lib/format.ts';
 import { usagePercent } from '../mail-units.ts';
 import { RowActions } from './row-actions.tsx';
@@ -12,6 +20,11 @@ export interface MailboxTableProps {
   deleting: string | null;
   /** Shown in place of rows when there are none. */
   emptyText: string;
+  sort?: TableSort;
+  onSortChange?: (s: TableSort) => void;
+  selection?: ReadonlySet<string>;
+  onSelectionChange?: (next: Set<string>) => void;
+  pager?: ListPagerProps;
 }
 
 const quotaText = (m: Mailbox) => (m.quota === 0 ? 'Unlimited' : formatBytes(m.quota));
@@ -24,100 +37,78 @@ function SuspendedBadge() {
   );
 }
 
-/** The §2 table on wide screens; one card per mailbox on phones. */
-export function MailboxTable({ mailboxes, onEdit, onDelete, deleting, emptyText }: MailboxTableProps) {
-  return (
-    <>
-      <Box visibleFrom="sm">
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Email Address</Table.Th>
-                <Table.Th scope="col">Quota</Table.Th>
-                <Table.Th scope="col">Used</Table.Th>
-                <Table.Th scope="col">Usage</Table.Th>
-                <Table.Th scope="col" style={{ textAlign: 'right' }}>
-                  Actions
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {mailboxes.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={5}>
-                    <Text c="dimmed" ta="center" py="lg">
-                      {emptyText}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {mailboxes.map((m) => (
-                <Table.Tr key={m.email}>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                        {m.email}
-                      </Text>
-                      {m.status === 'suspended' && <SuspendedBadge />}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{quotaText(m)}</Table.Td>
-                  <Table.Td>{formatBytes(m.used)}</Table.Td>
-                  <Table.Td>
-                    <UsageBar percent={usagePercent(m.used, m.quota)} label={m.email} />
-                  </Table.Td>
-                  <Table.Td>
-                    <RowActions
-                      name={m.email}
-                      onEdit={() => onEdit(m)}
-                      onDelete={() => onDelete(m)}
-                      deleting={deleting === m.email}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Box>
-      <Stack
-        hiddenFrom="sm"
-        gap="xs"
-        component="ul"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
-        aria-label="Mailboxes"
-      >
-        {mailboxes.length === 0 && (
-          <Text c="dimmed" ta="center" py="lg" component="li">
-            {emptyText}
-          </Text>
-        )}
-        {mailboxes.map((m) => (
-          <Paper key={m.email} withBorder p="sm" radius="md" component="li">
-            <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-              <Stack gap={4} style={{ minWidth: 0 }}>
-                <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {m.email}
-                </Text>
-                {m.status === 'suspended' && <SuspendedBadge />}
-              </Stack>
-              <RowActions
-                name={m.email}
-                onEdit={() => onEdit(m)}
-                onDelete={() => onDelete(m)}
-                deleting={deleting === m.email}
-              />
-            </Group>
-            <Text size="xs" c="dimmed" mt={6}>
-              Quota {quotaText(m)} · Used {formatBytes(m.used)}
+/** The §2 table (with domain and status, sortable and selectable) on the shared data table. */
+export function MailboxTable({
+  mailboxes,
+  onEdit,
+  onDelete,
+  deleting,
+  emptyText,
+  sort,
+  onSortChange,
+  selection,
+  onSelectionChange,
+  pager,
+}: MailboxTableProps) {
+  const columns = useMemo<ColumnDef<Mailbox, unknown>[]>(
+    () => [
+      {
+        id: 'email',
+        header: 'Email Address',
+        meta: { title: true },
+        cell: ({ row: { original: m } }) => (
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {m.email}
             </Text>
-            <Box mt={4}>
-              <UsageBar percent={usagePercent(m.used, m.quota)} label={m.email} />
-            </Box>
-          </Paper>
-        ))}
-      </Stack>
-    </>
+            {m.status === 'suspended' && <SuspendedBadge />}
+          </Group>
+        ),
+      },
+      { id: 'domain', header: 'Domain', cell: ({ row }) => row.original.domain },
+      { id: 'quota', header: 'Quota', cell: ({ row }) => quotaText(row.original) },
+      { id: 'used', header: 'Used', cell: ({ row }) => formatBytes(row.original.used) },
+      {
+        id: 'usage',
+        header: 'Usage',
+        cell: ({ row: { original: m } }) => (
+          <UsageBar percent={usagePercent(m.used, m.quota)} label={m.email} />
+        ),
+      },
+      {
+        id: 'status',
+        header: 'Status',
+        meta: { hideOnCard: true },
+        cell: ({ row }) => (row.original.status === 'suspended' ? 'Suspended' : 'Active'),
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true, align: 'right' },
+        cell: ({ row: { original: m } }) => (
+          <RowActions
+            name={m.email}
+            onEdit={() => onEdit(m)}
+            onDelete={() => onDelete(m)}
+            deleting={deleting === m.email}
+          />
+        ),
+      },
+    ],
+    [onEdit, onDelete, deleting],
   );
+  const props: DataTableProps<Mailbox> = {
+    label: 'Mailboxes',
+    data: mailboxes,
+    columns,
+    getRowId: (m) => m.email,
+    emptyText,
+    sort,
+    onSortChange,
+    selection,
+    onSelectionChange,
+    pager,
+    minWidth: 820,
+  };
+  return <DataTable {...props} />;
 }

@@ -1,0 +1,349 @@
+import { Box, Checkbox, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import {
+  type ColumnDef,
+  type Row,
+  type RowData,
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+} from '@tanstack/react-table';
+import { useMediaQuery } from '@mantine/hooks';
+import { memo, startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ListPager, type ListPagerProps } from '../list-pager.tsx';
+
+declare module '@tanstack/react-table' {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends RowData, TValue> {
+    /** Right-aligned cell (numbers, actions). */
+    align?: 'right';
+    /** The row's actions: on a phone card they sit beside the title, never off-screen. */
+    actions?: boolean;
+    /** The card's title on a phone (one column; the first column otherwise). */
+    title?: boolean;
+    /** Left out of the phone card (shown in the title already, or not useful there). */
+    hideOnCard?: boolean;
+    /** Text of the header for screen readers and the card's labels when the header is not a string. */
+    label?: string;
+  }
+}
+
+/** The server's sort: a column id and its direction (`-id` on the API). */
+export interface TableSort {
+  id: string;
+  desc: boolean;
+}
+
+export const sortParam = (s: TableSort): string => (s.desc ? `-${s.id}` : s.id);
+
+export interface DataTableProps<T> {
+  /** Names the table and the phone list for screen readers. */
+  label: string;
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  getRowId: (row: T) => string;
+  emptyText: string;
+  /** Sorting happens on the server: the current sort and what a header click asks for. */
+  sort?: TableSort | undefined;
+  onSortChange?: ((sort: TableSort) => void) | undefined;
+  /** Multi-selection by row id (kept across pages by the caller). */
+  selection?: ReadonlySet<string> | undefined;
+  onSelectionChange?: ((next: Set<string>) => void) | undefined;
+  /** Rows that may not be selected (e.g. a required system alias). */
+  canSelect?: ((row: T) => boolean) | undefined;
+  pager?: ListPagerProps | undefined;
+  /** Table below this width scrolls sideways on a tablet; phones get cards. */
+  minWidth?: number;
+  /** Rows shown as cards on phones (default); false keeps the table, scrolling sideways. */
+  cards?: boolean;
+}
+
+/** Rows rendered per step: a long page appears in slices, so no step blocks input for long. */
+export const ROWS_PER_STEP = 40;
+
+/**
+ * How many of `total` rows to render now: the first slice at once, the rest a slice per step in a
+ * transition (React yields between them), starting again when the rows change.
+ */
+function useProgressiveCount(total: number, key: unknown): number {
+  const [count, setCount] = useState(Math.min(total, ROWS_PER_STEP));
+  const [seen, setSeen] = useState(key);
+  if (seen !== key) {
+    setSeen(key);
+    setCount(Math.min(total, ROWS_PER_STEP));
+  }
+  useEffect(() => {
+    if (count >= total) return;
+    const t = setTimeout(() => startTransition(() => setCount((c) => Math.min(total, c + ROWS_PER_STEP))), 0);
+    return () => clearTimeout(t);
+  }, [count, total]);
+  return Math.min(count, total);
+}
+
+function headerText<T>(col: ColumnDef<T, unknown>): string {
+  if (col.meta?.label) return col.meta.label;
+  return typeof col.header === 'string' ? col.header : (col.id ?? '');
+}
+
+interface RowViewProps<T> {
+  row: Row<T>;
+  selected: boolean;
+  selectable: boolean;
+  canSelect: boolean;
+  onToggle: (id: string) => void;
+}
+
+function RowViewInner<T>({ row, selected, selectable, canSelect, onToggle }: RowViewProps<T>) {
+  return (
+    <Table.Tr bg={selected ? 'var(--mantine-primary-color-light)' : undefined}>
+      {selectable && (
+        <Table.Td>
+          <Checkbox
+            aria-label={`Select ${row.id}`}
+            checked={selected}
+            disabled={!canSelect}
+            onChange={() => onToggle(row.id)}
+          />
+        </Table.Td>
+      )}
+      {row.getVisibleCells().map((cell) => (
+        <Table.Td
+          key={cell.id}
+          style={cell.column.columnDef.meta?.align === 'right' ? { textAlign: 'right' } : undefined}
+        >
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  );
+}
+/** A row re-renders only when its data, selection or columns change (1,000 rows stay cheap). */
+const RowView = memo(RowViewInner) as typeof RowViewInner;
+
+/**
+ * The console's one table: server-side sorting (click a header; aria-sort says the order),
+ * multi-selection kept by row id, server paging (cursor or offset, through ListPager), and a
+ * phone layout where every row becomes a card with its actions beside its title. Columns are
+ * TanStack column definitions; the table itself renders with Mantine, without virtualisation (a
+ * page is at most a few hundred rows: see bench/ for 1,000).
+ */
+export function DataTable<T>({
+  label,
+  data,
+  columns,
+  getRowId,
+  emptyText,
+  sort,
+  onSortChange,
+  selection,
+  onSelectionChange,
+  canSelect = () => true,
+  pager,
+  minWidth = 640,
+  cards = true,
+}: DataTableProps<T>) {
+  const table = useReactTable({
+    data,
+    columns,
+    getRowId: (row) => getRowId(row),
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+  });
+  const selectable = !!selection && !!onSelectionChange;
+  const selectableIds = useMemo(
+    () => (selectable ? data.filter((r) => canSelect(r)).map((r) => getRowId(r)) : []),
+    [data, selectable, canSelect, getRowId],
+  );
+  const selectedHere = selectableIds.filter((id) => selection?.has(id)).length;
+  const toggleAll = () => {
+    if (!onSelectionChange || !selection) return;
+    const next = new Set(selection);
+    if (selectedHere === selectableIds.length) for (const id of selectableIds) next.delete(id);
+    else for (const id of selectableIds) next.add(id);
+    onSelectionChange(next);
+  };
+  // Stable across renders (the rows are memoised): reads the latest selection from a ref.
+  const latest = useRef({ selection, onSelectionChange });
+  latest.current = { selection, onSelectionChange };
+  const toggle = useCallback((id: string) => {
+    const { selection: sel, onSelectionChange: change } = latest.current;
+    if (!change || !sel) return;
+    const next = new Set(sel);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    change(next);
+  }, []);
+  const allRows = table.getRowModel().rows;
+  const shown = useProgressiveCount(allRows.length, data);
+  const rows = shown === allRows.length ? allRows : allRows.slice(0, shown);
+  // One layout at a time: phones get cards, wider screens the table.
+  const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
+  const showTable = !cards || wide;
+  const showCards = cards && !wide;
+  const leaf = table.getAllLeafColumns();
+  const titleCol = leaf.find((c) => c.columnDef.meta?.title) ?? leaf[0];
+  const actionsCol = leaf.find((c) => c.columnDef.meta?.actions);
+  const span = leaf.length + (selectable ? 1 : 0);
+
+  const rowCheckbox = (row: T, id: string, name: string) =>
+    selectable && (
+      <Checkbox
+        aria-label={`Select ${name}`}
+        checked={selection.has(id)}
+        disabled={!canSelect(row)}
+        onChange={() => toggle(id)}
+      />
+    );
+
+  return (
+    <>
+      {showTable && (
+        <Table.ScrollContainer minWidth={minWidth}>
+          <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
+            <Table.Thead>
+              <Table.Tr>
+                {selectable && (
+                  <Table.Th scope="col" w={40}>
+                    <Checkbox
+                      aria-label="Select all rows on this page"
+                      checked={selectableIds.length > 0 && selectedHere === selectableIds.length}
+                      indeterminate={selectedHere > 0 && selectedHere < selectableIds.length}
+                      disabled={selectableIds.length === 0}
+                      onChange={toggleAll}
+                    />
+                  </Table.Th>
+                )}
+                {table.getFlatHeaders().map((h) => {
+                  const def = h.column.columnDef;
+                  const sortable = !!onSortChange && def.enableSorting !== false && !def.meta?.actions;
+                  const active = sort?.id === h.column.id;
+                  const content = flexRender(def.header, h.getContext());
+                  return (
+                    <Table.Th
+                      key={h.id}
+                      scope="col"
+                      aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : undefined}
+                      style={def.meta?.align === 'right' ? { textAlign: 'right' } : undefined}
+                    >
+                      {sortable ? (
+                        <UnstyledButton
+                          onClick={() => onSortChange({ id: h.column.id, desc: active ? !sort.desc : false })}
+                          title={`Sort by ${headerText(def)}`}
+                          style={{ fontWeight: 'inherit', fontSize: 'inherit' }}
+                        >
+                          <Group gap={4} wrap="nowrap">
+                            {content}
+                            {active ? (
+                              sort.desc ? (
+                                <IconArrowDown size={14} aria-hidden />
+                              ) : (
+                                <IconArrowUp size={14} aria-hidden />
+                              )
+                            ) : (
+                              <IconArrowsSort size={14} aria-hidden style={{ opacity: 0.4 }} />
+                            )}
+                          </Group>
+                        </UnstyledButton>
+                      ) : (
+                        content
+                      )}
+                    </Table.Th>
+                  );
+                })}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={span}>
+                    <Text c="dimmed" ta="center" py="lg">
+                      {emptyText}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {rows.map((row) => (
+                <RowView
+                  key={row.id}
+                  row={row}
+                  selected={!!selection?.has(row.id)}
+                  selectable={selectable}
+                  canSelect={canSelect(row.original)}
+                  onToggle={toggle}
+                />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {showCards && (
+        <Stack
+          gap="xs"
+          component="ul"
+          style={{ listStyle: 'none', padding: 0, margin: 0 }}
+          aria-label={label}
+        >
+          {selectable && selectableIds.length > 0 && (
+            <Box component="li">
+              <Checkbox
+                label="Select all on this page"
+                checked={selectedHere === selectableIds.length}
+                indeterminate={selectedHere > 0 && selectedHere < selectableIds.length}
+                onChange={toggleAll}
+              />
+            </Box>
+          )}
+          {rows.length === 0 && (
+            <Text c="dimmed" ta="center" py="lg" component="li">
+              {emptyText}
+            </Text>
+          )}
+          {rows.map((row) => {
+            const cells = row.getVisibleCells();
+            const cellOf = (id: string | undefined) => cells.find((c) => c.column.id === id);
+            const title = cellOf(titleCol?.id);
+            const actions = cellOf(actionsCol?.id);
+            return (
+              <Paper key={row.id} withBorder p="sm" radius="md" component="li">
+                <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                  <Group gap="xs" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
+                    {rowCheckbox(row.original, row.id, row.id)}
+                    <Box style={{ minWidth: 0, overflowWrap: 'anywhere' }} fw={600}>
+                      {title && flexRender(title.column.columnDef.cell, title.getContext())}
+                    </Box>
+                  </Group>
+                  {actions && (
+                    <Box style={{ flexShrink: 0 }}>
+                      {flexRender(actions.column.columnDef.cell, actions.getContext())}
+                    </Box>
+                  )}
+                </Group>
+                <Stack gap={2} mt={6}>
+                  {cells
+                    .filter(
+                      (c) =>
+                        c.column.id !== titleCol?.id &&
+                        c.column.id !== actionsCol?.id &&
+                        !c.column.columnDef.meta?.hideOnCard,
+                    )
+                    .map((c) => (
+                      <Group key={c.id} gap="xs" wrap="nowrap" align="center">
+                        <Text size="xs" c="dimmed" w={90} style={{ flexShrink: 0 }}>
+                          {headerText(c.column.columnDef)}
+                        </Text>
+                        <Box style={{ minWidth: 0, flex: 1, overflowWrap: 'anywhere' }} fz="sm">
+                          {flexRender(c.column.columnDef.cell, c.getContext())}
+                        </Box>
+                      </Group>
+                    ))}
+                </Stack>
+              </Paper>
+            );
+          })}
+        </Stack>
+      )}
+      {pager && <ListPager {...pager} />}
+    </>
+  );
+}
