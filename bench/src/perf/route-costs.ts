@@ -34,7 +34,7 @@ export async function routeCosts(
     method: 'POST',
     url: '/api/mail/users/add',
     headers,
-    payload: { email: 'box@load.example.com', password: 'password-box-1' },
+    payload: { createDomain: true, email: 'box@load.example.com', password: 'password-box-1' },
   });
   for (let i = 0; i < n; i++)
     await app.inject({
