@@ -23,6 +23,7 @@ import { SearchPalette } from './search-palette.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import { ToastBridge } from './toast-bridge.tsx';
+import toastClasses from './toasts.module.css';
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.ts';
 
 /**
@@ -33,8 +34,9 @@ export default function ShellLayout() {
   return (
     <QueryClientProvider client={queryClient}>
       <ModalsProvider>
-        {/* Bottom right: toasts never cover the header (search, bell) nor a page's header buttons. */}
-        <Notifications position="bottom-right" limit={4} />
+        {/* Top right, below the header: toasts never cover the search, the bell or the menu. (At the
+          bottom they covered a long form's Save button scrolled into view.) */}
+        <Notifications position="top-right" limit={4} classNames={{ root: toastClasses.root }} />
         <ToastBridge />
         <ConsoleFrame />
       </ModalsProvider>
