@@ -1,5 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAcmeIssuer } from '../../src/features/ssl/acme/acme-issuer.ts';
@@ -248,17 +250,46 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
   });
 
   it('an ACME failure fails the job with the CA words', async () => {
-    const accepted = await generate({
-      domain: 'acme.example.com',
-      method: 'acme',
-      challengeType: 'dns',
-      dnsProvider: 'mailroom',
-      acmeDirectoryUrl: 'http://127.0.0.1:9/dir',
+    // A CA that refuses with a problem document (RFC 8555 §6.7), as a real one does.
+    const detail = 'This CA is closed for maintenance (test)';
+    const ca = createServer((req, res) => {
+      const base = `http://${req.headers.host}`;
+      const nonce = { 'replay-nonce': `n${Date.now()}`, 'cache-control': 'no-store' };
+      if (req.url === '/dir') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            newNonce: `${base}/nonce`,
+            newAccount: `${base}/acct`,
+            newOrder: `${base}/order`,
+          }),
+        );
+      } else if (req.url === '/nonce') {
+        res.writeHead(200, nonce);
+        res.end();
+      } else {
+        req.resume();
+        res.writeHead(403, { ...nonce, 'content-type': 'application/problem+json' });
+        res.end(JSON.stringify({ type: 'urn:ietf:params:acme:error:unauthorized', detail, status: 403 }));
+      }
     });
-    expect(accepted.statusCode).toBe(202);
-    const job = await waitJob(accepted.json().jobId);
-    expect(job.state).toBe('failed');
-    expect(job.message).toBeTruthy();
+    await new Promise<void>((resolve) => ca.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = ca.address() as AddressInfo;
+      const accepted = await generate({
+        domain: 'acme.example.com',
+        method: 'acme',
+        challengeType: 'dns',
+        dnsProvider: 'mailroom',
+        acmeDirectoryUrl: `http://127.0.0.1:${port}/dir`,
+      });
+      expect(accepted.statusCode).toBe(202);
+      const job = await waitJob(accepted.json().jobId);
+      expect(job.state).toBe('failed');
+      expect(job.message).toContain(detail);
+    } finally {
+      ca.close();
+    }
   });
 
   it('CSR: key and request, then the signed certificate is matched to the pending key', async () => {

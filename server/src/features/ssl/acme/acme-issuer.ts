@@ -62,6 +62,12 @@ const OWN_DNS_WAIT_MS = 30_000;
 const PROVIDER_DNS_WAIT_MS = 300_000;
 const HOSTNAME = /^(\*\.)?(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 
+// acme-client retries a refused connection or a 5xx five times, 5 s more each time (75 s before an
+// unreachable CA fails the job); three tries, 2 s more each, say so within 12 s. A 429's Retry-After
+// is still obeyed.
+const acmeSettings = (acme.axios.defaults as { acmeSettings?: Record<string, number> }).acmeSettings;
+if (acmeSettings) Object.assign(acmeSettings, { retryMaxAttempts: 3, retryDefaultDelay: 2 });
+
 /** Polling of challenge and order states: quick at first, as a CA validates within seconds. */
 const BACKOFF = { backoffAttempts: 12, backoffMin: 1000, backoffMax: 10_000 };
 
@@ -75,7 +81,14 @@ async function ca<T>(what: string, call: () => Promise<T>): Promise<T> {
     return await call();
   } catch (err) {
     if (err instanceof AcmeError) throw err;
-    const e = err as Error & { isAxiosError?: boolean; code?: string };
+    const e = err as Error & {
+      isAxiosError?: boolean;
+      code?: string;
+      response?: { data?: { detail?: unknown } };
+    };
+    // A problem document (RFC 8555 §6.7) on an HTTP error: the CA's own words.
+    const detail = e.response?.data?.detail;
+    if (typeof detail === 'string' && detail) throw new AcmeError(`${what}: ${detail}`, detail);
     if (e.isAxiosError)
       throw new AcmeError(`${what}: the CA could not be reached (${e.code ?? e.message})`, undefined);
     throw new AcmeError(`${what}: ${e.message}`, e.message);
