@@ -23,7 +23,10 @@ test.describe('global search hits open a page that shows them (issue 12)', () =>
       ['/api/mail/domains/add', { domain: 'linkhits.example' }],
       ['/api/mail/users/add', { email: 'quokka.one@linkhits.example', password: 'password-quokka-1' }],
       ['/api/mail/users/add', { email: 'wombat.two@linkhits.example', password: 'password-wombat-2' }],
-      ['/api/mail/aliases/add', { source: 'quokka.team@linkhits.example', destination: 'quokka.one@linkhits.example' }],
+      [
+        '/api/mail/aliases/add',
+        { source: 'quokka.team@linkhits.example', destination: 'quokka.one@linkhits.example' },
+      ],
     ] as const) {
       const res = await request.post(path, { headers: auth, data });
       expect(res.ok(), `${path}: ${await res.text()}`).toBe(true);

@@ -66,9 +66,7 @@ export default function RecordsPage() {
   const pages = Math.max(1, Math.ceil(shown / RECORDS_PAGE_SIZE));
   // No count while either list loads: never a 0 before the answer or the previous filter's total.
   const counted =
-    records.data !== undefined &&
-    !records.isPlaceholderData &&
-    (!filtered || everything.data !== undefined);
+    records.data !== undefined && !records.isPlaceholderData && (!filtered || everything.data !== undefined);
 
   const refresh = async () => {
     const results = await Promise.all([records.refetch(), everything.refetch(), system.refetch()]);

@@ -173,7 +173,7 @@ describe('MailboxesPage', { timeout: 30_000 }, () => {
     const fetchMock = vi.mocked(fetch);
     const inner = fetchMock.getMockImplementation()!;
     fetchMock.mockImplementation(async (input, init) => {
-      const path = new URL(String(input), 'http://x').searchParams.get('path');
+      const path = new URL(input as string, 'http://x').searchParams.get('path');
       if (path === 'mail/users') return new Promise<Response>((resolve) => (answer = resolve));
       return inner(input, init);
     });
