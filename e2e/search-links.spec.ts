@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, test } from './fixtures.ts';
+import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
 
 /** Types into the header's search, waits for the hit and opens it with Enter. */
 async function openHit(page: Page, term: string, hit: string): Promise<void> {
@@ -61,5 +61,7 @@ test.describe('global search hits open a page that shows them (issue 12)', () =>
     await expect(page.getByRole('textbox', { name: 'Search domains' })).toHaveValue('linkhits.example');
     await expect(page.getByText('linkhits.example', { exact: true }).first()).toBeVisible();
     await expect(page.getByRole('button', { name: /^Remove / })).toHaveCount(1);
+    await axeCheck(page, 'domains filtered by ?q=');
+    await shot(page, 'search-links-domains');
   });
 });
