@@ -179,6 +179,10 @@ describe.each(dialects())('console shell API on %s', (dialect) => {
       });
       const box = (await search('bob@')).json().groups[0].hits[0];
       expect(box.path).toBe('/mail/mailboxes?q=bob%40shop.test');
+      const domain = (await search('shop.t'))
+        .json()
+        .groups.find((g: { kind: string }) => g.kind === 'domain');
+      expect(domain.hits[0].path).toBe('/mail/domains?q=shop.test');
     });
 
     it('refuses a query shorter than 2 characters with the field named, and needs a session', async () => {

@@ -81,7 +81,7 @@ async function domains(db: Db, lo: string, hi: string, n: number): Promise<Searc
     kind: 'domain' as const,
     title: r.domain,
     description: `Mail domain · ${Number(r.mailbox_count)} mailboxes · ${Number(r.alias_count)} aliases`,
-    path: `/mail/mailboxes?q=${enc(r.domain)}`,
+    path: `/mail/domains?q=${enc(r.domain)}`,
   }));
 }
 

@@ -35,6 +35,15 @@ const seeds: Seed[] = [
     relevance: 85,
   },
   {
+    title: 'Domains',
+    description: 'Mail domains: add and remove them, their DKIM keys and DNS records',
+    type: 'page',
+    module: 'Mail',
+    route: '/mail/domains',
+    icon: 'world',
+    relevance: 80,
+  },
+  {
     title: 'Mail Settings',
     description: 'Host name, MX records, spam and virus filtering, DKIM, SPF, DMARC, limits',
     type: 'settings',

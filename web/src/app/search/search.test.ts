@@ -22,11 +22,12 @@ const entry = (over: Partial<SearchEntry>): SearchEntry => ({
 });
 
 describe('the built-in index', () => {
-  it('has exactly the 17 destinations of spec §2', () => {
+  it('has exactly the 17 destinations of spec §2, and the Domains screen added since (issue 12)', () => {
     expect(SEARCH_INDEX.map((e) => e.route).sort()).toEqual(
       [
         '/mail/mailboxes',
         '/mail/aliases',
+        '/mail/domains',
         '/mail/settings',
         '/dns/zones',
         '/dns/records',

@@ -32,6 +32,7 @@ export default function RecordsPage() {
   const [params] = useSearchParams();
   const [filters, setFilters] = useState<RecordFilterValues>(() => ({
     ...NO_FILTERS,
+    search: params.get('q') ?? '',
     zone: params.get('zone') || ALL_ZONES,
   }));
   const [search] = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
@@ -63,6 +64,9 @@ export default function RecordsPage() {
   const total = everything.data?.total ?? shown;
   const rows = records.data?.data ?? [];
   const pages = Math.max(1, Math.ceil(shown / RECORDS_PAGE_SIZE));
+  // No count while either list loads: never a 0 before the answer or the previous filter's total.
+  const counted =
+    records.data !== undefined && !records.isPlaceholderData && (!filtered || everything.data !== undefined);
 
   const refresh = async () => {
     const results = await Promise.all([records.refetch(), everything.refetch(), system.refetch()]);
@@ -137,7 +141,9 @@ export default function RecordsPage() {
       )}
       <Card withBorder radius="md" padding="md">
         <Title order={2} size="h4" mb="sm">
-          DNS Records ({filtered ? `${shown} of ${total}` : total})
+          DNS Records
+          {counted &&
+            ` (${filtered ? `${shown.toLocaleString()} of ${total.toLocaleString()}` : total.toLocaleString()})`}
         </Title>
         <RecordsFilters
           value={filters}

@@ -70,6 +70,8 @@ export default function ZonesPage() {
   }, [viewed.error, viewing]);
 
   const total = zones.data?.total ?? 0;
+  // No count while the list loads: never a 0 before the answer or the previous search's total.
+  const counted = zones.data !== undefined && !zones.isPlaceholderData;
   const rows = zones.data?.data ?? [];
 
   return (
@@ -95,7 +97,7 @@ export default function ZonesPage() {
       <Card withBorder radius="md" padding="md">
         <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
           <Title order={2} size="h4">
-            DNS Zones ({total})
+            DNS Zones{counted && ` (${total.toLocaleString()})`}
           </Title>
           <TextInput
             placeholder="Search zones by domain..."
@@ -128,7 +130,11 @@ export default function ZonesPage() {
                 deleting={deleteFlow.pendingDomain}
                 sort={sort}
                 onSortChange={setSort}
-                pager={{ page, pageSize: ZONES_PAGE_SIZE, total, onPage: setPage, noun: 'zones' }}
+                pager={
+                  counted
+                    ? { page, pageSize: ZONES_PAGE_SIZE, total, onPage: setPage, noun: 'zones' }
+                    : undefined
+                }
               />
             </>
           )}

@@ -1,6 +1,5 @@
 import type { Alias, ImportAliasesResponse } from '@mailroom/contract/mail';
 import { Button, Card, FileButton, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
@@ -10,6 +9,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { useUrlSearch } from '../../lib/use-url-search.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { AliasCreateForm } from './components/alias-create-form.tsx';
 import { AliasEditModal } from './components/alias-edit-modal.tsx';
@@ -36,8 +36,7 @@ function importSummary(r: ImportAliasesResponse): string {
 
 export default function AliasesPage() {
   const [adding, setAdding] = useState(false);
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), ALIAS_SEARCH_DEBOUNCE_MS);
+  const { search, setSearch, q } = useUrlSearch(ALIAS_SEARCH_DEBOUNCE_MS);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });
   const page = pos.page;
   const [editing, setEditing] = useState<Alias | null>(null);
@@ -232,13 +231,16 @@ export default function AliasesPage() {
                   deleting={remove.isPending ? (remove.variables ?? null) : null}
                   emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
                 />
-                <ListPager
-                  page={page}
-                  pageSize={ALIAS_PAGE_SIZE}
-                  total={total}
-                  onPage={setPage}
-                  noun="aliases"
-                />
+                {/* No total while a new search loads: not the previous search's count. */}
+                {!list.isPlaceholderData && (
+                  <ListPager
+                    page={page}
+                    pageSize={ALIAS_PAGE_SIZE}
+                    total={total}
+                    onPage={setPage}
+                    noun="aliases"
+                  />
+                )}
               </>
             )}
           </LoadState>

@@ -1,7 +1,7 @@
 import { type MailDomain, AddDomainRequest } from '@mailroom/contract/mail';
 import { ActionIcon, Badge, Button, Card, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
@@ -11,6 +11,7 @@ import { DataTable } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { useUrlSearch } from '../../lib/use-url-search.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { useAddMailDomain, useMailDomains, useRemoveMailDomain } from './use-mail-domains.ts';
 
@@ -67,6 +68,13 @@ function AddDomainForm() {
 /** Mail → Domains: the domains mail is hosted for, made deliberately, removed when empty. */
 export default function MailDomainsPage() {
   const list = useMailDomains();
+  // The whole list is here: the box (and ?q= from a search hit) filters it in place.
+  const { search, setSearch, q } = useUrlSearch(0);
+  const needle = q.toLowerCase();
+  const shown = useMemo(
+    () => (needle ? (list.data ?? []).filter((d) => d.domain.includes(needle)) : list.data),
+    [list.data, needle],
+  );
   const remove = useRemoveMailDomain();
   const askRemove = async (d: MailDomain) => {
     const ok = await confirmAction({
@@ -184,6 +192,15 @@ export default function MailDomainsPage() {
           <AddDomainForm />
         </Card>
         <Card withBorder radius="md" padding="md">
+          <TextInput
+            aria-label="Search domains"
+            placeholder="Search domains"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            mb="sm"
+            maw={420}
+          />
           <LoadState
             loading={list.isPending}
             error={list.isError ? errorMessage(list.error) : null}
@@ -191,13 +208,13 @@ export default function MailDomainsPage() {
             loadingLabel="Loading domains…"
             onRetry={() => void list.refetch()}
           >
-            {list.data && (
+            {shown && (
               <DataTable
                 label="Mail domains"
-                data={list.data}
+                data={shown}
                 columns={columns}
                 getRowId={(d) => d.domain}
-                emptyText="No mail domain yet: add one above."
+                emptyText={q ? `No domain matches "${q}"` : 'No mail domain yet: add one above.'}
                 minWidth={760}
               />
             )}

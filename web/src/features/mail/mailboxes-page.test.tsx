@@ -4,13 +4,14 @@ import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import MailboxesPage from './mailboxes-page.tsx';
 
 type Reply = { status: number; body: unknown; total?: number };
 let routes: Record<string, Reply[]>;
 const calls: string[] = [];
+const urls: string[] = [];
 const bodies = new Map<string, unknown>();
 
 function reply(r: Reply): Response {
@@ -21,6 +22,7 @@ function reply(r: Reply): Response {
 
 beforeEach(() => {
   calls.length = 0;
+  urls.length = 0;
   bodies.clear();
   routes = {};
   vi.stubGlobal(
@@ -28,6 +30,7 @@ beforeEach(() => {
     vi.fn(async (input: string, init?: RequestInit) => {
       const path = new URL(input, 'http://x').searchParams.get('path') ?? '';
       calls.push(`${init?.method ?? 'GET'} ${path}`);
+      urls.push(input);
       if (typeof init?.body === 'string') bodies.set(path, JSON.parse(init.body));
       // The longest matching prefix wins, so mail/users/remove is not taken for mail/users.
       const key = Object.keys(routes)
@@ -63,15 +66,17 @@ const box = {
   createdAt: '2025-01-01T00:00:00Z',
 };
 
-function renderPage() {
+let router: ReturnType<typeof createMemoryRouter>;
+
+/** A data router, as the app has (the create form's leave-guard needs one). */
+function renderPage(at = '/mail/mailboxes') {
+  router = createMemoryRouter([{ path: '*', element: <MailboxesPage /> }], { initialEntries: [at] });
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <MantineProvider>
       <ModalsProvider>
         <QueryClientProvider client={qc}>
-          <MemoryRouter>
-            <MailboxesPage />
-          </MemoryRouter>
+          <RouterProvider router={router} />
         </QueryClientProvider>
       </ModalsProvider>
     </MantineProvider>,
@@ -137,5 +142,45 @@ describe('MailboxesPage', { timeout: 30_000 }, () => {
       quota: 2 * 1024 * 1024,
     });
     expect(calls.filter((c) => c === 'GET mail/users').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('starts from ?q= (a global search hit) and asks the server for that term only', async () => {
+    routes['mail/settings'] = [settings];
+    routes['mail/users'] = [{ status: 200, body: [box], total: 1 }];
+    renderPage('/mail/mailboxes?q=a%40example.com');
+    expect(screen.getByRole('textbox', { name: 'Search mailboxes' })).toHaveValue('a@example.com');
+    expect((await screen.findAllByText('a@example.com')).length).toBeGreaterThan(0);
+    const lists = urls.filter((u) => new URL(u, 'http://x').searchParams.get('path') === 'mail/users');
+    expect(lists.length).toBeGreaterThan(0);
+    for (const u of lists) expect(new URL(u, 'http://x').searchParams.get('q')).toBe('a@example.com');
+  });
+
+  it('keeps what is typed in ?q=, replacing the history entry', async () => {
+    routes['mail/settings'] = [settings];
+    routes['mail/users'] = [{ status: 200, body: [box], total: 1 }];
+    const user = renderPage();
+    await screen.findAllByText('a@example.com');
+    await user.type(screen.getByRole('textbox', { name: 'Search mailboxes' }), 'bob');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=bob'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    await user.clear(screen.getByRole('textbox', { name: 'Search mailboxes' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it('shows no total while the first page loads, then the real one', async () => {
+    routes['mail/settings'] = [settings];
+    let answer: (r: Response) => void = () => {};
+    const fetchMock = vi.mocked(fetch);
+    const inner = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      const path = new URL(input as string, 'http://x').searchParams.get('path');
+      if (path === 'mail/users') return new Promise<Response>((resolve) => (answer = resolve));
+      return inner(input, init);
+    });
+    renderPage();
+    expect(await screen.findByText('Loading mailboxes…')).toBeInTheDocument();
+    expect(screen.queryByText(/Showing .* of/)).toBeNull();
+    answer(reply({ status: 200, body: [box], total: 1 }));
+    expect(await screen.findByText(/Showing 1–1 of 1 mailboxes/)).toBeInTheDocument();
   });
 });

@@ -1,7 +1,6 @@
 import type { Mailbox, RemoveMailboxResponse } from '@mailroom/contract/mail';
 import type { BulkMailboxAction, MailboxListQuery } from '@mailroom/contract/mail';
 import { Alert, Button, Card, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
@@ -10,6 +9,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { useUrlSearch } from '../../lib/use-url-search.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { MailboxBulkBar } from './components/mailbox-bulk-bar.tsx';
@@ -47,8 +47,7 @@ export default function MailboxesPage() {
   const [selection, setSelection] = useState<Set<string>>(new Set());
   const domains = useMailDomains();
   const bulk = useBulkMailboxes();
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const { search, setSearch, q } = useUrlSearch(SEARCH_DEBOUNCE_MS);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });
   const page = pos.page;
   const [editing, setEditing] = useState<Mailbox | null>(null);
@@ -261,7 +260,12 @@ export default function MailboxesPage() {
                   onSortChange={setSort}
                   selection={selection}
                   onSelectionChange={setSelection}
-                  pager={{ page, pageSize: MAILBOX_PAGE_SIZE, total, onPage: setPage, noun: 'mailboxes' }}
+                  pager={
+                    // No total while a new search loads: not the previous search's count.
+                    list.isPlaceholderData
+                      ? undefined
+                      : { page, pageSize: MAILBOX_PAGE_SIZE, total, onPage: setPage, noun: 'mailboxes' }
+                  }
                 />
               </Stack>
             )}
