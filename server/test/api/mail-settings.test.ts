@@ -294,12 +294,9 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
       field: 'domain',
       message: 'Please enter a valid domain name',
     });
-    expect((await t.call({ method: 'GET', url: '/api/mail/domains' })).json()).toContainEqual({
-      domain: 'spare.test',
-      mailboxes: 0,
-      aliases: 2,
-      explicit: true,
-    });
+    expect((await t.call({ method: 'GET', url: '/api/mail/domains' })).json()).toContainEqual(
+      expect.objectContaining({ domain: 'spare.test', mailboxes: 0, aliases: 2, explicit: true }),
+    );
     const used = await t.call({ method: 'POST', url: '/api/mail/domains/remove/dkim.test' });
     expect(used.statusCode).toBe(409);
     expect((await t.call({ method: 'POST', url: '/api/mail/domains/remove/spare.test' })).statusCode).toBe(
