@@ -150,21 +150,20 @@ const SECTIONS: [string, Key[]][] = [
   ],
 ];
 
+// The badge wraps its text instead of cutting it off when the column is narrow.
+const EFFECT_BADGE_STYLES = {
+  root: { height: 'auto', maxWidth: '100%', alignSelf: 'flex-start', flexShrink: 0 },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
+} as const;
+
 function EffectBadge({ k }: { k: Key }) {
   const e = SSL_SETTING_EFFECT[k];
-  if (e === 'web')
-    return (
-      <Badge size="xs" variant="outline" color="gray">
-        {sslMessages.appliesToWeb}
-      </Badge>
-    );
-  if (e === 'none')
-    return (
-      <Badge size="xs" variant="outline" color="gray">
-        {sslMessages.noEffect}
-      </Badge>
-    );
-  return null;
+  if (e !== 'web' && e !== 'none') return null;
+  return (
+    <Badge size="xs" variant="outline" color="gray" tt="none" styles={EFFECT_BADGE_STYLES}>
+      {e === 'web' ? sslMessages.appliesToWeb : sslMessages.noEffect}
+    </Badge>
+  );
 }
 
 // An emptied number input reads '{Label} is required'; text fields stay strings.
@@ -240,7 +239,7 @@ export default function SslSettingsPage() {
     const badge = <EffectBadge k={k} />;
     if (typeof value === 'boolean')
       return (
-        <Group key={k} gap="xs" wrap="nowrap">
+        <Group key={k} gap="xs" wrap="wrap" align="center">
           <Switch label={label} {...form.getInputProps(k, { type: 'checkbox' })} />
           {badge}
         </Group>
