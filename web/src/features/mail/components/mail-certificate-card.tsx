@@ -155,7 +155,12 @@ export function MailCertificateCard() {
           <Alert color="red" variant="light" title="Failed to save the mail certificate" role="alert">
             <Text size="sm">{errorMessage(failure)}</Text>
             {typeof output === 'string' && (
-              <Text size="xs" ff="monospace" mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              <Text
+                size="xs"
+                ff="monospace"
+                mt="xs"
+                style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+              >
                 {output}
               </Text>
             )}
