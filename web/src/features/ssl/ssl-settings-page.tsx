@@ -152,15 +152,23 @@ const SECTIONS: [string, Key[]][] = [
 
 // The badge wraps its text instead of cutting it off when the column is narrow.
 const EFFECT_BADGE_STYLES = {
-  root: { height: 'auto', maxWidth: '100%', alignSelf: 'flex-start', flexShrink: 0 },
+  root: { height: 'auto', maxWidth: '100%' },
   label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
 } as const;
 
-function EffectBadge({ k }: { k: Key }) {
+/** `stacked`: under an input (kept to its text's width), else beside a switch (centred on it). */
+function EffectBadge({ k, stacked }: { k: Key; stacked: boolean }) {
   const e = SSL_SETTING_EFFECT[k];
   if (e !== 'web' && e !== 'none') return null;
   return (
-    <Badge size="xs" variant="outline" color="gray" tt="none" styles={EFFECT_BADGE_STYLES}>
+    <Badge
+      size="xs"
+      variant="outline"
+      color="gray"
+      tt="none"
+      styles={EFFECT_BADGE_STYLES}
+      style={{ alignSelf: stacked ? 'flex-start' : 'center' }}
+    >
       {e === 'web' ? sslMessages.appliesToWeb : sslMessages.noEffect}
     </Badge>
   );
@@ -236,12 +244,12 @@ export default function SslSettingsPage() {
   const control = (k: Key) => {
     const label = SWITCH_LABELS[k] ?? sslSettingLabels[k as keyof typeof sslSettingLabels] ?? k;
     const value = form.values[k];
-    const badge = <EffectBadge k={k} />;
+    const badge = <EffectBadge k={k} stacked />;
     if (typeof value === 'boolean')
       return (
         <Group key={k} gap="xs" wrap="wrap" align="center">
           <Switch label={label} {...form.getInputProps(k, { type: 'checkbox' })} />
-          {badge}
+          <EffectBadge k={k} stacked={false} />
         </Group>
       );
     const select = SELECTS[k];
