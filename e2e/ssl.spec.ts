@@ -166,6 +166,13 @@ test.describe('SSL', () => {
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(page.getByText('SSL settings saved successfully!')).toBeVisible({ timeout: 30_000 });
     await looks(page, 'ssl-settings');
+    // The effect badges wrap instead of being cut off on a phone.
+    await page.setViewportSize(MOBILE);
+    const badge = page.getByText('applies to the web server').first();
+    await badge.scrollIntoViewIfNeeded();
+    expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await shot(page, 'ssl-settings-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Server Port' })).toHaveValue('8443');
   });

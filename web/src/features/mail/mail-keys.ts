@@ -13,4 +13,8 @@ export const mailKeys = {
   settings: () => ['mail', 'settings'] as const,
   dkim: () => ['mail', 'dkim'] as const,
   domains: () => ['mail', 'domains'] as const,
+  certificates: () => ['mail', 'certificate'] as const,
+  certificate: () => ['mail', 'certificate', 'state'] as const,
+  certificateDetail: (id: number) => ['mail', 'certificate', 'detail', id] as const,
+  certificateChoices: () => ['mail', 'certificate', 'choices'] as const,
 };

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { MailSettingsForm } from './components/mail-settings-form.tsx';
 import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
+import { MailCertificateCard } from './components/mail-certificate-card.tsx';
 import { SettingsStatusPanel } from './components/settings-status-panel.tsx';
 import { useDkimRecords } from './use-dkim-records.ts';
 import { useMailSettings } from './use-mail-settings.ts';
@@ -159,6 +160,7 @@ export default function MailSettingsPage() {
                 saving={save.isPending}
                 onSave={onSave}
               />
+              <MailCertificateCard />
             </Grid.Col>
             <Grid.Col span={{ base: 12, lg: 4 }}>
               <SettingsStatusPanel

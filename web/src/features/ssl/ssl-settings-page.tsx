@@ -150,21 +150,28 @@ const SECTIONS: [string, Key[]][] = [
   ],
 ];
 
-function EffectBadge({ k }: { k: Key }) {
+// The badge wraps its text instead of cutting it off when the column is narrow.
+const EFFECT_BADGE_STYLES = {
+  root: { height: 'auto', maxWidth: '100%' },
+  label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
+} as const;
+
+/** `stacked`: under an input (kept to its text's width), else beside a switch (centred on it). */
+function EffectBadge({ k, stacked }: { k: Key; stacked: boolean }) {
   const e = SSL_SETTING_EFFECT[k];
-  if (e === 'web')
-    return (
-      <Badge size="xs" variant="outline" color="gray">
-        {sslMessages.appliesToWeb}
-      </Badge>
-    );
-  if (e === 'none')
-    return (
-      <Badge size="xs" variant="outline" color="gray">
-        {sslMessages.noEffect}
-      </Badge>
-    );
-  return null;
+  if (e !== 'web' && e !== 'none') return null;
+  return (
+    <Badge
+      size="xs"
+      variant="outline"
+      color="gray"
+      tt="none"
+      styles={EFFECT_BADGE_STYLES}
+      style={{ alignSelf: stacked ? 'flex-start' : 'center' }}
+    >
+      {e === 'web' ? sslMessages.appliesToWeb : sslMessages.noEffect}
+    </Badge>
+  );
 }
 
 // An emptied number input reads '{Label} is required'; text fields stay strings.
@@ -237,12 +244,12 @@ export default function SslSettingsPage() {
   const control = (k: Key) => {
     const label = SWITCH_LABELS[k] ?? sslSettingLabels[k as keyof typeof sslSettingLabels] ?? k;
     const value = form.values[k];
-    const badge = <EffectBadge k={k} />;
+    const badge = <EffectBadge k={k} stacked />;
     if (typeof value === 'boolean')
       return (
-        <Group key={k} gap="xs" wrap="nowrap">
+        <Group key={k} gap="xs" wrap="wrap" align="center">
           <Switch label={label} {...form.getInputProps(k, { type: 'checkbox' })} />
-          {badge}
+          <EffectBadge k={k} stacked={false} />
         </Group>
       );
     const select = SELECTS[k];

@@ -10,6 +10,9 @@ export interface SettingsStatusPanelProps {
   dkim: { data: DkimRecord[] | undefined; loading: boolean; error: unknown };
 }
 
+// Red text readable on the light and the dark card.
+const WARN_TEXT = 'light-dark(var(--mantine-color-red-9), var(--mantine-color-red-4))';
+
 function OnOff({ label, on }: { label: string; on: boolean }) {
   return (
     <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -43,7 +46,7 @@ function FilterStatus({ filter, enabled }: { filter: MailFilterStatus; enabled: 
           {badge.label}
         </Badge>
       </Group>
-      <Text size="xs" c={filter.state === 'running' || filter.state === 'off' ? 'dimmed' : 'red.9'}>
+      <Text size="xs" c={filter.state === 'running' || filter.state === 'off' ? 'dimmed' : WARN_TEXT}>
         {filter.detail}
       </Text>
       <Group justify="space-between" gap="xs" wrap="nowrap">
@@ -52,7 +55,7 @@ function FilterStatus({ filter, enabled }: { filter: MailFilterStatus; enabled: 
           {virus.active ? 'on' : virus.available ? 'off' : 'not available'}
         </Badge>
       </Group>
-      <Text size="xs" c={wantedButMissing ? 'red.9' : 'dimmed'}>
+      <Text size="xs" c={wantedButMissing ? WARN_TEXT : 'dimmed'}>
         {virus.detail}
       </Text>
     </>
