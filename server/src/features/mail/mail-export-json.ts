@@ -15,7 +15,7 @@ interface Fragment {
 
 /**
  * One batch of mailboxes (address order, after a key) as JSON text made by the database: each row
- * is built by `json_object` / `json_build_object` in the answer's shape (Mailbox: email, quota,
+ * is built by `json_object` / `json_build_object` in the answer's shape (Mailbox: email, domain, quota,
  * used, status, createdAt) and the batch joined in SQL, so no object per row is made in
  * JavaScript and nothing is validated again on the way out (the SQL fixes the shape and types).
  */
@@ -24,8 +24,8 @@ const batchQuery = preparedQuery<Fragment>((db) => {
   const status = sql`case when m.status = 'suspended' then 'suspended' else 'active' end`;
   const used = sql`coalesce(u.bytes, 0)`;
   const row = pg
-    ? sql`json_build_object('email', m.email, 'quota', m.quota, 'used', ${used}, 'status', ${status}, 'createdAt', m.created_at)::text`
-    : sql`json_object('email', m.email, 'quota', m.quota, 'used', ${used}, 'status', ${status}, 'createdAt', m.created_at)`;
+    ? sql`json_build_object('email', m.email, 'domain', m.domain, 'quota', m.quota, 'used', ${used}, 'status', ${status}, 'createdAt', m.created_at)::text`
+    : sql`json_object('email', m.email, 'domain', m.domain, 'quota', m.quota, 'used', ${used}, 'status', ${status}, 'createdAt', m.created_at)`;
   const page = db
     .selectFrom('mailboxes as m')
     .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
