@@ -193,6 +193,7 @@ describe.each(dialects())('jobs on %s', (dialect) => {
       skipped: expected.skipped,
       errors: expected.errors,
       dryRun: false,
+      newDomains: expected.newDomains,
     });
     expect(job.counts).toEqual({
       imported: expected.imported,
