@@ -3,6 +3,7 @@ import { zipSync, strToU8 } from 'fflate';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { recordAudit } from '../../http/audit.ts';
+import { rawAnswers } from '../../http/raw-answers.ts';
 import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
 import { requiredInt } from '@mailroom/contract/validators';
 import { listCertificates } from './certificate.service.ts';
@@ -16,7 +17,13 @@ const safeName = (domain: string) => domain.replace(/^\*\./, 'wildcard.').replac
 export function registerCertificateFiles(app: FastifyInstance, ctx: SslContext): void {
   app.get(
     SSL_EXPORT_PATH,
-    { schema: { summary: 'ssl-certificates-{date}.csv with the spec columns', tags: ['ssl'] } },
+    {
+      schema: {
+        summary: 'ssl-certificates-{date}.csv with the spec columns',
+        tags: ['ssl'],
+        ...rawAnswers('text/csv, one certificate a row'),
+      },
+    },
     async (_request, reply) => {
       async function* batches() {
         for (let offset = 0; ; offset += 1000) {
@@ -38,6 +45,7 @@ export function registerCertificateFiles(app: FastifyInstance, ctx: SslContext):
         tags: ['ssl'],
         params: z.object({ id: requiredInt('id', 1) }),
         querystring: DownloadQuery,
+        ...rawAnswers('application/x-pem-file (certificate, chain, key) or application/zip'),
       },
     },
     async (request, reply) => {

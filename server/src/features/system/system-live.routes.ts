@@ -10,6 +10,7 @@ import { systemMetricsRoutes } from '@mailroom/contract/system-metrics';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
+import { rawAnswers } from '../../http/raw-answers.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import type { ProcessTable } from '../../host/process-table.ts';
 import { closeConnection, listConnections } from './connections.service.ts';
@@ -91,6 +92,7 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
         summary: 'The filtered log range as text (oldest first)',
         tags: ['system'],
         querystring: LogsQuery,
+        ...rawAnswers('text/plain, the filtered lines oldest first'),
       },
     },
     async (request, reply) => {
@@ -112,6 +114,7 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
         summary: 'Live log lines (text/event-stream, `log` events)',
         tags: ['system'],
         querystring: LogsQuery,
+        ...rawAnswers('An endless text/event-stream of `log` events'),
       },
     },
     async (request, reply) => {

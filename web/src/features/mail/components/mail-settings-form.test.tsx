@@ -3,6 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { MailSettingsForm } from './mail-settings-form.tsx';
 
@@ -34,7 +35,15 @@ function setup() {
   render(
     <MantineProvider>
       <ModalsProvider>
-        <MailSettingsForm loaded={loaded()} saving={false} onSave={onSave} />
+        <RouterProvider
+          // The form guards unsaved changes with useBlocker, which needs a data router.
+          router={createMemoryRouter([
+            {
+              path: '*',
+              element: <MailSettingsForm loaded={loaded()} saving={false} onSave={onSave} />,
+            },
+          ])}
+        />
       </ModalsProvider>
     </MantineProvider>,
   );
