@@ -8,6 +8,7 @@ import { RequireAuth } from './require-auth.tsx';
 const loadShell = () => import('./shell/shell-layout.tsx');
 const loadDashboard = () => import('../features/dashboard/dashboard-page.tsx');
 const ShellLayout = lazy(loadShell);
+const StandaloneLayout = lazy(() => import('./standalone-layout.tsx'));
 const DashboardPage = lazy(loadDashboard);
 
 /**
@@ -103,7 +104,10 @@ export const routes: RouteObject[] = [
   {
     Component: RequireAuth,
     children: [
-      { path: '/account', Component: AccountPage, ErrorBoundary: PageError },
+      {
+        Component: StandaloneLayout,
+        children: [{ path: '/account', Component: AccountPage, ErrorBoundary: PageError }],
+      },
       { Component: ShellLayout, children: [{ ErrorBoundary: PageError, children: consoleRoutes }] },
     ],
   },

@@ -277,6 +277,16 @@ export function DataTable<T>({
           </Table>
         </Table.ScrollContainer>
       )}
+      {showCards && selectable && selectableIds.length > 0 && (
+        // Outside the list: the list holds one item per row and nothing else.
+        <Checkbox
+          mb="xs"
+          label="Select all on this page"
+          checked={selectedHere === selectableIds.length}
+          indeterminate={selectedHere > 0 && selectedHere < selectableIds.length}
+          onChange={toggleAll}
+        />
+      )}
       {showCards && (
         <Stack
           gap="xs"
@@ -284,16 +294,6 @@ export function DataTable<T>({
           style={{ listStyle: 'none', padding: 0, margin: 0 }}
           aria-label={label}
         >
-          {selectable && selectableIds.length > 0 && (
-            <Box component="li">
-              <Checkbox
-                label="Select all on this page"
-                checked={selectedHere === selectableIds.length}
-                indeterminate={selectedHere > 0 && selectedHere < selectableIds.length}
-                onChange={toggleAll}
-              />
-            </Box>
-          )}
           {rows.length === 0 && (
             <Text c="dimmed" ta="center" py="lg" component="li">
               {emptyText}
