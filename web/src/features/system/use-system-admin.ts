@@ -3,11 +3,11 @@ import { systemAlertRoutes } from '@mailroom/contract/system-alerts';
 import { systemMetricsRoutes } from '@mailroom/contract/system-metrics';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiCall } from '../../api/client.ts';
+import { useLiveMetrics } from '../../api/live-metrics.ts';
 
 export const systemKeys = {
   all: ['system-admin'] as const,
   alerts: () => ['system-admin', 'alerts'] as const,
-  metrics: () => ['system-admin', 'metrics'] as const,
   services: () => ['system-admin', 'services'] as const,
   updates: () => ['system-admin', 'updates'] as const,
   backups: () => ['system-admin', 'backups'] as const,
@@ -24,12 +24,9 @@ async function optional<T>(fn: () => Promise<T>): Promise<T | null> {
   }
 }
 
+/** The machine's figures, pushed live over the events stream like on the monitoring pages. */
 export function useMetrics() {
-  return useQuery({
-    queryKey: systemKeys.metrics(),
-    queryFn: () => optional(() => apiCall(systemMetricsRoutes.metrics)),
-    refetchInterval: 15_000,
-  });
+  return useLiveMetrics();
 }
 
 export function useServices() {
