@@ -21,7 +21,8 @@ async function loadOrCreate(dataDir: string): Promise<Buffer> {
   }
   await fs.mkdir(dataDir, { recursive: true });
   const key = randomBytes(32);
-  const tmp = `${file}.${process.pid}.tmp`;
+  // Unique per call: two first uses in one process must not share (and remove) one temporary file.
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await fs.writeFile(tmp, key, { mode: 0o600 });
   try {
     // link refuses an existing file: another process that made one first wins, and we use its key.
