@@ -172,6 +172,9 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   async cancel(id: number): Promise<Job> {
     const now = Date.now();
     const local = this.local.get(id);
+    // A local job that is finishing has its final state in memory before the map lets go of it.
+    if (local && local.row.state !== 'running')
+      throw conflict(`Job ${id} has already ended (${local.row.state}).`);
     if (local) {
       local.row = { ...local.row, cancel_requested: 1, version: local.row.version + 1, updated_at: now };
       local.dirty = true;
