@@ -25,6 +25,7 @@ import {
 } from '../mail-daemons.ts';
 import { freePort } from '../postgres-cluster.ts';
 import { dkimPython, dkimverify, refusingDns } from './dkim-verify.ts';
+import { skipLoudly } from '../skip-loudly.ts';
 
 /**
  * Mail really flows: Postfix, Dovecot and rspamd (the milter: spam filtering and DKIM signing are
@@ -45,8 +46,7 @@ function skipUnlessReady(dialect: string, what: string): boolean {
       : null;
   if (!reason) return false;
   const msg = `${reason}: ${what} on ${dialect} is SKIPPED`;
-  if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error(`${msg} and MAILROOM_REQUIRE_ALL=1`);
-  process.stderr.write(`\n!!! ${msg} !!!\n\n`);
+  skipLoudly(msg);
   it.skip(msg, () => undefined);
   return true;
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { freePort } from '../postgres-cluster.ts';
+import { skipLoudly } from '../skip-loudly.ts';
 
 // ---- what this test needs from the machine -------------------------------------------------
 
@@ -103,8 +104,7 @@ describe.each(dialects())('the real mail stack on %s', (dialect) => {
   const missing = missingFor(dialect);
   if (missing.length) {
     const msg = `Debian package(s) missing: ${missing.join(', ')}: mail stack integration test on ${dialect} is SKIPPED`;
-    if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error(`${msg} and MAILROOM_REQUIRE_ALL=1`);
-    process.stderr.write(`\n!!! ${msg} !!!\n\n`);
+    skipLoudly(msg);
     it.skip(msg, () => undefined);
     return;
   }

@@ -10,6 +10,7 @@ import type { DaemonState } from '../../src/host/service-control.ts';
 import { isAlive } from '../../src/host/supervisor.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
 import { freeTcpUdpPort } from '../free-udp-port.ts';
+import { skipLoudly } from '../skip-loudly.ts';
 
 // ---- what this test needs from the machine -------------------------------------------------
 
@@ -25,8 +26,7 @@ const missing = [
 ].filter(Boolean);
 if (missing.length) {
   const msg = `${missing.join(', ')} missing: the supervisor integration tests are SKIPPED`;
-  if (process.env.MAILROOM_REQUIRE_ALL === '1') throw new Error(`${msg} and MAILROOM_REQUIRE_ALL=1`);
-  process.stderr.write(`\n!!! ${msg} !!!\n\n`);
+  skipLoudly(msg);
 }
 
 // ---- helpers --------------------------------------------------------------------------------
