@@ -14,6 +14,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** Extra node flags (e.g. `--cpu-prof`; the cluster's workers inherit them). */
   nodeArgs?: string[];
+  /** A built entry (server/dist/main.js) run by plain node, as production runs it; absent: the source through tsx. */
+  builtEntry?: string;
 }
 
 export interface RunningServer {
@@ -81,7 +83,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const log = createWriteStream(opts.logFile);
   const child = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
+    opts.builtEntry
+      ? [...(opts.nodeArgs ?? []), opts.builtEntry]
+      : [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'server/src/main.ts')],
     {
       cwd: ROOT,
       env: {

@@ -65,6 +65,11 @@ async function oneRun(
         raw: { rps: r.rps, p50ms: r.p50ms, p99ms: r.p99ms, requests: r.requests, seconds: SECONDS },
       },
       {
+        measure: `  p99 by kind: reads · writes (alias add) · deletes`,
+        value: `${r.p99ByKind.reads} ms · ${r.p99ByKind.writes} ms · ${r.p99ByKind.deletes} ms`,
+        raw: r.p99ByKind,
+      },
+      {
         measure: `  errors / lost writes (${r.requests} requests: ${r.reads} reads, ${r.writes} writes, ${r.deletes} deletes)`,
         value: `${r.errors} / ${r.lost}`,
         goal: '0 / 0',
@@ -84,10 +89,18 @@ async function oneRun(
       },
       {
         measure: `  server RSS after warm-up → end (peak), growth`,
-        value: `${toMb(r.rssWarm)} → ${toMb(r.rssEnd)} (${toMb(r.rssPeak)}), ${growth(r)} %`,
+        value: `${toMb(r.rssWarm)} → ${toMb(r.rssEnd)} (${toMb(r.rssPeak)}), ${growth(r)} %; private ${toMb(r.memWarm.anon)} → ${toMb(r.memEnd.anon)}, files and shared ${toMb(r.memWarm.fileShared)} → ${toMb(r.memEnd.fileShared)}`,
         goal: '< 10 %',
         pass: growth(r) < 10,
-        raw: { rssWarm: r.rssWarm, rssEnd: r.rssEnd, rssPeak: r.rssPeak },
+        raw: {
+          rssWarm: r.rssWarm,
+          rssEnd: r.rssEnd,
+          rssPeak: r.rssPeak,
+          anonWarm: r.memWarm.anon,
+          anonEnd: r.memEnd.anon,
+          fileSharedWarm: r.memWarm.fileShared,
+          fileSharedEnd: r.memEnd.fileShared,
+        },
       },
     ];
   } finally {

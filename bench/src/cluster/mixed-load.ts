@@ -45,8 +45,16 @@ export function processTreeCpu(pid: number): number {
   return sum;
 }
 
-/** Resident memory (bytes) of a process and its children (the cluster's workers). */
-export function processTreeRss(pid: number): number {
+/** Resident memory of a process and its children (the cluster's workers), in bytes. */
+export interface TreeMemory {
+  rss: number;
+  /** Private memory: the JavaScript heaps, native allocations (what a leak grows). */
+  anon: number;
+  /** Mapped files and shared memory (SQLite's WAL index, code): the kernel's to reclaim. */
+  fileShared: number;
+}
+
+export function processTreeMemory(pid: number): TreeMemory {
   const pids = [pid];
   try {
     pids.push(
@@ -58,11 +66,15 @@ export function processTreeRss(pid: number): number {
   } catch {
     /* no children */
   }
-  let sum = 0;
+  const sum: TreeMemory = { rss: 0, anon: 0, fileShared: 0 };
+  const kb = (status: string, field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
   for (const p of pids) {
     try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
-      sum += Number(m?.[1] ?? 0) * 1024;
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      sum.rss += kb(status, 'VmRSS');
+      sum.anon += kb(status, 'RssAnon');
+      sum.fileShared += kb(status, 'RssFile') + kb(status, 'RssShmem');
     } catch {
       /* gone */
     }
@@ -92,6 +104,11 @@ export interface MixedResult {
   rssWarm: number;
   rssEnd: number;
   rssPeak: number;
+  /** The same split into private and file/shared memory. */
+  memWarm: TreeMemory;
+  memEnd: TreeMemory;
+  /** p99 (ms) of each kind of request. */
+  p99ByKind: { reads: number; writes: number; deletes: number };
   /** Load average (1 min) at the start and the end of the run. */
   load: [number, number];
 }
@@ -114,6 +131,7 @@ export async function mixedLoad(opts: {
   const created: string[] = [];
   const deleted = new Set<string>();
   const latencies: number[] = [];
+  const byKind: Record<'R' | 'W' | 'D', number[]> = { R: [], W: [], D: [] };
   let reads = 0;
   let writes = 0;
   let deletes = 0;
@@ -159,16 +177,21 @@ export async function mixedLoad(opts: {
       deletes++;
     }
     const t0 = performance.now();
+    const done = () => {
+      const t = performance.now() - t0;
+      latencies.push(t);
+      byKind[kind === 'R' ? 'R' : kind === 'W' ? 'W' : 'D'].push(t);
+    };
     try {
       const res = await fetch(opts.baseURL + url, init);
       const text = await res.text();
-      latencies.push(performance.now() - t0);
+      done();
       if (!res.ok) {
         errors++;
         if (errorSample.length < 5) errorSample.push(`${res.status} ${url}: ${text.slice(0, 160)}`);
       } else if (source) created.push(source);
     } catch (err) {
-      latencies.push(performance.now() - t0);
+      done();
       errors++;
       if (errorSample.length < 5) errorSample.push(`${url}: ${String(err)}`);
     }
@@ -181,14 +204,14 @@ export async function mixedLoad(opts: {
   const start = performance.now();
   const end = start + opts.seconds * 1000;
   const warmUpMs = Math.max(10_000, (opts.seconds * 1000) / 5);
-  let rssWarm = 0;
+  let memWarm: TreeMemory | null = null;
   let rssPeak = 0;
   const sampler = setInterval(() => {
-    const rss = processTreeRss(opts.serverPid);
-    if (performance.now() - start < warmUpMs) rssWarm = rss;
+    const mem = processTreeMemory(opts.serverPid);
+    if (performance.now() - start < warmUpMs) memWarm = mem;
     else {
-      if (!rssWarm) rssWarm = rss;
-      rssPeak = Math.max(rssPeak, rss);
+      memWarm ??= mem;
+      rssPeak = Math.max(rssPeak, mem.rss);
     }
   }, 2000);
   await Promise.all(
@@ -197,8 +220,9 @@ export async function mixedLoad(opts: {
     }),
   );
   clearInterval(sampler);
-  const rssEnd = processTreeRss(opts.serverPid);
-  rssPeak = Math.max(rssPeak, rssEnd);
+  const memEnd = processTreeMemory(opts.serverPid);
+  memWarm ??= memEnd;
+  rssPeak = Math.max(rssPeak, memEnd.rss);
   const load1 = loadavg()[0]!;
   const wall = (performance.now() - start) / 1000;
   const cpu = processTreeCpu(opts.serverPid) - cpu0;
@@ -220,8 +244,11 @@ export async function mixedLoad(opts: {
   let lost = 0;
   for (const s of expected) if (!found.has(s)) lost++;
 
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const quantile = (list: number[], q: number) => {
+    list.sort((a, b) => a - b);
+    return list[Math.min(list.length - 1, Math.floor(q * list.length))] ?? 0;
+  };
+  const at = (q: number) => quantile(latencies, q);
   return {
     requests: latencies.length,
     reads,
@@ -236,9 +263,16 @@ export async function mixedLoad(opts: {
     coreBusy: cores1.map((c, i) => (c.busy - cores0[i]!.busy) / Math.max(1, c.total - cores0[i]!.total)),
     serverCores: cpu / wall,
     clientCores: (client.user + client.system) / 1e6 / wall,
-    rssWarm,
-    rssEnd,
+    rssWarm: memWarm.rss,
+    rssEnd: memEnd.rss,
     rssPeak,
+    memWarm,
+    memEnd,
+    p99ByKind: {
+      reads: Math.round(quantile(byKind.R, 0.99)),
+      writes: Math.round(quantile(byKind.W, 0.99)),
+      deletes: Math.round(quantile(byKind.D, 0.99)),
+    },
     load: [load0, load1],
   };
 }

@@ -1,20 +1,38 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, type RunningServer, startServer } from '../../../e2e/server-process.ts';
 
 export const BENCH_ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+let builtEntry: string | null = null;
+
 /**
- * The real Mailroom server (tsx server/src/main.ts) on a free port with a fresh data folder, at
- * LOG_LEVEL=warn (no per-request log lines) unless `env` says otherwise.
+ * What production runs (deploy/mailroom.service): `node --enable-source-maps server/dist/main.js`,
+ * built once per bench run. BENCH_SERVER=src measures the TypeScript source through tsx instead.
+ */
+function productionEntry(): string | null {
+  if (process.env.BENCH_SERVER === 'src') return null;
+  if (!builtEntry) {
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    builtEntry = path.join(ROOT, 'server/dist/main.js');
+  }
+  return builtEntry;
+}
+
+/**
+ * The real Mailroom server, built as production runs it, on a free port with a fresh data folder,
+ * at LOG_LEVEL=warn (no per-request log lines) unless `env` says otherwise.
  */
 export function startMailroom(
   outDir: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): Promise<RunningServer> {
+  const entry = productionEntry();
   return startServer({
-    nodeArgs,
+    ...(entry ? { builtEntry: entry } : {}),
+    nodeArgs: entry ? ['--enable-source-maps', ...nodeArgs] : nodeArgs,
     adminEmail: BENCH_ADMIN.email,
     adminPassword: BENCH_ADMIN.password,
     logFile: path.join(outDir, 'mailroom-server.log'),
