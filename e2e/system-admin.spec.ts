@@ -181,7 +181,9 @@ test.describe('system administration screens', () => {
     const files = page.getByRole('table').filter({ hasText: 'Modified' });
     await expect(files.getByRole('row').filter({ hasText: 'mail.log.1' })).toContainText('(rotated)');
     await expect(files.getByRole('row').filter({ hasText: 'mailroom-named.log' })).toBeVisible();
-    await expect(page.getByText(/journald’s store, the web server’s and the system’s logs are never touched/)).toBeVisible();
+    await expect(
+      page.getByText(/journald’s store, the web server’s and the system’s logs are never touched/),
+    ).toBeVisible();
     // The entries, with the level filter, service filter, view and download per row.
     await expect(page.getByRole('row').filter({ hasText: 'Q39: status=sent' })).toBeVisible();
     await page.getByRole('textbox', { name: 'Level' }).click();
@@ -210,12 +212,16 @@ test.describe('system administration screens', () => {
     await expect(files.getByRole('row').filter({ hasText: 'mail.log.1' })).toBeHidden();
 
     // In maintenance mode the server refuses it like every change.
-    expect((await a.put('system/settings', {
-      systemName: 'Mail One',
-      adminEmail: 'ops@example.com',
-      timezone: 'UTC',
-      maintenanceMode: true,
-    })).ok()).toBe(true);
+    expect(
+      (
+        await a.put('system/settings', {
+          systemName: 'Mail One',
+          adminEmail: 'ops@example.com',
+          timezone: 'UTC',
+          maintenanceMode: true,
+        })
+      ).ok(),
+    ).toBe(true);
     expect((await a.post('system/logs/clear', { logs: ['dns'] })).status()).toBe(503);
     expect(statSync(dnsLog).size).toBeGreaterThan(0);
     await a.put('system/settings', {

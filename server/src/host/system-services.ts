@@ -260,7 +260,13 @@ export class SystemServiceControl implements ServiceControl {
 
   async states(): Promise<DaemonState[]> {
     const units = DAEMONS.map((d) => SYSTEM_UNITS[d].stateUnit);
-    const r = await this.opts.run(SYSTEMCTL_CMD, ['show', '--timestamp=unix', '-p', STATE_PROPERTIES, ...units]);
+    const r = await this.opts.run(SYSTEMCTL_CMD, [
+      'show',
+      '--timestamp=unix',
+      '-p',
+      STATE_PROPERTIES,
+      ...units,
+    ]);
     const blocks = parseSystemctlShow(r.stdout);
     if (r.code !== 0 || blocks.length !== DAEMONS.length) return this.statesFromProcesses(outputOf(r));
     const procs = await this.list();

@@ -49,7 +49,11 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
       states: async () => [],
       close: async () => undefined,
     };
-    t = await startTestApp(dialect, { env: { MAILROOM_ROOT: root }, jobs: FAST, services: async () => services });
+    t = await startTestApp(dialect, {
+      env: { MAILROOM_ROOT: root },
+      jobs: FAST,
+      services: async () => services,
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -58,7 +62,10 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
 
   it('archives the rendered configuration and keys; a restore puts them back, re-applies and reloads', async () => {
     expect(path.relative(t.dataDir, root).startsWith('..')).toBe(true);
-    expect((await t.call({ method: 'POST', url: '/api/dns/zones/add', payload: zoneBody('restore.example') })).statusCode).toBe(200);
+    expect(
+      (await t.call({ method: 'POST', url: '/api/dns/zones/add', payload: zoneBody('restore.example') }))
+        .statusCode,
+    ).toBe(200);
     const zoneFile = at('etc/bind/mailroom/zones/db.restore.example');
     expect(readFileSync(zoneFile, 'utf8')).toContain('restore.example');
     // The mail configuration rendered at start (the startup apply runs beside the start).
@@ -87,7 +94,9 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
     expect(parts.split('\n')).toContain('host.tar.gz');
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'mailroom-hostpart-'));
     execFileSync('tar', ['-xf', path.join(backupDir, result.file), '-C', scratch, 'host.tar.gz']);
-    const listed = execFileSync('tar', ['-tzf', path.join(scratch, 'host.tar.gz')], { encoding: 'utf8' }).split('\n');
+    const listed = execFileSync('tar', ['-tzf', path.join(scratch, 'host.tar.gz')], {
+      encoding: 'utf8',
+    }).split('\n');
     rmSync(scratch, { recursive: true, force: true });
     for (const f of [
       'etc/postfix/main.cf',

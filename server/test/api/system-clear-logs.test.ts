@@ -38,7 +38,10 @@ describe.each(dialects())('Clear Logs on %s', (dialect) => {
   it('lists the files each log holds, with sizes', async () => {
     const res = await t.call({ url: '/api/system/logs/files' });
     expect(res.statusCode).toBe(200);
-    const body = res.json<{ files: { log: string; path: string; size: number; rotated: boolean }[]; totalBytes: number }>();
+    const body = res.json<{
+      files: { log: string; path: string; size: number; rotated: boolean }[];
+      totalBytes: number;
+    }>();
     const rel = body.files.map((f) => [f.log, path.relative(root, f.path), f.rotated]);
     expect(rel).toEqual(
       expect.arrayContaining([
@@ -67,7 +70,11 @@ describe.each(dialects())('Clear Logs on %s', (dialect) => {
 
   it('empties the current mail and DNS logs, deletes their rotated copies, touches nothing else, audited', async () => {
     const mailSize = statSync(file('var/log/mail.log')).size;
-    const res = await t.call({ method: 'POST', url: '/api/system/logs/clear', payload: { logs: ['mail', 'dns'] } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/system/logs/clear',
+      payload: { logs: ['mail', 'dns'] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json<{ emptied: number; deleted: number; freedBytes: number; errors: string[] }>();
     expect(answer).toMatchObject({ emptied: 2, deleted: 3, errors: [] });
@@ -106,7 +113,12 @@ describe.each(dialects())('Clear Logs on %s', (dialect) => {
     let res = await t.call({
       method: 'PUT',
       url: '/api/system/settings',
-      payload: { systemName: 'Mailroom', adminEmail: 'ops@example.com', timezone: 'UTC', maintenanceMode: true },
+      payload: {
+        systemName: 'Mailroom',
+        adminEmail: 'ops@example.com',
+        timezone: 'UTC',
+        maintenanceMode: true,
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     res = await t.call({ method: 'POST', url: '/api/system/logs/clear', payload: { logs: ['mailroom'] } });
@@ -117,7 +129,12 @@ describe.each(dialects())('Clear Logs on %s', (dialect) => {
     await t.call({
       method: 'PUT',
       url: '/api/system/settings',
-      payload: { systemName: 'Mailroom', adminEmail: 'ops@example.com', timezone: 'UTC', maintenanceMode: false },
+      payload: {
+        systemName: 'Mailroom',
+        adminEmail: 'ops@example.com',
+        timezone: 'UTC',
+        maintenanceMode: false,
+      },
     });
   });
 });

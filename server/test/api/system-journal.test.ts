@@ -58,12 +58,18 @@ describe('logs from journald and services through systemd (fake journalctl and s
     for (let i = 0; i < 30; i++) {
       lines.push(
         i % 10 === 3
-          ? entry('postfix@-.service', 'postfix/smtp', 3, `Q${i}: connect to mx.example.net: Connection refused`)
+          ? entry(
+              'postfix@-.service',
+              'postfix/smtp',
+              3,
+              `Q${i}: connect to mx.example.net: Connection refused`,
+            )
           : i % 3 === 0
             ? entry('dovecot.service', 'dovecot', 6, `imap-login: Login: user=<u${i}@example.com>`)
             : entry('postfix@-.service', 'postfix/smtp', 6, `Q${i}: status=sent (250 2.0.0 Ok)`),
       );
-      if (i % 7 === 0) lines.push(entry('named.service', 'named', 6, `zone example.com/IN: loaded serial ${i}`));
+      if (i % 7 === 0)
+        lines.push(entry('named.service', 'named', 6, `zone example.com/IN: loaded serial ${i}`));
     }
     writeFileSync(journal, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     process.env.PATH = `${FAKES}:${process.env.PATH}`;
@@ -203,7 +209,9 @@ describe('logs from journald and services through systemd (fake journalctl and s
         if (!chunk.done) text += new TextDecoder().decode(chunk.value);
       }
     };
-    await until(() => text.includes('"origin":"journald"') && calls(journalCalls).at(-1)!.args.includes('-f'));
+    await until(
+      () => text.includes('"origin":"journald"') && calls(journalCalls).at(-1)!.args.includes('-f'),
+    );
     expect(text).toContain('"origin":"journald"');
     expect(lastCall(journalCalls)).toEqual([
       '-o',
@@ -220,7 +228,10 @@ describe('logs from journald and services through systemd (fake journalctl and s
     const deadline = Date.now() + 10_000;
     while (!existsSync(`${journal}.following`) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    appendFileSync(journal, JSON.stringify(entry('postfix@-.service', 'postfix/smtp', 6, 'LIVE info')) + '\n');
+    appendFileSync(
+      journal,
+      JSON.stringify(entry('postfix@-.service', 'postfix/smtp', 6, 'LIVE info')) + '\n',
+    );
     appendFileSync(journal, JSON.stringify(entry('named.service', 'named', 2, 'LIVE named error')) + '\n');
     appendFileSync(
       journal,
@@ -291,9 +302,14 @@ describe('logs from journald and services through systemd (fake journalctl and s
       ] as const;
       for (const [id, action, unit] of cases) {
         const r = await services.act(id, action);
-        expect(r, `${action} ${id}`).toEqual({ ok: true, message: expect.stringContaining(`systemctl ${action} ${unit} done`) });
+        expect(r, `${action} ${id}`).toEqual({
+          ok: true,
+          message: expect.stringContaining(`systemctl ${action} ${unit} done`),
+        });
       }
-      expect(calls(systemctlCalls).map((c) => c.args)).toEqual(cases.map(([, action, unit]) => [action, unit]));
+      expect(calls(systemctlCalls).map((c) => c.args)).toEqual(
+        cases.map(([, action, unit]) => [action, unit]),
+      );
 
       const after = await services.list();
       expect(after.find((s) => s.id === 'rspamd')!.status).toBe('running');

@@ -41,7 +41,11 @@ export function hostOutsideData(host: Host, dataDir: string): boolean {
  * Writes host.tar.gz (paths relative to the host root, owners and modes kept) into `staging`;
  * answers its entry count, or null when nothing is there to archive.
  */
-export async function archiveHostFiles(host: Host, staging: string, signal: AbortSignal): Promise<number | null> {
+export async function archiveHostFiles(
+  host: Host,
+  staging: string,
+  signal: AbortSignal,
+): Promise<number | null> {
   const present: string[] = [];
   for (const p of MANAGED_HOST_PATHS) {
     const st = await fs.lstat(host.path(p)).catch(() => null);
@@ -79,7 +83,9 @@ export async function restoreHostFiles(host: Host, partDir: string, scratch: str
   try {
     await runCommand('tar', ['--extract', '--gzip', '--file', path.join(partDir, HOST_PART), '-C', into]);
   } catch (err) {
-    throw new DamagedArchive(`its daemon files cannot be extracted (${(err as Error).message.split('\n').pop()})`);
+    throw new DamagedArchive(
+      `its daemon files cannot be extracted (${(err as Error).message.split('\n').pop()})`,
+    );
   }
   const written: string[] = [];
   const root = process.getuid?.() === 0;

@@ -17,7 +17,14 @@ import { closeConnection, listConnections } from './connections.service.ts';
 import { DEFAULT_DAYS, listDisks, previewCleanup, runCleanup } from './disks.service.ts';
 import { clearLogs, listLogFiles } from './log-clear.service.ts';
 import { parseLogLine } from './log-parse.ts';
-import { downloadLines, entryFilter, followJournal, logFileOf, readLogs, useJournal } from './logs.service.ts';
+import {
+  downloadLines,
+  entryFilter,
+  followJournal,
+  logFileOf,
+  readLogs,
+  useJournal,
+} from './logs.service.ts';
 import { flushQueue, listQueue, showQueued, superviseQueued } from './mail-queue.service.ts';
 import type { MetricsCollector } from './metrics-collector.ts';
 import { killProcess } from './processes.service.ts';
