@@ -128,7 +128,7 @@ export default function SystemManagementPage() {
             <LogsTab every={false} />
             <Text size="xs" c="dimmed" mt="xs">
               The live log stream is on{' '}
-              <Anchor component={Link} to="/monitoring">
+              <Anchor component={Link} to="/monitoring" underline="always">
                 Real-time Monitoring
               </Anchor>
               .
