@@ -85,7 +85,10 @@ export function ClearLogsCard() {
         </Button>
       </Group>
       {files.error && <Text c="red">{errorMessage(files.error)}</Text>}
-      <ScrollArea type="auto">
+      <ScrollArea
+        type="auto"
+        viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Log files table' }}
+      >
         <Table miw={640} striped>
           <Table.Thead>
             <Table.Tr>
