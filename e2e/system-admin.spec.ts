@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
 
@@ -150,5 +152,83 @@ test.describe('system administration screens', () => {
     await page.getByRole('tab', { name: /System Updates/ }).click();
     await expect(page.getByRole('button', { name: 'Check Updates' })).toBeVisible({ timeout: 45_000 });
     await screens(page, 'system-management-updates');
+  });
+  test('/system/management: Clear Logs empties the mail and DNS logs it manages, confirmed', async ({
+    page,
+    request,
+    server,
+  }) => {
+    // The mail and DNS logs as Postfix and BIND write them in local mode (under the host root).
+    const root = path.join(server.dataDir, 'root');
+    const mailLog = path.join(root, 'var/log/mail.log');
+    const rotated = path.join(root, 'var/log/mail.log.1');
+    const dnsLog = path.join(root, 'var/cache/bind/mailroom-named.log');
+    mkdirSync(path.dirname(mailLog), { recursive: true });
+    mkdirSync(path.dirname(dnsLog), { recursive: true });
+    const lines = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `Nov 22 10:00:${String(i).padStart(2, '0')} mx postfix/smtp[${100 + i}]: Q${i}: ${i % 10 === 3 ? 'error: connect to mx.example.net: Connection refused' : 'status=sent (250 Ok)'}`,
+    );
+    writeFileSync(mailLog, lines.join('\n') + '\n');
+    writeFileSync(rotated, 'older mail log\n'.repeat(200));
+    writeFileSync(dnsLog, '22-Nov-2026 10:00:00.000 general: info: zone example.com/IN: loaded serial 1\n');
+    const key = await signIn(page);
+    const a = api(request, key);
+
+    await page.goto('/system/management');
+    await page.getByRole('tab', { name: 'System Logs' }).click();
+    const files = page.getByRole('table').filter({ hasText: 'Modified' });
+    await expect(files.getByRole('row').filter({ hasText: 'mail.log.1' })).toContainText('(rotated)');
+    await expect(files.getByRole('row').filter({ hasText: 'mailroom-named.log' })).toBeVisible();
+    await expect(
+      page.getByText(/journald’s store, the web server’s and the system’s logs are never touched/),
+    ).toBeVisible();
+    // The entries, with the level filter, service filter, view and download per row.
+    await expect(page.getByRole('row').filter({ hasText: 'Q39: status=sent' })).toBeVisible();
+    await page.getByRole('textbox', { name: 'Level' }).click();
+    await page.getByRole('option', { name: 'Error' }).click();
+    await expect(page.getByRole('row').filter({ hasText: 'Q33: error' })).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: 'Q39: status=sent' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'View details of the log entry' }).first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Download the log entry' }).first()).toBeVisible();
+    await screens(page, 'system-management-logs');
+
+    await page.getByRole('button', { name: 'Clear Logs' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Clear Logs' });
+    await expect(dialog).toContainText('never touched');
+    await axeCheck(page, 'clear logs modal');
+    await dialog.getByRole('checkbox', { name: /^Mail log/ }).check();
+    await dialog.getByRole('button', { name: /^Clear \d/ }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'The entries are gone for good' });
+    await expect(confirm).toContainText('Mail log (Postfix, Dovecot)');
+    await shot(page, 'system-management-clear-logs-confirm');
+    await confirm.getByRole('button', { name: 'Clear Logs' }).click();
+    await expect(page.getByText(/1 file emptied, 1 rotated copy deleted/)).toBeVisible();
+    expect(statSync(mailLog).size).toBe(0);
+    expect(existsSync(rotated)).toBe(false);
+    expect(statSync(dnsLog).size).toBeGreaterThan(0); // not chosen
+    await expect(page.getByText('No log entries match the filter.')).toBeVisible();
+    await expect(files.getByRole('row').filter({ hasText: 'mail.log.1' })).toBeHidden();
+
+    // In maintenance mode the server refuses it like every change.
+    expect(
+      (
+        await a.put('system/settings', {
+          systemName: 'Mail One',
+          adminEmail: 'ops@example.com',
+          timezone: 'UTC',
+          maintenanceMode: true,
+        })
+      ).ok(),
+    ).toBe(true);
+    expect((await a.post('system/logs/clear', { logs: ['dns'] })).status()).toBe(503);
+    expect(statSync(dnsLog).size).toBeGreaterThan(0);
+    await a.put('system/settings', {
+      systemName: 'Mail One',
+      adminEmail: 'ops@example.com',
+      timezone: 'UTC',
+      maintenanceMode: false,
+    });
   });
 });

@@ -156,6 +156,33 @@ export const RestartAllAnswer = z.object({
   results: z.array(z.object({ id: z.string(), ok: z.boolean(), message: z.string() })),
 });
 
+/**
+ * Clear Logs (spec §2.10): the log files Mailroom writes or manages. The current file of each is
+ * emptied (its writer keeps appending), rotated copies are deleted; journald's store, the web
+ * server's and the system's logs are never touched.
+ */
+export const ClearableLog = z.enum(['mail', 'dns', 'mailroom']);
+export type ClearableLog = z.infer<typeof ClearableLog>;
+export const LogFile = z.object({
+  log: ClearableLog,
+  path: z.string(),
+  size: z.number(),
+  modified: z.string(),
+  /** A rotated copy (deleted by Clear Logs) rather than the current file (emptied). */
+  rotated: z.boolean(),
+});
+export type LogFile = z.infer<typeof LogFile>;
+export const LogFilesAnswer = z.object({ files: z.array(LogFile), totalBytes: z.number() });
+export const ClearLogsBody = z.object({
+  logs: z.array(ClearableLog).min(1, 'Choose at least one log to clear'),
+});
+export const ClearLogsAnswer = z.object({
+  emptied: z.number(),
+  deleted: z.number(),
+  freedBytes: z.number(),
+  errors: z.array(z.string()),
+});
+
 export const LOG_STREAM_PATH = '/api/system/logs/stream';
 export const LOG_DOWNLOAD_PATH = '/api/system/logs/download';
 
@@ -224,6 +251,22 @@ export const systemLiveRoutes = {
     tags: ['system'],
     query: LogsQuery,
     response: LogsAnswer,
+  }),
+  logFiles: defineRoute({
+    method: 'GET',
+    path: 'system/logs/files',
+    summary: 'The log files Clear Logs empties or deletes (mail, DNS, Mailroom), with their sizes',
+    tags: ['system'],
+    response: LogFilesAnswer,
+  }),
+  clearLogs: defineRoute({
+    method: 'POST',
+    path: 'system/logs/clear',
+    summary: "Clear Logs: empty the chosen logs' files and delete their rotated copies (never journald)",
+    tags: ['system'],
+    body: ClearLogsBody,
+    response: ClearLogsAnswer,
+    audit: 'system.logs.clear',
   }),
   serviceAction: defineRoute({
     method: 'POST',

@@ -19,3 +19,8 @@ export function registerRetry(deps: AppDeps, target: string, retry: RetryApply):
 export function retryFor(deps: AppDeps, target: string): RetryApply | undefined {
   return registries.get(deps.host)?.get(target);
 }
+
+/** The targets that can apply their saved state again (a restore applies each). */
+export function retryTargets(deps: AppDeps): string[] {
+  return [...(registries.get(deps.host)?.keys() ?? [])];
+}

@@ -96,7 +96,7 @@ describe('SystemServiceControl.states', () => {
     const states = await control.states();
     expect(r.calls).toEqual([
       {
-        cmd: '/usr/bin/systemctl',
+        cmd: 'systemctl',
         args: [
           'show',
           '--timestamp=unix',
@@ -151,7 +151,7 @@ describe('SystemServiceControl.reload', () => {
     const result = await control.reload('postfix');
     expect(result).toMatchObject({ ok: true, attempted: true });
     expect(r.calls).toEqual([
-      { cmd: '/usr/bin/systemctl', args: ['show', '-p', 'LoadState,ActiveState', 'postfix@-.service'] },
+      { cmd: 'systemctl', args: ['show', '-p', 'LoadState,ActiveState', 'postfix@-.service'] },
       { cmd: '/usr/bin/sudo', args: ['-n', '/usr/bin/systemctl', 'reload', 'postfix.service'] },
     ]);
   });
@@ -160,7 +160,7 @@ describe('SystemServiceControl.reload', () => {
     const r = fakeRunner((c) => (c.args[0] === 'show' ? ok(active) : ok()));
     const control = new SystemServiceControl({ run: r.run, sudo: false });
     await control.reload('dovecot');
-    expect(r.calls[1]).toEqual({ cmd: '/usr/bin/systemctl', args: ['reload', 'dovecot.service'] });
+    expect(r.calls[1]).toEqual({ cmd: 'systemctl', args: ['reload', 'dovecot.service'] });
   });
 
   it('says plainly when sudo refuses, naming the sudoers file', async () => {

@@ -12,7 +12,10 @@ import type { DaemonName, DaemonState, ReloadResult, ServiceControl } from './se
  * `rndc`, which needs no root, only read access to BIND's control key (the `bind` group).
  */
 
+/** The path deploy/sudoers names: what `sudo -n` is asked to run. */
 export const SYSTEMCTL = '/usr/bin/systemctl';
+/** systemctl run directly (as root, or to read states): found on PATH. */
+export const SYSTEMCTL_CMD = 'systemctl';
 export const SUDO = '/usr/bin/sudo';
 export const RNDC = '/usr/sbin/rndc';
 
@@ -69,8 +72,8 @@ const DAEMONS = Object.keys(SYSTEM_UNITS) as DaemonName[];
 
 /** The exact command lines a reload runs (program first), as deploy/sudoers must list them. */
 export function reloadCommand(name: DaemonName, sudo: boolean): string[] {
-  const cmd = [SYSTEMCTL, 'reload', SYSTEM_UNITS[name].reloadUnit];
-  return sudo ? [SUDO, '-n', ...cmd] : cmd;
+  const unit = SYSTEM_UNITS[name].reloadUnit;
+  return sudo ? [SUDO, '-n', SYSTEMCTL, 'reload', unit] : [SYSTEMCTL_CMD, 'reload', unit];
 }
 
 export type UnitProperties = Record<string, string>;
@@ -199,7 +202,7 @@ export class SystemServiceControl implements ServiceControl {
     if (name === 'named' && (opts.zones?.length || opts.reconfig))
       return this.rndc(opts.zones ?? [], opts.reconfig === true);
 
-    const shown = await this.opts.run(SYSTEMCTL, ['show', '-p', 'LoadState,ActiveState', u.stateUnit]);
+    const shown = await this.opts.run(SYSTEMCTL_CMD, ['show', '-p', 'LoadState,ActiveState', u.stateUnit]);
     const props = parseSystemctlShow(shown.stdout)[0];
     if (shown.code === 0 && props) {
       if (props.LoadState === 'not-found')
@@ -257,7 +260,13 @@ export class SystemServiceControl implements ServiceControl {
 
   async states(): Promise<DaemonState[]> {
     const units = DAEMONS.map((d) => SYSTEM_UNITS[d].stateUnit);
-    const r = await this.opts.run(SYSTEMCTL, ['show', '--timestamp=unix', '-p', STATE_PROPERTIES, ...units]);
+    const r = await this.opts.run(SYSTEMCTL_CMD, [
+      'show',
+      '--timestamp=unix',
+      '-p',
+      STATE_PROPERTIES,
+      ...units,
+    ]);
     const blocks = parseSystemctlShow(r.stdout);
     if (r.code !== 0 || blocks.length !== DAEMONS.length) return this.statesFromProcesses(outputOf(r));
     const procs = await this.list();

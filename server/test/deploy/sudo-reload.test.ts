@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/host/host.ts';
 import type { DaemonName } from '../../src/host/service-control.ts';
+import { CONTROLLED_UNITS, controlCommand } from '../../src/features/system/services.service.ts';
 import { SUDO, SYSTEM_UNITS, SystemServiceControl, SYSTEMCTL } from '../../src/host/system-services.ts';
 
 // The reloads through the real sudo with the real deploy/sudoers, as an unprivileged `mailroom`
@@ -114,9 +115,24 @@ describe.skipIf(skipReason !== null)('reloads through sudo with deploy/sudoers, 
     }
   });
 
+  it('sudo lets through every start, stop and restart the Services table sends', async () => {
+    for (const unit of CONTROLLED_UNITS)
+      for (const action of ['start', 'stop', 'restart'] as const) {
+        const [cmd, ...args] = controlCommand(unit, action, true);
+        const r = await asMailroom(cmd!, args);
+        // sudo ran systemctl (which finds no systemd here): not refused by sudo.
+        expect(r.stderr, `${action} ${unit}`).not.toMatch(/password is required|not allowed/);
+        expect(r.stdout + r.stderr, `${action} ${unit}`).toMatch(/systemd|bus/i);
+      }
+  });
+
   it('sudo refuses anything else: another verb, another unit, a shell', async () => {
     for (const args of [
-      ['-n', SYSTEMCTL, 'restart', 'postfix.service'],
+      ['-n', SYSTEMCTL, 'restart', 'mailroom.service'],
+      ['-n', SYSTEMCTL, 'restart', 'ssh.service'],
+      ['-n', SYSTEMCTL, 'reload', 'apache2.service'],
+      ['-n', SYSTEMCTL, 'kill', 'postfix.service'],
+      ['-n', SYSTEMCTL, 'restart', 'postfix.service', 'ssh.service'],
       ['-n', SYSTEMCTL, 'reload', 'ssh.service'],
       ['-n', SYSTEMCTL, 'reload', 'postfix.service', 'ssh.service'],
       ['-n', '/bin/sh', '-c', 'id'],

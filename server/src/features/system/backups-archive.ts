@@ -30,6 +30,8 @@ export interface Manifest {
   migrations: string[];
   tables: Record<string, number>;
   fileEntries: number;
+  /** Entries of host.tar.gz: the daemon files and keys under the host root (absent: none archived). */
+  hostFiles?: number;
   parts: Record<string, string>;
 }
 

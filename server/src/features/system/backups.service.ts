@@ -8,6 +8,7 @@ import type { Database } from '../../db/schema.ts';
 import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import type { Host } from '../../host/host.ts';
 import { runCommand } from '../../host/run-command.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import {
@@ -16,6 +17,7 @@ import {
   archiveFiles,
   checkDatabasePart,
   countEntries,
+  DamagedArchive,
   dumpDatabase,
   excludedTopNames,
   extractFiles,
@@ -24,6 +26,7 @@ import {
   sha256File,
   unpackArchive,
 } from './backups-archive.ts';
+import { archiveHostFiles, HOST_PART, hostOutsideData } from './backups-host-files.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
 
 type Db = Kysely<Database>;
@@ -32,11 +35,25 @@ export const VERIFY_JOB = 'system.backup.verify';
 export const RESTORE_JOB = 'system.backup.restore';
 const DAY = 86_400_000;
 
+/** What a restore did to make the running daemons match the restored database. */
+export interface Reapplied {
+  target: string;
+  ok: boolean;
+  message: string;
+}
+
 export interface BackupEnv {
   database: DatabaseHandle;
   locks: Locks;
   dataDir: string;
   backupDir: string;
+  /** The host whose daemon files and keys are archived when its root is outside the data folder. */
+  host?: Host;
+  /**
+   * After a restore: apply every target's restored state through the apply pipeline (render,
+   * prove, swap, reload), and reload the daemons when restored host files changed under them.
+   */
+  reapply?: (hostFilesChanged: boolean) => Promise<Reapplied[]>;
 }
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
@@ -188,10 +205,15 @@ export function backupJob(env: BackupEnv) {
             ctx.signal,
           );
           if (baseSnar) await fs.rm(baseSnar);
+          // The daemon files and keys outside the data folder (system mode): always whole, they are small.
+          const hostFiles =
+            env.host && hostOutsideData(env.host, env.dataDir)
+              ? await archiveHostFiles(env.host, staging, ctx.signal)
+              : null;
           await ctx.checkpoint();
           ctx.progress({ phase: 'Writing the archive', processed: 2, total: 3 });
           const parts: Record<string, string> = {};
-          for (const p of [part, 'files.tar.gz', 'files.snar'])
+          for (const p of [part, 'files.tar.gz', 'files.snar', ...(hostFiles === null ? [] : [HOST_PART])])
             parts[p] = await sha256File(path.join(staging, p));
           const manifest: Manifest = {
             format: ARCHIVE_FORMAT,
@@ -203,6 +225,7 @@ export function backupJob(env: BackupEnv) {
             migrations: await appliedMigrations(db),
             tables,
             fileEntries: await countEntries(path.join(staging, 'files.tar.gz')),
+            ...(hostFiles === null ? {} : { hostFiles }),
             parts,
           };
           const file = `backup-${backupId}-${type}.tar`;
@@ -236,9 +259,10 @@ export function backupJob(env: BackupEnv) {
               tables: Object.keys(tables).length,
               rows,
               files: manifest.fileEntries,
+              hostFiles: hostFiles ?? 0,
               expired,
             },
-            summary: `${type === 'full' ? 'Full' : 'Incremental'} backup written: ${humanSize(stat.size)}, ${rows} rows, ${manifest.fileEntries} files`,
+            summary: `${type === 'full' ? 'Full' : 'Incremental'} backup written: ${humanSize(stat.size)}, ${rows} rows, ${manifest.fileEntries} files${hostFiles === null ? '' : `, ${hostFiles} daemon configuration and key files`}`,
           };
         } catch (err) {
           await db
@@ -328,6 +352,11 @@ export async function unpackChain(
     const dir = path.join(scratch, `part-${b.id}`);
     const manifest = await unpackArchive(path.join(env.backupDir, b.file!), dir, b.sha256);
     files += await extractFiles(dir, filesDir, manifest);
+    if (manifest.hostFiles !== undefined) {
+      const n = await countEntries(path.join(dir, HOST_PART));
+      if (n !== manifest.hostFiles)
+        throw new DamagedArchive(`its daemon files list ${n} entries, ${manifest.hostFiles} were recorded`);
+    }
     last = { manifest, dir };
     await ctx.checkpoint();
   }

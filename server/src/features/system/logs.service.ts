@@ -28,12 +28,67 @@ const JOURNAL_PRIORITY = { error: '0..3', warning: '4..4', info: '5..6', debug: 
 
 export const mailroomLogFile = (deps: AppDeps) => path.join(deps.config.dataDir, 'logs', 'mailroom.log');
 
+/** journalctl, found on PATH (tests put a recording fake first on it). */
+export const JOURNALCTL = 'journalctl';
+
+/**
+ * journald is read in system mode when it runs here; MAILROOM_LOG_READER=journald or =files
+ * decides instead (a host whose daemons log to files while journald runs, or the tests).
+ */
 export function useJournal(deps: AppDeps): boolean {
+  const forced = process.env.MAILROOM_LOG_READER;
+  if (forced === 'journald') return true;
+  if (forced === 'files') return false;
   return (
     deps.config.hostRoot === '/' &&
     existsSync('/run/systemd/journal/socket') &&
     existsSync('/usr/bin/journalctl')
   );
+}
+
+/** journalctl's filter arguments for a query: the source's units, the level, the search. */
+function journalFilters(source: LogSource, q: Pick<LogsQuery, 'level' | 'search'>): string[] {
+  const args: string[] = [];
+  for (const u of UNITS[source]) args.push('-u', u);
+  if (q.level) args.push('-p', JOURNAL_PRIORITY[q.level]);
+  if (q.search?.trim()) args.push('-g', q.search.trim(), '--case-sensitive=false');
+  return args;
+}
+
+/**
+ * The live stream from journald: `journalctl -o json -f -n 0` with the query's filters; each new
+ * matching entry goes to `onEntry`. Answers the function that stops following.
+ */
+export function followJournal(
+  source: LogSource,
+  q: LogsQuery,
+  onEntry: (e: LogEntry) => void,
+  onEnd: (why: string) => void,
+): () => void {
+  const args = ['-o', 'json', '-f', '-n', '0', '--no-pager', ...journalFilters(source, q)];
+  const child = spawn(JOURNALCTL, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const f = entryFilter({ service: q.service });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-2000)));
+  readline.createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
+    if (!line.startsWith('{')) return;
+    let e: LogEntry;
+    try {
+      e = parseJournalEntry(JSON.parse(line) as Record<string, unknown>, source);
+    } catch {
+      return;
+    }
+    if (f.entry(e)) onEntry({ ...e, id: `j:${e.id}` });
+  });
+  let stopped = false;
+  child.on('error', (err) => onEnd(`journalctl could not be started: ${err.message}`));
+  child.on('close', (code) => {
+    if (!stopped) onEnd(`journalctl ended (exit ${code ?? 'signal'}): ${stderr.trim().slice(0, 300)}`);
+  });
+  return () => {
+    stopped = true;
+    child.kill();
+  };
 }
 
 export async function logFileOf(deps: AppDeps, source: LogSource): Promise<string | null> {
@@ -88,14 +143,12 @@ export async function readLogs(deps: AppDeps, q: LogsQuery) {
 
 async function readJournal(deps: AppDeps, source: LogSource, q: LogsQuery, limit: number) {
   const args = ['-o', 'json', '-r', '--no-pager', '-n', String(limit + (q.cursor ? 1 : 0))];
-  for (const u of UNITS[source]) args.push('-u', u);
-  if (q.level) args.push('-p', JOURNAL_PRIORITY[q.level]);
-  if (q.search?.trim()) args.push('-g', q.search.trim(), '--case-sensitive=false');
+  args.push(...journalFilters(source, q));
   if (q.cursor) {
     if (!q.cursor.startsWith('j:')) throw fieldError('cursor', 'Not a cursor from a previous page.');
     args.push(`--cursor=${q.cursor.slice(2)}`);
   }
-  const r = await deps.host.run('/usr/bin/journalctl', args, { timeoutMs: 20_000 });
+  const r = await deps.host.run(JOURNALCTL, args, { timeoutMs: 20_000 });
   const f = entryFilter({ service: q.service });
   let entries = r.stdout
     .split('\n')
@@ -143,19 +196,28 @@ export async function* downloadLines(deps: AppDeps, q: LogsQuery): AsyncGenerato
 
 /** journald's entries of a source, oldest first, as `journalctl -o short-iso` writes them, streamed. */
 async function* journalLines(source: LogSource, q: LogsQuery): AsyncGenerator<string> {
-  const args = ['-o', 'short-iso', '--no-pager'];
-  for (const u of UNITS[source]) args.push('-u', u);
-  if (q.level) args.push('-p', JOURNAL_PRIORITY[q.level]);
-  if (q.search?.trim()) args.push('-g', q.search.trim(), '--case-sensitive=false');
-  if (q.cursor?.startsWith('j:')) args.push(`--cursor=${q.cursor.slice(2)}`, '-r');
-  const child = spawn('/usr/bin/journalctl', args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const args = ['-o', 'short-iso', '--no-pager', ...journalFilters(source, q)];
+  const before = q.cursor?.startsWith('j:') ? q.cursor.slice(2) : null;
+  // Before a cursor: journalctl walks back from it (-r); the lines are turned oldest first here.
+  if (before) args.push(`--cursor=${before}`, '-r');
+  const child = spawn(JOURNALCTL, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   const service = q.service?.trim().toLowerCase();
+  const held: string[] = [];
+  let first = true;
   try {
     for await (const line of readline.createInterface({ input: child.stdout, crlfDelay: Infinity })) {
+      if (line.startsWith('-- ')) continue; // "-- No entries --", "-- Boot … --"
+      // The entry at the cursor itself is the last one the page showed: not "before" it.
+      if (before && first) {
+        first = false;
+        continue;
+      }
       if (service && !line.toLowerCase().includes(service)) continue;
-      yield line + '\n';
+      if (before) held.push(line + '\n');
+      else yield line + '\n';
     }
   } finally {
     child.kill();
   }
+  for (let i = held.length - 1; i >= 0; i--) yield held[i]!;
 }

@@ -9,7 +9,8 @@ import { runCommand } from '../../host/run-command.ts';
 import { conflict } from '../../http/errors.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import { appliedMigrations, excludedTopNames, listTables, type Manifest } from './backups-archive.ts';
-import { type BackupEnv, unpackChain } from './backups.service.ts';
+import { HOST_PART, restoreHostFiles } from './backups-host-files.ts';
+import { type BackupEnv, type Reapplied, unpackChain } from './backups.service.ts';
 
 /**
  * Tables a restore leaves as they are: the server's own running state and history (jobs, locks,
@@ -177,19 +178,32 @@ export function restoreJob(env: BackupEnv) {
         try {
           const { manifest, dir, filesDir, summary } = await unpackChain(env, backupId, scratch, ctx);
           await checkCompatible(env.database, manifest);
-          ctx.progress({ phase: 'Restoring the database', processed: 0, total: 2 });
+          ctx.progress({ phase: 'Restoring the database', processed: 0, total: 3 });
           const current = await listTables(env.database.db, env.database.dialect);
           const tables = current.filter((t) => !KEPT_TABLES.has(t) && t in manifest.tables);
           if (env.database.dialect === 'sqlite')
             await restoreSqlite(env.database, path.join(dir, 'database.sqlite'), tables);
           else await restorePostgres(env.database, path.join(dir, 'database.pgdump'), tables, scratch);
-          ctx.progress({ phase: 'Restoring files', processed: 1, total: 2 });
+          ctx.progress({ phase: 'Restoring files', processed: 1, total: 3 });
           const excluded = new Set(excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath));
           const files = await syncFiles(filesDir, env.dataDir, excluded);
-          ctx.progress({ phase: 'Done', processed: 2, total: 2 });
+          const hostWritten =
+            manifest.parts[HOST_PART] && env.host ? await restoreHostFiles(env.host, dir, scratch) : [];
+          // The running daemons must match the restored database: every target applied again.
+          ctx.progress({ phase: 'Applying and reloading the daemons', processed: 2, total: 3 });
+          const reapplied: Reapplied[] = env.reapply ? await env.reapply(hostWritten.length > 0) : [];
+          const notLive = reapplied.filter((r) => !r.ok);
+          ctx.progress({ phase: 'Done', processed: 3, total: 3 });
           return {
-            result: { backupId, tables: tables.length, files },
-            summary: `Restored backup ${backupId} (${summary}); ${tables.length} tables replaced, ${files} files written or removed`,
+            result: { backupId, tables: tables.length, files, hostFiles: hostWritten, reapplied },
+            summary:
+              `Restored backup ${backupId} (${summary}); ${tables.length} tables replaced, ${files} files written or removed` +
+              (hostWritten.length ? `, ${hostWritten.length} daemon files put back` : '') +
+              (reapplied.length
+                ? notLive.length
+                  ? `; NOT live: ${notLive.map((r) => `${r.target}: ${r.message}`).join('; ')}`
+                  : `; applied and reloaded: ${reapplied.map((r) => r.target).join(', ')}`
+                : ''),
           };
         } finally {
           await fs.rm(scratch, { recursive: true, force: true });

@@ -3,7 +3,13 @@ import type { AppDeps } from '../../app-deps.ts';
 import { observeDaemons } from '../../host/local-services.ts';
 import type { ProcRow, ProcessTable } from '../../host/process-table.ts';
 import type { DaemonName, DaemonState } from '../../host/service-control.ts';
-import { SUDO, SYSTEMCTL, parseSystemctlShow, parseSystemdTimestamp } from '../../host/system-services.ts';
+import {
+  SUDO,
+  SYSTEMCTL,
+  SYSTEMCTL_CMD,
+  parseSystemctlShow,
+  parseSystemdTimestamp,
+} from '../../host/system-services.ts';
 
 type Action = 'start' | 'stop' | 'restart';
 
@@ -84,6 +90,13 @@ const KNOWN: Known[] = [
 ];
 
 export const SERVICE_IDS = [...KNOWN.map((k) => k.id), 'mailroom'];
+/** The systemd units Start / Stop / Restart act on (deploy/sudoers lists each with each verb). */
+export const CONTROLLED_UNITS = KNOWN.map((k) => k.unit);
+
+/** The exact command line of a start/stop/restart in system mode (through `sudo -n` unless root). */
+export function controlCommand(unit: string, action: Action, sudo: boolean): string[] {
+  return sudo ? [SUDO, '-n', SYSTEMCTL, action, unit] : [SYSTEMCTL_CMD, action, unit];
+}
 
 const systemMode = (deps: AppDeps) => deps.config.hostRoot === '/';
 
@@ -213,9 +226,8 @@ export class ServicesService {
     if (!k) return { ok: false, message: `No service ${id}.` };
     if (systemMode(this.deps)) {
       const sudo = process.getuid?.() !== 0;
-      const cmd = sudo ? SUDO : SYSTEMCTL;
-      const args = sudo ? ['-n', SYSTEMCTL, action, k.unit] : [action, k.unit];
-      const r = await this.deps.host.run(cmd, args, { timeoutMs: 60_000 });
+      const [cmd, ...args] = controlCommand(k.unit, action, sudo);
+      const r = await this.deps.host.run(cmd!, args, { timeoutMs: 60_000 });
       if (r.code === 0) return { ok: true, message: `${k.name}: systemctl ${action} ${k.unit} done.` };
       const out = (r.stderr.trim() || r.stdout.trim() || `exit ${r.code}`).slice(0, 500);
       return {
@@ -223,7 +235,7 @@ export class ServicesService {
         message:
           `${k.name}: systemctl ${action} ${k.unit} failed: ${out}` +
           (sudo && /password is required|not allowed/i.test(out)
-            ? ' (deploy/sudoers allows Mailroom only reloads; run it as root or widen the sudoers entry)'
+            ? ' (sudo refused: install deploy/sudoers as /etc/sudoers.d/mailroom, see docs/install.md)'
             : ''),
       };
     }
@@ -243,7 +255,7 @@ export class ServicesService {
   }
 
   private async unitStates(units: string[]): Promise<Map<string, Record<string, string>>> {
-    const r = await this.deps.host.run(SYSTEMCTL, [
+    const r = await this.deps.host.run(SYSTEMCTL_CMD, [
       'show',
       '--timestamp=unix',
       '-p',

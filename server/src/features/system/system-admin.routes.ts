@@ -27,6 +27,7 @@ import {
 import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
 import type { MetricsSource } from './metrics-source.ts';
+import { reapplyAfterRestore } from './restore-reapply.ts';
 import { restoreJob } from './restore.service.ts';
 import {
   formToValues,
@@ -211,7 +212,14 @@ export function registerSystemAdmin(
   const backupDir = path.resolve(
     process.env.MAILROOM_BACKUP_DIR ?? path.join(deps.config.dataDir, 'backups'),
   );
-  const env: BackupEnv = { database: deps.database, locks, dataDir: deps.config.dataDir, backupDir };
+  const env: BackupEnv = {
+    database: deps.database,
+    locks,
+    dataDir: deps.config.dataDir,
+    backupDir,
+    host: deps.host,
+    reapply: reapplyAfterRestore(deps),
+  };
   void fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
   jobs.register(BACKUP_JOB, backupJob(env));
   jobs.register(VERIFY_JOB, verifyJob(env));

@@ -15,8 +15,16 @@ import { registerRoute } from '../../http/register-route.ts';
 import type { ProcessTable } from '../../host/process-table.ts';
 import { closeConnection, listConnections } from './connections.service.ts';
 import { DEFAULT_DAYS, listDisks, previewCleanup, runCleanup } from './disks.service.ts';
+import { clearLogs, listLogFiles } from './log-clear.service.ts';
 import { parseLogLine } from './log-parse.ts';
-import { downloadLines, entryFilter, logFileOf, readLogs } from './logs.service.ts';
+import {
+  downloadLines,
+  entryFilter,
+  followJournal,
+  logFileOf,
+  readLogs,
+  useJournal,
+} from './logs.service.ts';
 import { flushQueue, listQueue, showQueued, superviseQueued } from './mail-queue.service.ts';
 import type { MetricsCollector } from './metrics-collector.ts';
 import { killProcess } from './processes.service.ts';
@@ -74,6 +82,16 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
   });
 
   registerRoute(app, r.logs, async ({ query }) => readLogs(deps, query));
+  registerRoute(app, r.logFiles, async () => {
+    const files = await listLogFiles(deps);
+    return { files, totalBytes: files.reduce((n, f) => n + f.size, 0) };
+  });
+  registerRoute(app, r.clearLogs, async ({ body, request }) => {
+    const logs = [...new Set(body.logs)];
+    const answer = await clearLogs(deps, logs);
+    request.auditDetails = { logs, ...answer };
+    return answer;
+  });
 
   registerRoute(app, r.queue, async () => listQueue(deps));
   registerRoute(app, r.queueMessage, async ({ params }) => ({
@@ -121,7 +139,8 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
       const q = request.query as LogsQuery;
       const source = q.source ?? 'mail';
       if (q.cursor) throw fieldError('cursor', 'The live stream starts at the end of the log.');
-      const file = await logFileOf(deps, source);
+      const journal = useJournal(deps);
+      const file = journal ? null : await logFileOf(deps, source);
       const f = entryFilter(q);
       const raw = reply.raw;
       reply.hijack();
@@ -132,7 +151,18 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
         'x-accel-buffering': 'no',
       });
       raw.write('retry: 3000\n\n');
-      raw.write(`event: ready\ndata: ${JSON.stringify({ origin: file ?? `No ${source} log here.` })}\n\n`);
+      raw.write(
+        `event: ready\ndata: ${JSON.stringify({ origin: journal ? 'journald' : (file ?? `No ${source} log here.`) })}\n\n`,
+      );
+      // journald: journalctl follows the journal and says each new entry.
+      const unfollow = journal
+        ? followJournal(
+            source,
+            q,
+            (e) => raw.write(`event: log\ndata: ${JSON.stringify(e)}\n\n`),
+            (why) => raw.write(`event: ready\ndata: ${JSON.stringify({ origin: why })}\n\n`),
+          )
+        : null;
       let pos = file ? (await fs.stat(file).catch(() => ({ size: 0 }))).size : 0;
       let carry = '';
       let busy = false;
@@ -177,6 +207,7 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
         if (ended) return;
         ended = true;
         clearInterval(timer);
+        unfollow?.();
         open.delete(end);
         raw.end();
       };

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, SimpleGrid, Tabs, Text } from '@mantine/core';
+import { Anchor, Button, SimpleGrid, Tabs, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconArchive, IconFileText, IconPackage, IconRefresh, IconSettings } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,11 +7,14 @@ import { errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
+import { formatBytes } from '../../lib/format.ts';
 import { BackupsTab } from './components/backups-tab.tsx';
+import { ClearLogsCard, useLogFiles } from './components/clear-logs.tsx';
 import { SettingsModal } from './components/settings-modal.tsx';
 import { SettingsTab } from './components/settings-tab.tsx';
 import { UpdatesSection } from './components/updates-section.tsx';
 import { WebhooksTab } from './components/webhooks-tab.tsx';
+import { LogsTab } from './monitoring/logs-tab.tsx';
 import { useJobRunner } from './use-job-runner.ts';
 import { systemKeys, useBackups, useSystemSettings, useUpdates } from './use-system-admin.ts';
 
@@ -22,6 +25,7 @@ export default function SystemManagementPage() {
   const backups = useBackups();
   const settings = useSystemSettings();
   const jobs = useJobRunner();
+  const logFiles = useLogFiles();
   const [modal, modalCtl] = useDisclosure(false);
   const loading = backups.isPending || settings.isPending;
   const error = backups.error ?? settings.error;
@@ -95,8 +99,8 @@ export default function SystemManagementPage() {
           />
           <StatCard
             title="Logs"
-            value="Monitoring"
-            caption="Logs are read and searched in System Monitoring"
+            value={logFiles.data ? logFiles.data.files.length : '…'}
+            caption={logFiles.data ? `${formatBytes(logFiles.data.totalBytes)} in log files` : 'Measuring'}
             icon={<IconFileText />}
             color="gray"
           />
@@ -120,16 +124,15 @@ export default function SystemManagementPage() {
             <WebhooksTab />
           </Tabs.Panel>
           <Tabs.Panel value="logs">
-            <Card withBorder radius="md" padding="md">
-              <Text size="sm">
-                Mail, DNS, web, system and Mailroom logs, with level and service filters, search and download,
-                are on{' '}
-                <Anchor component={Link} to="/system/monitoring">
-                  System Monitoring
-                </Anchor>
-                .
-              </Text>
-            </Card>
+            <ClearLogsCard />
+            <LogsTab every={false} />
+            <Text size="xs" c="dimmed" mt="xs">
+              The live log stream is on{' '}
+              <Anchor component={Link} to="/monitoring" underline="always">
+                Real-time Monitoring
+              </Anchor>
+              .
+            </Text>
           </Tabs.Panel>
         </Tabs>
       </LoadState>

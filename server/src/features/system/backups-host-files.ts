@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Host } from '../../host/host.ts';
+import { runCommand } from '../../host/run-command.ts';
+import { countEntries, DamagedArchive } from './backups-archive.ts';
+
+/**
+ * The daemon configuration and keys Mailroom renders or keeps outside its data folder (system
+ * paths, mapped under the host root): what a backup must hold besides the database and the data
+ * folder so that a restored server has its DKIM keys, TLS key and certificate and the exact files
+ * the daemons ran with. In local mode the host root lies inside the data folder and these are
+ * already in files.tar.gz. (The lists of the mail and DNS areas, named here so this area does not
+ * reach into theirs: mail-paths.ts, rspamd.renderer.ts, bind-layout.ts.)
+ */
+export const MANAGED_HOST_PATHS = [
+  '/etc/postfix/main.cf',
+  '/etc/postfix/master.cf',
+  '/etc/postfix/mailroom',
+  '/etc/dovecot/dovecot.conf',
+  '/etc/dovecot/conf.d/90-mailroom.conf',
+  '/etc/dovecot/conf.d/91-mailroom-services.conf',
+  '/etc/dovecot/dovecot-sql.conf.ext',
+  '/etc/dovecot/dovecot-dict-sql.conf.ext',
+  '/etc/bind/mailroom',
+  '/etc/rspamd/local.d',
+  '/etc/rspamd/mailroom',
+  '/var/lib/rspamd/dkim',
+  '/etc/mailroom/tls',
+];
+
+export const HOST_PART = 'host.tar.gz';
+
+/** Whether the host root is outside the data folder (system mode, or a separate MAILROOM_ROOT). */
+export function hostOutsideData(host: Host, dataDir: string): boolean {
+  const rel = path.relative(path.resolve(dataDir), host.root);
+  return rel.startsWith('..') || path.isAbsolute(rel);
+}
+
+/**
+ * Writes host.tar.gz (paths relative to the host root, owners and modes kept) into `staging`;
+ * answers its entry count, or null when nothing is there to archive.
+ */
+export async function archiveHostFiles(
+  host: Host,
+  staging: string,
+  signal: AbortSignal,
+): Promise<number | null> {
+  const present: string[] = [];
+  for (const p of MANAGED_HOST_PATHS) {
+    const st = await fs.lstat(host.path(p)).catch(() => null);
+    if (st && (st.isFile() || st.isDirectory())) present.push(path.relative(host.root, host.path(p)));
+  }
+  if (!present.length) return null;
+  const file = path.join(staging, HOST_PART);
+  // Exit 1: a file changed while it was read; the archive is still good.
+  await runCommand('tar', ['--create', '--gzip', '--file', file, '-C', host.root, '--', ...present], {
+    signal,
+    okCodes: [0, 1],
+  });
+  return countEntries(file);
+}
+
+async function sameContent(a: string, b: string): Promise<boolean> {
+  const [sa, sb] = await Promise.all([fs.stat(a), fs.stat(b).catch(() => null)]);
+  if (!sb || sa.size !== sb.size || (sa.mode & 0o7777) !== (sb.mode & 0o7777)) return false;
+  const hash = async (f: string) => {
+    const h = createHash('sha256');
+    for await (const c of createReadStream(f)) h.update(c as Buffer);
+    return h.digest('hex');
+  };
+  return (await hash(a)) === (await hash(b));
+}
+
+/**
+ * Puts the archived host files back under the host root: each file whose content or mode differs
+ * is written beside its target and renamed into place (owner kept when Mailroom runs as root).
+ * Files that are there but not in the archive stay. Answers the system paths written.
+ */
+export async function restoreHostFiles(host: Host, partDir: string, scratch: string): Promise<string[]> {
+  const into = path.join(scratch, 'host');
+  await fs.mkdir(into, { recursive: true });
+  try {
+    await runCommand('tar', ['--extract', '--gzip', '--file', path.join(partDir, HOST_PART), '-C', into]);
+  } catch (err) {
+    throw new DamagedArchive(
+      `its daemon files cannot be extracted (${(err as Error).message.split('\n').pop()})`,
+    );
+  }
+  const written: string[] = [];
+  const root = process.getuid?.() === 0;
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of await fs.readdir(path.join(into, rel), { withFileTypes: true })) {
+      const r = path.join(rel, e.name);
+      const src = path.join(into, r);
+      const dst = host.path('/' + r);
+      if (e.isDirectory()) {
+        const st = await fs.stat(src);
+        await fs.mkdir(dst, { recursive: true, mode: st.mode & 0o7777 });
+        await walk(r);
+      } else if (e.isFile()) {
+        if (await sameContent(src, dst)) continue;
+        const st = await fs.stat(src);
+        const tmp = `${dst}.mailroom-restore`;
+        await fs.copyFile(src, tmp);
+        await fs.chmod(tmp, st.mode & 0o7777);
+        if (root) await fs.chown(tmp, st.uid, st.gid);
+        await fs.rename(tmp, dst);
+        written.push('/' + r);
+      }
+    }
+  };
+  await walk('');
+  return written;
+}
