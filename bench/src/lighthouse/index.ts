@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
@@ -55,6 +57,8 @@ async function run(ctx: BenchContext): Promise<BenchRow[]> {
       );
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`lighthouse gave no result for ${path}`);
+      // The last run's full report, to see what the score is made of (opportunities, diagnostics).
+      writeFileSync(join(ctx.outDir, `lighthouse${path.replace(/\//g, '-')}.json`), JSON.stringify(lhr));
       const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
       const unused = lhr.audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
       return {

@@ -6,6 +6,7 @@ import { buildApp } from '../../../server/src/app.ts';
 import { loadConfig } from '../../../server/src/config.ts';
 import type { DatabaseHandle, Dialect } from '../../../server/src/db/database.ts';
 import { addAdmin } from '../../../server/src/features/auth/admin.service.ts';
+import { search } from '../../../server/src/features/search/search.service.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import { benchCluster, ms, openBenchDb, percentile, stopBenchCluster } from '../mail/bench-db.ts';
 import { bulkInsert, seedMail } from '../mail/seed.ts';
@@ -176,6 +177,23 @@ async function run(log: (m: string) => void): Promise<BenchRow[]> {
               raw: { p50, p99, requests: REQUESTS, hitsPerAnswer: hits / REQUESTS },
             });
           }
+          // The same queries without the HTTP stack (session check, validation, serialisation):
+          // how much of the figure above is the database.
+          const mix = SCENARIOS.map((s) => s.q);
+          const rnd = lcg(11);
+          const direct: number[] = [];
+          for (let i = 0; i < REQUESTS * 2; i++) {
+            const q = mix[i % mix.length]!(rnd);
+            const start = performance.now();
+            await search(db.handle.db, q);
+            direct.push(performance.now() - start);
+          }
+          direct.sort((a, b) => a - b);
+          rows.push({
+            measure: `search service alone (all scenarios, no HTTP stack), ${name}`,
+            value: `p50 ${ms(percentile(direct, 50))}, p99 ${ms(percentile(direct, 99))}`,
+            raw: { p50: percentile(direct, 50), p99: percentile(direct, 99), calls: direct.length },
+          });
         } finally {
           await app.close();
         }

@@ -6,7 +6,7 @@ import {
   type SearchKind,
   type SearchResponse,
 } from '@mailroom/contract/search';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
@@ -31,124 +31,159 @@ function folded(db: Db, column: string): RawBuilder<string> {
     : sql<string>`lower(${sql.ref(column)})`;
 }
 
-async function mailboxes(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
-  const rows = await db
-    .selectFrom('mailboxes')
-    .select(['email', 'quota', 'status'])
-    .where('email', '>=', lo)
-    .where('email', '<', hi)
-    .orderBy('email')
-    .limit(n)
-    .execute();
-  return rows.map((r) => {
-    const quota = Number(r.quota);
-    return {
-      kind: 'mailbox' as const,
-      title: r.email,
-      description: `Mailbox · ${quota === 0 ? 'Unlimited' : `${Math.round(quota / MB)} MB`}${r.status === 'active' ? '' : ` · ${r.status}`}`,
-      path: `/mail/mailboxes?q=${enc(r.email)}`,
-    };
-  });
-}
+type Row = Record<string, unknown>;
+const str = (v: unknown) => String(v);
 
-async function aliases(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
-  const rows = await db
-    .selectFrom('mail_aliases')
-    .select(['source', 'destination'])
-    .where('source', '>=', lo)
-    .where('source', '<', hi)
-    .orderBy('source')
-    .limit(n)
-    .execute();
-  return rows.map((r) => ({
-    kind: 'alias' as const,
-    title: r.source,
-    description: `Alias → ${r.destination.length > 80 ? `${r.destination.slice(0, 77)}...` : r.destination}`,
-    path: `/mail/aliases?q=${enc(r.source)}`,
-  }));
+/** One group: its query (an index range read, LIMIT inside) and how a row becomes a hit. */
+interface Finder {
+  query(db: Db, lo: string, hi: string, n: number): Compilable;
+  hit(row: Row): SearchHit;
 }
+type Compilable = Expression<unknown> & { execute(): Promise<Row[]> };
 
-async function domains(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
-  const rows = await db
-    .selectFrom('mail_domains')
-    .select(['domain', 'mailbox_count', 'alias_count'])
-    .where('domain', '>=', lo)
-    .where('domain', '<', hi)
-    .orderBy('domain')
-    .limit(n)
-    .execute();
-  return rows.map((r) => ({
-    kind: 'domain' as const,
-    title: r.domain,
-    description: `Mail domain · ${Number(r.mailbox_count)} mailboxes · ${Number(r.alias_count)} aliases`,
-    path: `/mail/domains?q=${enc(r.domain)}`,
-  }));
-}
-
-async function zones(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
-  const key = folded(db, 'domain');
-  const rows = await db
-    .selectFrom('dns_zones')
-    .select(['domain', 'zone_type', 'record_count'])
-    .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
-    .orderBy(key)
-    .limit(n)
-    .execute();
-  return rows.map((r) => ({
-    kind: 'zone' as const,
-    title: r.domain,
-    description: `DNS zone · ${r.zone_type} · ${Number(r.record_count)} records`,
-    path: `/dns/zones/${enc(r.domain)}`,
-  }));
-}
-
-async function records(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
-  const key = folded(db, 'qname');
-  const rows = await db
-    .selectFrom('dns_records')
-    .select(['id', 'zone', 'qname', 'rtype', 'value'])
-    .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
-    .orderBy(key)
-    .orderBy('id')
-    .limit(n)
-    .execute();
-  return rows.map((r) => {
-    const name = r.qname === '@' ? r.zone : `${r.qname}.${r.zone}`;
-    const value = r.value.length > 60 ? `${r.value.slice(0, 57)}...` : r.value;
-    return {
-      kind: 'record' as const,
-      title: name,
-      description: `${r.rtype} record · ${value}`,
-      path: `/dns/records?zone=${enc(r.zone)}&q=${enc(r.qname)}`,
-    };
-  });
-}
-
-const FINDERS: Record<SearchKind, (db: Db, lo: string, hi: string, n: number) => Promise<SearchHit[]>> = {
-  mailbox: mailboxes,
-  alias: aliases,
-  domain: domains,
-  zone: zones,
-  record: records,
+const FINDERS: Record<SearchKind, Finder> = {
+  mailbox: {
+    query: (db, lo, hi, n) =>
+      db
+        .selectFrom('mailboxes')
+        .select(['email', 'quota', 'status'])
+        .where('email', '>=', lo)
+        .where('email', '<', hi)
+        .orderBy('email')
+        .limit(n),
+    hit: (r) => {
+      const quota = Number(r.quota);
+      const email = str(r.email);
+      return {
+        kind: 'mailbox',
+        title: email,
+        description: `Mailbox · ${quota === 0 ? 'Unlimited' : `${Math.round(quota / MB)} MB`}${r.status === 'active' ? '' : ` · ${str(r.status)}`}`,
+        path: `/mail/mailboxes?q=${enc(email)}`,
+      };
+    },
+  },
+  alias: {
+    query: (db, lo, hi, n) =>
+      db
+        .selectFrom('mail_aliases')
+        .select(['source', 'destination'])
+        .where('source', '>=', lo)
+        .where('source', '<', hi)
+        .orderBy('source')
+        .limit(n),
+    hit: (r) => {
+      const source = str(r.source);
+      const destination = str(r.destination);
+      return {
+        kind: 'alias',
+        title: source,
+        description: `Alias → ${destination.length > 80 ? `${destination.slice(0, 77)}...` : destination}`,
+        path: `/mail/aliases?q=${enc(source)}`,
+      };
+    },
+  },
+  domain: {
+    query: (db, lo, hi, n) =>
+      db
+        .selectFrom('mail_domains')
+        .select(['domain', 'mailbox_count', 'alias_count'])
+        .where('domain', '>=', lo)
+        .where('domain', '<', hi)
+        .orderBy('domain')
+        .limit(n),
+    hit: (r) => ({
+      kind: 'domain',
+      title: str(r.domain),
+      description: `Mail domain · ${Number(r.mailbox_count)} mailboxes · ${Number(r.alias_count)} aliases`,
+      path: `/mail/domains?q=${enc(str(r.domain))}`,
+    }),
+  },
+  zone: {
+    query: (db, lo, hi, n) => {
+      const key = folded(db, 'domain');
+      return db
+        .selectFrom('dns_zones')
+        .select(['domain', 'zone_type', 'record_count'])
+        .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
+        .orderBy(key)
+        .limit(n);
+    },
+    hit: (r) => ({
+      kind: 'zone',
+      title: str(r.domain),
+      description: `DNS zone · ${str(r.zone_type)} · ${Number(r.record_count)} records`,
+      path: `/dns/zones/${enc(str(r.domain))}`,
+    }),
+  },
+  record: {
+    query: (db, lo, hi, n) => {
+      const key = folded(db, 'qname');
+      return db
+        .selectFrom('dns_records')
+        .select(['id', 'zone', 'qname', 'rtype', 'value'])
+        .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
+        .orderBy(key)
+        .orderBy('id')
+        .limit(n);
+    },
+    hit: (r) => {
+      const zone = str(r.zone);
+      const qname = str(r.qname);
+      const raw = str(r.value);
+      const value = raw.length > 60 ? `${raw.slice(0, 57)}...` : raw;
+      return {
+        kind: 'record',
+        title: qname === '@' ? zone : `${qname}.${zone}`,
+        description: `${str(r.rtype)} record · ${value}`,
+        path: `/dns/records?zone=${enc(zone)}&q=${enc(qname)}`,
+      };
+    },
+  },
 };
+
+const KINDS = Object.keys(FINDERS) as SearchKind[];
+
+/** Each group's query, as run (exported for the plan test: every one must be an index range read). */
+export function searchQueries(db: Db, q: string, n: number): Record<SearchKind, Compilable> {
+  const [lo, hi] = prefixBounds(q);
+  return Object.fromEntries(KINDS.map((k) => [k, FINDERS[k].query(db, lo, hi, n)])) as Record<
+    SearchKind,
+    Compilable
+  >;
+}
+
+/**
+ * The rows of every group. PostgreSQL: one statement, each group an ordered, limited subquery
+ * turned into a JSON array (ARRAY(subquery) keeps the subquery's order), so a search is one round
+ * trip on one connection instead of five. SQLite runs in this process: one query after another.
+ */
+async function readGroups(db: Db, q: string, n: number): Promise<Row[][]> {
+  const queries = searchQueries(db, q, n);
+  if (!isPostgres(db as unknown as Kysely<unknown>))
+    return Promise.all(KINDS.map((k) => queries[k].execute()));
+  const columns = KINDS.map(
+    (k) => sql`array_to_json(array(select row_to_json(t) from (${queries[k]}) t)) as ${sql.ref(k)}`,
+  );
+  const { rows } = await sql<Record<SearchKind, Row[]>>`select ${sql.join(columns)}`.execute(db);
+  const row = rows[0];
+  return KINDS.map((k) => row?.[k] ?? []);
+}
 
 /**
  * The global search (issue 12): what starts with `q` in each group, at most `limit` per group
  * (one more is read to say there are more). Each group is one index range read.
  */
 export async function search(db: Db, q: string, limit = SEARCH_DEFAULT_PER_GROUP): Promise<SearchResponse> {
-  const [lo, hi] = prefixBounds(q);
-  const kinds = Object.keys(FINDERS) as SearchKind[];
-  const found = await Promise.all(kinds.map((k) => FINDERS[k](db, lo, hi, limit + 1)));
+  const found = await readGroups(db, q, limit + 1);
   const groups: SearchGroup[] = [];
-  kinds.forEach((kind, i) => {
-    const hits = found[i] ?? [];
-    if (hits.length === 0) return;
+  KINDS.forEach((kind, i) => {
+    const rows = found[i] ?? [];
+    if (rows.length === 0) return;
     groups.push({
       kind,
       label: SEARCH_GROUP_LABELS[kind],
-      hits: hits.slice(0, limit),
-      more: hits.length > limit,
+      hits: rows.slice(0, limit).map((r) => FINDERS[kind].hit(r)),
+      more: rows.length > limit,
     });
   });
   return { q: q.trim(), groups };
