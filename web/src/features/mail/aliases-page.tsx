@@ -263,7 +263,6 @@ export default function AliasesPage() {
           importer={importAliases}
           createDomainsOption
           skippedHint="Skipped rows had no source or no destination."
-          onClose={() => setImporting(false)}
         />
       </Modal>
     </>
