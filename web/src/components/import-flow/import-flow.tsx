@@ -99,6 +99,7 @@ export function ImportFlow<R extends ImportResult>({
           setFailure(null);
         }}
         clearable
+        clearButtonProps={{ 'aria-label': 'Clear file' }}
       />
       {file && (
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
