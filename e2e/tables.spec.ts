@@ -15,7 +15,8 @@ function api(request: APIRequestContext, key: string) {
   return {
     get: async <T>(path: string) => ok<T>(await request.get(`/api/${path}`, { headers })),
     post: async <T>(path: string, data: unknown) =>
-      ok<T>(await request.post(`/api/${path}`, { headers, data: data as object })),
+      // A new domain makes its DKIM key (2048-bit RSA) before answering: slow on a loaded machine.
+      ok<T>(await request.post(`/api/${path}`, { headers, data: data as object, timeout: 90_000 })),
   };
 }
 
