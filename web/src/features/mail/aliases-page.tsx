@@ -71,11 +71,8 @@ export default function AliasesPage() {
     remove.mutate(source, {
       onSuccess: () =>
         notify({ type: 'success', title: 'Alias deleted', message: `Alias ${source} was deleted.` }),
-      onError: (err) => {
-        const message = errorMessage(err);
-        setDeleteError({ source, message });
-        notify({ type: 'error', title: 'Failed to delete email alias', message });
-      },
+      // Said once: the alert above the list, with Try Again (no toast for the same failure).
+      onError: (err) => setDeleteError({ source, message: errorMessage(err) }),
     });
   };
 
