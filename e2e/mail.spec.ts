@@ -340,6 +340,7 @@ test.describe('mail screens', () => {
   });
 
   test('aliases: import a CSV with a bad row, then export every alias', async ({ page, request }) => {
+    test.slow(); // a 120-row import, the import dialog, and an export read back
     const key = await signIn(page);
     const a = api(request, key);
     await ensureDomains(request, key);
