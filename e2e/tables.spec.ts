@@ -144,7 +144,7 @@ test.describe('shared data table: aliases and records', () => {
     await shot(page, 'tables-aliases-phone-dark');
   });
 
-  test('records: sort, select across zones, bulk delete, phone cards and dark; the record import's dry run', async ({
+  test('records: sort, select across zones, bulk delete, phone cards and dark; dry run of the record import', async ({
     page,
     request,
   }) => {
