@@ -395,7 +395,7 @@ test.describe('DNS screens', () => {
     await panel.getByLabel('Check only (dry run)').uncheck();
     await panel.getByRole('button', { name: 'Import Records' }).click();
     await expect(panel).toContainText('4 records imported, 2 skipped, 2 errors.');
-    const errors = panel.getByRole('table', { name: 'Import errors' });
+    const errors = panel.getByRole('table', { name: 'Rows not imported' });
     await expect(
       errors.getByRole('row').filter({ hasText: 'Value must be a valid IPv4 address' }),
     ).toContainText('4');

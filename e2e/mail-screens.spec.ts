@@ -138,13 +138,19 @@ test.describe('mail screens: domains, shared table, bulk actions', () => {
         'email,password\nnew1@bulk.test,password-new-1\nx@unlisted.test,password-x-1\nbad,pw\n',
       ),
     });
-    await card.getByRole('button', { name: 'Check only' }).click();
-    const outcome = card.getByRole('status');
-    await expect(outcome).toContainText('Would create 1');
-    await expect(outcome).toContainText('Row 3: email: unlisted.test is not a mail domain yet');
+    await card.getByLabel('Check only (dry run)').check();
+    await card.getByRole('button', { name: 'Create Mailboxes' }).click();
+    const outcome = card.getByRole('status', { name: 'Import result' });
+    await expect(outcome).toContainText('1 mailbox would be imported, 0 skipped, 2 errors.');
+    await expect(
+      outcome
+        .getByRole('table', { name: 'Rows not imported' })
+        .getByRole('row')
+        .filter({ hasText: 'email: unlisted.test is not a mail domain yet' }),
+    ).toContainText('3');
     await card.getByLabel('Create missing domains').check();
-    await card.getByRole('button', { name: 'Check only' }).click();
-    await expect(outcome).toContainText('Would create 2');
+    await card.getByRole('button', { name: 'Create Mailboxes' }).click();
+    await expect(outcome).toContainText('2 mailboxes would be imported');
     await expect(outcome).toContainText('New domains it would create: unlisted.test');
     await shot(page, 'mail-screens-bulk-create-dry-run');
     expect(await a.get<unknown[]>('mail/users?q=new1@')).toEqual([]);

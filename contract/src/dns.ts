@@ -478,6 +478,29 @@ export const RecordListQuery = ListQuery.extend({
 });
 export type RecordListQuery = z.input<typeof RecordListQuery>;
 
+/** Largest selection one bulk record delete takes. */
+export const MAX_BULK_RECORDS = 1000;
+export const BulkRemoveRecordsRequest = z.object({
+  ids: z
+    .array(
+      z
+        .number({ error: 'ids must be record ids' })
+        .int('ids must be record ids')
+        .positive('ids must be record ids'),
+      {
+        error: 'ids must be a list',
+      },
+    )
+    .min(1, 'Select at least one record')
+    .max(MAX_BULK_RECORDS, `At most ${MAX_BULK_RECORDS} records at once`),
+});
+export type BulkRemoveRecordsRequest = z.input<typeof BulkRemoveRecordsRequest>;
+export const BulkRemoveRecordsResponse = z.object({
+  success: z.literal(true),
+  /** Records deleted (all of them: one unknown id refuses the whole delete). */
+  removed: z.number().int(),
+});
+
 export const RecordImportQuery = z.object({ dryRun: z.enum(['0', '1', 'true', 'false']).optional() });
 export const RecordImportResult = z.object({
   imported: z.number().int(),
@@ -865,6 +888,15 @@ export const dnsRoutes = {
     body: RecordRemoveRequest,
     response: OkResponse,
     audit: 'dns.record.delete',
+  }),
+  removeRecords: defineRoute({
+    method: 'POST',
+    path: 'dns/records/bulk-remove',
+    summary: 'Delete several records by id in one change (all or none); their zones are republished once',
+    tags,
+    body: BulkRemoveRecordsRequest,
+    response: BulkRemoveRecordsResponse,
+    audit: 'dns.record.bulk-delete',
   }),
   importRecords: defineRoute({
     method: 'POST',

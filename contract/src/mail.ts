@@ -311,6 +311,25 @@ export const BulkMailboxResponse = z.object({
 });
 export type BulkMailboxResponse = z.infer<typeof BulkMailboxResponse>;
 
+/** Largest selection one bulk alias delete takes. */
+export const MAX_BULK_ALIASES = 1000;
+export const BulkRemoveAliasesRequest = z.object({
+  sources: z
+    .array(
+      aliasSourceField('sources').transform((v) => v.toLowerCase()),
+      { error: 'sources must be a list' },
+    )
+    .min(1, 'Select at least one alias')
+    .max(MAX_BULK_ALIASES, `At most ${MAX_BULK_ALIASES} aliases at once`),
+});
+export type BulkRemoveAliasesRequest = z.input<typeof BulkRemoveAliasesRequest>;
+export const BulkRemoveAliasesResponse = z.object({
+  success: z.literal(true),
+  /** Aliases deleted (all of them: one unknown or required alias refuses the whole delete). */
+  removed: z.number(),
+});
+export type BulkRemoveAliasesResponse = z.infer<typeof BulkRemoveAliasesResponse>;
+
 /** Columns of the client-side export (§9). */
 export const ALIAS_EXPORT_COLUMNS = ['source', 'destination', 'status'] as const;
 
@@ -656,6 +675,15 @@ export const mailRoutes = {
     params: sourceParam,
     response: OkResponse,
     audit: 'mail.alias.remove',
+  }),
+  removeAliases: defineRoute({
+    method: 'POST',
+    path: 'mail/aliases/bulk-remove',
+    summary: 'Delete several aliases in one transaction (all or none; required system aliases refused)',
+    tags,
+    body: BulkRemoveAliasesRequest,
+    response: BulkRemoveAliasesResponse,
+    audit: 'mail.alias.bulk-remove',
   }),
   updateAlias: defineRoute({
     method: 'POST',

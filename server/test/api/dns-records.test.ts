@@ -402,4 +402,33 @@ describe.each(dialects())('DNS records on %s', (dialect) => {
       ),
     ).toBe(true);
   });
+  it('bulk-deletes a selection across zones in one change: each zone republished once; one unknown id changes nothing', async () => {
+    const a = (await add({ qname: 'bulk-a', rtype: 'A', value: '192.0.2.61' })).json<Rec>();
+    const b = (await add({ qname: 'bulk-b', rtype: 'TXT', value: 'bulk b' })).json<Rec>();
+    const c = (await add({ qname: 'bulk-c', rtype: 'A', value: '192.0.2.62' }, 'other.org')).json<Rec>();
+    const before = await serial();
+    const refused = await call('POST', 'dns/records/bulk-remove', { ids: [a.id, b.id, 999_999] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().details[0]).toMatchObject({
+      field: 'ids',
+      message: expect.stringContaining('999999'),
+    });
+    expect(zoneFile()).toContain('bulk-a\t');
+    expect(await serial()).toBe(before);
+
+    const gone = await call('POST', 'dns/records/bulk-remove', { ids: [a.id, b.id, c.id] });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json()).toEqual({ success: true, removed: 3 });
+    expect(await serial()).toBe(before + 1);
+    expect(zoneFile()).not.toContain('bulk-a\t');
+    expect(zoneFile()).not.toContain('bulk-b\t');
+    const left = (await call('GET', 'dns/records?q=bulk-&limit=100')).json<Rec[]>();
+    expect(left.map((r) => r.qname)).toEqual([]);
+    const audit = (await call('GET', 'audit?action=dns.record.bulk-delete')).json().entries as {
+      target: string;
+    }[];
+    expect(audit.map((e) => e.target)).toContain('3 records');
+    expect((await call('POST', 'dns/records/bulk-remove', { ids: [] })).statusCode).toBe(400);
+    expect((await call('POST', 'dns/records/bulk-remove', { ids: ['x'] })).statusCode).toBe(400);
+  });
 });

@@ -120,6 +120,44 @@ describe.each(dialects())('mail screens API on %s', (dialect) => {
     expect((await post('mail/users/bulk', { action: 'delete', emails: [] })).statusCode).toBe(400);
   });
 
+  it('deletes a selection of aliases in one audited transaction; an unknown or required alias changes nothing', async () => {
+    expect((await post('mail/domains/add', { domain: 'bulk-alias.test' })).statusCode).toBe(200);
+    for (const s of ['a1@bulk-alias.test', 'a2@bulk-alias.test', '@bulk-alias.test'])
+      expect((await post('mail/aliases/add', { source: s, destination: 'x@example.org' })).statusCode).toBe(
+        200,
+      );
+    const listed = async () =>
+      (await get('mail/aliases?q=bulk-alias.test&limit=100'))
+        .json<{ source: string }[]>()
+        .map((a) => a.source);
+    const sel = ['a1@bulk-alias.test', 'A2@bulk-alias.test', '@bulk-alias.test'];
+    const unknown = await post('mail/aliases/bulk-remove', { sources: [...sel, 'ghost@bulk-alias.test'] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().details[0]).toMatchObject({
+      field: 'sources',
+      message: expect.stringContaining('ghost@'),
+    });
+    const required = await post('mail/aliases/bulk-remove', {
+      sources: [...sel, 'postmaster@bulk-alias.test'],
+    });
+    expect(required.statusCode).toBe(400);
+    expect(required.json().details[0].message).toContain('postmaster@bulk-alias.test is a required address');
+    expect(await listed()).toEqual(expect.arrayContaining(['a1@bulk-alias.test', '@bulk-alias.test']));
+
+    const gone = await post('mail/aliases/bulk-remove', { sources: sel });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect(gone.json()).toEqual({ success: true, removed: 3 });
+    // Only the required addresses stay; the domain was added on purpose, so it stays too.
+    expect((await listed()).sort()).toEqual(['abuse@bulk-alias.test', 'postmaster@bulk-alias.test']);
+    expect(await domains()).toContainEqual(
+      expect.objectContaining({ domain: 'bulk-alias.test', catchAll: false }),
+    );
+    const audit = (await get('audit?action=mail.alias.bulk-remove')).json().entries as { target: string }[];
+    expect(audit.map((e) => e.target)).toContain('3 aliases');
+    expect((await post('mail/aliases/bulk-remove', { sources: [] })).statusCode).toBe(400);
+    expect((await post('mail/aliases/bulk-remove', { sources: ['not an address'] })).statusCode).toBe(400);
+  });
+
   it('bulk-creates mailboxes from CSV with a dry run, per-row results and a create-missing-domains option', async () => {
     const file = [
       'email,password,quota',

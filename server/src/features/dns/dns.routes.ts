@@ -16,7 +16,14 @@ import { applyAll, getSettingsState, republishMailZones, saveSettings } from './
 import { readStatus } from './dns-status.service.ts';
 import { registerRecordExport } from './record-export.routes.ts';
 import { importRecords } from './record-import.service.ts';
-import { addRecord, deleteRecord, listRecords, removeRecordByName, updateRecord } from './record.service.ts';
+import {
+  addRecord,
+  deleteRecord,
+  deleteRecords,
+  listRecords,
+  removeRecordByName,
+  updateRecord,
+} from './record.service.ts';
 import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } from './zone.service.ts';
 
 export interface DnsOptions {
@@ -110,6 +117,10 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
   registerRoute(app, r.updateZoneRecord, async ({ params, query, body }) =>
     updateRecord(ctx, params.zone, params.qname, params.rtype, query, body),
   );
+  registerRoute(app, r.removeRecords, async ({ body }) => ({
+    success: true as const,
+    removed: await deleteRecords(ctx, body.ids),
+  }));
   registerRoute(app, r.deleteZoneRecord, async ({ params, query }) => {
     await deleteRecord(ctx, params.zone, params.qname, params.rtype, query);
     return { success: true as const, message: 'Record deleted' };

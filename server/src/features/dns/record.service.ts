@@ -284,6 +284,40 @@ export async function deleteRecord(
 }
 
 /**
+ * Deletes several records by id in one DNS change (one transaction, one audit line, each zone
+ * republished once): every id must exist, or nothing changes.
+ */
+export async function deleteRecords(ctx: DnsContext, list: number[]): Promise<number> {
+  const ids = [...new Set(list)];
+  return runDnsAction(
+    ctx,
+    async (trx) => {
+      const rows = await trx.selectFrom('dns_records').selectAll().where('id', 'in', ids).execute();
+      if (rows.length !== ids.length) {
+        const found = new Set(rows.map((r) => Number(r.id)));
+        const missing = ids.filter((id) => !found.has(id));
+        throw fieldError(
+          'ids',
+          `${missing.length === 1 ? 'This record was' : 'These records were'} not found (deleted meanwhile?): ${missing.slice(0, 10).join(', ')}`,
+        );
+      }
+      const zones = [...new Set(rows.map((r) => r.zone))].sort();
+      return {
+        plan: { zones: zones.map((domain) => ({ domain, bump: 'always' as const })) },
+        write: async (w) => {
+          await w.deleteFrom('dns_records').where('id', 'in', ids).execute();
+          const deltas = new CountDeltas();
+          for (const r of rows) deltas.add(r.zone, r.rtype, -1);
+          await applyCountDeltas(w, ctx.deps.database.dialect, deltas);
+          return rows.length;
+        },
+      };
+    },
+    (n) => ({ target: `${n} records`, details: { ids } }),
+  );
+}
+
+/**
  * The spec's `dns/records/remove {qname, rtype}`: without a zone the name may be absolute
  * (`www.example.com`) or relative; zone and value narrow it down to one record.
  */

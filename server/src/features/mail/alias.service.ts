@@ -258,6 +258,56 @@ export async function removeAlias(db: Db, source: string): Promise<{ domainGone:
   });
 }
 
+/**
+ * Deletes several aliases in one transaction with one audit line: every source must be an alias
+ * the administrator may delete, or nothing changes (the unknown or required ones are named on
+ * `sources`). Answers the domains that went with them.
+ */
+export async function removeAliases(
+  db: Db,
+  list: string[],
+): Promise<{ removed: number; domainsGone: string[] }> {
+  const sources = [...new Set(list)];
+  return auditedTransaction(
+    db,
+    async (trx) => {
+      const rows = await trx
+        .selectFrom('mail_aliases')
+        .select(['source', 'domain', 'system'])
+        .where('source', 'in', sources)
+        .execute();
+      if (rows.length !== sources.length) {
+        const found = new Set(rows.map((r) => r.source));
+        const missing = sources.filter((s) => !found.has(s));
+        throw fieldError(
+          'sources',
+          missing.length === 1
+            ? mailMessages.aliasNotFound(missing[0]!)
+            : `These aliases were not found: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}`,
+        );
+      }
+      const required = rows.find((r) => Number(r.system) === 1);
+      if (required) throw fieldError('sources', mailMessages.aliasRequired(required.source));
+      const perDomain = new Map<string, number>();
+      for (const r of rows) perDomain.set(r.domain, (perDomain.get(r.domain) ?? 0) + 1);
+      // Domain rows first, in one order (see lockDomainRow), then the aliases.
+      const domains = [...perDomain.keys()].sort();
+      for (const d of domains) await lockDomainRow(trx, d);
+      await trx.deleteFrom('mail_aliases').where('source', 'in', sources).execute();
+      const domainsGone: string[] = [];
+      for (const d of domains)
+        if (await countOutOfDomain(trx, d, { aliases: perDomain.get(d)! })) domainsGone.push(d);
+      // An administrator's postmaster@/abuse@ gone: the system alias takes its place again.
+      const refill = [
+        ...new Set(rows.filter((r) => isRequiredAddress(r.source)).map((r) => r.domain)),
+      ].filter((d) => !domainsGone.includes(d));
+      if (refill.length) await ensureSystemAliases(trx, refill);
+      return { removed: rows.length, domainsGone };
+    },
+    (v) => ({ target: `${v.removed} aliases`, details: { sources } }),
+  );
+}
+
 export async function updateAlias(
   db: Db,
   source: string,

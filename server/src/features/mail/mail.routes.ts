@@ -12,7 +12,7 @@ import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { csvDataLines } from '../../lib/progress.ts';
 import { type ImportOutcome, importAliases } from './alias-import.service.ts';
-import { createAlias, listAliases, removeAlias, updateAlias } from './alias.service.ts';
+import { createAlias, listAliases, removeAlias, removeAliases, updateAlias } from './alias.service.ts';
 import { ensureDkimKeys, listDkimRecords } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
 import { applyMailCommitted, dnsFactsMoved, saveMailSettings, setMailTlsSource } from './mail-apply.ts';
@@ -256,6 +256,12 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       // 4.3 ms CPU of a removal at 5,000 aliases, a cross-process apply lock each).
       if (domainGone) await factsChanged([domainOf(params.source)]);
       return { success: true as const };
+    });
+
+    registerRoute(scope, mailRoutes.removeAliases, async ({ body }) => {
+      const r = await removeAliases(db, body.sources);
+      await factsChanged(r.domainsGone);
+      return { success: true as const, removed: r.removed };
     });
 
     registerRoute(scope, mailRoutes.updateAlias, async ({ params, body, request }) => {

@@ -1,11 +1,13 @@
 import type { DnsRecord, DnsRecordType, RecordListQuery } from '@mailroom/contract/dns';
-import { Alert, Button, Card, Group, Modal, Pagination, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Modal, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
+import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
+import { SelectionBar } from '../../components/selection-bar.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
@@ -13,14 +15,14 @@ import { notify } from '../../lib/notifications-store.ts';
 import { RecordForm } from './components/record-form.tsx';
 import { RecordsBulkActions } from './components/records-bulk-actions.tsx';
 import { ALL_TYPES, RecordsFilters, type RecordFilterValues } from './components/records-filters.tsx';
-import { RecordsTable } from './components/records-table.tsx';
+import { RecordsTable, recordLabel } from './components/records-table.tsx';
 import { SystemRecords } from './components/system-records.tsx';
 import { ALL_ZONES } from './components/zone-select.tsx';
-import { displayName } from './record-form-values.ts';
 import { reportFailure } from './report-failure.ts';
 import { useDismissableError } from './use-dismissable-error.ts';
 import { useRecords } from './use-records.ts';
 import { useRemoveRecord } from './use-remove-record.ts';
+import { useRemoveRecords } from './use-remove-records.ts';
 import { useSystemRecords } from './use-system-records.ts';
 import { useZones } from './use-zones.ts';
 
@@ -40,14 +42,21 @@ export default function RecordsPage() {
   const page = pos.page;
   const [showCreate, setShowCreate] = useState(false);
   const [editing, setEditing] = useState<DnsRecord | null>(null);
+  const [sort, setSort] = useState<TableSort | undefined>(undefined);
+  const [selection, setSelection] = useState<Set<string>>(new Set());
 
-  useEffect(() => setPos({ page: 1 }), [search, filters.zone, filters.type]);
+  // A new search, filter or order starts at page 1 with nothing selected.
+  useEffect(() => {
+    setPos({ page: 1 });
+    setSelection(new Set());
+  }, [search, filters.zone, filters.type, sort]);
 
   const query: RecordListQuery = {
     q: search || undefined,
     zone: filters.zone === ALL_ZONES ? undefined : filters.zone,
     type: filters.type === ALL_TYPES ? undefined : (filters.type as DnsRecordType),
     ...pageQuery(pos, RECORDS_PAGE_SIZE),
+    ...(sort ? { sort: sortParam(sort) } : {}),
   };
   const filtered = query.q !== undefined || query.zone !== undefined || query.type !== undefined;
   const records = useRecords(query);
@@ -59,11 +68,16 @@ export default function RecordsPage() {
   const system = useSystemRecords();
   const failure = useDismissableError(records.error);
   const remove = useRemoveRecord();
+  const removeMany = useRemoveRecords();
 
   const shown = records.data?.total ?? 0;
   const total = everything.data?.total ?? shown;
   const rows = records.data?.data ?? [];
-  const pages = Math.max(1, Math.ceil(shown / RECORDS_PAGE_SIZE));
+  const lastPage = Math.max(1, Math.ceil(shown / RECORDS_PAGE_SIZE));
+  // After deleting the last rows of the last page, step back to a page that exists.
+  useEffect(() => {
+    if (records.data && page > lastPage) setPos({ page: lastPage });
+  }, [records.data, page, lastPage]);
   // No count while either list loads: never a 0 before the answer or the previous filter's total.
   const counted =
     records.data !== undefined && !records.isPlaceholderData && (!filtered || everything.data !== undefined);
@@ -82,7 +96,7 @@ export default function RecordsPage() {
   };
 
   const deleteRecord = async (r: DnsRecord) => {
-    const label = `${r.rtype} ${displayName(r.qname)} in ${r.zone}`;
+    const label = recordLabel(r);
     const ok = await confirmAction({
       title: 'Delete DNS Record',
       message: `Delete the record ${label} (${r.value})?`,
@@ -95,6 +109,24 @@ export default function RecordsPage() {
       notify({ type: 'success', title: 'Record deleted', message: `${label} was removed.` });
     } catch (err) {
       reportFailure('Failed to delete record', err);
+    }
+  };
+
+  const deleteSelected = async () => {
+    const ids = [...selection].map(Number);
+    const ok = await confirmAction({
+      title: 'Delete DNS Records',
+      message: `Delete ${ids.length} selected ${ids.length === 1 ? 'record' : 'records'}? Their zones are republished once.`,
+      confirmLabel: 'Delete',
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      const res = await removeMany.mutateAsync(ids);
+      setSelection(new Set());
+      notify({ type: 'success', title: 'Records deleted', message: `${res.removed} records were removed.` });
+    } catch (err) {
+      reportFailure('Failed to delete records', err);
     }
   };
 
@@ -159,25 +191,32 @@ export default function RecordsPage() {
           onRetry={() => void records.refetch()}
           onDismiss={failure.dismiss}
         >
-          {rows.length === 0 ? (
-            <Text c="dimmed" ta="center" py="xl">
-              {filtered ? 'No records found matching your criteria' : 'No DNS records found'}
-            </Text>
-          ) : (
-            <>
-              <RecordsTable
-                records={rows}
-                onEdit={setEditing}
-                onDelete={(r) => void deleteRecord(r)}
-                deletingId={remove.isPending ? (remove.variables?.id ?? null) : null}
-              />
-              {pages > 1 && (
-                <Group justify="center" mt="md">
-                  <Pagination total={pages} value={page} onChange={setPage} aria-label="Record pages" />
-                </Group>
-              )}
-            </>
-          )}
+          <Stack gap="sm">
+            <SelectionBar
+              count={selection.size}
+              noun={['record', 'records']}
+              deleting={removeMany.isPending}
+              onDelete={() => void deleteSelected()}
+              onClear={() => setSelection(new Set())}
+            />
+            <RecordsTable
+              records={rows}
+              onEdit={setEditing}
+              onDelete={(r) => void deleteRecord(r)}
+              deletingId={remove.isPending ? (remove.variables?.id ?? null) : null}
+              emptyText={filtered ? 'No records found matching your criteria' : 'No DNS records found'}
+              sort={sort}
+              onSortChange={setSort}
+              selection={selection}
+              onSelectionChange={setSelection}
+              pager={
+                // No total while a new filter loads: not the previous filter's count.
+                records.isPlaceholderData
+                  ? undefined
+                  : { page, pageSize: RECORDS_PAGE_SIZE, total: shown, onPage: setPage, noun: 'records' }
+              }
+            />
+          </Stack>
         </LoadState>
       </Card>
       {system.error ? (

@@ -1,10 +1,12 @@
-import type { Alias, ImportAliasesResponse } from '@mailroom/contract/mail';
-import { Button, Card, FileButton, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
+import { Button, Card, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { IconDownload, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
-import { JobProgress } from '../../components/job-progress.tsx';
+import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
+import { ImportFlow } from '../../components/import-flow/import-flow.tsx';
+import { SelectionBar } from '../../components/selection-bar.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
@@ -13,13 +15,12 @@ import { useUrlSearch } from '../../lib/use-url-search.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { AliasCreateForm } from './components/alias-create-form.tsx';
 import { AliasEditModal } from './components/alias-edit-modal.tsx';
-import { AliasImportResult } from './components/alias-import-result.tsx';
 import { AliasTable } from './components/alias-table.tsx';
-import { ListPager } from './components/list-pager.tsx';
 import { downloadAliases } from './export-aliases.ts';
 import { useAliases } from './use-aliases.ts';
 import { useImportAliases } from './use-import-aliases.ts';
 import { useRemoveAlias } from './use-remove-alias.ts';
+import { useRemoveAliases } from './use-remove-aliases.ts';
 
 export const ALIAS_PAGE_SIZE = 50;
 export const ALIAS_SEARCH_DEBOUNCE_MS = 300;
@@ -30,10 +31,6 @@ const BREADCRUMBS = [
   { label: 'Email Aliases' },
 ];
 
-function importSummary(r: ImportAliasesResponse): string {
-  return `Imported ${r.imported}, skipped ${r.skipped}, ${r.errors.length} ${r.errors.length === 1 ? 'row' : 'rows'} with errors.`;
-}
-
 export default function AliasesPage() {
   const [adding, setAdding] = useState(false);
   const { search, setSearch, q } = useUrlSearch(ALIAS_SEARCH_DEBOUNCE_MS);
@@ -43,20 +40,26 @@ export default function AliasesPage() {
   const [deleteError, setDeleteError] = useState<{ source: string; message: string } | null>(null);
   const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
-  const [importFile, setImportFile] = useState<string | null>(null);
-  const [importOutcome, setImportOutcome] = useState<{
-    result: ImportAliasesResponse | null;
-    error: string | null;
-  }>({ result: null, error: null });
-  const resetFileInput = useRef<() => void>(null);
+  const [importing, setImporting] = useState(false);
+  const [sort, setSort] = useState<TableSort>({ id: 'source', desc: false });
+  const [selection, setSelection] = useState<Set<string>>(new Set());
 
-  const list = useAliases({ q: q || undefined, ...pageQuery(pos, ALIAS_PAGE_SIZE), sort: 'source' });
+  const list = useAliases({
+    q: q || undefined,
+    ...pageQuery(pos, ALIAS_PAGE_SIZE),
+    sort: sortParam(sort) as AliasListQuery['sort'],
+  });
   const setPage = (to: number) =>
     setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
   const remove = useRemoveAlias();
+  const removeMany = useRemoveAliases();
   const importAliases = useImportAliases();
 
-  useEffect(() => setPos({ page: 1 }), [q]);
+  // A new search or order starts at page 1 with nothing selected.
+  useEffect(() => {
+    setPos({ page: 1 });
+    setSelection(new Set());
+  }, [q, sort]);
   const total = list.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / ALIAS_PAGE_SIZE));
   useEffect(() => {
@@ -68,11 +71,8 @@ export default function AliasesPage() {
     remove.mutate(source, {
       onSuccess: () =>
         notify({ type: 'success', title: 'Alias deleted', message: `Alias ${source} was deleted.` }),
-      onError: (err) => {
-        const message = errorMessage(err);
-        setDeleteError({ source, message });
-        notify({ type: 'error', title: 'Failed to delete email alias', message });
-      },
+      // Said once: the alert above the list, with Try Again (no toast for the same failure).
+      onError: (err) => setDeleteError({ source, message: errorMessage(err) }),
     });
   };
 
@@ -105,28 +105,27 @@ export default function AliasesPage() {
     }
   };
 
-  const runImport = (file: File | null) => {
-    resetFileInput.current?.();
-    if (!file) return;
-    setImportFile(file.name);
-    importAliases.mutate(
-      { csv: file, dryRun: false },
-      {
-        onSuccess: (result) => {
-          setImportOutcome({ result, error: null });
-          notify({
-            type: result.errors.length ? 'warning' : 'success',
-            title: 'Aliases imported',
-            message: `${file.name}: ${importSummary(result)}`,
-          });
-        },
-        onError: (err) => {
-          const message = errorMessage(err);
-          setImportOutcome({ result: null, error: message });
-          notify({ type: 'error', title: 'Failed to import aliases', message: `${file.name}: ${message}` });
-        },
+  const deleteSelected = async () => {
+    const sources = [...selection];
+    const ok = await confirmAction({
+      title: 'Delete Aliases',
+      message: `Are you sure you want to delete ${sources.length} ${sources.length === 1 ? 'alias' : 'aliases'}?`,
+      confirmLabel: 'Delete',
+      danger: true,
+    });
+    if (!ok) return;
+    removeMany.mutate(sources, {
+      onSuccess: (res) => {
+        setSelection(new Set());
+        notify({
+          type: 'success',
+          title: 'Aliases deleted',
+          message: `${res.removed} aliases were deleted.`,
+        });
       },
-    );
+      onError: (err) =>
+        notify({ type: 'error', title: 'Failed to delete email aliases', message: errorMessage(err) }),
+    });
   };
 
   const loadError = list.isError && !loadErrorDismissed ? errorMessage(list.error) : null;
@@ -148,18 +147,13 @@ export default function AliasesPage() {
             >
               Export Aliases
             </Button>
-            <FileButton onChange={runImport} accept=".csv,text/csv" resetRef={resetFileInput}>
-              {(props) => (
-                <Button
-                  {...props}
-                  variant="default"
-                  leftSection={<IconUpload size={16} aria-hidden />}
-                  loading={importAliases.isPending}
-                >
-                  Import Aliases
-                </Button>
-              )}
-            </FileButton>
+            <Button
+              variant="default"
+              leftSection={<IconUpload size={16} aria-hidden />}
+              onClick={() => setImporting(true)}
+            >
+              Import Aliases
+            </Button>
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}
@@ -183,11 +177,6 @@ export default function AliasesPage() {
           <Text size="sm" c="dimmed" role="status">
             Exporting aliases: {exporting}
           </Text>
-        )}
-        {importAliases.progress && (
-          <Card withBorder radius="md" padding="md">
-            <JobProgress job={importAliases.progress} onCancel={importAliases.cancel} />
-          </Card>
         )}
         {adding && <AliasCreateForm onClose={() => setAdding(false)} />}
         {deleteError && (
@@ -223,36 +212,56 @@ export default function AliasesPage() {
             onDismiss={() => setLoadErrorDismissed(true)}
           >
             {list.data && (
-              <>
+              <Stack gap="sm">
+                <SelectionBar
+                  count={selection.size}
+                  noun={['alias', 'aliases']}
+                  deleting={removeMany.isPending}
+                  onDelete={() => void deleteSelected()}
+                  onClear={() => setSelection(new Set())}
+                />
                 <AliasTable
                   aliases={rows}
                   onEdit={setEditing}
                   onDelete={(a) => void askDelete(a)}
                   deleting={remove.isPending ? (remove.variables ?? null) : null}
                   emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
+                  sort={sort}
+                  onSortChange={setSort}
+                  selection={selection}
+                  onSelectionChange={setSelection}
+                  pager={
+                    // No total while a new search loads: not the previous search's count.
+                    list.isPlaceholderData
+                      ? undefined
+                      : { page, pageSize: ALIAS_PAGE_SIZE, total, onPage: setPage, noun: 'aliases' }
+                  }
                 />
-                {/* No total while a new search loads: not the previous search's count. */}
-                {!list.isPlaceholderData && (
-                  <ListPager
-                    page={page}
-                    pageSize={ALIAS_PAGE_SIZE}
-                    total={total}
-                    onPage={setPage}
-                    noun="aliases"
-                  />
-                )}
-              </>
+              </Stack>
             )}
           </LoadState>
         </Card>
       </Stack>
       <AliasEditModal alias={editing} onClose={() => setEditing(null)} />
-      <AliasImportResult
-        fileName={importFile}
-        result={importOutcome.result}
-        error={importOutcome.error}
-        onClose={() => setImportOutcome({ result: null, error: null })}
-      />
+      <Modal
+        opened={importing}
+        onClose={() => setImporting(false)}
+        title="Import Aliases"
+        size="lg"
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <ImportFlow
+          label="Import aliases"
+          hint="A CSV file with the header source,destination (destination: one address or several, comma-separated)."
+          commitLabel="Import Aliases"
+          doneTitle="Aliases imported"
+          noun={['alias', 'aliases']}
+          importer={importAliases}
+          createDomainsOption
+          skippedHint="Skipped rows had no source or no destination."
+        />
+      </Modal>
     </>
   );
 }

@@ -23,11 +23,16 @@ export function useImportAliases() {
     [],
   );
   const mutation = useMutation({
-    mutationFn: async (v: { csv: Blob | string; dryRun: boolean }) =>
+    mutationFn: async (v: { csv: Blob | string; dryRun: boolean; createDomains?: boolean }) =>
       job.settle(
         await apiUpload(
           mailRoutes.importAliases,
-          { query: v.dryRun ? { dryRun: '1' } : {} },
+          {
+            query: {
+              ...(v.dryRun ? { dryRun: '1' } : {}),
+              ...(v.createDomains ? { createDomains: '1' } : {}),
+            },
+          },
           v.csv,
           'text/csv',
         ),

@@ -66,7 +66,7 @@ export function RecordsBulkActions({ hasRecords, onRefresh, refreshing }: Record
         </Button>
       </Group>
       <Collapse in={importOpen}>
-        <Card withBorder radius="md" padding="md" mt="md" component="section" aria-label="Import records">
+        <Card withBorder radius="md" padding="md" mt="md">
           <RecordImport />
         </Card>
       </Collapse>

@@ -1,7 +1,15 @@
 import type { DnsRecord } from '@mailroom/contract/dns';
-import { ActionIcon, Badge, Group, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import {
+  DataTable,
+  type DataTableProps,
+  type TableSort,
+} from '../../../components/data-table/data-table.tsx';
+import type { ListPagerProps } from '../../../components/list-pager.tsx';
 import { displayName } from '../record-form-values.ts';
 
 export interface RecordsTableProps {
@@ -9,81 +17,117 @@ export interface RecordsTableProps {
   onEdit: (r: DnsRecord) => void;
   onDelete: (r: DnsRecord) => void;
   deletingId: number | null;
+  emptyText: string;
+  sort?: TableSort | undefined;
+  onSortChange?: ((s: TableSort) => void) | undefined;
+  selection?: ReadonlySet<string> | undefined;
+  onSelectionChange?: ((next: Set<string>) => void) | undefined;
+  pager?: ListPagerProps | undefined;
 }
 
-export function RecordsTable({ records, onEdit, onDelete, deletingId }: RecordsTableProps) {
-  return (
-    <Table.ScrollContainer minWidth={820}>
-      <Table striped highlightOnHover verticalSpacing="xs">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Zone</Table.Th>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">Value</Table.Th>
-            <Table.Th scope="col">TTL</Table.Th>
-            <Table.Th scope="col">Priority</Table.Th>
-            <Table.Th scope="col">Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {records.map((r) => {
-            const label = `${r.rtype} ${displayName(r.qname)} in ${r.zone}`;
-            return (
-              <Table.Tr key={r.id}>
-                <Table.Td>{r.zone}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {displayName(r.qname)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color="gray">
-                    {r.rtype}
-                  </Badge>
-                </Table.Td>
-                <Table.Td maw={420}>
-                  <Group gap={4} wrap="nowrap" align="flex-start">
-                    <div style={{ minWidth: 0 }}>
-                      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} lineClamp={3}>
-                        {r.value}
-                      </Text>
-                      {r.rtype === 'SRV' && (
-                        <Text size="xs" c="dimmed">
-                          weight {r.weight ?? '—'} · port {r.port ?? '—'}
-                        </Text>
-                      )}
-                    </div>
-                    <CopyButton value={r.value} label={`Copy value of ${label}`} />
-                  </Group>
-                </Table.Td>
-                <Table.Td>{r.ttl}</Table.Td>
-                <Table.Td>{r.priority ?? '—'}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label="Edit">
-                      <ActionIcon variant="subtle" aria-label={`Edit ${label}`} onClick={() => onEdit(r)}>
-                        <IconPencil size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete ${label}`}
-                        loading={deletingId === r.id}
-                        onClick={() => onDelete(r)}
-                      >
-                        <IconTrash size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+/** What a record is called for screen readers and confirmations: 'A www in example.com'. */
+export const recordLabel = (r: DnsRecord) => `${r.rtype} ${displayName(r.qname)} in ${r.zone}`;
+const rowId = (r: DnsRecord) => String(r.id);
+
+/**
+ * The record list on the shared data table: sorted on the server by any column, selectable for a
+ * bulk delete, paged, and cards on phones (the name is the card's title, the actions beside it).
+ */
+export function RecordsTable({
+  records,
+  onEdit,
+  onDelete,
+  deletingId,
+  emptyText,
+  sort,
+  onSortChange,
+  selection,
+  onSelectionChange,
+  pager,
+}: RecordsTableProps) {
+  const columns = useMemo<ColumnDef<DnsRecord, unknown>[]>(
+    () => [
+      { id: 'zone', header: 'Zone', cell: ({ row }) => row.original.zone },
+      {
+        id: 'qname',
+        header: 'Name',
+        meta: { title: true },
+        cell: ({ row }) => (
+          <Text size="sm" ff="monospace" fw="inherit">
+            {displayName(row.original.qname)}
+          </Text>
+        ),
+      },
+      {
+        id: 'rtype',
+        header: 'Type',
+        cell: ({ row }) => (
+          <Badge variant="light" color="gray">
+            {row.original.rtype}
+          </Badge>
+        ),
+      },
+      {
+        id: 'value',
+        header: 'Value',
+        cell: ({ row: { original: r } }) => (
+          <Group gap={4} wrap="nowrap" align="flex-start" maw={420}>
+            <div style={{ minWidth: 0 }}>
+              <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} lineClamp={3}>
+                {r.value}
+              </Text>
+              {r.rtype === 'SRV' && (
+                <Text size="xs" c="dimmed">
+                  weight {r.weight ?? '—'} · port {r.port ?? '—'}
+                </Text>
+              )}
+            </div>
+            <CopyButton value={r.value} label={`Copy value of ${recordLabel(r)}`} />
+          </Group>
+        ),
+      },
+      { id: 'ttl', header: 'TTL', cell: ({ row }) => row.original.ttl },
+      { id: 'priority', header: 'Priority', cell: ({ row }) => row.original.priority ?? '—' },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true },
+        cell: ({ row: { original: r } }) => (
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label="Edit">
+              <ActionIcon variant="subtle" aria-label={`Edit ${recordLabel(r)}`} onClick={() => onEdit(r)}>
+                <IconPencil size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Delete">
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Delete ${recordLabel(r)}`}
+                loading={deletingId === r.id}
+                onClick={() => onDelete(r)}
+              >
+                <IconTrash size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+      },
+    ],
+    [onEdit, onDelete, deletingId],
   );
+  const props: DataTableProps<DnsRecord> = {
+    label: 'DNS records',
+    data: records,
+    columns,
+    getRowId: rowId,
+    emptyText,
+    sort,
+    onSortChange,
+    selection,
+    onSelectionChange,
+    pager,
+    minWidth: 860,
+  };
+  return <DataTable {...props} />;
 }

@@ -1,5 +1,13 @@
 import { splitDestinations, type Alias } from '@mailroom/contract/mail';
-import { Badge, Box, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import {
+  DataTable,
+  type DataTableProps,
+  type TableSort,
+} from '../../../components/data-table/data-table.tsx';
+import type { ListPagerProps } from '../../../components/list-pager.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { RowActions } from './row-actions.tsx';
 
@@ -10,6 +18,11 @@ export interface AliasTableProps {
   deleting: string | null;
   /** Shown in place of rows when there are none. */
   emptyText: string;
+  sort?: TableSort | undefined;
+  onSortChange?: ((s: TableSort) => void) | undefined;
+  selection?: ReadonlySet<string> | undefined;
+  onSelectionChange?: ((next: Set<string>) => void) | undefined;
+  pager?: ListPagerProps | undefined;
 }
 
 /** Marks an alias Mailroom keeps for a required address (postmaster@, abuse@). */
@@ -34,103 +47,73 @@ function Destinations({ destination }: { destination: string }) {
   );
 }
 
-/** The §2 table on wide screens; one card per alias on phones. */
-export function AliasTable({ aliases, onEdit, onDelete, deleting, emptyText }: AliasTableProps) {
-  return (
-    <>
-      <Box visibleFrom="sm">
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped highlightOnHover verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Source Email</Table.Th>
-                <Table.Th scope="col">Destination Email</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col" style={{ textAlign: 'right' }}>
-                  Actions
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {aliases.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={4}>
-                    <Text c="dimmed" ta="center" py="lg">
-                      {emptyText}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              )}
-              {aliases.map((a) => (
-                <Table.Tr key={a.source}>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                        {a.source}
-                      </Text>
-                      <SystemBadge alias={a} />
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Destinations destination={a.destination} />
-                  </Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={a.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <RowActions
-                      name={a.source}
-                      onEdit={() => onEdit(a)}
-                      onDelete={a.system ? undefined : () => onDelete(a)}
-                      deleting={deleting === a.source}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Box>
-      <Stack
-        hiddenFrom="sm"
-        gap="xs"
-        component="ul"
-        style={{ listStyle: 'none', padding: 0, margin: 0 }}
-        aria-label="Email aliases"
-      >
-        {aliases.length === 0 && (
-          <Text c="dimmed" ta="center" py="lg" component="li">
-            {emptyText}
-          </Text>
-        )}
-        {aliases.map((a) => (
-          <Paper key={a.source} withBorder p="sm" radius="md" component="li">
-            <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-              <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-                <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-                  {a.source}
-                </Text>
-                <SystemBadge alias={a} />
-              </Group>
-              <RowActions
-                name={a.source}
-                onEdit={() => onEdit(a)}
-                onDelete={a.system ? undefined : () => onDelete(a)}
-                deleting={deleting === a.source}
-              />
-            </Group>
-            <Group gap="xs" mt={6} align="flex-start" wrap="nowrap">
-              <Text size="xs" c="dimmed" mt={2}>
-                to
-              </Text>
-              <Box style={{ minWidth: 0, flex: 1 }}>
-                <Destinations destination={a.destination} />
-              </Box>
-              <StatusBadge status={a.status} />
-            </Group>
-          </Paper>
-        ))}
-      </Stack>
-    </>
+/** A required system alias cannot be deleted, so it cannot be selected for a bulk delete either. */
+const canSelect = (a: Alias) => !a.system;
+const rowId = (a: Alias) => a.source;
+
+/** The §2 alias table (sortable, selectable, paged) on the shared data table; cards on phones. */
+export function AliasTable({
+  aliases,
+  onEdit,
+  onDelete,
+  deleting,
+  emptyText,
+  sort,
+  onSortChange,
+  selection,
+  onSelectionChange,
+  pager,
+}: AliasTableProps) {
+  const columns = useMemo<ColumnDef<Alias, unknown>[]>(
+    () => [
+      {
+        id: 'source',
+        header: 'Source Email',
+        meta: { title: true },
+        cell: ({ row: { original: a } }) => (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+              {a.source}
+            </Text>
+            <SystemBadge alias={a} />
+          </Group>
+        ),
+      },
+      {
+        id: 'destination',
+        header: 'Destination Email',
+        cell: ({ row }) => <Destinations destination={row.original.destination} />,
+      },
+      { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true, align: 'right' },
+        cell: ({ row: { original: a } }) => (
+          <RowActions
+            name={a.source}
+            onEdit={() => onEdit(a)}
+            onDelete={a.system ? undefined : () => onDelete(a)}
+            deleting={deleting === a.source}
+          />
+        ),
+      },
+    ],
+    [onEdit, onDelete, deleting],
   );
+  const props: DataTableProps<Alias> = {
+    label: 'Email aliases',
+    data: aliases,
+    columns,
+    getRowId: rowId,
+    emptyText,
+    sort,
+    onSortChange,
+    selection,
+    onSelectionChange,
+    canSelect,
+    pager,
+    minWidth: 600,
+  };
+  return <DataTable {...props} />;
 }
