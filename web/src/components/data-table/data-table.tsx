@@ -52,6 +52,8 @@ export interface DataTableProps<T> {
   data: T[];
   columns: ColumnDef<T, unknown>[];
   getRowId: (row: T) => string;
+  /** What a row's checkbox says after "Select" (default: its id). */
+  getRowLabel?: ((row: T) => string) | undefined;
   emptyText: string;
   /** Sorting happens on the server: the current sort and what a header click asks for. */
   sort?: TableSort | undefined;
@@ -104,6 +106,7 @@ function headerText<T>(col: ColumnDef<T, unknown>): string {
 
 interface RowViewProps<T> {
   row: Row<T>;
+  label: string;
   selected: boolean;
   selectable: boolean;
   canSelect: boolean;
@@ -116,7 +119,7 @@ const TR = Table.classes.tr ?? '';
 const TD = Table.classes.td ?? '';
 const RIGHT = { textAlign: 'right' } as const;
 
-function RowViewInner<T>({ row, selected, selectable, canSelect, onToggle }: RowViewProps<T>) {
+function RowViewInner<T>({ row, label, selected, selectable, canSelect, onToggle }: RowViewProps<T>) {
   return (
     <tr
       className={TR}
@@ -128,7 +131,7 @@ function RowViewInner<T>({ row, selected, selectable, canSelect, onToggle }: Row
       {selectable && (
         <td className={TD}>
           <Checkbox
-            aria-label={`Select ${row.id}`}
+            aria-label={`Select ${label}`}
             checked={selected}
             disabled={!canSelect}
             onChange={() => onToggle(row.id)}
@@ -158,6 +161,7 @@ interface ChunkProps<T> {
   selection: ReadonlySet<string> | undefined;
   selectable: boolean;
   canSelect: (row: T) => boolean;
+  rowLabel: (row: T) => string;
   onToggle: (id: string) => void;
 }
 
@@ -167,7 +171,17 @@ interface ChunkProps<T> {
  * of the progressive render touches only its own group, not the whole table; and a group that
  * is already shown is not rendered again when the next one arrives.
  */
-function ChunkInner<T>({ rows, from, to, last, selection, selectable, canSelect, onToggle }: ChunkProps<T>) {
+function ChunkInner<T>({
+  rows,
+  from,
+  to,
+  last,
+  selection,
+  selectable,
+  canSelect,
+  rowLabel,
+  onToggle,
+}: ChunkProps<T>) {
   const shown: ReactNode[] = [];
   for (let i = from; i < to; i++) {
     const row = rows[i]!;
@@ -175,6 +189,7 @@ function ChunkInner<T>({ rows, from, to, last, selection, selectable, canSelect,
       <RowView
         key={row.id}
         row={row}
+        label={rowLabel(row.original)}
         selected={!!selection?.has(row.id)}
         selectable={selectable}
         canSelect={canSelect(row.original)}
@@ -205,6 +220,7 @@ export function DataTable<T>({
   data,
   columns,
   getRowId,
+  getRowLabel = getRowId,
   emptyText,
   sort,
   onSortChange,
@@ -347,6 +363,7 @@ export function DataTable<T>({
                   selection={selection}
                   selectable={selectable}
                   canSelect={canSelect}
+                  rowLabel={getRowLabel}
                   onToggle={toggle}
                 />
               ))
@@ -385,7 +402,7 @@ export function DataTable<T>({
               <Paper key={row.id} withBorder p="sm" radius="md" component="li">
                 <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
                   <Group gap="xs" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
-                    {rowCheckbox(row.original, row.id, row.id)}
+                    {rowCheckbox(row.original, row.id, getRowLabel(row.original))}
                     <Box style={{ minWidth: 0, overflowWrap: 'anywhere' }} fw={600}>
                       {title && flexRender(title.column.columnDef.cell, title.getContext())}
                     </Box>

@@ -121,6 +121,7 @@ export function RecordsTable({
     data: records,
     columns,
     getRowId: rowId,
+    getRowLabel: (r) => `${r.qname || '@'}.${r.zone} ${r.rtype} ${r.value}`.slice(0, 120),
     emptyText,
     sort,
     onSortChange,
