@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAcmeIssuer } from '../../src/features/ssl/acme/acme-issuer.ts';
-import { KeyVault } from '../../src/features/ssl/key-vault.ts';
+import { ListCounts } from '../../src/features/ssl/certificate-list.ts';
+import { CertificateUsages } from '../../src/features/ssl/certificate-usage.ts';
+import { SecretVault, VAULT_FILES } from '../../src/security/secret-vault.ts';
 import { renewalCheck } from '../../src/features/ssl/renewal-scheduler.ts';
 import { x509 } from '../../src/features/ssl/x509-lib.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
@@ -371,7 +373,9 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
     const ctx = {
       deps: t.deps,
       db: t.deps.database.db,
-      vault: KeyVault.open(t.dataDir),
+      vault: SecretVault.open(t.dataDir, VAULT_FILES.sslKeys),
+      listCounts: new ListCounts(),
+      usages: new CertificateUsages(),
       acme: createAcmeIssuer(t.deps),
       mailHostname: async () => hostname,
       reapplyMail: async () => undefined,
