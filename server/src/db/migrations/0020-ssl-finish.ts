@@ -37,7 +37,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   if (isPostgres(db)) {
     for (const table of WATCHED)
-      await sql`drop trigger if exists ${sql.id(`${table}_ssl_list_version`)} on ${sql.table(table)}`.execute(db);
+      await sql`drop trigger if exists ${sql.id(`${table}_ssl_list_version`)} on ${sql.table(table)}`.execute(
+        db,
+      );
   } else {
     for (const table of WATCHED)
       for (const event of ['insert', 'update', 'delete'])

@@ -125,12 +125,21 @@ export type ListRow = Awaited<ReturnType<typeof listRows>>['items'][number];
  * One page of the list: pure SQL over stored columns, sorted by expiry (soonest first) or domain,
  * paged by offset or by a cursor from an earlier page (keyset: any page costs what the first does).
  */
-export async function listRows(db: Db, f: ListFilter, threshold: number, counts: ListCounts, now = Date.now()) {
+export async function listRows(
+  db: Db,
+  f: ListFilter,
+  threshold: number,
+  counts: ListCounts,
+  now = Date.now(),
+) {
   refuseCursorWithOffset(f);
   const sort = f.sort ?? DEFAULT_SORT;
   const name = sort.replace(/^-/, '');
   if (!Object.hasOwn(SORTS, name))
-    throw fieldError('sort', `sort must be one of ${Object.keys(SORTS).join(', ')} (optionally prefixed with -)`);
+    throw fieldError(
+      'sort',
+      `sort must be one of ${Object.keys(SORTS).join(', ')} (optionally prefixed with -)`,
+    );
   const column = SORTS[name as keyof typeof SORTS];
   const order: KeysetOrder = { keys: [sql.ref(column), sql.ref('id')], desc: sort.startsWith('-') };
   const kinds = [column === 'domain' ? 'string' : 'number', 'number'] as const;

@@ -29,10 +29,7 @@ import { readSslSettings } from './ssl-settings.service.ts';
 
 const threshold = async (ctx: SslContext) => (await readSslSettings(ctx.db)).settings.renewalThreshold;
 
-export async function listCertificates(
-  ctx: SslContext,
-  f: ListFilter,
-): Promise<CursorPage<SslCertificate>> {
+export async function listCertificates(ctx: SslContext, f: ListFilter): Promise<CursorPage<SslCertificate>> {
   const [t, used] = await Promise.all([threshold(ctx), ctx.usages.all()]);
   const now = Date.now();
   const page = await listRows(ctx.db, f, t, ctx.listCounts, now);
