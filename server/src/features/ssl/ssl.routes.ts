@@ -148,7 +148,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     checkSslSettings(body.settings);
     const before = await readSslSettings(db);
     await audited(db, async (trx, audit) => {
-      await writeSslSettings(trx, body.settings, body.version);
+      await writeSslSettings(trx, body.settings, body.version, before.settings);
       await audit({ before: before.settings, after: body.settings, details: { version: body.version + 1 } });
     });
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
