@@ -7,7 +7,6 @@ import type {
   SslDashboard,
   UploadCertificate,
 } from '@mailroom/contract/ssl';
-import { sslMessages } from '@mailroom/contract/ssl';
 import type { z } from 'zod';
 import type { CursorPage } from '../../http/cursor.ts';
 import { audited } from './audited.ts';
