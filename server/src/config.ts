@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   MAILROOM_MILTER_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_ACME_HTTP_PORT: wholeNumber('', 0, 65535).optional(),
   MAILROOM_ACME_CA_FILE: z.string().min(1).optional(),
+  MAILROOM_SSL_RENEWAL_TICK_SECONDS: wholeNumber('of seconds ', 1, 3600).default(60),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -101,6 +102,11 @@ export interface AcmeConfig {
   httpPort: number | null;
   /** PEM file of CA certificates trusted for the directory's HTTPS besides the system's (a private CA). */
   caFile: string | undefined;
+  /**
+   * How often the auto-renewal scheduler wakes to see whether a check is due (the SSL settings'
+   * interval decides when one is): 60 s; tests shorten it.
+   */
+  renewalTickSeconds: number;
 }
 
 export interface DaemonPorts {
@@ -179,14 +185,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: 60_000,
     },
     purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
-    acme: acmeConfig(e.MAILROOM_ACME_HTTP_PORT, hostRoot === '/', e.MAILROOM_ACME_CA_FILE),
+    acme: {
+      ...acmeConfig(e.MAILROOM_ACME_HTTP_PORT, hostRoot === '/', e.MAILROOM_ACME_CA_FILE),
+      renewalTickSeconds: e.MAILROOM_SSL_RENEWAL_TICK_SECONDS,
+    },
   };
 }
 
 /** Local mode answers HTTP-01 on a high loopback-friendly port; 0 turns the listener off. */
 export const LOCAL_ACME_HTTP_PORT = 2080;
 
-function acmeConfig(port: number | undefined, system: boolean, caFile: string | undefined): AcmeConfig {
+function acmeConfig(
+  port: number | undefined,
+  system: boolean,
+  caFile: string | undefined,
+): Omit<AcmeConfig, 'renewalTickSeconds'> {
   const httpPort = port ?? (system ? 80 : LOCAL_ACME_HTTP_PORT);
   return { httpPort: httpPort === 0 ? null : httpPort, caFile: caFile ? path.resolve(caFile) : undefined };
 }

@@ -120,6 +120,10 @@ export async function startAcmeLab(opts: {
   addresses: string[];
   /** pebble's certificateValidityPeriod, seconds. */
   validitySeconds: number;
+  /** More Mailroom settings (daemon ports, the renewal scheduler's tick). */
+  env?: Record<string, string>;
+  /** Reloads other services than named (the mail daemons a test runs), as the supervisor would. */
+  reload?: (name: string) => Promise<ReloadResult>;
 }): Promise<AcmeLab> {
   if (ACME_LAB_MISSING) throw new Error(`${ACME_LAB_MISSING} missing`);
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mailroom-acme-'));
@@ -147,12 +151,14 @@ export async function startAcmeLab(opts: {
       MAILROOM_WEB_DIST: path.join(tmp, 'no-web'),
       MAILROOM_ACME_HTTP_PORT: String(httpPort),
       MAILROOM_ACME_CA_FILE: tlsFiles.ca,
+      ...opts.env,
     });
     await migrateToLatest(database.db);
     await addAdmin(database.db, ADMIN.email, ADMIN.password);
     // named is reloaded by the DNS apply pipeline through this control, as the supervisor would.
     const services: ServiceControl = {
       async reload(name): Promise<ReloadResult> {
+        if (name !== 'named' && opts.reload) return opts.reload(name);
         if (name !== 'named' || !named?.pid || !running(named))
           return { ok: true, attempted: false, output: 'not running' };
         process.kill(named.pid, 'SIGHUP');

@@ -5,14 +5,14 @@ import { openDatabase } from '../../../server/src/db/database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { makeKey, makeSelfSigned } from '../../../server/src/features/ssl/certificate-make.ts';
 import { parseCertificate } from '../../../server/src/features/ssl/certificate-parse.ts';
+import { ListCounts, listRows } from '../../../server/src/features/ssl/certificate-list.ts';
 import {
   dueForRenewal,
   insertCertificate,
   listRowToCertificate,
-  listRows,
   stats,
 } from '../../../server/src/features/ssl/certificate-store.ts';
-import { KeyVault } from '../../../server/src/features/ssl/key-vault.ts';
+import { SecretVault, VAULT_FILES } from '../../../server/src/security/secret-vault.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 
 const COUNT = Number(process.env.BENCH_SSL_CERTS ?? 10_000);
@@ -35,7 +35,7 @@ const suite: BenchSuite = {
     try {
       await migrateToLatest(database.db);
       const db = database.db;
-      const vault = KeyVault.open(dir);
+      const vault = SecretVault.open(dir, VAULT_FILES.sslKeys);
       ctx.log(`generating ${DISTINCT} certificates`);
       const pems: { pem: string; key: string }[] = [];
       for (let i = 0; i < DISTINCT; i++) {
@@ -80,6 +80,8 @@ const suite: BenchSuite = {
       }
       const storeMs = performance.now() - t0;
       const times: number[] = [];
+      /** CPU time of this process per page: the work itself, without the waits of a loaded machine. */
+      const cpu: number[] = [];
       const filters = [
         {},
         { status: 'expiring' as const },
@@ -87,24 +89,39 @@ const suite: BenchSuite = {
         { q: 'host1' },
         { issuer: 'Self-signed' },
       ];
+      // What the list route does: each filter's pages walked by cursor (keyset), totals from the
+      // per-change count cache; a first page of each filter pays its count once.
+      // Warm-up (JIT, prepared statements) with a throwaway cache: the measured pages still pay
+      // each filter's count once, cold.
+      for (const f of filters) await listRows(db, { ...f, limit: 50 }, 30, new ListCounts());
+      const counts = new ListCounts();
+      const cursors = new Map<number, string | undefined>();
       for (let i = 0; i < PAGES; i++) {
-        const f = filters[i % filters.length]!;
+        const which = i % filters.length;
+        const f = filters[which]!;
+        const cursor = cursors.get(which);
         const a = performance.now();
-        const { rows } = await listRows(db, { ...f, limit: 50, offset: (i * 37) % 2000 }, 30);
-        rows.map((r) => listRowToCertificate(r, 30, []));
+        const c0 = process.cpuUsage();
+        const page = await listRows(db, { ...f, limit: 50, ...(cursor ? { cursor } : {}) }, 30, counts);
+        page.items.map((r) => listRowToCertificate(r, 30, []));
         times.push(performance.now() - a);
+        const c1 = process.cpuUsage(c0);
+        cpu.push((c1.user + c1.system) / 1000);
+        cursors.set(which, page.next);
       }
       const s0 = performance.now();
-      const counts = await stats(db, 30);
+      const dash = await stats(db, 30);
       const due = await dueForRenewal(db, 30, true);
       const scanMs = performance.now() - s0;
-      ctx.log(`expiring ${counts.expiringSoon}, due ${due.length}`);
+      ctx.log(`expiring ${dash.expiringSoon}, due ${due.length}`);
       const p99 = pct(times, 99);
+      ctx.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
       return [
         { measure: `parse one certificate (mean of ${COUNT})`, value: ms(parseMs / COUNT), raw: { parseMs } },
         { measure: `parse + store ${COUNT} certificates`, value: ms(storeMs) },
         { measure: `list page of 50 of ${COUNT}, p50`, value: ms(pct(times, 50)) },
         { measure: `list page of 50 of ${COUNT}, p99`, value: ms(p99), goal: '≤ 10 ms', pass: p99 <= 10 },
+        { measure: `list page of 50 of ${COUNT}, p99 CPU time`, value: ms(pct(cpu, 99)) },
         { measure: `expiry scan of ${COUNT} (counts + due list)`, value: ms(scanMs) },
       ] satisfies BenchRow[];
     } finally {

@@ -24,7 +24,7 @@ export interface SslCertificateTable {
   fingerprint: string;
   certificate_pem: string;
   chain_pem: string;
-  /** AES-256-GCM with the data folder's key file (features/ssl/key-vault.ts). */
+  /** AES-256-GCM with the data folder's key file (security/secret-vault.ts). */
   key_enc: string;
   /** upload | self-signed | csr | acme */
   source: string;

@@ -10,6 +10,15 @@ export const LIST_ROUTE_COUNTERS: Record<string, string[]> = {
   '/api/dns/records': ['dns_records', 'dns_zones'],
   '/api/dns/records/:zone': ['dns_records', 'dns_zones'],
   '/api/dns/zones': ['dns_zones'],
+  '/api/ssl/certificates': ['ssl_certificates'],
+};
+
+/**
+ * Lists whose answers also move with the clock (a certificate's days left and status): their tag
+ * changes every step as well, so a revalidated answer is at most one step old.
+ */
+export const LIST_ROUTE_TIME_STEP_MS: Record<string, number> = {
+  '/api/ssl/certificates': 60_000,
 };
 
 /**
@@ -17,14 +26,22 @@ export const LIST_ROUTE_COUNTERS: Record<string, string[]> = {
  * every change of the listed tables, plus the request's path and query (each page, sort or filter
  * has its own tag). Reading it costs one indexed query of a few rows, whatever the list's size.
  */
-export async function listEtag(db: Kysely<Database>, counters: string[], url: string): Promise<string> {
+export async function listEtag(
+  db: Kysely<Database>,
+  counters: string[],
+  url: string,
+  timeStepMs?: number,
+): Promise<string> {
   const rows = await db
     .selectFrom('list_versions')
     .select(['name', 'version'])
     .where('name', 'in', ['epoch', ...counters])
     .execute();
   const v = new Map(rows.map((r) => [r.name, Number(r.version)]));
-  const state = ['epoch', ...counters].map((n) => (v.get(n) ?? 0).toString(36)).join('.');
+  const clock = timeStepMs ? [Math.floor(Date.now() / timeStepMs)] : [];
+  const state = [...['epoch', ...counters].map((n) => v.get(n) ?? 0), ...clock]
+    .map((n) => n.toString(36))
+    .join('.');
   const query = createHash('sha256').update(url).digest('base64url').slice(0, 16);
   return `W/"${state}-${query}"`;
 }
@@ -64,7 +81,8 @@ export function installListEtags(app: FastifyInstance, db: Kysely<Database>): vo
       done();
       return;
     }
-    listEtag(db, counters, request.url).then(
+    const route = request.routeOptions.url ?? '';
+    listEtag(db, counters, request.url, LIST_ROUTE_TIME_STEP_MS[route]).then(
       (etag) => {
         if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
           void reply.code(304).header('etag', etag).send();

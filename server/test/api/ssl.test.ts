@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAcmeIssuer } from '../../src/features/ssl/acme/acme-issuer.ts';
-import { KeyVault } from '../../src/features/ssl/key-vault.ts';
+import { ListCounts } from '../../src/features/ssl/certificate-list.ts';
+import { CertificateUsages } from '../../src/features/ssl/certificate-usage.ts';
+import { SecretVault, VAULT_FILES } from '../../src/security/secret-vault.ts';
 import { renewalCheck } from '../../src/features/ssl/renewal-scheduler.ts';
 import { x509 } from '../../src/features/ssl/x509-lib.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
@@ -371,7 +373,9 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
     const ctx = {
       deps: t.deps,
       db: t.deps.database.db,
-      vault: KeyVault.open(t.dataDir),
+      vault: SecretVault.open(t.dataDir, VAULT_FILES.sslKeys),
+      listCounts: new ListCounts(),
+      usages: new CertificateUsages(),
       acme: createAcmeIssuer(t.deps),
       mailHostname: async () => hostname,
       reapplyMail: async () => undefined,
@@ -492,5 +496,149 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
     );
     const dns = (await t.call({ method: 'GET', url: '/api/dns/dashboard' })).json();
     expect(dns.sslCertificates).toBe(total);
+  });
+
+  it('list pages by key: cursors walk every certificate once in order, both ways; bad cursor, sort and offset refused', async () => {
+    for (let i = 0; i < 5; i++) {
+      const c = await makeCert({
+        cn: `page${i}.example.net`,
+        names: [`page${i}.example.net`],
+        toDays: 40 + i,
+      });
+      expect(
+        (await upload({ domain: `page${i}.example.net`, certificate: c.pem, privateKey: c.keyPem }))
+          .statusCode,
+      ).toBe(200);
+    }
+    const all = await t.call({ method: 'GET', url: '/api/ssl/certificates?limit=1000' });
+    const total = Number(all.headers['x-total-count']);
+    expect(all.json()).toHaveLength(total);
+    const ids: number[] = [];
+    let url = '/api/ssl/certificates?limit=2';
+    let pages = 0;
+    let last: { headers: Record<string, unknown> } | undefined;
+    for (;;) {
+      const res = await t.call({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(Number(res.headers['x-total-count'])).toBe(total);
+      ids.push(...res.json().map((c: { id: number }) => c.id));
+      pages++;
+      last = res;
+      const next = res.headers['x-next-cursor'];
+      if (typeof next !== 'string') break;
+      url = `/api/ssl/certificates?limit=2&cursor=${next}`;
+    }
+    expect(pages).toBe(Math.ceil(total / 2));
+    expect(ids).toEqual(all.json().map((c: { id: number }) => c.id));
+    // Back from the last page by its prev cursor: the page before it.
+    const prev = await t.call({
+      method: 'GET',
+      url: `/api/ssl/certificates?limit=2&cursor=${String(last.headers['x-prev-cursor'])}`,
+    });
+    const lastStart = (pages - 1) * 2;
+    expect(prev.json().map((c: { id: number }) => c.id)).toEqual(ids.slice(lastStart - 2, lastStart));
+    // By domain, descending: the same rows in that order.
+    const byDomain = await t.call({ method: 'GET', url: '/api/ssl/certificates?limit=1000&sort=-domain' });
+    const domains = byDomain.json().map((c: { domain: string }) => c.domain);
+    expect(domains).toEqual([...domains].sort().reverse());
+    expect(fieldOf(await t.call({ method: 'GET', url: '/api/ssl/certificates?cursor=abc' })).field).toBe(
+      'cursor',
+    );
+    const first = await t.call({ method: 'GET', url: '/api/ssl/certificates?limit=1' });
+    const cur = String(first.headers['x-next-cursor']);
+    expect(
+      fieldOf(await t.call({ method: 'GET', url: `/api/ssl/certificates?limit=1&sort=domain&cursor=${cur}` }))
+        .field,
+    ).toBe('cursor');
+    expect(
+      fieldOf(await t.call({ method: 'GET', url: `/api/ssl/certificates?offset=2&cursor=${cur}` })).field,
+    ).toBe('offset');
+    expect(
+      fieldOf(await t.call({ method: 'GET', url: '/api/ssl/certificates?sort=fingerprint' })).field,
+    ).toBe('sort');
+  });
+
+  it('list totals follow every change, also one written past this process (the database counter); ETag and 304', async () => {
+    const count = async (q = '') =>
+      Number(
+        (await t.call({ method: 'GET', url: `/api/ssl/certificates?limit=1${q}` })).headers['x-total-count'],
+      );
+    const before = await count();
+    const beforePage = await count('&q=page');
+    const first = await t.call({ method: 'GET', url: '/api/ssl/certificates?limit=1' });
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await t.call({
+      method: 'GET',
+      url: '/api/ssl/certificates?limit=1',
+      headers: { 'if-none-match': etag },
+    });
+    expect(again.statusCode).toBe(304);
+    // Another instance (or a script) inserts a row: the trigger raises the counter, the cached total goes.
+    const db = t.deps.database.db;
+    const src = await db
+      .selectFrom('ssl_certificates')
+      .selectAll()
+      .where('domain', '=', 'page0.example.net')
+      .executeTakeFirstOrThrow();
+    const { id: _id, ...copy } = src;
+    await db
+      .insertInto('ssl_certificates')
+      .values({ ...copy, domain: 'copy.example.net', search: 'copy.example.net page' })
+      .execute();
+    expect(await count()).toBe(before + 1);
+    expect(await count('&q=page')).toBe(beforePage + 1);
+    const changed = await t.call({
+      method: 'GET',
+      url: '/api/ssl/certificates?limit=1',
+      headers: { 'if-none-match': etag },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    await db.deleteFrom('ssl_certificates').where('domain', '=', 'copy.example.net').execute();
+    expect(await count()).toBe(before);
+    // Status totals move with the clock: a certificate crossing into "expiring" is counted there at once.
+    const counts = new ListCounts();
+    const now = Date.now();
+    const next = await db
+      .selectFrom('ssl_certificates')
+      .select(['domain', 'not_after'])
+      .where('not_after', '>', now + 30 * DAY)
+      .orderBy('not_after')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const f = { status: 'expiring' as const, q: next.domain };
+    expect(await counts.total(db, f, 30, now)).toBe(0);
+    expect(await counts.total(db, f, 30, Number(next.not_after) - 30 * DAY + 1000)).toBe(1);
+    expect(await counts.total(db, {}, 30, Number(next.not_after) - 30 * DAY + 1000)).toBe(before);
+  });
+
+  it('delete protection is one registry: any registered usage blocks an unconfirmed delete and is named', async () => {
+    const { deleteCertificate } = await import('../../src/features/ssl/certificate.service.ts');
+    const usages = new CertificateUsages();
+    const ctx = {
+      deps: t.deps,
+      db: t.deps.database.db,
+      vault: SecretVault.open(t.dataDir, VAULT_FILES.sslKeys),
+      listCounts: new ListCounts(),
+      usages,
+      acme: createAcmeIssuer(t.deps),
+      mailHostname: async () => hostname,
+      reapplyMail: async () => undefined,
+    };
+    const c = await makeCert({ cn: 'www.example.org', names: ['www.example.org'], toDays: 90 });
+    const id = (await upload({ domain: 'www.example.org', certificate: c.pem, privateKey: c.keyPem })).json()
+      .id as number;
+    const off = usages.register({ uses: async () => [{ id, user: 'virtual host www.example.org' }] });
+    usages.register({ uses: async () => [{ id, user: 'DNS-over-TLS' }] });
+    await expect(deleteCertificate(ctx, id, false)).rejects.toMatchObject({
+      statusCode: 409,
+      message:
+        'The certificate is in use by virtual host www.example.org, DNS-over-TLS; confirm to delete it anyway.',
+    });
+    off();
+    await expect(deleteCertificate(ctx, id, false)).rejects.toThrow(/in use by DNS-over-TLS;/);
+    await deleteCertificate(ctx, id, true);
+    expect((await t.call({ method: 'GET', url: `/api/ssl/certificates/${id}` })).statusCode).toBe(404);
   });
 });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { withId } from '../column-types.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // ACME accounts, one per CA directory URL; the key is stored encrypted (acme-secret.ts).
+  // ACME accounts, one per CA directory URL; the key is stored encrypted (security/secret-vault.ts).
   await withId(db, db.schema.createTable('acme_accounts'))
     .addColumn('directory_url', 'text', (c) => c.notNull().unique())
     .addColumn('contact_email', 'text', (c) => c.notNull())

@@ -45,8 +45,10 @@ export function mailTarget(deps: AppDeps, conn: MailDbConn): ApplyTarget {
     async reload(changes: FileChanges, services): Promise<ReloadResult[]> {
       const paths = [...changes.written, ...changes.removed];
       const out: ReloadResult[] = [];
-      if (paths.some(under(MAIL_PATHS.postfixDir))) out.push(await services.reload('postfix'));
-      if (paths.some(under('/etc/dovecot'))) out.push(await services.reload('dovecot'));
+      // The TLS key and certificate (a renewal changes only them) are read by both daemons.
+      const tls = paths.some((p) => p === MAIL_PATHS.tlsCert || p === MAIL_PATHS.tlsKey);
+      if (tls || paths.some(under(MAIL_PATHS.postfixDir))) out.push(await services.reload('postfix'));
+      if (tls || paths.some(under('/etc/dovecot'))) out.push(await services.reload('dovecot'));
       // The filter's settings (rspamd re-reads its DKIM maps by itself).
       if (paths.some(under('/etc/rspamd/local.d'))) out.push(await services.reload('rspamd'));
       return out;

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
-import { SecretBox } from './secret-box.ts';
+import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
 
 /** What the MFA services share: the database, the secret key and the clock. */
 export interface MfaContext {
   db: Kysely<Database>;
-  box: SecretBox;
+  box: SecretVault;
   now(): number;
   /** Relying party for passkeys: the console's host name and origin(s). */
   rp: { id: string; name: string; origins: string[] };
@@ -23,7 +23,7 @@ export function mfaContext(deps: AppDeps): MfaContext {
     .filter(Boolean);
   return {
     db: deps.database.db,
-    box: new SecretBox(deps.config.dataDir),
+    box: SecretVault.open(deps.config.dataDir, VAULT_FILES.mfa),
     now: () => (deps.clock ? deps.clock() : Date.now()),
     rp: { id: rpId, name: 'Mailroom', origins },
     sessionAbsoluteMs: deps.config.sessionAbsoluteMs,

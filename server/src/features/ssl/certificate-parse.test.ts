@@ -4,10 +4,6 @@ import { makeCert, makeChain } from '../../../test/ssl-certs.ts';
 import { checkCertificate, orderChain, readPrivateKey } from './certificate-check.ts';
 import { makeCsr, makeKey, makeSelfSigned } from './certificate-make.ts';
 import { certificateType, daysLeft, nameCovers, parseCertificate, statusOf } from './certificate-parse.ts';
-import { KeyVault } from './key-vault.ts';
-import { mkdtempSync, statSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { X509Certificate } from 'node:crypto';
 
 const DAY = 86_400_000;
@@ -208,16 +204,5 @@ describe('generation', () => {
     expect(p.cert.checkPrivateKey(createPrivateKey(key.keyPem))).toBe(true);
     const csr = await makeCsr(r, key);
     expect(csr).toContain('BEGIN CERTIFICATE REQUEST');
-  });
-});
-
-describe('key vault', () => {
-  it('seals with a 0600 key file made on first use and opens again after a restart', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'vault-'));
-    const sealed = KeyVault.open(dir).seal('private key');
-    expect(sealed).not.toContain('private key');
-    expect(statSync(path.join(dir, 'ssl-keys.secret')).mode & 0o777).toBe(0o600);
-    expect(KeyVault.open(dir).open(sealed)).toBe('private key');
-    expect(() => KeyVault.open(mkdtempSync(path.join(os.tmpdir(), 'vault-'))).open(sealed)).toThrow();
   });
 });

@@ -1,8 +1,9 @@
 import type { CertificateType, SslCertificate, SslCertificateDetail } from '@mailroom/contract/ssl';
-import { type Expression, type Kysely, type Selectable, type SqlBool, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SslCertificateTable } from '../../db/ssl.tables.ts';
 import { notFound } from '../../http/errors.ts';
+import type { ListRow } from './certificate-list.ts';
 import { daysLeft, type ParsedCertificate, statusOf } from './certificate-parse.ts';
 
 type Db = Kysely<Database>;
@@ -107,69 +108,6 @@ export function toDetail(r: CertRow, threshold: number, inUse: string[]): SslCer
     certificateChain: r.chain_pem,
   };
 }
-
-export interface ListFilter {
-  q?: string | undefined;
-  status?: 'valid' | 'expiring' | 'expired' | undefined;
-  issuer?: string | undefined;
-  limit?: number | undefined;
-  offset?: number | undefined;
-}
-
-const LIST_COLUMNS = [
-  'id',
-  'domain',
-  'names',
-  'issuer',
-  'valid_from',
-  'valid_to',
-  'not_after',
-  'type',
-  'key_size',
-  'fingerprint',
-  'key_algorithm',
-  'signature_algorithm',
-  'serial',
-  'source',
-  'auto_renew',
-] as const;
-
-/** The list page: filters in SQL (status from notAfter against now and the threshold), soonest expiry first. */
-export async function listRows(db: Db, f: ListFilter, threshold: number, now = Date.now()) {
-  let q = db.selectFrom('ssl_certificates');
-  const soon = now + threshold * DAY;
-  if (f.status === 'expired') q = q.where('not_after', '<=', now);
-  if (f.status === 'expiring') q = q.where('not_after', '>', now).where('not_after', '<=', soon);
-  if (f.status === 'valid') q = q.where('not_after', '>', soon);
-  if (f.issuer) q = q.where(sql<boolean>`lower(issuer) = ${f.issuer.toLowerCase()}`);
-  if (f.q) {
-    const term = f.q.trim().toLowerCase();
-    const st = (['valid', 'expiring', 'expired'] as const).find((s) => s.startsWith(term));
-    q = q.where((eb) => {
-      const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const ors: Expression<SqlBool>[] = [sql<SqlBool>`search like ${like} escape '\\'`];
-      // Search by status too (§2): "exp" finds expiring and expired ones.
-      if (st === 'expired' || term === 'exp') ors.push(eb('not_after', '<=', now));
-      if (st === 'expiring' || term === 'exp')
-        ors.push(eb.and([eb('not_after', '>', now), eb('not_after', '<=', soon)]));
-      if (st === 'valid') ors.push(eb('not_after', '>', soon));
-      return eb.or(ors);
-    });
-  }
-  const [rows, count] = await Promise.all([
-    q
-      .select([...LIST_COLUMNS])
-      .orderBy('not_after', 'asc')
-      .orderBy('id', 'asc')
-      .limit(f.limit ?? 100)
-      .offset(f.offset ?? 0)
-      .execute(),
-    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
-}
-
-export type ListRow = Awaited<ReturnType<typeof listRows>>['rows'][number];
 
 export function listRowToCertificate(
   r: ListRow,

@@ -7,41 +7,40 @@ import type {
   SslDashboard,
   UploadCertificate,
 } from '@mailroom/contract/ssl';
-import { sslMessages } from '@mailroom/contract/ssl';
 import type { z } from 'zod';
+import type { CursorPage } from '../../http/cursor.ts';
 import { audited } from './audited.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { checkCertificate } from './certificate-check.ts';
 import { makeCsr, makeKey, requestNames } from './certificate-make.ts';
+import { type ListFilter, listRows } from './certificate-list.ts';
 import {
-  type ListFilter,
   insertCertificate,
   listRowToCertificate,
-  listRows,
   readRow,
   stats,
   toCertificate,
   toDetail,
 } from './certificate-store.ts';
-import { mailServedId, usesOf, withMailFollow } from './certificate-usage.ts';
+import { withMailFollow } from './certificate-usage.ts';
 import type { SslContext } from './ssl-context.ts';
 import { readSslSettings } from './ssl-settings.service.ts';
 
 const threshold = async (ctx: SslContext) => (await readSslSettings(ctx.db)).settings.renewalThreshold;
 
-export async function listCertificates(
-  ctx: SslContext,
-  f: ListFilter,
-): Promise<{ items: SslCertificate[]; total: number }> {
-  const [t, served] = await Promise.all([threshold(ctx), mailServedId(ctx)]);
+export async function listCertificates(ctx: SslContext, f: ListFilter): Promise<CursorPage<SslCertificate>> {
+  const [t, used] = await Promise.all([threshold(ctx), ctx.usages.all()]);
   const now = Date.now();
-  const { rows, total } = await listRows(ctx.db, f, t, now);
-  return { items: rows.map((r) => listRowToCertificate(r, t, usesOf(Number(r.id), served), now)), total };
+  const page = await listRows(ctx.db, f, t, ctx.listCounts, now);
+  return {
+    ...page,
+    items: page.items.map((r) => listRowToCertificate(r, t, used.get(Number(r.id)) ?? [], now)),
+  };
 }
 
 export async function getCertificate(ctx: SslContext, id: number): Promise<SslCertificateDetail> {
-  const [t, served, row] = await Promise.all([threshold(ctx), mailServedId(ctx), readRow(ctx.db, id)]);
-  return toDetail(row, t, usesOf(id, served));
+  const [t, uses, row] = await Promise.all([threshold(ctx), ctx.usages.usesOf(id), readRow(ctx.db, id)]);
+  return toDetail(row, t, uses);
 }
 
 export async function uploadCertificate(
@@ -69,7 +68,7 @@ export async function uploadCertificate(
         return r;
       }),
   );
-  return toCertificate(row, await threshold(ctx), usesOf(Number(row.id), await mailServedId(ctx)));
+  return toCertificate(row, await threshold(ctx), await ctx.usages.usesOf(Number(row.id)));
 }
 
 /** A key and a CSR for an outside CA; the key waits (sealed) for the signed certificate. */
@@ -142,13 +141,12 @@ export async function completeCsr(
         return r;
       }),
   );
-  return toCertificate(row, await threshold(ctx), usesOf(Number(row.id), await mailServedId(ctx)));
+  return toCertificate(row, await threshold(ctx), await ctx.usages.usesOf(Number(row.id)));
 }
 
 export async function deleteCertificate(ctx: SslContext, id: number, confirmed: boolean): Promise<void> {
   const row = await readRow(ctx.db, id);
-  const uses = usesOf(id, await mailServedId(ctx));
-  if (uses.length && !confirmed) throw conflict(sslMessages.inUse(uses), { inUse: uses });
+  const uses = await ctx.usages.refuseUnlessConfirmed(id, confirmed);
   await withMailFollow(
     ctx,
     () => null,

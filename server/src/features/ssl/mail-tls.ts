@@ -3,7 +3,7 @@ import type { SslSettings } from '@mailroom/contract/ssl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { nameCovers } from './certificate-parse.ts';
-import type { KeyVault } from './key-vault.ts';
+import type { SecretVault } from '../../security/secret-vault.ts';
 import { allowedTlsVersions, readSslSettings } from './ssl-settings.service.ts';
 
 type Db = Kysely<Database>;
@@ -65,7 +65,7 @@ export async function servedMailCertificateId(
   return hit ? Number(hit.id) : null;
 }
 
-export function mailTlsSource(vault: KeyVault): MailTlsSource<Db> {
+export function mailTlsSource(vault: SecretVault): MailTlsSource<Db> {
   return async (hostname, db) => {
     const { settings, mailCertificateId } = await readSslSettings(db);
     const id = await servedMailCertificateId(db, hostname, mailCertificateId);

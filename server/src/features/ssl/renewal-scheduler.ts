@@ -4,7 +4,6 @@ import type { SslContext } from './ssl-context.ts';
 import { readSslSettings } from './ssl-settings.service.ts';
 
 export const SCHEDULER_ACTOR = 'renewal scheduler';
-const TICK_MS = 60_000;
 
 /**
  * One renewal check if it is due: auto-renewal on, the last scheduled check older than the
@@ -43,7 +42,7 @@ export async function renewalCheck(
 export function startRenewalScheduler(ctx: SslContext, onError: (err: unknown) => void): () => void {
   const timer = setInterval(() => {
     renewalCheck(ctx).catch(onError);
-  }, TICK_MS);
+  }, ctx.deps.config.acme.renewalTickSeconds * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -2,13 +2,20 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
 import type { AcmeIssue } from './acme/acme-issuer.ts';
-import type { KeyVault } from './key-vault.ts';
+import type { SecretVault } from '../../security/secret-vault.ts';
+import type { ListCounts } from './certificate-list.ts';
+import type { CertificateUsages } from './certificate-usage.ts';
 
 /** What the SSL area's services share. */
 export interface SslContext {
   deps: AppDeps;
   db: Kysely<Database>;
-  vault: KeyVault;
+  /** Seals the private keys (`ssl-keys.secret`). */
+  vault: SecretVault;
+  /** The list's totals, kept per change (certificate-list.ts). */
+  listCounts: ListCounts;
+  /** Who uses which certificate (the mail server, and whatever area registers itself). */
+  usages: CertificateUsages;
   acme: AcmeIssue;
   /** The mail server's host name (mail settings), for the certificate it serves by default. */
   mailHostname: () => Promise<string>;

@@ -64,10 +64,30 @@ export function checkSslSettings(s: SslSettings): void {
     );
 }
 
-export async function writeSslSettings(db: Db, s: SslSettings, version: number): Promise<void> {
+/**
+ * Saves the settings (optimistic version check). A change of the renewal settings (auto-renewal,
+ * interval, threshold) also forgets the last scheduled check, so the scheduler checks under the new
+ * settings at its next tick instead of after the old interval.
+ */
+export async function writeSslSettings(
+  db: Db,
+  s: SslSettings,
+  version: number,
+  before?: SslSettings,
+): Promise<void> {
+  const renewalChanged =
+    before !== undefined &&
+    (before.enableAutoRenewal !== s.enableAutoRenewal ||
+      before.renewalCheckInterval !== s.renewalCheckInterval ||
+      before.renewalThreshold !== s.renewalThreshold);
   const r = await db
     .updateTable('ssl_settings')
-    .set({ settings: JSON.stringify(s), version: version + 1, updated_at: new Date().toISOString() })
+    .set({
+      settings: JSON.stringify(s),
+      version: version + 1,
+      updated_at: new Date().toISOString(),
+      ...(renewalChanged ? { renewal_checked_at: null } : {}),
+    })
     .where('id', '=', ID)
     .where('version', '=', version)
     .executeTakeFirst();

@@ -1,4 +1,4 @@
-import { TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
+import { NEXT_CURSOR_HEADER, PREV_CURSOR_HEADER, TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import { SSL_SETTINGS_DEFAULTS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
 import type { FastifyInstance } from 'fastify';
@@ -29,9 +29,10 @@ import {
   uploadCertificate,
 } from './certificate.service.ts';
 import { dueElsewhere } from './certificate-store.ts';
-import { mailServedId } from './certificate-usage.ts';
-import { KeyVault } from './key-vault.ts';
+import { type CertificateUsage, CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
 import { mailTlsSource } from './mail-tls.ts';
+import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
+import { ListCounts } from './certificate-list.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
 import type { SslContext } from './ssl-context.ts';
 import {
@@ -56,21 +57,29 @@ export interface SslHandle {
   ctx: SslContext;
   /** How many certificates are stored (the DNS dashboard shows it). */
   count(): Promise<number>;
+  /**
+   * For an area that serves stored certificates (a virtual host, DNS-over-TLS): its usage shows in
+   * the list and protects the certificates from an unconfirmed delete. Returns the unregister.
+   */
+  registerUsage(u: CertificateUsage): () => void;
 }
 
 const yes = (v: string | undefined) => v === 'true' || v === '1';
 
 export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOptions): SslHandle {
   const db = deps.database.db;
-  const vault = KeyVault.open(deps.config.dataDir);
+  const vault = SecretVault.open(deps.config.dataDir, VAULT_FILES.sslKeys);
   const ctx: SslContext = {
     deps,
     db,
     vault,
+    listCounts: new ListCounts(),
+    usages: new CertificateUsages(),
     acme: createAcmeIssuer(deps),
     mailHostname: opts.mailHostname,
     reapplyMail: opts.reapplyMail,
   };
+  ctx.usages.register(mailUsage(ctx));
   const r = sslRoutes;
   const accepted = (
     reply: { code(n: number): unknown },
@@ -84,9 +93,11 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   registerRoute(app, r.dashboard, async ({ query }) => dashboard(ctx, query.limit ?? 10));
   registerCertificateFiles(app, ctx);
   registerRoute(app, r.list, async ({ query, reply }) => {
-    const { items, total } = await listCertificates(ctx, query);
-    void reply.header(TOTAL_COUNT_HEADER, String(total));
-    return items;
+    const page = await listCertificates(ctx, query);
+    void reply.header(TOTAL_COUNT_HEADER, String(page.total));
+    if (page.next) void reply.header(NEXT_CURSOR_HEADER, page.next);
+    if (page.prev) void reply.header(PREV_CURSOR_HEADER, page.prev);
+    return page.items;
   });
   registerRoute(app, r.get, async ({ params }) => getCertificate(ctx, params.id));
   registerRoute(app, r.upload, async ({ body }) => uploadCertificate(ctx, body));
@@ -137,7 +148,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     checkSslSettings(body.settings);
     const before = await readSslSettings(db);
     await audited(db, async (trx, audit) => {
-      await writeSslSettings(trx, body.settings, body.version);
+      await writeSslSettings(trx, body.settings, body.version, before.settings);
       await audit({ before: before.settings, after: body.settings, details: { version: body.version + 1 } });
     });
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
@@ -182,6 +193,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   return {
     mailTls: mailTlsSource(vault),
     ctx,
+    registerUsage: (u) => ctx.usages.register(u),
     count: async () =>
       Number(
         (

@@ -7,6 +7,7 @@ import { apiCall, errorMessage } from '../../api/client.ts';
 import { followJob } from '../../api/follow-job.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { type PagePosition, pagePosition } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { exportCertificates } from './certificate-actions.ts';
 import { CertificateDetailsModal } from './components/certificate-details-modal.tsx';
@@ -21,16 +22,19 @@ const EMPTY: CertificateFilter = { q: '', status: '', issuer: '' };
 export default function CertificatesPage() {
   const qc = useQueryClient();
   const [filter, setFilter] = useState<CertificateFilter>(EMPTY);
-  const [page, setPage] = useState(1);
+  const [pos, setPos] = useState<PagePosition>({ page: 1 });
+  const page = pos.page;
   const [uploading, setUploading] = useState(false);
   const [dismissed, setDismissed] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<'export' | 'renew' | null>(null);
-  const list = useCertificates(filter, page);
+  const list = useCertificates(filter, pos);
+  const setPage = (to: number) =>
+    setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
   const actions = useCertificateActions();
   const change = (f: Partial<CertificateFilter>) => {
     setFilter((old) => ({ ...old, ...f }));
-    setPage(1);
+    setPos({ page: 1 });
   };
   const refresh = () => qc.invalidateQueries({ queryKey: sslKeys.all });
 

@@ -1,6 +1,7 @@
 import { type CertificateStatus, sslRoutes } from '@mailroom/contract/ssl';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiCallWithTotal } from '../../api/client.ts';
+import { type PagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { sslKeys } from './ssl-keys.ts';
 
 export interface CertificateFilter {
@@ -11,14 +12,16 @@ export interface CertificateFilter {
 
 export const PAGE_SIZE = 50;
 
-/** One page of certificates, filtered and searched by the server. */
-export function useCertificates(f: CertificateFilter, page: number) {
+/**
+ * One page of certificates, filtered and searched by the server; stepping to a neighbour page
+ * follows the server's cursor (keyset), a jump reads by offset.
+ */
+export function useCertificates(f: CertificateFilter, pos: PagePosition) {
   const query = {
     ...(f.q ? { q: f.q } : {}),
     ...(f.status ? { status: f.status } : {}),
     ...(f.issuer ? { issuer: f.issuer } : {}),
-    limit: PAGE_SIZE,
-    offset: (page - 1) * PAGE_SIZE,
+    ...pageQuery(pos, PAGE_SIZE),
   };
   return useQuery({
     queryKey: sslKeys.list(query),

@@ -1,6 +1,6 @@
 import * as acme from 'acme-client';
 import type { AppDeps } from '../../../app-deps.ts';
-import { acmeSecretBox } from './acme-secret.ts';
+import { SecretVault, VAULT_FILES } from '../../../security/secret-vault.ts';
 
 export interface AcmeAccount {
   directoryUrl: string;
@@ -14,7 +14,7 @@ export interface AcmeAccount {
  */
 export async function accountFor(deps: AppDeps, directoryUrl: string, email: string): Promise<AcmeAccount> {
   const db = deps.database.db;
-  const box = await acmeSecretBox(deps.config.dataDir);
+  const box = SecretVault.open(deps.config.dataDir, VAULT_FILES.acme);
   const read = () =>
     db.selectFrom('acme_accounts').selectAll().where('directory_url', '=', directoryUrl).executeTakeFirst();
   let row = await read();
