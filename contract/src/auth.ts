@@ -115,6 +115,7 @@ export const authRoutes = {
     tags: ['auth'],
     response: OkResponse,
     public: true,
+    access: 'self',
   }),
   status: defineRoute({
     method: 'GET',

@@ -784,6 +784,7 @@ export const dnsRoutes = {
     tags,
     query: ZoneListQuery,
     response: z.array(Zone),
+    access: 'domain',
   }),
   getZone: defineRoute({
     method: 'GET',
@@ -792,6 +793,8 @@ export const dnsRoutes = {
     tags,
     params: ZoneScopedParams,
     response: Zone,
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   addZone: defineRoute({
     method: 'POST',
@@ -811,6 +814,8 @@ export const dnsRoutes = {
     body: ZoneUpdateRequest,
     response: Zone,
     audit: 'dns.zone.update',
+    access: 'domain',
+    domainFields: ['params.domain'],
   }),
   removeZone: defineRoute({
     method: 'POST',
@@ -830,6 +835,8 @@ export const dnsRoutes = {
     tags,
     params: ZoneScopedParams,
     response: ZoneFile,
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   listRecords: defineRoute({
     method: 'GET',
@@ -838,6 +845,7 @@ export const dnsRoutes = {
     tags,
     query: RecordListQuery,
     response: z.array(DnsRecord),
+    access: 'domain',
   }),
   listZoneRecords: defineRoute({
     method: 'GET',
@@ -847,6 +855,8 @@ export const dnsRoutes = {
     params: ZoneScopedParams,
     query: RecordListQuery,
     response: z.array(DnsRecord),
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   addRecord: defineRoute({
     method: 'POST',
@@ -856,6 +866,8 @@ export const dnsRoutes = {
     body: RecordAddRequest,
     response: DnsRecord,
     audit: 'dns.record.create',
+    access: 'domain',
+    domainFields: ['body.zone'],
   }),
   removeRecord: defineRoute({
     method: 'POST',
@@ -865,6 +877,8 @@ export const dnsRoutes = {
     body: RecordRemoveRequest,
     response: OkResponse,
     audit: 'dns.record.delete',
+    access: 'domain',
+    domainFields: ['body.zone'],
   }),
   importRecords: defineRoute({
     method: 'POST',
@@ -886,6 +900,8 @@ export const dnsRoutes = {
     body: RecordInput,
     response: DnsRecord,
     audit: 'dns.record.create',
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   updateZoneRecord: defineRoute({
     method: 'PUT',
@@ -897,6 +913,8 @@ export const dnsRoutes = {
     body: RecordInput,
     response: DnsRecord,
     audit: 'dns.record.update',
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   deleteZoneRecord: defineRoute({
     method: 'DELETE',
@@ -907,6 +925,8 @@ export const dnsRoutes = {
     query: RecordPickQuery,
     response: OkResponse,
     audit: 'dns.record.delete',
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   getSettings: defineRoute({
     method: 'GET',

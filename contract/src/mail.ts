@@ -544,6 +544,7 @@ export const mailRoutes = {
     tags,
     query: MailboxListQuery,
     response: z.array(Mailbox),
+    access: 'domain',
   }),
   createMailbox: defineRoute({
     method: 'POST',
@@ -553,6 +554,8 @@ export const mailRoutes = {
     body: CreateMailboxRequest,
     response: OkResponse,
     audit: 'mail.mailbox.create',
+    access: 'domain',
+    domainFields: ['body.email'],
   }),
   bulkMailboxes: defineRoute({
     method: 'POST',
@@ -562,6 +565,8 @@ export const mailRoutes = {
     body: BulkMailboxRequest,
     response: BulkMailboxResponse,
     audit: 'mail.mailbox.bulk',
+    access: 'domain',
+    domainFields: ['body.emails[]'],
   }),
   importMailboxes: defineRoute({
     method: 'POST',
@@ -583,6 +588,8 @@ export const mailRoutes = {
     params: emailParam,
     response: RemoveMailboxResponse,
     audit: 'mail.mailbox.remove',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   changePassword: defineRoute({
     method: 'POST',
@@ -593,6 +600,8 @@ export const mailRoutes = {
     body: ChangePasswordRequest,
     response: OkResponse,
     audit: 'mail.mailbox.password',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   changeQuota: defineRoute({
     method: 'POST',
@@ -603,6 +612,8 @@ export const mailRoutes = {
     body: ChangeQuotaRequest,
     response: OkResponse,
     audit: 'mail.mailbox.quota',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   suspendMailbox: defineRoute({
     method: 'POST',
@@ -612,6 +623,8 @@ export const mailRoutes = {
     params: emailParam,
     response: OkResponse,
     audit: 'mail.mailbox.suspend',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   resumeMailbox: defineRoute({
     method: 'POST',
@@ -621,6 +634,8 @@ export const mailRoutes = {
     params: emailParam,
     response: OkResponse,
     audit: 'mail.mailbox.resume',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   purgeMailbox: defineRoute({
     method: 'POST',
@@ -630,6 +645,8 @@ export const mailRoutes = {
     params: emailParam,
     response: PurgeMailboxResponse,
     audit: 'mail.mailbox.purge',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   listAliases: defineRoute({
     method: 'GET',
@@ -638,6 +655,7 @@ export const mailRoutes = {
     tags,
     query: AliasListQuery,
     response: z.array(Alias),
+    access: 'domain',
   }),
   createAlias: defineRoute({
     method: 'POST',
@@ -647,6 +665,8 @@ export const mailRoutes = {
     body: CreateAliasRequest,
     response: OkResponse,
     audit: 'mail.alias.create',
+    access: 'domain',
+    domainFields: ['body.source'],
   }),
   removeAlias: defineRoute({
     method: 'POST',
@@ -656,6 +676,8 @@ export const mailRoutes = {
     params: sourceParam,
     response: OkResponse,
     audit: 'mail.alias.remove',
+    access: 'domain',
+    domainFields: ['params.source'],
   }),
   updateAlias: defineRoute({
     method: 'POST',
@@ -666,6 +688,8 @@ export const mailRoutes = {
     body: UpdateAliasRequest,
     response: OkResponse,
     audit: 'mail.alias.update',
+    access: 'domain',
+    domainFields: ['params.source'],
   }),
   importAliases: defineRoute({
     method: 'POST',
@@ -684,6 +708,7 @@ export const mailRoutes = {
     summary: 'Mail domains with their mailbox and alias counts',
     tags,
     response: z.array(MailDomain),
+    access: 'domain',
   }),
   addDomain: defineRoute({
     method: 'POST',

@@ -11,6 +11,8 @@ import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
+/** A domain administrator's domains (null: everything). */
+type Scope = readonly string[] | null;
 
 /**
  * Bounds of a case-folded prefix: `lo <= v < hi` is an index range on bytewise-sorted text
@@ -31,12 +33,13 @@ function folded(db: Db, column: string): RawBuilder<string> {
     : sql<string>`lower(${sql.ref(column)})`;
 }
 
-async function mailboxes(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
+async function mailboxes(db: Db, lo: string, hi: string, n: number, scope: Scope): Promise<SearchHit[]> {
   const rows = await db
     .selectFrom('mailboxes')
     .select(['email', 'quota', 'status'])
     .where('email', '>=', lo)
     .where('email', '<', hi)
+    .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
     .orderBy('email')
     .limit(n)
     .execute();
@@ -51,12 +54,13 @@ async function mailboxes(db: Db, lo: string, hi: string, n: number): Promise<Sea
   });
 }
 
-async function aliases(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
+async function aliases(db: Db, lo: string, hi: string, n: number, scope: Scope): Promise<SearchHit[]> {
   const rows = await db
     .selectFrom('mail_aliases')
     .select(['source', 'destination'])
     .where('source', '>=', lo)
     .where('source', '<', hi)
+    .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
     .orderBy('source')
     .limit(n)
     .execute();
@@ -68,12 +72,13 @@ async function aliases(db: Db, lo: string, hi: string, n: number): Promise<Searc
   }));
 }
 
-async function domains(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
+async function domains(db: Db, lo: string, hi: string, n: number, scope: Scope): Promise<SearchHit[]> {
   const rows = await db
     .selectFrom('mail_domains')
     .select(['domain', 'mailbox_count', 'alias_count'])
     .where('domain', '>=', lo)
     .where('domain', '<', hi)
+    .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
     .orderBy('domain')
     .limit(n)
     .execute();
@@ -85,12 +90,13 @@ async function domains(db: Db, lo: string, hi: string, n: number): Promise<Searc
   }));
 }
 
-async function zones(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
+async function zones(db: Db, lo: string, hi: string, n: number, scope: Scope): Promise<SearchHit[]> {
   const key = folded(db, 'domain');
   const rows = await db
     .selectFrom('dns_zones')
     .select(['domain', 'zone_type', 'record_count'])
     .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
+    .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
     .orderBy(key)
     .limit(n)
     .execute();
@@ -102,12 +108,13 @@ async function zones(db: Db, lo: string, hi: string, n: number): Promise<SearchH
   }));
 }
 
-async function records(db: Db, lo: string, hi: string, n: number): Promise<SearchHit[]> {
+async function records(db: Db, lo: string, hi: string, n: number, scope: Scope): Promise<SearchHit[]> {
   const key = folded(db, 'qname');
   const rows = await db
     .selectFrom('dns_records')
     .select(['id', 'zone', 'qname', 'rtype', 'value'])
     .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
+    .$if(scope !== null, (b) => b.where('zone', 'in', scope!))
     .orderBy(key)
     .orderBy('id')
     .limit(n)
@@ -124,7 +131,10 @@ async function records(db: Db, lo: string, hi: string, n: number): Promise<Searc
   });
 }
 
-const FINDERS: Record<SearchKind, (db: Db, lo: string, hi: string, n: number) => Promise<SearchHit[]>> = {
+const FINDERS: Record<
+  SearchKind,
+  (db: Db, lo: string, hi: string, n: number, scope: Scope) => Promise<SearchHit[]>
+> = {
   mailbox: mailboxes,
   alias: aliases,
   domain: domains,
@@ -136,10 +146,16 @@ const FINDERS: Record<SearchKind, (db: Db, lo: string, hi: string, n: number) =>
  * The global search (issue 12): what starts with `q` in each group, at most `limit` per group
  * (one more is read to say there are more). Each group is one index range read.
  */
-export async function search(db: Db, q: string, limit = SEARCH_DEFAULT_PER_GROUP): Promise<SearchResponse> {
+export async function search(
+  db: Db,
+  q: string,
+  limit = SEARCH_DEFAULT_PER_GROUP,
+  scope: Scope = null,
+): Promise<SearchResponse> {
   const [lo, hi] = prefixBounds(q);
   const kinds = Object.keys(FINDERS) as SearchKind[];
-  const found = await Promise.all(kinds.map((k) => FINDERS[k](db, lo, hi, limit + 1)));
+  if (scope !== null && !scope.length) return { q: q.trim(), groups: [] };
+  const found = await Promise.all(kinds.map((k) => FINDERS[k](db, lo, hi, limit + 1, scope)));
   const groups: SearchGroup[] = [];
   kinds.forEach((kind, i) => {
     const hits = found[i] ?? [];
