@@ -80,5 +80,6 @@ export const DOMAIN_ADMIN_NAV_ITEMS: readonly NavItem[] = [
   },
 ];
 
+/** While the role is loading (null) the full list shows; the pages wait for it (AccessGate). */
 export const navItemsFor = (role: 'admin' | 'domain-admin' | null): readonly NavItem[] =>
-  role === 'domain-admin' ? DOMAIN_ADMIN_NAV_ITEMS : role === 'admin' ? NAV_ITEMS : [];
+  role === 'domain-admin' ? DOMAIN_ADMIN_NAV_ITEMS : NAV_ITEMS;
