@@ -77,7 +77,7 @@ export function ConsoleAccounts() {
               <Table.Tr key={a.email}>
                 <Table.Td>{a.email}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={a.role === 'admin' ? 'blue' : 'teal'}>
+                  <Badge variant={a.role === 'admin' ? 'light' : 'default'} color="blue">
                     {CONSOLE_ROLE_LABELS[a.role]}
                   </Badge>
                 </Table.Td>
