@@ -72,7 +72,7 @@ export function AccessGate({ access, children }: { access: Access; children: Rea
       >
         Your account manages the mailboxes, aliases and DNS zones of{' '}
         {access.domains.join(', ') || 'its domains'} only.{' '}
-        <Anchor component={Link} to={DOMAIN_ADMIN_HOME}>
+        <Anchor component={Link} to={DOMAIN_ADMIN_HOME} size="sm">
           Go to your mailboxes
         </Anchor>
       </Alert>
