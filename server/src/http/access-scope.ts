@@ -61,7 +61,7 @@ function valuesAt(request: FastifyRequest, field: string): unknown[] | undefined
           : null;
   const v = from && typeof from === 'object' ? (from as Record<string, unknown>)[name] : undefined;
   if (v === undefined || v === null) return undefined;
-  return list ? (Array.isArray(v) ? v : [v]) : [v];
+  return list ? (Array.isArray(v) ? (v as unknown[]) : [v]) : [v];
 }
 
 /**
