@@ -63,7 +63,13 @@ export const RecoveryRequestInput = z.object({
 });
 export type RecoveryRequestInput = z.infer<typeof RecoveryRequestInput>;
 
-export const AuthStatusResponse = z.object({ authenticated: z.boolean(), email: z.string().optional() });
+export const AuthStatusResponse = z.object({
+  authenticated: z.boolean(),
+  email: z.string().optional(),
+  /** 'admin' or 'domain-admin' (who manages only `domains`). */
+  role: z.enum(['admin', 'domain-admin']).optional(),
+  domains: z.array(z.string()).optional(),
+});
 export type AuthStatusResponse = z.infer<typeof AuthStatusResponse>;
 
 export const authRoutes = {
@@ -115,6 +121,7 @@ export const authRoutes = {
     tags: ['auth'],
     response: OkResponse,
     public: true,
+    access: 'self',
   }),
   status: defineRoute({
     method: 'GET',

@@ -807,6 +807,7 @@ export const dnsRoutes = {
     tags,
     query: ZoneListQuery,
     response: z.array(Zone),
+    access: 'domain',
   }),
   getZone: defineRoute({
     method: 'GET',
@@ -815,6 +816,8 @@ export const dnsRoutes = {
     tags,
     params: ZoneScopedParams,
     response: Zone,
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   addZone: defineRoute({
     method: 'POST',
@@ -834,6 +837,8 @@ export const dnsRoutes = {
     body: ZoneUpdateRequest,
     response: Zone,
     audit: 'dns.zone.update',
+    access: 'domain',
+    domainFields: ['params.domain'],
   }),
   removeZone: defineRoute({
     method: 'POST',
@@ -853,6 +858,8 @@ export const dnsRoutes = {
     tags,
     params: ZoneScopedParams,
     response: ZoneFile,
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   listRecords: defineRoute({
     method: 'GET',
@@ -861,6 +868,7 @@ export const dnsRoutes = {
     tags,
     query: RecordListQuery,
     response: z.array(DnsRecord),
+    access: 'domain',
   }),
   listZoneRecords: defineRoute({
     method: 'GET',
@@ -870,6 +878,8 @@ export const dnsRoutes = {
     params: ZoneScopedParams,
     query: RecordListQuery,
     response: z.array(DnsRecord),
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   addRecord: defineRoute({
     method: 'POST',
@@ -879,6 +889,8 @@ export const dnsRoutes = {
     body: RecordAddRequest,
     response: DnsRecord,
     audit: 'dns.record.create',
+    access: 'domain',
+    domainFields: ['body.zone'],
   }),
   removeRecord: defineRoute({
     method: 'POST',
@@ -888,6 +900,8 @@ export const dnsRoutes = {
     body: RecordRemoveRequest,
     response: OkResponse,
     audit: 'dns.record.delete',
+    access: 'domain',
+    domainFields: ['body.zone'],
   }),
   removeRecords: defineRoute({
     method: 'POST',
@@ -918,6 +932,8 @@ export const dnsRoutes = {
     body: RecordInput,
     response: DnsRecord,
     audit: 'dns.record.create',
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   updateZoneRecord: defineRoute({
     method: 'PUT',
@@ -929,6 +945,8 @@ export const dnsRoutes = {
     body: RecordInput,
     response: DnsRecord,
     audit: 'dns.record.update',
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   deleteZoneRecord: defineRoute({
     method: 'DELETE',
@@ -939,6 +957,8 @@ export const dnsRoutes = {
     query: RecordPickQuery,
     response: OkResponse,
     audit: 'dns.record.delete',
+    access: 'domain',
+    domainFields: ['params.zone'],
   }),
   getSettings: defineRoute({
     method: 'GET',

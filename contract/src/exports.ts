@@ -58,6 +58,7 @@ export const exportRoutes = {
     tags: ['mail'],
     query: ExportQuery,
     response: body,
+    access: 'domain',
   }),
   exportAliases: defineRoute({
     method: 'GET',
@@ -66,6 +67,7 @@ export const exportRoutes = {
     tags: ['mail'],
     query: ExportQuery,
     response: body,
+    access: 'domain',
   }),
   exportRecords: defineRoute({
     method: 'GET',
@@ -74,5 +76,6 @@ export const exportRoutes = {
     tags: ['dns'],
     query: ExportQuery,
     response: body,
+    access: 'domain',
   }),
 };

@@ -95,6 +95,7 @@ export const jobRoutes = {
     tags,
     query: JobListQuery,
     response: z.array(Job),
+    access: 'self',
   }),
   get: defineRoute({
     method: 'GET',
@@ -103,6 +104,7 @@ export const jobRoutes = {
     tags,
     params: JobParams,
     response: Job,
+    access: 'self',
   }),
   cancel: defineRoute({
     method: 'POST',
@@ -112,5 +114,6 @@ export const jobRoutes = {
     params: JobParams,
     response: Job,
     audit: 'jobs.cancel',
+    access: 'self',
   }),
 };

@@ -563,6 +563,7 @@ export const mailRoutes = {
     tags,
     query: MailboxListQuery,
     response: z.array(Mailbox),
+    access: 'domain',
   }),
   createMailbox: defineRoute({
     method: 'POST',
@@ -572,6 +573,8 @@ export const mailRoutes = {
     body: CreateMailboxRequest,
     response: OkResponse,
     audit: 'mail.mailbox.create',
+    access: 'domain',
+    domainFields: ['body.email'],
   }),
   bulkMailboxes: defineRoute({
     method: 'POST',
@@ -581,6 +584,8 @@ export const mailRoutes = {
     body: BulkMailboxRequest,
     response: BulkMailboxResponse,
     audit: 'mail.mailbox.bulk',
+    access: 'domain',
+    domainFields: ['body.emails[]'],
   }),
   importMailboxes: defineRoute({
     method: 'POST',
@@ -602,6 +607,8 @@ export const mailRoutes = {
     params: emailParam,
     response: RemoveMailboxResponse,
     audit: 'mail.mailbox.remove',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   changePassword: defineRoute({
     method: 'POST',
@@ -612,6 +619,8 @@ export const mailRoutes = {
     body: ChangePasswordRequest,
     response: OkResponse,
     audit: 'mail.mailbox.password',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   changeQuota: defineRoute({
     method: 'POST',
@@ -622,6 +631,8 @@ export const mailRoutes = {
     body: ChangeQuotaRequest,
     response: OkResponse,
     audit: 'mail.mailbox.quota',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   suspendMailbox: defineRoute({
     method: 'POST',
@@ -631,6 +642,8 @@ export const mailRoutes = {
     params: emailParam,
     response: OkResponse,
     audit: 'mail.mailbox.suspend',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   resumeMailbox: defineRoute({
     method: 'POST',
@@ -640,6 +653,8 @@ export const mailRoutes = {
     params: emailParam,
     response: OkResponse,
     audit: 'mail.mailbox.resume',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   purgeMailbox: defineRoute({
     method: 'POST',
@@ -649,6 +664,8 @@ export const mailRoutes = {
     params: emailParam,
     response: PurgeMailboxResponse,
     audit: 'mail.mailbox.purge',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
   listAliases: defineRoute({
     method: 'GET',
@@ -657,6 +674,7 @@ export const mailRoutes = {
     tags,
     query: AliasListQuery,
     response: z.array(Alias),
+    access: 'domain',
   }),
   createAlias: defineRoute({
     method: 'POST',
@@ -666,6 +684,8 @@ export const mailRoutes = {
     body: CreateAliasRequest,
     response: OkResponse,
     audit: 'mail.alias.create',
+    access: 'domain',
+    domainFields: ['body.source'],
   }),
   removeAlias: defineRoute({
     method: 'POST',
@@ -675,6 +695,8 @@ export const mailRoutes = {
     params: sourceParam,
     response: OkResponse,
     audit: 'mail.alias.remove',
+    access: 'domain',
+    domainFields: ['params.source'],
   }),
   removeAliases: defineRoute({
     method: 'POST',
@@ -694,6 +716,8 @@ export const mailRoutes = {
     body: UpdateAliasRequest,
     response: OkResponse,
     audit: 'mail.alias.update',
+    access: 'domain',
+    domainFields: ['params.source'],
   }),
   importAliases: defineRoute({
     method: 'POST',
@@ -712,6 +736,7 @@ export const mailRoutes = {
     summary: 'Mail domains with their mailbox and alias counts',
     tags,
     response: z.array(MailDomain),
+    access: 'domain',
   }),
   addDomain: defineRoute({
     method: 'POST',

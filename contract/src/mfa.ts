@@ -302,6 +302,7 @@ export const accountRoutes = {
     body: RecoveryEmailRequest,
     response: RecoveryMethod,
     audit: 'account.recovery_method.add',
+    access: 'self',
   }),
   verifyRecoveryEmail: defineRoute({
     method: 'POST',
@@ -312,6 +313,7 @@ export const accountRoutes = {
     body: RecoveryVerifyRequest,
     response: RecoveryMethod,
     audit: 'account.recovery_method.verify',
+    access: 'self',
   }),
   mfa: defineRoute({
     method: 'GET',
@@ -319,6 +321,7 @@ export const accountRoutes = {
     summary: "The signed-in account's second factors",
     tags: ['account'],
     response: AccountMfa,
+    access: 'self',
   }),
   reauth: defineRoute({
     method: 'POST',
@@ -328,6 +331,7 @@ export const accountRoutes = {
     body: ReauthRequest,
     response: ReauthResponse,
     audit: 'account.reauth',
+    access: 'self',
   }),
   totpStart: defineRoute({
     method: 'POST',
@@ -337,6 +341,7 @@ export const accountRoutes = {
     body: TotpStartRequest,
     response: TotpStart,
     audit: 'account.mfa.totp.start',
+    access: 'self',
   }),
   totpConfirm: defineRoute({
     method: 'POST',
@@ -347,6 +352,7 @@ export const accountRoutes = {
     body: TotpConfirmRequest,
     response: MfaDevice,
     audit: 'account.mfa.totp.confirm',
+    access: 'self',
   }),
   setPrimary: defineRoute({
     method: 'POST',
@@ -356,6 +362,7 @@ export const accountRoutes = {
     params: DeviceIdParams,
     response: OkResponse,
     audit: 'account.mfa.device.primary',
+    access: 'self',
   }),
   removeDevice: defineRoute({
     method: 'DELETE',
@@ -365,6 +372,7 @@ export const accountRoutes = {
     params: DeviceIdParams,
     response: OkResponse,
     audit: 'account.mfa.device.remove',
+    access: 'self',
   }),
   backupCodes: defineRoute({
     method: 'POST',
@@ -373,6 +381,7 @@ export const accountRoutes = {
     tags: ['account'],
     response: BackupCodesAnswer,
     audit: 'account.mfa.backup_codes',
+    access: 'self',
   }),
   password: defineRoute({
     method: 'POST',
@@ -382,6 +391,7 @@ export const accountRoutes = {
     body: PasswordChangeRequest,
     response: OkResponse,
     audit: 'account.password',
+    access: 'self',
   }),
   webauthnRegisterOptions: defineRoute({
     method: 'POST',
@@ -391,6 +401,7 @@ export const accountRoutes = {
     body: WebauthnRegisterStartRequest,
     response: z.record(z.string(), z.unknown()),
     audit: 'account.mfa.webauthn.options',
+    access: 'self',
   }),
   webauthnRegister: defineRoute({
     method: 'POST',
@@ -400,6 +411,7 @@ export const accountRoutes = {
     body: WebauthnRegisterFinishRequest,
     response: MfaDevice,
     audit: 'account.mfa.webauthn.register',
+    access: 'self',
   }),
 };
 
@@ -445,6 +457,7 @@ export const mfaRoutes = {
     summary: 'Which second-factor methods are available',
     tags: ['mfa'],
     response: MfaStatus,
+    access: 'self',
   }),
   enable: defineRoute({
     method: 'POST',

@@ -29,7 +29,23 @@ export interface RouteDef<
   public?: boolean;
   /** Audit action name for a state-changing call, e.g. `mail.mailbox.create`. */
   audit?: string;
+  /**
+   * Who may call it besides administrators (default: administrators only, so a new route is closed
+   * to domain administrators until it says otherwise):
+   * - 'domain': domain administrators too, for the objects of their assigned domains; the fields
+   *   named in `domainFields` are checked centrally and lists filter by domain in their service.
+   * - 'self': every signed-in console account (its own account, its own jobs).
+   */
+  access?: RouteAccess;
+  /**
+   * Where a 'domain' route names the domain it acts on: `params.<name>`, `query.<name>` or
+   * `body.<name>` (`[]` after the name: a list). A value with `@` is an address (its domain
+   * counts); a missing value is refused for a domain administrator.
+   */
+  domainFields?: readonly string[];
 }
+
+export type RouteAccess = 'domain' | 'self';
 
 export function defineRoute<
   P extends z.ZodType = z.ZodType,

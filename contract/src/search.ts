@@ -60,5 +60,6 @@ export const searchRoutes = {
     tags: ['search'],
     query: SearchQuery,
     response: SearchResponse,
+    access: 'domain',
   }),
 };

@@ -16,6 +16,7 @@ export const USAGE = `Usage: mailroom <command>
 
 Commands:
   admin add <email> [--password P]     create an administrator
+            [--domain D ...]           ... or a domain administrator of the domains D (repeatable)
   admin passwd <email> [--password P]  change a password (signs that administrator out everywhere)
   admin list                           list administrators
   admin remove <email>                 remove an administrator (never the last one)
@@ -46,14 +47,22 @@ class UsageError extends Error {}
 interface Parsed {
   positional: string[];
   password: string | undefined;
+  /** --domain D (repeatable): `admin add` makes a domain administrator of these domains. */
+  domains: string[];
 }
 
 function parseArgs(args: string[]): Parsed {
   const positional: string[] = [];
   let password: string | undefined;
+  const domains: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--password') {
+    if (a === '--domain') {
+      if (i + 1 >= args.length) throw new UsageError('--domain needs a value');
+      domains.push(args[++i]!);
+    } else if (a.startsWith('--domain=')) {
+      domains.push(a.slice('--domain='.length));
+    } else if (a === '--password') {
       if (i + 1 >= args.length) throw new UsageError('--password needs a value');
       password = args[++i];
     } else if (a.startsWith('--password=')) {
@@ -64,7 +73,7 @@ function parseArgs(args: string[]): Parsed {
       positional.push(a);
     }
   }
-  return { positional, password };
+  return { positional, password, domains };
 }
 
 async function passwordFrom(parsed: Parsed, io: CliIo): Promise<string> {
@@ -114,16 +123,25 @@ async function adminCommand(sub: string | undefined, rest: string[], io: CliIo):
     case 'add': {
       const email = oneEmail(parsed, 'admin add');
       const password = await passwordFrom(parsed, io);
+      const domains = parsed.domains.map((d) => d.trim().toLowerCase());
+      if (domains.some((d) => !/^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(d)))
+        throw new UsageError('--domain needs a domain name such as example.com');
+      const role = domains.length ? ('domain-admin' as const) : ('admin' as const);
       await withDatabase(io, async ({ db }) => {
-        await addAdmin(db, email, password);
+        await addAdmin(db, email, password, { role, domains });
         await recordAudit(db, {
           actor: cliActor(),
           action: 'auth.admin.add',
           target: email.trim().toLowerCase(),
           outcome: 'success',
+          ...(domains.length ? { details: { role, domains } } : {}),
         });
       });
-      io.out(`Administrator ${email.trim().toLowerCase()} created.\n`);
+      io.out(
+        domains.length
+          ? `Domain administrator ${email.trim().toLowerCase()} of ${domains.join(', ')} created.\n`
+          : `Administrator ${email.trim().toLowerCase()} created.\n`,
+      );
       return;
     }
     case 'passwd': {
@@ -146,7 +164,10 @@ async function adminCommand(sub: string | undefined, rest: string[], io: CliIo):
         throw new UsageError('admin list takes no arguments');
       const admins = await withDatabase(io, async ({ db }) => listAdmins(db));
       if (!admins.length) io.err('No administrators yet.\n');
-      for (const a of admins) io.out(`${a.email}\t${a.created_at}\n`);
+      for (const a of admins)
+        io.out(
+          `${a.email}\t${a.created_at}${a.role === 'admin' ? '' : `\t${a.role}\t${a.domains.join(',')}`}\n`,
+        );
       return;
     }
     case 'remove': {

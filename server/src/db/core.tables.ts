@@ -4,6 +4,8 @@ export interface AdminTable {
   id: Generated<number>;
   email: string;
   password_hash: string;
+  /** 'admin' | 'domain-admin' (migration 0018). */
+  role: Generated<string>;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,7 @@ import type { AcmeTables } from './acme.tables.ts';
 import type { ConsoleTables } from './console.tables.ts';
 import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
+import type { DomainAdminTables } from './domain-admins.tables.ts';
 import type { JobTables } from './jobs.tables.ts';
 import type { MailTables } from './mail.tables.ts';
 import type { MfaTables } from './mfa.tables.ts';
@@ -19,6 +20,7 @@ export interface Database
     MailTables,
     AcmeTables,
     ConsoleTables,
+    DomainAdminTables,
     JobTables,
     MfaTables,
     PagingTables,

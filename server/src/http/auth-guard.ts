@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { installDomainCheck, routeAccessError } from './access-scope.ts';
 import { recordAudit } from './audit.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
@@ -51,12 +52,17 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
         // An account that must enrol a second factor first reaches only its own account calls.
         if (admin.scope === 'enrol' && !(request.routeOptions.url ?? '').startsWith('/api/account/'))
           return done(forbidden('Enrol a second factor first.'));
+        // Domain administrators reach only routes declared for them (default: administrators only).
+        const denied = routeAccessError(request, admin);
+        if (denied) return done(denied);
         request.admin = admin;
         done();
       },
       (err: Error) => done(err),
     );
   });
+
+  installDomainCheck(app);
 
   // onSend, not onResponse: the line is written before the caller gets the answer, so a list of
   // recent activity fetched right after an action already shows it.

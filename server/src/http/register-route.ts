@@ -42,7 +42,12 @@ export function registerRoute<D extends RouteDef>(
   app.route({
     method: def.method,
     url: fastifyPath(def),
-    config: { public: def.public === true, audit: def.audit ?? `${def.method} ${def.path}` },
+    config: {
+      public: def.public === true,
+      audit: def.audit ?? `${def.method} ${def.path}`,
+      ...(def.access ? { access: def.access } : {}),
+      ...(def.domainFields ? { domainFields: def.domainFields } : {}),
+    },
     schema: {
       summary: def.summary,
       tags: def.tags,

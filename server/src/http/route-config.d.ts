@@ -8,6 +8,10 @@ declare module 'fastify' {
     public?: boolean;
     /** Audit action recorded for state-changing calls. */
     audit?: string;
+    /** Who besides administrators may call it (see `RouteDef.access`); absent: administrators only. */
+    access?: import('@mailroom/contract/route').RouteAccess;
+    /** Where a 'domain' route names its domain (see `RouteDef.domainFields`). */
+    domainFields?: readonly string[];
   }
   interface FastifyRequest {
     /** The signed-in administrator (set by the auth guard on /api routes). */

@@ -4,6 +4,9 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** 'domain' | 'self' | null (administrators only). */
+  access: string | null;
+  domainFields: readonly string[];
 }
 
 /**
@@ -16,7 +19,13 @@ export function collectRoutes(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      list.push({ method: String(method), url: route.url, public: route.config?.public === true });
+      list.push({
+        method: String(method),
+        url: route.url,
+        public: route.config?.public === true,
+        access: route.config?.access ?? null,
+        domainFields: route.config?.domainFields ?? [],
+      });
     }
   });
 }

@@ -14,6 +14,10 @@ export interface SessionAdmin {
   email: string;
   /** 'enrol': only the account's own enrolment calls (/api/account/*) are open. */
   scope: string | null;
+  /** 'admin' (everything) or 'domain-admin' (only `domains`; see http/access-scope.ts). */
+  role: string;
+  /** The domains a domain administrator manages (lower-case); empty for administrators. */
+  domains: string[];
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -54,6 +58,9 @@ const selectSession = preparedQuery((db) =>
   db
     .selectFrom('sessions')
     .innerJoin('admins', 'admins.id', 'sessions.admin_id')
+    // One row per assigned domain (one row with a null domain for an administrator): the role and
+    // the domains come with the session in the same statement.
+    .leftJoin('admin_domains', 'admin_domains.admin_id', 'admins.id')
     .select([
       'sessions.id as id',
       'sessions.last_seen_at',
@@ -61,6 +68,8 @@ const selectSession = preparedQuery((db) =>
       'admins.id as admin_id',
       'admins.email',
       'sessions.scope',
+      'admins.role',
+      'admin_domains.domain',
     ])
     .where('sessions.token_hash', '=', ''),
 );
@@ -78,7 +87,8 @@ export async function touchSession(
   token: string,
   now = Date.now(),
 ): Promise<SessionAdmin | null> {
-  const [row] = await selectSession(db, [hashToken(token)]);
+  const rows = await selectSession(db, [hashToken(token)]);
+  const row = rows[0];
   if (!row) return null;
   if (row.expires_at <= now || row.last_seen_at + policy.idleMs <= now) {
     await db.deleteFrom('sessions').where('id', '=', row.id).execute();
@@ -86,7 +96,16 @@ export async function touchSession(
   }
   // Write the sliding timestamp at most every 10 s: reads stay reads under load.
   if (now - row.last_seen_at > 10_000) await slideSession(db, [now, row.id]);
-  return { sessionId: row.id, adminId: row.admin_id, email: row.email, scope: row.scope };
+  const domains: string[] = [];
+  for (const r of rows) if (r.domain !== null) domains.push(r.domain);
+  return {
+    sessionId: row.id,
+    adminId: row.admin_id,
+    email: row.email,
+    scope: row.scope,
+    role: row.role,
+    domains,
+  };
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {

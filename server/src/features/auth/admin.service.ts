@@ -15,16 +15,109 @@ function checkInput(email: string, password: string): void {
   }
 }
 
-export async function addAdmin(db: Kysely<Database>, email: string, password: string): Promise<void> {
+export type AdminRole = 'admin' | 'domain-admin';
+
+export interface AdminAccess {
+  role: AdminRole;
+  /** A domain administrator's domains (ignored for an administrator). */
+  domains: readonly string[];
+}
+
+export interface AdminListEntry {
+  email: string;
+  created_at: string;
+  role: AdminRole;
+  domains: string[];
+}
+
+const asRole = (r: string): AdminRole => (r === 'admin' ? 'admin' : 'domain-admin');
+
+function checkAccess(access: AdminAccess): string[] {
+  const domains = [...new Set(access.domains.map((d) => d.trim().toLowerCase().replace(/\.$/, '')))].sort();
+  if (access.role === 'domain-admin' && !domains.length)
+    throw fieldError('domains', 'Assign at least one domain');
+  return access.role === 'admin' ? [] : domains;
+}
+
+async function writeDomains(trx: Kysely<Database>, adminId: number, domains: string[]): Promise<void> {
+  await trx.deleteFrom('admin_domains').where('admin_id', '=', adminId).execute();
+  if (domains.length)
+    await trx
+      .insertInto('admin_domains')
+      .values(domains.map((domain) => ({ admin_id: adminId, domain })))
+      .execute();
+}
+
+export async function addAdmin(
+  db: Kysely<Database>,
+  email: string,
+  password: string,
+  access: AdminAccess = { role: 'admin', domains: [] },
+): Promise<void> {
   const e = email.trim().toLowerCase();
   checkInput(e, password);
+  const domains = checkAccess(access);
   const exists = await db.selectFrom('admins').select('id').where('email', '=', e).executeTakeFirst();
   if (exists) throw conflict(`An administrator ${e} already exists`);
   const now = new Date().toISOString();
-  await db
-    .insertInto('admins')
-    .values({ email: e, password_hash: await hashPassword(password), created_at: now, updated_at: now })
-    .execute();
+  const passwordHash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('admins')
+      .values({ email: e, password_hash: passwordHash, role: access.role, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await writeDomains(trx, row.id, domains);
+  });
+}
+
+async function countFullAdmins(trx: Kysely<Database>): Promise<number> {
+  const { n } = await trx
+    .selectFrom('admins')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('role', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+/**
+ * Sets an account's role and domains (and password: then every session of it ends). The last
+ * administrator cannot become a domain administrator. Role and domains take effect on the
+ * account's next request (the session reads them each time).
+ */
+export async function updateAdmin(
+  db: Kysely<Database>,
+  email: string,
+  update: AdminAccess & { password?: string | undefined },
+): Promise<AdminListEntry> {
+  const e = email.trim().toLowerCase();
+  const domains = checkAccess(update);
+  if (update.password !== undefined) checkInput(e, update.password);
+  const passwordHash = update.password !== undefined ? await hashPassword(update.password) : null;
+  await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('admins')
+      .select(['id', 'role'])
+      .where('email', '=', e)
+      .executeTakeFirst();
+    if (!row) throw notFound(`No administrator ${e}`);
+    if (row.role === 'admin' && update.role !== 'admin' && (await countFullAdmins(trx)) <= 1)
+      throw conflict('The last administrator cannot be removed');
+    await trx
+      .updateTable('admins')
+      .set({
+        role: update.role,
+        updated_at: new Date().toISOString(),
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+      })
+      .where('id', '=', row.id)
+      .execute();
+    await writeDomains(trx, row.id, domains);
+    if (passwordHash) await revokeAdminSessions(trx, row.id);
+  });
+  const entry = (await listAdmins(db)).find((a) => a.email === e);
+  if (!entry) throw notFound(`No administrator ${e}`);
+  return entry;
 }
 
 /** Changes the password and revokes every session of that administrator. */
@@ -44,20 +137,33 @@ export async function setAdminPassword(db: Kysely<Database>, email: string, pass
   });
 }
 
-export async function listAdmins(db: Kysely<Database>): Promise<{ email: string; created_at: string }[]> {
-  return db.selectFrom('admins').select(['email', 'created_at']).orderBy('email').execute();
+export async function listAdmins(db: Kysely<Database>): Promise<AdminListEntry[]> {
+  const [rows, assigned] = await Promise.all([
+    db.selectFrom('admins').select(['id', 'email', 'created_at', 'role']).orderBy('email').execute(),
+    db.selectFrom('admin_domains').select(['admin_id', 'domain']).orderBy('domain').execute(),
+  ]);
+  const byAdmin = new Map<number, string[]>();
+  for (const a of assigned) byAdmin.set(a.admin_id, [...(byAdmin.get(a.admin_id) ?? []), a.domain]);
+  return rows.map((r) => ({
+    email: r.email,
+    created_at: r.created_at,
+    role: asRole(r.role),
+    domains: byAdmin.get(r.id) ?? [],
+  }));
 }
 
 export async function removeAdmin(db: Kysely<Database>, email: string): Promise<void> {
   const e = email.trim().toLowerCase();
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('admins').select('id').where('email', '=', e).executeTakeFirst();
-    if (!row) throw notFound(`No administrator ${e}`);
-    const { n } = await trx
+    const row = await trx
       .selectFrom('admins')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    if (Number(n) <= 1) throw conflict('The last administrator cannot be removed');
+      .select(['id', 'role'])
+      .where('email', '=', e)
+      .executeTakeFirst();
+    if (!row) throw notFound(`No administrator ${e}`);
+    // Domain administrators do not count: the console always keeps one full administrator.
+    if (row.role === 'admin' && (await countFullAdmins(trx)) <= 1)
+      throw conflict('The last administrator cannot be removed');
     await trx.deleteFrom('admins').where('id', '=', row.id).execute();
   });
 }

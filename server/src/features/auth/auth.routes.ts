@@ -156,6 +156,13 @@ export function registerAuth(
   registerRoute(app, authRoutes.status, async ({ request }) => {
     const token = tokenFromHeaders(request.headers);
     const session = token ? await touchSession(db, policy, token) : null;
-    return session ? { authenticated: true, email: session.email } : { authenticated: false };
+    return session
+      ? {
+          authenticated: true,
+          email: session.email,
+          role: session.role === 'admin' ? ('admin' as const) : ('domain-admin' as const),
+          domains: session.domains,
+        }
+      : { authenticated: false };
   });
 }

@@ -3,6 +3,7 @@ import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
+import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { readOutcome } from '../../apply/outcomes.ts';
@@ -79,7 +80,9 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
     return readStatus(db);
   });
 
-  registerRoute(app, r.listZones, async ({ query, reply }) => sendPage(reply, await listZones(db, query)));
+  registerRoute(app, r.listZones, async ({ query, reply, request }) =>
+    sendPage(reply, await listZones(db, query, domainScope(request))),
+  );
   registerRoute(app, r.getZone, async ({ params }) => getZone(db, params.zone));
   registerRoute(app, r.addZone, async ({ body, request }) => {
     request.auditTarget = body.domain;
@@ -93,8 +96,8 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
   registerRoute(app, r.zoneFile, async ({ params }) => readZoneFile(ctx, params.zone));
 
   registerRecordExport(app, db);
-  registerRoute(app, r.listRecords, async ({ query, reply }) =>
-    sendPage(reply, await listRecords(db, query)),
+  registerRoute(app, r.listRecords, async ({ query, reply, request }) =>
+    sendPage(reply, await listRecords(db, query, domainScope(request))),
   );
   registerRoute(app, r.listZoneRecords, async ({ params, query, reply }) => {
     await getZone(db, params.zone);

@@ -10,7 +10,13 @@ type Db = Kysely<Database>;
  * Every record in (zone, name, type, id) order, read by key in batches on the
  * dns_records_zone_name_idx index; no connection is held between batches.
  */
-export async function* recordBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator<DnsRecord[]> {
+export async function* recordBatches(
+  db: Db,
+  size = EXPORT_BATCH,
+  /** A domain administrator's domains (null: every zone). */
+  scope: readonly string[] | null = null,
+): AsyncGenerator<DnsRecord[]> {
+  if (scope !== null && !scope.length) return;
   let after: [string, string, string, number] | null = null;
   for (;;) {
     let q = db
@@ -21,6 +27,7 @@ export async function* recordBatches(db: Db, size = EXPORT_BATCH): AsyncGenerato
       .orderBy('rtype')
       .orderBy('id')
       .limit(size);
+    if (scope !== null) q = q.where('zone', 'in', scope);
     if (after !== null) {
       const [z, n, t, id] = after;
       q = q.where(sql<boolean>`(zone, qname, rtype, id) > (${z}, ${n}, ${t}, ${id})`);

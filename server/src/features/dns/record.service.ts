@@ -74,12 +74,16 @@ function recordOrder(sort: string): { columns: RecordColumn[]; keys: KeysetOrder
 export async function listRecords(
   db: Db,
   q: Omit<RecordListQuery, 'limit' | 'offset'> & { limit?: number | undefined; offset?: number | undefined },
+  /** A domain administrator's domains (null: every zone's records). */
+  scope: readonly string[] | null = null,
 ): Promise<CursorPage<DnsRecord>> {
   refuseCursorWithOffset(q);
+  if (scope !== null && !scope.length) return { items: [], total: 0 };
   const zone = q.zone?.trim().toLowerCase() || undefined;
   const search = q.q?.trim() || undefined;
   let base = db.selectFrom('dns_records');
   if (zone) base = base.where('zone', '=', zone);
+  if (scope !== null) base = base.where('zone', 'in', scope);
   if (q.type) base = base.where('rtype', '=', q.type);
   if (search) {
     const pat = likePattern(search);
@@ -115,12 +119,14 @@ export async function listRecords(
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'))
       .where('rtype', '=', q.type);
     if (zone) cq = cq.where('zone', '=', zone);
+    if (scope !== null) cq = cq.where('zone', 'in', scope);
     totalP = cq.executeTakeFirstOrThrow().then((r) => Number(r.n));
   } else if (!search) {
     let zq = db
       .selectFrom('dns_zones')
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('n'));
     if (zone) zq = zq.where('domain', '=', zone);
+    if (scope !== null) zq = zq.where('domain', 'in', scope);
     totalP = zq.executeTakeFirstOrThrow().then((r) => Number(r.n));
   } else {
     totalP = base

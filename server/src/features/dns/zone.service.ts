@@ -58,9 +58,13 @@ export async function listZones(
     cursor?: string | undefined;
     sort?: string | undefined;
   },
+  /** A domain administrator's domains (null: every zone). */
+  scope: readonly string[] | null = null,
 ): Promise<CursorPage<Zone>> {
   refuseCursorWithOffset(q);
+  if (scope !== null && !scope.length) return { items: [], total: 0 };
   let base = db.selectFrom('dns_zones');
+  if (scope !== null) base = base.where('domain', 'in', scope);
   const search = q.q?.trim().toLowerCase();
   if (search) {
     const pat = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -53,8 +53,11 @@ export function toJob(r: JobRow): Job {
 export async function listJobs(
   db: Db,
   q: { state?: JobState | undefined; kind?: string | undefined; limit?: number | undefined },
+  /** Only the jobs this account started (a domain administrator); null: every job. */
+  actor: string | null = null,
 ): Promise<Job[]> {
   let query = db.selectFrom('jobs').selectAll();
+  if (actor !== null) query = query.where('started_by', '=', actor);
   if (q.state) query = query.where('state', '=', q.state);
   if (q.kind) query = query.where('kind', '=', q.kind);
   const rows = await query
@@ -68,9 +71,9 @@ export async function readJob(db: Db, id: number): Promise<JobRow | undefined> {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function getJob(db: Db, id: number): Promise<Job> {
+export async function getJob(db: Db, id: number, actor: string | null = null): Promise<Job> {
   const row = await readJob(db, id);
-  if (!row) throw notFound(`Job ${id} was not found.`);
+  if (!row || (actor !== null && row.started_by !== actor)) throw notFound(`Job ${id} was not found.`);
   return toJob(row);
 }
 

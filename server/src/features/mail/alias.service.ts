@@ -8,6 +8,7 @@ import {
 } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { andDomainIn } from '../../db/domain-scope.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
@@ -63,14 +64,20 @@ const aliasKeys = (key: keyof typeof SORTS, r: AliasRow): KeyValue[] =>
  * `cursor` the page is read by key from that position (keyset paging); with an offset, from the
  * nearer end of the list. Either way the answer carries its neighbours' cursors.
  */
-export async function listAliases(db: Db, query: AliasListQuery): Promise<CursorPage<Alias>> {
+export async function listAliases(
+  db: Db,
+  query: AliasListQuery,
+  /** A domain administrator's domains (null: every alias). */
+  scope: readonly string[] | null = null,
+): Promise<CursorPage<Alias>> {
   refuseCursorWithOffset(query);
+  if (scope !== null && !scope.length) return { items: [], total: 0 };
   const sort = query.sort ?? 'source';
   const key = sort.replace(/^-/, '') as keyof typeof SORTS;
   const desc = sort.startsWith('-');
   const dir = desc ? sql`desc` : sql`asc`;
   const order = key === 'source' ? sql`a.source ${dir}` : sql`${SORTS[key]} ${dir}, a.source ${dir}`;
-  const status = query.status ? sql`and status = ${query.status}` : sql``;
+  const status = sql`${query.status ? sql`and status = ${query.status}` : sql``} ${andDomainIn(scope, 'domain')}`;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
   const q = query.q?.trim();
@@ -86,6 +93,11 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Cursor
     if (matches)
       return Number(
         (await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
+      );
+    if (scope !== null)
+      return Number(
+        (await sql<{ n: number }>`select count(*) as n from mail_aliases where 1 = 1 ${status}`.execute(db))
+          .rows[0]?.n ?? 0,
       );
     if (query.status) return totalWithStatus(db, 'mail_aliases', query.status);
     return totalFromDomainCounters(db, 'alias_count');
@@ -120,7 +132,7 @@ export async function listAliases(db: Db, query: AliasListQuery): Promise<Cursor
     total = keys.length ? Number(keys[0]!.total) : await countTotal();
     rows = await aliasRows(db, keys, order);
     has = { next: offset + rows.length < total, prev: offset > 0 };
-  } else if (query.status) {
+  } else if (query.status || scope !== null) {
     // Keys from the index first, so a deep offset walks the index and not the table; then the
     // page's rows by key (a join here lets SQLite pick a plan that scans the whole table).
     const keys = (

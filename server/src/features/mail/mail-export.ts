@@ -10,7 +10,13 @@ type Db = Kysely<Database>;
  * query: no connection is held between batches and the deepest batch costs what the first does.
  * Rows written while the export runs may or may not appear; none appears twice.
  */
-export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator<Alias[]> {
+export async function* aliasBatches(
+  db: Db,
+  size = EXPORT_BATCH,
+  /** A domain administrator's domains (null: every alias). */
+  scope: readonly string[] | null = null,
+): AsyncGenerator<Alias[]> {
+  if (scope !== null && !scope.length) return;
   let after: string | null = null;
   // The rows come out of the database in the answer's shape: no second object per row.
   const status = sql<Alias['status']>`case when status = 'disabled' then 'disabled' else 'active' end`;
@@ -21,6 +27,7 @@ export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator
       .orderBy('source')
       .limit(size);
     if (after !== null) q = q.where('source', '>', after);
+    if (scope !== null) q = q.where('domain', 'in', scope);
     const rows = (await q.execute()).map((r) => ({ ...r, system: Boolean(r.system) }));
     if (rows.length) yield rows;
     if (rows.length < size) return;
@@ -33,7 +40,13 @@ export async function* aliasBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator
  * usage of a batch is read as one range of its own primary key and paired by address: a join
  * looks each mailbox's usage up one by one, which doubled the read (10k mailboxes).
  */
-export async function* mailboxBatches(db: Db, size = EXPORT_BATCH): AsyncGenerator<Mailbox[]> {
+export async function* mailboxBatches(
+  db: Db,
+  size = EXPORT_BATCH,
+  /** A domain administrator's domains (null: every mailbox). */
+  scope: readonly string[] | null = null,
+): AsyncGenerator<Mailbox[]> {
+  if (scope !== null && !scope.length) return;
   let after: string | null = null;
   const status = sql<Mailbox['status']>`case when status = 'suspended' then 'suspended' else 'active' end`;
   for (;;) {
@@ -50,6 +63,7 @@ export async function* mailboxBatches(db: Db, size = EXPORT_BATCH): AsyncGenerat
       .orderBy('email')
       .limit(size);
     if (after !== null) q = q.where('email', '>', after);
+    if (scope !== null) q = q.where('domain', 'in', scope);
     const rows: Mailbox[] = await q.execute();
     if (rows.length) {
       const last = rows[rows.length - 1]!.email;

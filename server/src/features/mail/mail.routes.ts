@@ -8,6 +8,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import { assertApplied } from '../../apply/pipeline.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { observeDaemons } from '../../host/local-services.ts';
+import { domainScope, NOT_ALLOWED_MESSAGE } from '../../http/access-scope.ts';
+import { forbidden } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { csvDataLines } from '../../lib/progress.ts';
@@ -136,13 +138,15 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
 
     registerMailExports(scope, db);
 
-    registerRoute(scope, mailRoutes.listMailboxes, async ({ query, reply }) => {
-      return sendPage(reply, await listMailboxes(db, query));
+    registerRoute(scope, mailRoutes.listMailboxes, async ({ query, reply, request }) => {
+      return sendPage(reply, await listMailboxes(db, query, domainScope(request)));
     });
 
     registerRoute(scope, mailRoutes.createMailbox, async ({ body, request }) => {
       request.auditTarget = body.email;
       request.auditDetails = { quota: body.quota, ...(body.createDomain ? { createDomain: true } : {}) };
+      // Adding a mail domain is an administrator's call.
+      if (body.createDomain && domainScope(request) !== null) throw forbidden(NOT_ALLOWED_MESSAGE);
       const { newDomain } = await createMailbox(ctx, body);
       if (newDomain) await scheduleDkim([domainOf(body.email)]);
       return { success: true as const, message: `Mailbox ${body.email} created` };
@@ -235,8 +239,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return { success: true as const, removed };
     });
 
-    registerRoute(scope, mailRoutes.listAliases, async ({ query, reply }) => {
-      return sendPage(reply, await listAliases(db, query));
+    registerRoute(scope, mailRoutes.listAliases, async ({ query, reply, request }) => {
+      return sendPage(reply, await listAliases(db, query, domainScope(request)));
     });
 
     registerRoute(scope, mailRoutes.createAlias, async ({ body, request }) => {
@@ -245,6 +249,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
         destination: body.destination,
         ...(body.createDomain ? { createDomain: true } : {}),
       };
+      if (body.createDomain && domainScope(request) !== null) throw forbidden(NOT_ALLOWED_MESSAGE);
       const { newDomain } = await createAlias(db, body);
       if (newDomain) await scheduleDkim([domainOf(body.source)]);
       return { success: true as const, message: `Alias ${body.source} created` };
@@ -320,7 +325,11 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return answer(outcome);
     });
 
-    registerRoute(scope, mailRoutes.listDomains, async () => listDomains(db));
+    registerRoute(scope, mailRoutes.listDomains, async ({ request }) => {
+      const only = domainScope(request);
+      const all = await listDomains(db);
+      return only === null ? all : all.filter((d) => only.includes(d.domain));
+    });
 
     registerRoute(scope, mailRoutes.addDomain, async ({ body, request }) => {
       request.auditTarget = body.domain;

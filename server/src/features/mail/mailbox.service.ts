@@ -4,6 +4,7 @@ import { MAIL_LIST_DEFAULT_LIMIT, MB, mailMessages } from '@mailroom/contract/ma
 import { fieldMessages } from '@mailroom/contract/messages';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
+import { andDomainIn } from '../../db/domain-scope.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
@@ -91,8 +92,14 @@ function mailboxKeys(key: SortKey, r: MailboxRow): KeyValue[] {
  * comes from the domains' counters. With a `cursor` the keys are read from that position on
  * (keyset paging); the answer carries its neighbours' cursors either way.
  */
-export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Page<Mailbox>> {
+export async function listMailboxes(
+  db: Db,
+  query: MailboxListQuery,
+  /** A domain administrator's domains (null: every mailbox). */
+  scope: readonly string[] | null = null,
+): Promise<Page<Mailbox>> {
   refuseCursorWithOffset(query);
+  if (scope !== null && !scope.length) return { items: [], total: 0 };
   const sort = query.sort ?? 'email';
   const key = sort.replace(/^-/, '') as SortKey;
   const desc = sort.startsWith('-');
@@ -104,8 +111,8 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
   // Status and domain filters, as one condition on the mailboxes' own columns.
   const status = sql`${query.status ? sql`and status = ${query.status}` : sql``} ${
     query.domain ? sql`and domain = ${query.domain}` : sql``
-  }`;
-  const filtered = query.status !== undefined || query.domain !== undefined;
+  } ${andDomainIn(scope, 'domain')}`;
+  const filtered = query.status !== undefined || query.domain !== undefined || scope !== null;
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
   const q = query.q?.trim();
@@ -123,7 +130,7 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
     let from = sql`mailboxes m ${usageJoin}`;
     let filter = sql`${query.status ? sql`and m.status = ${query.status}` : sql``} ${
       query.domain ? sql`and m.domain = ${query.domain}` : sql``
-    }`;
+    } ${andDomainIn(scope, 'm.domain')}`;
     if (q) {
       const [lo, hi] = prefixRange(q);
       const matches = sql`select email from mailboxes where email >= ${lo} and email < ${hi} ${status}
@@ -133,7 +140,7 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       total = Number(
         (await sql<Count>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
       );
-    } else if (filtered) total = await filteredTotal(db, query);
+    } else if (filtered) total = await filteredTotal(db, query, status, scope);
     else total = await totalFromDomainCounters(db, 'mailbox_count');
     const read = await sql<{ email: string }>`select m.email from ${from}
         where ${keysetAfter(o, cursor.keys, before)} ${filter}
@@ -175,7 +182,7 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
       await sql<{ email: string }>`select m.email from mailboxes m ${usageJoin}
         where 1 = 1 ${status} order by ${order} limit ${limit} offset ${offset}`.execute(db)
     ).rows;
-    total = await filteredTotal(db, query);
+    total = await filteredTotal(db, query, status, scope);
   } else {
     total = await totalFromDomainCounters(db, 'mailbox_count');
     const w = pageWindow(total, offset, limit);
@@ -225,7 +232,16 @@ export async function listMailboxes(db: Db, query: MailboxListQuery): Promise<Pa
 }
 
 /** The total of a status and/or domain filter: from the domain's counter when only the domain is given. */
-async function filteredTotal(db: Db, query: MailboxListQuery): Promise<number> {
+async function filteredTotal(
+  db: Db,
+  query: MailboxListQuery,
+  conditions: ReturnType<typeof sql>,
+  scope: readonly string[] | null,
+): Promise<number> {
+  if (scope !== null) {
+    const c = await sql<Count>`select count(*) as n from mailboxes where 1 = 1 ${conditions}`.execute(db);
+    return Number(c.rows[0]?.n ?? 0);
+  }
   if (query.domain && !query.status) {
     const row = await db
       .selectFrom('mail_domains')

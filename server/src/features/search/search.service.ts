@@ -11,6 +11,8 @@ import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
+/** A domain administrator's domains (null: everything). */
+type Scope = readonly string[] | null;
 
 /**
  * Bounds of a case-folded prefix: `lo <= v < hi` is an index range on bytewise-sorted text
@@ -36,19 +38,20 @@ const str = (v: unknown) => String(v);
 
 /** One group: its query (an index range read, LIMIT inside) and how a row becomes a hit. */
 interface Finder {
-  query(db: Db, lo: string, hi: string, n: number): Compilable;
+  query(db: Db, lo: string, hi: string, n: number, scope: Scope): Compilable;
   hit(row: Row): SearchHit;
 }
 type Compilable = Expression<unknown> & { execute(): Promise<Row[]> };
 
 const FINDERS: Record<SearchKind, Finder> = {
   mailbox: {
-    query: (db, lo, hi, n) =>
+    query: (db, lo, hi, n, scope) =>
       db
         .selectFrom('mailboxes')
         .select(['email', 'quota', 'status'])
         .where('email', '>=', lo)
         .where('email', '<', hi)
+        .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
         .orderBy('email')
         .limit(n),
     hit: (r) => {
@@ -63,12 +66,13 @@ const FINDERS: Record<SearchKind, Finder> = {
     },
   },
   alias: {
-    query: (db, lo, hi, n) =>
+    query: (db, lo, hi, n, scope) =>
       db
         .selectFrom('mail_aliases')
         .select(['source', 'destination'])
         .where('source', '>=', lo)
         .where('source', '<', hi)
+        .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
         .orderBy('source')
         .limit(n),
     hit: (r) => {
@@ -83,12 +87,13 @@ const FINDERS: Record<SearchKind, Finder> = {
     },
   },
   domain: {
-    query: (db, lo, hi, n) =>
+    query: (db, lo, hi, n, scope) =>
       db
         .selectFrom('mail_domains')
         .select(['domain', 'mailbox_count', 'alias_count'])
         .where('domain', '>=', lo)
         .where('domain', '<', hi)
+        .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
         .orderBy('domain')
         .limit(n),
     hit: (r) => ({
@@ -99,12 +104,13 @@ const FINDERS: Record<SearchKind, Finder> = {
     }),
   },
   zone: {
-    query: (db, lo, hi, n) => {
+    query: (db, lo, hi, n, scope) => {
       const key = folded(db, 'domain');
       return db
         .selectFrom('dns_zones')
         .select(['domain', 'zone_type', 'record_count'])
         .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
+        .$if(scope !== null, (b) => b.where('domain', 'in', scope!))
         .orderBy(key)
         .limit(n);
     },
@@ -116,12 +122,13 @@ const FINDERS: Record<SearchKind, Finder> = {
     }),
   },
   record: {
-    query: (db, lo, hi, n) => {
+    query: (db, lo, hi, n, scope) => {
       const key = folded(db, 'qname');
       return db
         .selectFrom('dns_records')
         .select(['id', 'zone', 'qname', 'rtype', 'value'])
         .where(sql<boolean>`${key} >= ${lo} and ${key} < ${hi}`)
+        .$if(scope !== null, (b) => b.where('zone', 'in', scope!))
         .orderBy(key)
         .orderBy('id')
         .limit(n);
@@ -144,9 +151,14 @@ const FINDERS: Record<SearchKind, Finder> = {
 const KINDS = Object.keys(FINDERS) as SearchKind[];
 
 /** Each group's query, as run (exported for the plan test: every one must be an index range read). */
-export function searchQueries(db: Db, q: string, n: number): Record<SearchKind, Compilable> {
+export function searchQueries(
+  db: Db,
+  q: string,
+  n: number,
+  scope: Scope = null,
+): Record<SearchKind, Compilable> {
   const [lo, hi] = prefixBounds(q);
-  return Object.fromEntries(KINDS.map((k) => [k, FINDERS[k].query(db, lo, hi, n)])) as Record<
+  return Object.fromEntries(KINDS.map((k) => [k, FINDERS[k].query(db, lo, hi, n, scope)])) as Record<
     SearchKind,
     Compilable
   >;
@@ -157,8 +169,8 @@ export function searchQueries(db: Db, q: string, n: number): Record<SearchKind, 
  * turned into a JSON array (ARRAY(subquery) keeps the subquery's order), so a search is one round
  * trip on one connection instead of five. SQLite runs in this process: one query after another.
  */
-async function readGroups(db: Db, q: string, n: number): Promise<Row[][]> {
-  const queries = searchQueries(db, q, n);
+async function readGroups(db: Db, q: string, n: number, scope: Scope): Promise<Row[][]> {
+  const queries = searchQueries(db, q, n, scope);
   if (!isPostgres(db as unknown as Kysely<unknown>))
     return Promise.all(KINDS.map((k) => queries[k].execute()));
   const columns = KINDS.map(
@@ -173,8 +185,14 @@ async function readGroups(db: Db, q: string, n: number): Promise<Row[][]> {
  * The global search (issue 12): what starts with `q` in each group, at most `limit` per group
  * (one more is read to say there are more). Each group is one index range read.
  */
-export async function search(db: Db, q: string, limit = SEARCH_DEFAULT_PER_GROUP): Promise<SearchResponse> {
-  const found = await readGroups(db, q, limit + 1);
+export async function search(
+  db: Db,
+  q: string,
+  limit = SEARCH_DEFAULT_PER_GROUP,
+  scope: Scope = null,
+): Promise<SearchResponse> {
+  if (scope !== null && !scope.length) return { q: q.trim(), groups: [] };
+  const found = await readGroups(db, q, limit + 1, scope);
   const groups: SearchGroup[] = [];
   KINDS.forEach((kind, i) => {
     const rows = found[i] ?? [];

@@ -54,3 +54,32 @@ export function isNavActive(item: NavItem, pathname: string): boolean {
   const base = item.prefix ?? item.to;
   return path === base || path.startsWith(`${base}/`);
 }
+
+/** A domain administrator's navigation: only the screens of their domains. */
+export const DOMAIN_ADMIN_NAV_ITEMS: readonly NavItem[] = [
+  {
+    label: 'Mail Management',
+    to: '/mail/mailboxes',
+    prefix: '/mail',
+    icon: IconMail,
+    children: [
+      { label: 'Mailboxes', to: '/mail/mailboxes' },
+      { label: 'Aliases', to: '/mail/aliases' },
+      { label: 'Domains', to: '/mail/domains' },
+    ],
+  },
+  {
+    label: 'DNS Management',
+    to: '/dns/zones',
+    prefix: '/dns',
+    icon: IconWorld,
+    children: [
+      { label: 'Zones', to: '/dns/zones' },
+      { label: 'Records', to: '/dns/records' },
+    ],
+  },
+];
+
+/** While the role is loading (null) the full list shows; the pages wait for it (AccessGate). */
+export const navItemsFor = (role: 'admin' | 'domain-admin' | null): readonly NavItem[] =>
+  role === 'domain-admin' ? DOMAIN_ADMIN_NAV_ITEMS : NAV_ITEMS;

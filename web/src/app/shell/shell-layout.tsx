@@ -15,9 +15,11 @@ import { signOut } from '../../api/sign-out.ts';
 import { refreshSystemStatus } from '../../api/system-status.ts';
 import { PageLoader } from '../require-auth.tsx';
 import type { Shortcut } from '../shortcuts/shortcuts.ts';
+import { AccessGate, useAccess } from './access.tsx';
 import { GlobalSearch } from './global-search.tsx';
 import { HelpDialog } from './help-dialog.tsx';
 import { MaintenanceBanner } from './maintenance-banner.tsx';
+import { navItemsFor } from './nav-items.ts';
 import { NotificationsMenu } from './notifications-menu.tsx';
 import { SearchPalette } from './search-palette.tsx';
 import { Sidebar } from './sidebar.tsx';
@@ -46,6 +48,9 @@ export default function ShellLayout() {
 
 function ConsoleFrame() {
   const { email } = useAuth();
+  const access = useAccess();
+  // Loading counts as an administrator's chrome: the server decides what each call answers.
+  const isAdmin = access.role !== 'domain-admin';
   const navigate = useNavigate();
   const [menuOpened, menu] = useDisclosure(false);
   const [helpOpened, help] = useDisclosure(false);
@@ -129,18 +134,26 @@ function ConsoleFrame() {
               </ActionIcon>
             </Tooltip>
             <ThemeToggle />
-            <NotificationsMenu />
+            {/* The server's notifications and settings are an administrator's. */}
+            {isAdmin && <NotificationsMenu />}
           </Group>
         </Group>
       </AppShell.Header>
       {/* Off-screen on phones while closed: inert keeps Tab and screen readers out of it. */}
       <AppShell.Navbar inert={!wide && !menuOpened}>
-        <Sidebar email={email} onNavigate={menu.close} onSignOut={doSignOut} />
+        <Sidebar
+          email={email}
+          items={navItemsFor(access.role)}
+          onNavigate={menu.close}
+          onSignOut={doSignOut}
+        />
       </AppShell.Navbar>
       <AppShell.Main>
-        <MaintenanceBanner />
+        {isAdmin && <MaintenanceBanner />}
         <Suspense fallback={<PageLoader />}>
-          <Outlet />
+          <AccessGate access={access}>
+            <Outlet />
+          </AccessGate>
         </Suspense>
       </AppShell.Main>
       <HelpDialog opened={helpOpened} onClose={help.close} />

@@ -30,7 +30,11 @@ beforeAll(() => {
   });
 });
 
+// What /auth/status says about the signed-in account (a test may make it a domain administrator).
+let signedInAs: { role: string; domains: string[] } = { role: 'admin', domains: [] };
+
 beforeEach(() => {
+  signedInAs = { role: 'admin', domains: [] };
   statusCalls = 0;
   queryClient.clear();
   notificationsStore.clearAll();
@@ -76,6 +80,12 @@ beforeEach(() => {
       );
     }
     if (url === '/auth/logout') return Promise.resolve(new Response('{"success":true}', { status: 200 }));
+    if (url === '/auth/status')
+      return Promise.resolve(
+        new Response(JSON.stringify({ authenticated: true, email: 'admin@example.com', ...signedInAs }), {
+          status: 200,
+        }),
+      );
     return Promise.resolve(new Response('{"code":"NOT_FOUND","message":"x"}', { status: 404 }));
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -97,6 +107,36 @@ async function start(path = '/dashboard') {
 const nav = () => within(screen.getByRole('navigation', { name: 'Main navigation' }));
 
 describe('the console shell', () => {
+  it(
+    'shows a domain administrator only their screens, and "Not allowed" on the others',
+    { timeout: 30_000 },
+    async () => {
+      signedInAs = { role: 'domain-admin', domains: ['shop.test'] };
+      const router = await start();
+      // The dashboard is an administrator's page: they start at their mailboxes.
+      await waitFor(() => expect(router.state.location.pathname).toBe('/mail/mailboxes'));
+      await waitFor(() =>
+        expect(nav().getByRole('link', { name: 'DNS Management' })).toHaveAttribute('href', '/dns/zones'),
+      );
+      const labels = nav()
+        .getAllByRole('link')
+        .map((l) => l.textContent);
+      expect(labels).toContain('Mail Management');
+      for (const hidden of [
+        'Dashboard',
+        'SSL Management',
+        'MFA Management',
+        'System Management',
+        'Audit Log',
+      ])
+        expect(labels).not.toContain(hidden);
+      await act(() => router.navigate('/system/management'));
+      expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
+      expect(screen.getByText(/shop\.test/)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /notifications/i })).toBeNull();
+    },
+  );
+
   it('has the spec sidebar, Dashboard highlighted only on its exact path, and the signed-in email', async () => {
     const router = await start();
     const links = nav().getAllByRole('link');

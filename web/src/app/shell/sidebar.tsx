@@ -1,22 +1,24 @@
 import { Button, Divider, Group, NavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
-import { isNavActive, NAV_ITEMS } from './nav-items.ts';
+import { isNavActive, type NavItem } from './nav-items.ts';
 
 export interface SidebarProps {
   email: string | null;
+  /** The entries the signed-in account can use (see navItemsFor). */
+  items: readonly NavItem[];
   onNavigate: () => void;
   onSignOut: () => void;
 }
 
 /** The navigation sidebar; on phones it is the burger menu. Shows who is signed in. */
-export function Sidebar({ email, onNavigate, onSignOut }: SidebarProps) {
+export function Sidebar({ email, items, onNavigate, onSignOut }: SidebarProps) {
   const { pathname } = useLocation();
   return (
     <Stack h="100%" gap={0} component="nav" aria-label="Main navigation">
       <ScrollArea style={{ flex: 1 }} type="auto">
         <Stack gap={2} p="sm">
-          {NAV_ITEMS.map((item) => {
+          {items.map((item) => {
             const active = isNavActive(item, pathname);
             return (
               <NavLink

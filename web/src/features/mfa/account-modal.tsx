@@ -1,44 +1,97 @@
-import { accountsRoutes } from '@mailroom/contract/accounts';
+import {
+  CONSOLE_ROLE_LABELS,
+  type ConsoleAccount,
+  type ConsoleRole,
+  accountsRoutes,
+} from '@mailroom/contract/accounts';
 import { mfaRoutes } from '@mailroom/contract/mfa';
-import { Button, Checkbox, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  TagsInput,
+  TextInput,
+} from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { ApiError, apiCall } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ROLE_OPTIONS = (Object.keys(CONSOLE_ROLE_LABELS) as ConsoleRole[]).map((value) => ({
+  value,
+  label: CONSOLE_ROLE_LABELS[value],
+}));
 
-/** Add account (a console administrator), optionally required to enrol MFA at first sign-in. */
+/**
+ * Add account (a console administrator or a domain administrator of the chosen domains),
+ * optionally required to enrol MFA at first sign-in; with `account`, edit its role and domains.
+ */
 export function AccountModal({
   opened,
   onClose,
   onDone,
+  account = null,
+  domainOptions = [],
 }: {
   opened: boolean;
   onClose: () => void;
   onDone: () => void;
+  account?: ConsoleAccount | null;
+  /** Known mail domains and DNS zones, offered in the domains field. */
+  domainOptions?: string[];
 }) {
+  const editing = account !== null;
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [role, setRole] = useState<ConsoleRole>('admin');
+  const [domains, setDomains] = useState<string[]>([]);
   const [requireMfa, setRequireMfa] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (!opened) return;
+    setEmail(account?.email ?? '');
+    setPassword('');
+    setRole(account?.role ?? 'admin');
+    setDomains(account?.domains ?? []);
+    setErrors({});
+  }, [opened, account]);
   const emailError = email && !EMAIL_RE.test(email.trim()) ? 'Email format is invalid' : undefined;
   const pwError = password && password.length < 12 ? 'Password must be at least 12' : undefined;
+  const domainsMissing = role === 'domain-admin' && domains.length === 0;
   async function save() {
     setBusy(true);
     setErrors({});
     try {
-      await apiCall(accountsRoutes.create, { body: { email: email.trim(), password } });
-      if (requireMfa) await apiCall(mfaRoutes.enable, { body: { email: email.trim() } });
-      notify({ type: 'success', title: 'Account added', message: `${email.trim()} can sign in now.` });
-      setEmail('');
-      setPassword('');
+      const scope = role === 'domain-admin' ? { role, domains } : { role };
+      if (editing) {
+        await apiCall(accountsRoutes.update, {
+          params: { email: account.email },
+          body: {
+            ...scope,
+            domains: role === 'domain-admin' ? domains : [],
+            ...(password ? { password } : {}),
+          },
+        });
+        notify({ type: 'success', title: 'Account updated', message: `${account.email} was updated.` });
+      } else {
+        await apiCall(accountsRoutes.create, { body: { email: email.trim(), password, ...scope } });
+        if (requireMfa) await apiCall(mfaRoutes.enable, { body: { email: email.trim() } });
+        notify({ type: 'success', title: 'Account added', message: `${email.trim()} can sign in now.` });
+      }
       onDone();
       onClose();
     } catch (e) {
       setErrors(
         e instanceof ApiError
-          ? { ...e.fieldErrors, email: e.fieldErrors.email ?? (e.status === 409 ? e.message : '') }
+          ? {
+              ...e.fieldErrors,
+              email: e.fieldErrors.email ?? (e.status === 409 || e.status === 403 ? e.message : ''),
+            }
           : {},
       );
     } finally {
@@ -46,35 +99,60 @@ export function AccountModal({
     }
   }
   return (
-    <Modal opened={opened} onClose={onClose} title="Add account">
+    <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${account.email}` : 'Add account'}>
       <Stack>
         <TextInput
           label="Email"
           value={email}
+          disabled={editing}
           onChange={(e) => setEmail(e.currentTarget.value)}
           error={emailError ?? (errors.email || undefined)}
         />
         <PasswordInput
-          label="Password"
+          label={editing ? 'New password (optional)' : 'Password'}
           value={password}
           onChange={(e) => setPassword(e.currentTarget.value)}
           error={pwError ?? errors.password}
         />
-        <Checkbox
-          label="Require MFA enrolment at first sign-in"
-          checked={requireMfa}
-          onChange={(e) => setRequireMfa(e.currentTarget.checked)}
+        <Select
+          label="Role"
+          data={ROLE_OPTIONS}
+          value={role}
+          allowDeselect={false}
+          onChange={(v) => setRole(v === 'domain-admin' ? 'domain-admin' : 'admin')}
+          error={errors.role}
         />
+        {role === 'domain-admin' && (
+          <TagsInput
+            label="Domains"
+            description="The mail domains and DNS zones this account manages"
+            placeholder="example.com"
+            data={domainOptions}
+            value={domains}
+            onChange={(v) => setDomains(v.map((d) => d.trim().toLowerCase()).filter(Boolean))}
+            error={errors.domains ?? (domainsMissing ? 'Assign at least one domain' : undefined)}
+            clearable
+          />
+        )}
+        {!editing && (
+          <Checkbox
+            label="Require MFA enrolment at first sign-in"
+            checked={requireMfa}
+            onChange={(e) => setRequireMfa(e.currentTarget.checked)}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button
             onClick={() => void save()}
-            disabled={!email || !password || !!emailError || !!pwError || busy}
+            disabled={
+              (!editing && (!email || !password)) || !!emailError || !!pwError || domainsMissing || busy
+            }
             loading={busy}
           >
-            Add account
+            {editing ? 'Save' : 'Add account'}
           </Button>
         </Group>
       </Stack>

@@ -22,12 +22,14 @@ import {
   IconTrash,
   IconUserPlus,
 } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { AccountModal } from './account-modal.tsx';
+import { CONSOLE_ACCOUNTS_KEY, ConsoleAccounts, useDomainOptions } from './console-accounts.tsx';
 import { when } from './mfa-format.ts';
 import { PolicyModal } from './policy-modal.tsx';
 import { runAction } from './run-action.ts';
@@ -56,6 +58,8 @@ export default function MfaManagementPage() {
     policy: null,
   });
   const [accountOpen, setAccountOpen] = useState(false);
+  const domainOptions = useDomainOptions();
+  const queryClient = useQueryClient();
   const [dismissed, setDismissed] = useState(false);
 
   const uq = userSearch.trim().toLowerCase();
@@ -134,7 +138,11 @@ export default function MfaManagementPage() {
               <Tabs.Tab value="users">Users ({data.users?.length ?? 0})</Tabs.Tab>
               <Tabs.Tab value="devices">Devices ({data.devices?.length ?? 0})</Tabs.Tab>
               <Tabs.Tab value="policies">Policies ({policies.length})</Tabs.Tab>
+              <Tabs.Tab value="accounts">Console accounts</Tabs.Tab>
             </Tabs.List>
+            <Tabs.Panel value="accounts" pt="md">
+              {tab === 'accounts' && <ConsoleAccounts />}
+            </Tabs.Panel>
 
             <Tabs.Panel value="users" pt="md">
               <Group mb="sm" wrap="wrap">
@@ -389,8 +397,12 @@ export default function MfaManagementPage() {
       />
       <AccountModal
         opened={accountOpen}
+        domainOptions={domainOptions}
         onClose={() => setAccountOpen(false)}
-        onDone={() => void invalidate()}
+        onDone={() => {
+          void invalidate();
+          void queryClient.invalidateQueries({ queryKey: CONSOLE_ACCOUNTS_KEY });
+        }}
       />
     </>
   );
