@@ -1,4 +1,5 @@
 import 'fastify';
+import type { RouteAccess } from '@mailroom/contract/route';
 import type { RegisteredRoute } from './route-list.ts';
 import type { SessionAdmin } from './sessions.ts';
 
@@ -9,7 +10,7 @@ declare module 'fastify' {
     /** Audit action recorded for state-changing calls. */
     audit?: string;
     /** Who besides administrators may call it (see `RouteDef.access`); absent: administrators only. */
-    access?: import('@mailroom/contract/route').RouteAccess;
+    access?: RouteAccess;
     /** Where a 'domain' route names its domain (see `RouteDef.domainFields`). */
     domainFields?: readonly string[];
   }
