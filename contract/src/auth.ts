@@ -63,7 +63,12 @@ export const RecoveryRequestInput = z.object({
 });
 export type RecoveryRequestInput = z.infer<typeof RecoveryRequestInput>;
 
-export const AuthStatusResponse = z.object({ authenticated: z.boolean(), email: z.string().optional() });
+export const AuthStatusResponse = z.object({
+  authenticated: z.boolean(),
+  email: z.string().optional(),
+  /** 'mailbox': a mailbox user, who reaches only /account. */
+  kind: z.enum(['admin', 'mailbox']).optional(),
+});
 export type AuthStatusResponse = z.infer<typeof AuthStatusResponse>;
 
 export const authRoutes = {

@@ -13,6 +13,7 @@ import { registerNotifications } from './features/events/notifications.routes.ts
 import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';
+import { registerAppPasswords } from './features/mailbox-account/app-passwords.routes.ts';
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
@@ -110,6 +111,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // The MFA feature answers the sign-in's second step; auth does not import it.
   registerAuth(app, deps, opts.throttle, registerMfa(app, deps));
   registerAccounts(app, deps);
+  registerAppPasswords(app, deps);
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);

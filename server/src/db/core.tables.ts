@@ -6,6 +6,8 @@ export interface AdminTable {
   password_hash: string;
   created_at: string;
   updated_at: string;
+  /** Set: the account of a mailbox user (migration 0019), who reaches only /account. */
+  mailbox_id: Generated<number | null>;
 }
 
 export interface SessionTable {

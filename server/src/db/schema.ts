@@ -4,6 +4,7 @@ import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
 import type { JobTables } from './jobs.tables.ts';
 import type { MailTables } from './mail.tables.ts';
+import type { MailboxAccountTables } from './mailbox-accounts.tables.ts';
 import type { MfaTables } from './mfa.tables.ts';
 import type { PagingTables } from './paging.tables.ts';
 import type { PipelineTables } from './pipeline.tables.ts';
@@ -17,6 +18,7 @@ export interface Database
     CoreTables,
     DnsTables,
     MailTables,
+    MailboxAccountTables,
     AcmeTables,
     ConsoleTables,
     JobTables,

@@ -14,6 +14,8 @@ export interface SessionAdmin {
   email: string;
   /** 'enrol': only the account's own enrolment calls (/api/account/*) are open. */
   scope: string | null;
+  /** Set for a mailbox user's account: it reaches only /api/auth/* and /api/account/*. */
+  mailboxId: number | null;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -61,6 +63,7 @@ const selectSession = preparedQuery((db) =>
       'admins.id as admin_id',
       'admins.email',
       'sessions.scope',
+      'admins.mailbox_id',
     ])
     .where('sessions.token_hash', '=', ''),
 );
@@ -86,7 +89,13 @@ export async function touchSession(
   }
   // Write the sliding timestamp at most every 10 s: reads stay reads under load.
   if (now - row.last_seen_at > 10_000) await slideSession(db, [now, row.id]);
-  return { sessionId: row.id, adminId: row.admin_id, email: row.email, scope: row.scope };
+  return {
+    sessionId: row.id,
+    adminId: row.admin_id,
+    email: row.email,
+    scope: row.scope,
+    mailboxId: row.mailbox_id ?? null,
+  };
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {

@@ -12,6 +12,7 @@ import * as m0012 from './0012-acme.ts';
 import * as m0013 from './0013-accounts-mfa.ts';
 import * as m0015 from './0015-system-admin.ts';
 import * as m0017 from './0017-console-shell.ts';
+import * as m0019 from './0019-mailbox-accounts.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0013-accounts-mfa': m0013,
   '0015-system-admin': m0015,
   '0017-console-shell': m0017,
+  '0019-mailbox-accounts': m0019,
 };

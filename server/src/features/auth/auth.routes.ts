@@ -14,6 +14,7 @@ import {
 } from '../../http/sessions.ts';
 import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
+import { ensureMailboxAccount, findSignInAccount } from './sign-in-account.ts';
 
 export function registerAuth(
   app: FastifyInstance,
@@ -72,13 +73,9 @@ export function registerAuth(
       });
       throw tooManyRequests(wait, `Too many failed sign-ins. Try again in ${wait} seconds.`);
     }
-    const admin = await db
-      .selectFrom('admins')
-      .select(['id', 'email', 'password_hash'])
-      .where('email', '=', email)
-      .executeTakeFirst();
-    const ok = await verifyPassword(admin?.password_hash ?? (await dummyHash()), body.password);
-    if (!admin || !ok) {
+    const account = await findSignInAccount(db, email);
+    const ok = await verifyPassword(account?.passwordHash ?? (await dummyHash()), body.password);
+    if (!account || !ok) {
       await recordAudit(db, {
         actor: email,
         action: 'auth.login',
@@ -88,6 +85,10 @@ export function registerAuth(
       });
       throw unauthorized('Invalid email or password.');
     }
+    const admin = {
+      id: account.id ?? (await ensureMailboxAccount(db, { id: account.mailboxId!, email: account.email })),
+      email: account.email,
+    };
     await recordSuccess(db, email, ip, reserved.ids);
     const next = secondStep
       ? await secondStep.afterPassword({ id: admin.id, email: admin.email }, meta(request))
@@ -156,6 +157,12 @@ export function registerAuth(
   registerRoute(app, authRoutes.status, async ({ request }) => {
     const token = tokenFromHeaders(request.headers);
     const session = token ? await touchSession(db, policy, token) : null;
-    return session ? { authenticated: true, email: session.email } : { authenticated: false };
+    return session
+      ? {
+          authenticated: true,
+          email: session.email,
+          kind: session.mailboxId === null ? ('admin' as const) : ('mailbox' as const),
+        }
+      : { authenticated: false };
   });
 }

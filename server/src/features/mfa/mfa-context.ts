@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
 import { SecretBox } from './secret-box.ts';
+import { mailContext } from '../mail/mail-context.ts';
+import { changePassword } from '../mail/mailbox.service.ts';
 
 /** What the MFA services share: the database, the secret key and the clock. */
 export interface MfaContext {
@@ -13,6 +15,8 @@ export interface MfaContext {
   sessionAbsoluteMs: number;
   /** The local mail server's SMTP port on 127.0.0.1 (verification codes go through it). */
   smtpPort: number;
+  /** A mailbox user's password change, through the mail feature's mailbox service. */
+  changeMailboxPassword(email: string, password: string): Promise<void>;
 }
 
 export function mfaContext(deps: AppDeps): MfaContext {
@@ -28,6 +32,7 @@ export function mfaContext(deps: AppDeps): MfaContext {
     rp: { id: rpId, name: 'Mailroom', origins },
     sessionAbsoluteMs: deps.config.sessionAbsoluteMs,
     smtpPort: deps.config.ports.smtp,
+    changeMailboxPassword: (email, password) => changePassword(mailContext(deps), email, password),
   };
 }
 
