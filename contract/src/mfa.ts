@@ -119,6 +119,8 @@ export const MfaUser = z.object({
   lastMfaLogin: z.string().nullable(),
   status: z.enum(['active', 'locked', 'enrolment required']),
   lastActivity: z.string().nullable(),
+  /** 'console': an administrator; 'mailbox': a mailbox user (id is −mailbox id until its first sign-in). */
+  kind: z.enum(['console', 'mailbox']).optional(),
 });
 export type MfaUser = z.infer<typeof MfaUser>;
 

@@ -45,17 +45,28 @@ export async function setAdminPassword(db: Kysely<Database>, email: string, pass
 }
 
 export async function listAdmins(db: Kysely<Database>): Promise<{ email: string; created_at: string }[]> {
-  return db.selectFrom('admins').select(['email', 'created_at']).orderBy('email').execute();
+  return db
+    .selectFrom('admins')
+    .select(['email', 'created_at'])
+    .where('mailbox_id', 'is', null)
+    .orderBy('email')
+    .execute();
 }
 
 export async function removeAdmin(db: Kysely<Database>, email: string): Promise<void> {
   const e = email.trim().toLowerCase();
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('admins').select('id').where('email', '=', e).executeTakeFirst();
+    const row = await trx
+      .selectFrom('admins')
+      .select('id')
+      .where('email', '=', e)
+      .where('mailbox_id', 'is', null)
+      .executeTakeFirst();
     if (!row) throw notFound(`No administrator ${e}`);
     const { n } = await trx
       .selectFrom('admins')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('mailbox_id', 'is', null)
       .executeTakeFirstOrThrow();
     if (Number(n) <= 1) throw conflict('The last administrator cannot be removed');
     await trx.deleteFrom('admins').where('id', '=', row.id).execute();
@@ -72,7 +83,12 @@ export async function ensureInitialAdmin(
   log: (msg: string) => void,
 ): Promise<void> {
   const anyAdmin = async () =>
-    (await db.selectFrom('admins').select('id').limit(1).executeTakeFirst()) !== undefined;
+    (await db
+      .selectFrom('admins')
+      .select('id')
+      .where('mailbox_id', 'is', null)
+      .limit(1)
+      .executeTakeFirst()) !== undefined;
   if (await anyAdmin()) return;
   const email = (opts.email ?? 'admin@localhost.localdomain').trim().toLowerCase();
   const password = opts.password ?? randomBytes(12).toString('base64url');
