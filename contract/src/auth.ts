@@ -20,6 +20,8 @@ export const LoginSession = z.object({
   api_key: z.string(),
   email: z.string(),
   enrol_required: z.boolean().optional(),
+  /** 'mailbox': a mailbox user, whose console is only /account. */
+  kind: z.enum(['admin', 'mailbox']).optional(),
 });
 export type LoginSession = z.infer<typeof LoginSession>;
 

@@ -104,9 +104,10 @@ export function registerAuth(
       return next.answer;
     }
     const token = await openSession(request, reply, admin, next);
+    const kind = account.mailboxId === null ? ('admin' as const) : ('mailbox' as const);
     return next.scope === 'enrol'
-      ? { success: true, api_key: token, email: admin.email, enrol_required: true }
-      : { success: true, api_key: token, email: admin.email };
+      ? { success: true, api_key: token, email: admin.email, enrol_required: true, kind }
+      : { success: true, api_key: token, email: admin.email, kind };
   });
 
   if (secondStep) {
@@ -123,7 +124,13 @@ export function registerAuth(
           `mailroom_trusted=${done.trusted.token}; Path=/auth; HttpOnly; SameSite=Strict; Max-Age=${done.trusted.maxAgeS}${secure}`,
         ]);
       }
-      return { success: true, api_key: token, email: done.admin.email };
+      const linked = await db
+        .selectFrom('admins')
+        .select('mailbox_id')
+        .where('id', '=', done.admin.id)
+        .executeTakeFirst();
+      const kind = linked?.mailbox_id == null ? ('admin' as const) : ('mailbox' as const);
+      return { success: true, api_key: token, email: done.admin.email, kind };
     });
     registerRoute(app, authRoutes.mfaWebauthnOptions, async ({ body }) =>
       secondStep.webauthnOptions(body.challenge),
