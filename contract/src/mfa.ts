@@ -5,7 +5,7 @@ import { emailField, passwordField } from './validators.ts';
 
 /** Spec §3.2 device types and policy methods. */
 export const DEVICE_TYPES = ['TOTP', 'SMS', 'Hardware Token'] as const;
-export const POLICY_METHODS = ['TOTP', 'SMS', 'Backup Codes', 'Hardware Token'] as const;
+export const POLICY_METHODS = ['TOTP', 'SMS', 'Backup Codes', 'Hardware Token', 'Email'] as const;
 export const MFA_METHOD_OPTIONS = ['TOTP', 'SMS', 'Hardware Token', 'Email'] as const;
 export const ACTIVITY_ACTIONS = [
   'mfa_login',

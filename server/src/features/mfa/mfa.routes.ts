@@ -1,3 +1,4 @@
+import { authRoutes } from '@mailroom/contract/auth';
 import { mfaRoutes } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
@@ -25,6 +26,7 @@ import {
   afterPassword,
   createRecoveryRequest,
   verifySecondStep,
+  mailSignInCode,
   webauthnLoginOptions,
 } from './second-step.ts';
 
@@ -49,6 +51,10 @@ export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
     };
   });
   registerRoute(app, mfaRoutes.users, async () => listUsers(ctx));
+  registerRoute(app, authRoutes.mfaEmailCode, async ({ body }) => ({
+    success: true as const,
+    sentTo: await mailSignInCode(ctx, body.challenge),
+  }));
   registerRoute(app, mfaRoutes.devices, async () => listDevices(ctx));
   registerRoute(app, mfaRoutes.policies, async () => listPolicies(ctx.db));
   registerRoute(app, mfaRoutes.activity, async () => listActivity(ctx, 200));
@@ -61,6 +67,7 @@ export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
         { name: 'Hardware Token', available: true, note: null },
         { name: 'Backup Codes', available: true, note: null },
         { name: 'Trusted Devices', available: true, note: 'Per policy' },
+        { name: 'Email', available: true, note: 'Codes sent through the local mail server' },
         { name: 'SMS', available: false, note: 'No SMS provider configured' },
       ],
       lastActivity: last[0]?.timestamp ?? null,
