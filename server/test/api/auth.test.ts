@@ -20,7 +20,7 @@ describe.each(dialects())('auth on %s', (dialect) => {
       url: '/auth/status',
       headers: { authorization: `Bearer ${body.api_key}` },
     });
-    expect(status.json()).toEqual({ authenticated: true, email: ADMIN.email });
+    expect(status.json()).toEqual({ authenticated: true, email: ADMIN.email, kind: 'admin' });
   });
 
   it('refuses a wrong password with 401 and the error shape', async () => {
