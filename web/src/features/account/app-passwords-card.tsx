@@ -1,6 +1,6 @@
 import { type AppPasswordCreated, appPasswordRoutes } from '@mailroom/contract/app-passwords';
 import {
-  Alert,
+  Paper,
   Button,
   Card,
   Code,
@@ -76,7 +76,10 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
       </Text>
       <Stack gap="sm">
         {shown && (
-          <Alert color="green" variant="light" title={`New app password: ${shown.name}`} role="status">
+          <Paper withBorder p="sm" radius="sm" role="status">
+            <Text fw={600} mb={4}>
+              New app password: {shown.name}
+            </Text>
             <Group gap="xs" wrap="nowrap">
               <Code fz="md" data-testid="new-app-password">
                 {shown.password}
@@ -86,7 +89,7 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
             <Text size="sm" mt="xs">
               Copy it now: it is shown only once.
             </Text>
-          </Alert>
+          </Paper>
         )}
         <Group align="flex-end" wrap="wrap">
           <TextInput
