@@ -26,6 +26,8 @@ import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
 import { registerSsl } from './features/ssl/ssl.routes.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
+import { mailContext } from './features/mail/mail-context.ts';
+import { changePassword } from './features/mail/mailbox.service.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
@@ -109,7 +111,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   // The MFA feature answers the sign-in's second step; auth does not import it.
-  registerAuth(app, deps, opts.throttle, registerMfa(app, deps));
+  const changeMailboxPassword = (email: string, password: string) =>
+    changePassword(mailContext(deps), email, password);
+  registerAuth(app, deps, opts.throttle, registerMfa(app, deps, changeMailboxPassword));
   registerAccounts(app, deps);
   registerAppPasswords(app, deps);
   await jobs.start();

@@ -167,12 +167,14 @@ describe.each(dialects())('mailbox users on /account on %s', (dialect) => {
       code: codeAt(start.secret, Date.now()),
     });
     expect(conf.statusCode, conf.body).toBe(200);
-    const users = (await t.call({ method: 'GET', url: '/api/mfa/users' })).json() as {
-      email: string;
-      kind: string;
-      mfaEnabled: boolean;
-      mfaMethod: string | null;
-    }[];
+    const users = (await t.call({ method: 'GET', url: '/api/mfa/users' })).json<
+      {
+        email: string;
+        kind: string;
+        mfaEnabled: boolean;
+        mfaMethod: string | null;
+      }[]
+    >();
     const by = (e: string) => users.find((u) => u.email === e);
     expect(by('admin@example.com')).toMatchObject({ kind: 'console', mfaEnabled: false });
     expect(by(DAVE.email)).toMatchObject({ kind: 'mailbox', mfaEnabled: true, mfaMethod: 'TOTP' });

@@ -62,7 +62,7 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
   const challenge = async () => {
     const res = await login();
     expect(res.json()).toMatchObject({ mfa_required: true });
-    return res.json() as { challenge: string; methods: string[] };
+    return res.json<{ challenge: string; methods: string[] }>();
   };
   const lastCode = () => /sign-in code is (\d{6})/.exec(sink.messages.at(-1)!.data)![1]!;
 
@@ -139,7 +139,7 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
       const res = await login();
       if (res.statusCode === 429) locked = true;
       else {
-        const ch = res.json() as { challenge: string };
+        const ch = res.json<{ challenge: string }>();
         const v = await post('/auth/mfa/verify', {
           challenge: ch.challenge,
           method: 'email_code',

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMailRole, mailRoleUrl } from '../../src/db/mail-role.ts';
 import {
   appPasswordSqlConf,

@@ -14,7 +14,7 @@ import {
 } from '../../http/sessions.ts';
 import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
-import { ensureMailboxAccount, findSignInAccount } from './sign-in-account.ts';
+import { ensureMailboxAccount, findSignInAccount } from '../../http/sign-in-account.ts';
 
 export function registerAuth(
   app: FastifyInstance,

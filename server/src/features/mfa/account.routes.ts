@@ -22,7 +22,7 @@ import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
 import { addRecoveryEmail, verifyRecoveryEmail } from './recovery-methods.service.ts';
 import { registerCredential, registrationOptions } from './webauthn.service.ts';
-import { accountPasswordHash } from '../auth/sign-in-account.ts';
+import { accountPasswordHash } from '../../http/sign-in-account.ts';
 
 const REAUTH_MS = REAUTH_WINDOW_MINUTES * 60_000;
 

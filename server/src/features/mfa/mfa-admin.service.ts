@@ -9,7 +9,7 @@ import type {
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordActivity } from './activity.ts';
 import { removeDevice, resetFactors, toDevice } from './factors.service.ts';
-import { ensureMailboxAccount } from '../auth/sign-in-account.ts';
+import { ensureMailboxAccount } from '../../http/sign-in-account.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
 

@@ -2,8 +2,6 @@ import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
 import { SecretBox } from './secret-box.ts';
-import { mailContext } from '../mail/mail-context.ts';
-import { changePassword } from '../mail/mailbox.service.ts';
 
 /** What the MFA services share: the database, the secret key and the clock. */
 export interface MfaContext {
@@ -19,7 +17,10 @@ export interface MfaContext {
   changeMailboxPassword(email: string, password: string): Promise<void>;
 }
 
-export function mfaContext(deps: AppDeps): MfaContext {
+export function mfaContext(
+  deps: AppDeps,
+  changeMailboxPassword: MfaContext['changeMailboxPassword'],
+): MfaContext {
   const rpId = process.env.MAILROOM_RP_ID ?? 'localhost';
   const origins = (process.env.MAILROOM_RP_ORIGINS ?? '')
     .split(',')
@@ -32,7 +33,7 @@ export function mfaContext(deps: AppDeps): MfaContext {
     rp: { id: rpId, name: 'Mailroom', origins },
     sessionAbsoluteMs: deps.config.sessionAbsoluteMs,
     smtpPort: deps.config.ports.smtp,
-    changeMailboxPassword: (email, password) => changePassword(mailContext(deps), email, password),
+    changeMailboxPassword,
   };
 }
 

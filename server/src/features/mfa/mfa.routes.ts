@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { SecondStep } from '../../http/sign-in-step.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { registerAccount } from './account.routes.ts';
-import { mfaContext } from './mfa-context.ts';
+import { type MfaContext, mfaContext } from './mfa-context.ts';
 import {
   disableFor,
   enableFor,
@@ -36,8 +36,13 @@ const actor = (request: FastifyRequest) => request.admin?.email ?? 'unknown';
  * Registers the MFA administration (/api/mfa/*) and account (/api/account/*) routes, and answers
  * the second step of a sign-in for the auth feature.
  */
-export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
-  const ctx = mfaContext(deps);
+export function registerMfa(
+  app: FastifyInstance,
+  deps: AppDeps,
+  /** A mailbox user's password change: the mail feature's, given by app.ts. */
+  changeMailboxPassword: MfaContext['changeMailboxPassword'],
+): SecondStep {
+  const ctx = mfaContext(deps, changeMailboxPassword);
   registerAccount(app, ctx);
 
   registerRoute(app, mfaRoutes.dashboard, async () => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 
 /**
  * Who signs in with an address: a console account, or a mailbox user. A mailbox user's password
