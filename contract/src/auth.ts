@@ -10,7 +10,7 @@ export const LoginRequest = z.object({
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
 /** Ways to pass the second step of a sign-in. */
-export const MFA_METHODS = ['totp', 'backup_code', 'webauthn'] as const;
+export const MFA_METHODS = ['totp', 'backup_code', 'webauthn', 'email_code'] as const;
 export const MfaMethod = z.enum(MFA_METHODS, { error: `method must be one of ${MFA_METHODS.join(', ')}` });
 export type MfaMethod = z.infer<typeof MfaMethod>;
 
@@ -20,6 +20,8 @@ export const LoginSession = z.object({
   api_key: z.string(),
   email: z.string(),
   enrol_required: z.boolean().optional(),
+  /** 'mailbox': a mailbox user, whose console is only /account. */
+  kind: z.enum(['admin', 'mailbox']).optional(),
 });
 export type LoginSession = z.infer<typeof LoginSession>;
 
@@ -51,6 +53,8 @@ export const MfaVerifyRequest = z.object({
 export type MfaVerifyRequest = z.infer<typeof MfaVerifyRequest>;
 
 export const MfaWebauthnOptionsRequest = z.object({ challenge: z.string().min(1).max(200) });
+/** Where the e-mail code went, partly hidden (a verified recovery address, or the mailbox itself). */
+export const MfaEmailCodeSent = z.object({ success: z.literal(true), sentTo: z.string() });
 /** PublicKeyCredentialRequestOptionsJSON for @simplewebauthn/browser. */
 export const WebauthnOptions = z.record(z.string(), z.unknown());
 
@@ -69,6 +73,8 @@ export const AuthStatusResponse = z.object({
   /** 'admin' or 'domain-admin' (who manages only `domains`). */
   role: z.enum(['admin', 'domain-admin']).optional(),
   domains: z.array(z.string()).optional(),
+  /** 'mailbox': a mailbox user, who reaches only /account. */
+  kind: z.enum(['admin', 'mailbox']).optional(),
 });
 export type AuthStatusResponse = z.infer<typeof AuthStatusResponse>;
 
@@ -91,6 +97,16 @@ export const authRoutes = {
     tags: ['auth'],
     body: MfaVerifyRequest,
     response: LoginSession,
+    public: true,
+  }),
+  mfaEmailCode: defineRoute({
+    method: 'POST',
+    base: '/auth',
+    path: 'mfa/email-code',
+    summary: 'Second step of a sign-in: mail a 6-digit code (10 minutes, once) through the local mail server',
+    tags: ['auth'],
+    body: MfaWebauthnOptionsRequest,
+    response: MfaEmailCodeSent,
     public: true,
   }),
   mfaWebauthnOptions: defineRoute({

@@ -5,7 +5,7 @@ import { emailField, passwordField } from './validators.ts';
 
 /** Spec §3.2 device types and policy methods. */
 export const DEVICE_TYPES = ['TOTP', 'SMS', 'Hardware Token'] as const;
-export const POLICY_METHODS = ['TOTP', 'SMS', 'Backup Codes', 'Hardware Token'] as const;
+export const POLICY_METHODS = ['TOTP', 'SMS', 'Backup Codes', 'Hardware Token', 'Email'] as const;
 export const MFA_METHOD_OPTIONS = ['TOTP', 'SMS', 'Hardware Token', 'Email'] as const;
 export const ACTIVITY_ACTIONS = [
   'mfa_login',
@@ -119,6 +119,8 @@ export const MfaUser = z.object({
   lastMfaLogin: z.string().nullable(),
   status: z.enum(['active', 'locked', 'enrolment required']),
   lastActivity: z.string().nullable(),
+  /** 'console': an administrator; 'mailbox': a mailbox user (id is −mailbox id until its first sign-in). */
+  kind: z.enum(['console', 'mailbox']).optional(),
 });
 export type MfaUser = z.infer<typeof MfaUser>;
 

@@ -13,6 +13,7 @@ import { registerNotifications } from './features/events/notifications.routes.ts
 import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';
+import { registerAppPasswords } from './features/mailbox-account/app-passwords.routes.ts';
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.routes.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
@@ -25,6 +26,8 @@ import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
 import { registerSsl } from './features/ssl/ssl.routes.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
+import { mailContext } from './features/mail/mail-context.ts';
+import { changePassword } from './features/mail/mailbox.service.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
@@ -108,8 +111,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   // The MFA feature answers the sign-in's second step; auth does not import it.
-  registerAuth(app, deps, opts.throttle, registerMfa(app, deps));
+  const changeMailboxPassword = (email: string, password: string) =>
+    changePassword(mailContext(deps), email, password);
+  registerAuth(app, deps, opts.throttle, registerMfa(app, deps, changeMailboxPassword));
   registerAccounts(app, deps);
+  registerAppPasswords(app, deps);
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);

@@ -8,6 +8,8 @@ export interface AdminTable {
   role: Generated<string>;
   created_at: string;
   updated_at: string;
+  /** Set: the account of a mailbox user (migration 0019), who reaches only /account. */
+  mailbox_id: Generated<number | null>;
 }
 
 export interface SessionTable {

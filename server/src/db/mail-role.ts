@@ -26,7 +26,13 @@ interface LookupView {
 /** What Postfix's maps and Dovecot's passdb/userdb/dict read, and nothing more. */
 export const LOOKUP_VIEWS: LookupView[] = [
   { name: 'mail_domains', columns: ['domain'] },
-  { name: 'mailboxes', columns: ['email', 'domain', 'password_hash', 'quota', 'status', 'maildir'] },
+  {
+    name: 'mailboxes',
+    columns: ['id', 'email', 'domain', 'password_hash', 'quota', 'status', 'maildir'],
+  },
+  // App passwords and which mailboxes have MFA on: the passdb's main password / app password choice.
+  { name: 'mailbox_app_passwords', columns: ['mailbox_id', 'lookup_key', 'password_hash'] },
+  { name: 'mailbox_mfa', columns: ['mailbox_id'] },
   { name: 'mail_aliases', columns: ['source', 'domain', 'destination', 'status'] },
   { name: 'mail_quota_usage', columns: ['username', 'bytes', 'messages'], writable: true },
 ];

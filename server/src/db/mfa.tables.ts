@@ -53,6 +53,9 @@ export interface MfaChallengeTable {
   created_at: number;
   expires_at: number;
   ip: string | null;
+  /** A mailed sign-in code (migration 0019): hash and expiry, cleared once used. */
+  email_code_hash: Generated<string | null>;
+  email_code_expires_at: Generated<number | null>;
 }
 
 export interface MfaLockoutTable {

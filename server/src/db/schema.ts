@@ -5,6 +5,7 @@ import type { DnsTables } from './dns.tables.ts';
 import type { DomainAdminTables } from './domain-admins.tables.ts';
 import type { JobTables } from './jobs.tables.ts';
 import type { MailTables } from './mail.tables.ts';
+import type { MailboxAccountTables } from './mailbox-accounts.tables.ts';
 import type { MfaTables } from './mfa.tables.ts';
 import type { PagingTables } from './paging.tables.ts';
 import type { PipelineTables } from './pipeline.tables.ts';
@@ -22,6 +23,7 @@ export interface Database
     ConsoleTables,
     DomainAdminTables,
     JobTables,
+    MailboxAccountTables,
     MfaTables,
     PagingTables,
     PipelineTables,

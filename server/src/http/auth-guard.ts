@@ -24,6 +24,10 @@ function isApiRequest(routePattern: string | undefined, rawUrl: string): boolean
   return p === '/api' || p.startsWith('/api/');
 }
 
+/** A mailbox user's session reaches only its own sign-in and account calls (matched route pattern). */
+const mailboxMayReach = (route: string | undefined) =>
+  route !== undefined && (route.startsWith('/api/auth/') || route.startsWith('/api/account/'));
+
 /**
  * Every /api route needs a live session unless its catalogue entry is public. State-changing
  * calls are written to the audit log as their answer leaves, with its outcome.
@@ -52,6 +56,7 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
         // An account that must enrol a second factor first reaches only its own account calls.
         if (admin.scope === 'enrol' && !(request.routeOptions.url ?? '').startsWith('/api/account/'))
           return done(forbidden('Enrol a second factor first.'));
+        if (admin.mailboxId !== null && !mailboxMayReach(request.routeOptions.url)) return done(forbidden());
         // Domain administrators reach only routes declared for them (default: administrators only).
         const denied = routeAccessError(request, admin);
         if (denied) return done(denied);

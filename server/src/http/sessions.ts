@@ -18,6 +18,8 @@ export interface SessionAdmin {
   role: string;
   /** The domains a domain administrator manages (lower-case); empty for administrators. */
   domains: string[];
+  /** Set for a mailbox user's account: it reaches only /api/auth/* and /api/account/*. */
+  mailboxId: number | null;
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -70,6 +72,7 @@ const selectSession = preparedQuery((db) =>
       'sessions.scope',
       'admins.role',
       'admin_domains.domain',
+      'admins.mailbox_id',
     ])
     .where('sessions.token_hash', '=', ''),
 );
@@ -105,6 +108,7 @@ export async function touchSession(
     scope: row.scope,
     role: row.role,
     domains,
+    mailboxId: row.mailbox_id ?? null,
   };
 }
 

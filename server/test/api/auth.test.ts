@@ -20,7 +20,13 @@ describe.each(dialects())('auth on %s', (dialect) => {
       url: '/auth/status',
       headers: { authorization: `Bearer ${body.api_key}` },
     });
-    expect(status.json()).toEqual({ authenticated: true, email: ADMIN.email, role: 'admin', domains: [] });
+    expect(status.json()).toEqual({
+      authenticated: true,
+      email: ADMIN.email,
+      role: 'admin',
+      domains: [],
+      kind: 'admin',
+    });
   });
 
   it('refuses a wrong password with 401 and the error shape', async () => {

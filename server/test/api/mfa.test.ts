@@ -46,7 +46,7 @@ describe.each(dialects())('second factor on %s', (dialect) => {
 
   it('a signed-in administrator without a factor keeps the plain sign-in', async () => {
     const res = await login(ADMIN);
-    expect(Object.keys(res.json()).sort()).toEqual(['api_key', 'email', 'success']);
+    expect(Object.keys(res.json()).sort()).toEqual(['api_key', 'email', 'kind', 'success']);
   });
 
   it('enrols TOTP: QR and secret, confirmed by a first code, secret encrypted at rest', async () => {

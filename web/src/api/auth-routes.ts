@@ -17,6 +17,13 @@ export const authRoutes = {
     summary: 'Passkey options',
     tags: ['auth'],
   },
+  mfaEmailCode: {
+    method: 'POST',
+    base: '/auth',
+    path: 'mfa/email-code',
+    summary: 'Mail a code',
+    tags: ['auth'],
+  },
   mfaRecovery: {
     method: 'POST',
     base: '/auth',

@@ -3,6 +3,8 @@ import { useSyncExternalStore } from 'react';
 /** The stored login (spec §3 "stored browser values"): the api key and the user email. */
 const KEY = 'api_key';
 const EMAIL = 'user_email';
+/** 'mailbox' for a mailbox user (only /account); absent for a console account. */
+const KIND = 'user_kind';
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -30,17 +32,29 @@ export function getUserEmail(): string | null {
 // Why the last sign-out happened when it was not the user's choice (an expired session), for /login.
 let signOutReason: string | null = null;
 
-export function setLogin(key: string, email: string): void {
+export function setLogin(key: string, email: string, kind?: 'admin' | 'mailbox'): void {
   signOutReason = null;
   window.localStorage.setItem(KEY, key);
   window.localStorage.setItem(EMAIL, email);
+  setUserKind(kind);
   emit();
+}
+
+export function setUserKind(kind: 'admin' | 'mailbox' | undefined): void {
+  if (kind === 'mailbox') window.localStorage.setItem(KIND, kind);
+  else window.localStorage.removeItem(KIND);
+}
+
+/** A mailbox user's console is only /account (its session reaches nothing else). */
+export function isMailboxUser(): boolean {
+  return read(KIND) === 'mailbox';
 }
 
 export function clearLogin(reason?: string): void {
   signOutReason = reason ?? null;
   window.localStorage.removeItem(KEY);
   window.localStorage.removeItem(EMAIL);
+  window.localStorage.removeItem(KIND);
   emit();
 }
 

@@ -1,7 +1,7 @@
 import { authRoutes } from '../api/auth-routes.ts';
 import { Center, Loader } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
-import { clearLogin, getApiKey } from '../api/auth-store.ts';
+import { clearLogin, getApiKey, setUserKind } from '../api/auth-store.ts';
 import { ApiError, apiCall } from '../api/client.ts';
 
 /**
@@ -18,6 +18,7 @@ export function AuthBootstrap({ children }: { children: ReactNode }) {
     apiCall(authRoutes.status)
       .then((r) => {
         if (!r.authenticated) clearLogin();
+        else setUserKind(r.kind);
       })
       .catch((err: unknown) => {
         // The client already signs out on a 401 (sessionExpired); make sure of it here too.

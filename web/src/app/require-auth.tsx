@@ -1,7 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { Suspense } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useAuth } from '../api/auth-store.ts';
+import { isMailboxUser, useAuth } from '../api/auth-store.ts';
 
 /** Console routes need a stored login (spec §2); without one, or after a 401, it is /login. */
 export function RequireAuth() {
@@ -25,4 +25,10 @@ export function PageLoader() {
       <Loader aria-hidden />
     </Center>
   );
+}
+
+/** The console shell is for console accounts: a mailbox user is taken to /account. */
+export function RequireConsole() {
+  if (isMailboxUser()) return <Navigate to="/account" replace />;
+  return <Outlet />;
 }

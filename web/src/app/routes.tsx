@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import LoginPage from '../features/auth/login-page.tsx';
 import { PageError } from './page-error.tsx';
-import { RequireAuth } from './require-auth.tsx';
+import { RequireAuth, RequireConsole } from './require-auth.tsx';
 
 // Everything behind the sign-in is loaded on demand, so /login stays small.
 const loadShell = () => import('./shell/shell-layout.tsx');
@@ -108,7 +108,12 @@ export const routes: RouteObject[] = [
         Component: StandaloneLayout,
         children: [{ path: '/account', Component: AccountPage, ErrorBoundary: PageError }],
       },
-      { Component: ShellLayout, children: [{ ErrorBoundary: PageError, children: consoleRoutes }] },
+      {
+        Component: RequireConsole,
+        children: [
+          { Component: ShellLayout, children: [{ ErrorBoundary: PageError, children: consoleRoutes }] },
+        ],
+      },
     ],
   },
   // Spec §2: any other path goes to /login (which forwards a signed-in user to /dashboard).

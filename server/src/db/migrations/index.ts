@@ -13,6 +13,7 @@ import * as m0013 from './0013-accounts-mfa.ts';
 import * as m0015 from './0015-system-admin.ts';
 import * as m0017 from './0017-console-shell.ts';
 import * as m0018 from './0018-domain-admins.ts';
+import * as m0019 from './0019-mailbox-accounts.ts';
 import * as m0020 from './0020-ssl-finish.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0015-system-admin': m0015,
   '0017-console-shell': m0017,
   '0018-domain-admins': m0018,
+  '0019-mailbox-accounts': m0019,
   '0020-ssl-finish': m0020,
 };

@@ -76,6 +76,7 @@ async function countFullAdmins(trx: Kysely<Database>): Promise<number> {
     .selectFrom('admins')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('role', '=', 'admin')
+    .where('mailbox_id', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(n);
 }
@@ -99,6 +100,7 @@ export async function updateAdmin(
       .selectFrom('admins')
       .select(['id', 'role'])
       .where('email', '=', e)
+      .where('mailbox_id', 'is', null)
       .executeTakeFirst();
     if (!row) throw notFound(`No administrator ${e}`);
     if (row.role === 'admin' && update.role !== 'admin' && (await countFullAdmins(trx)) <= 1)
@@ -124,7 +126,12 @@ export async function updateAdmin(
 export async function setAdminPassword(db: Kysely<Database>, email: string, password: string): Promise<void> {
   const e = email.trim().toLowerCase();
   checkInput(e, password);
-  const row = await db.selectFrom('admins').select('id').where('email', '=', e).executeTakeFirst();
+  const row = await db
+    .selectFrom('admins')
+    .select('id')
+    .where('email', '=', e)
+    .where('mailbox_id', 'is', null)
+    .executeTakeFirst();
   if (!row) throw notFound(`No administrator ${e}`);
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
@@ -139,7 +146,12 @@ export async function setAdminPassword(db: Kysely<Database>, email: string, pass
 
 export async function listAdmins(db: Kysely<Database>): Promise<AdminListEntry[]> {
   const [rows, assigned] = await Promise.all([
-    db.selectFrom('admins').select(['id', 'email', 'created_at', 'role']).orderBy('email').execute(),
+    db
+      .selectFrom('admins')
+      .select(['id', 'email', 'created_at', 'role'])
+      .where('mailbox_id', 'is', null)
+      .orderBy('email')
+      .execute(),
     db.selectFrom('admin_domains').select(['admin_id', 'domain']).orderBy('domain').execute(),
   ]);
   const byAdmin = new Map<number, string[]>();
@@ -159,6 +171,7 @@ export async function removeAdmin(db: Kysely<Database>, email: string): Promise<
       .selectFrom('admins')
       .select(['id', 'role'])
       .where('email', '=', e)
+      .where('mailbox_id', 'is', null)
       .executeTakeFirst();
     if (!row) throw notFound(`No administrator ${e}`);
     // Domain administrators do not count: the console always keeps one full administrator.
@@ -178,7 +191,12 @@ export async function ensureInitialAdmin(
   log: (msg: string) => void,
 ): Promise<void> {
   const anyAdmin = async () =>
-    (await db.selectFrom('admins').select('id').limit(1).executeTakeFirst()) !== undefined;
+    (await db
+      .selectFrom('admins')
+      .select('id')
+      .where('mailbox_id', 'is', null)
+      .limit(1)
+      .executeTakeFirst()) !== undefined;
   if (await anyAdmin()) return;
   const email = (opts.email ?? 'admin@localhost.localdomain').trim().toLowerCase();
   const password = opts.password ?? randomBytes(12).toString('base64url');

@@ -14,6 +14,7 @@ import {
 } from '../../http/sessions.ts';
 import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
+import { ensureMailboxAccount, findSignInAccount } from '../../http/sign-in-account.ts';
 
 export function registerAuth(
   app: FastifyInstance,
@@ -72,13 +73,9 @@ export function registerAuth(
       });
       throw tooManyRequests(wait, `Too many failed sign-ins. Try again in ${wait} seconds.`);
     }
-    const admin = await db
-      .selectFrom('admins')
-      .select(['id', 'email', 'password_hash'])
-      .where('email', '=', email)
-      .executeTakeFirst();
-    const ok = await verifyPassword(admin?.password_hash ?? (await dummyHash()), body.password);
-    if (!admin || !ok) {
+    const account = await findSignInAccount(db, email);
+    const ok = await verifyPassword(account?.passwordHash ?? (await dummyHash()), body.password);
+    if (!account || !ok) {
       await recordAudit(db, {
         actor: email,
         action: 'auth.login',
@@ -88,6 +85,10 @@ export function registerAuth(
       });
       throw unauthorized('Invalid email or password.');
     }
+    const admin = {
+      id: account.id ?? (await ensureMailboxAccount(db, { id: account.mailboxId!, email: account.email })),
+      email: account.email,
+    };
     await recordSuccess(db, email, ip, reserved.ids);
     const next = secondStep
       ? await secondStep.afterPassword({ id: admin.id, email: admin.email }, meta(request))
@@ -103,9 +104,10 @@ export function registerAuth(
       return next.answer;
     }
     const token = await openSession(request, reply, admin, next);
+    const kind = account.mailboxId === null ? ('admin' as const) : ('mailbox' as const);
     return next.scope === 'enrol'
-      ? { success: true, api_key: token, email: admin.email, enrol_required: true }
-      : { success: true, api_key: token, email: admin.email };
+      ? { success: true, api_key: token, email: admin.email, enrol_required: true, kind }
+      : { success: true, api_key: token, email: admin.email, kind };
   });
 
   if (secondStep) {
@@ -122,7 +124,13 @@ export function registerAuth(
           `mailroom_trusted=${done.trusted.token}; Path=/auth; HttpOnly; SameSite=Strict; Max-Age=${done.trusted.maxAgeS}${secure}`,
         ]);
       }
-      return { success: true, api_key: token, email: done.admin.email };
+      const linked = await db
+        .selectFrom('admins')
+        .select('mailbox_id')
+        .where('id', '=', done.admin.id)
+        .executeTakeFirst();
+      const kind = linked?.mailbox_id == null ? ('admin' as const) : ('mailbox' as const);
+      return { success: true, api_key: token, email: done.admin.email, kind };
     });
     registerRoute(app, authRoutes.mfaWebauthnOptions, async ({ body }) =>
       secondStep.webauthnOptions(body.challenge),
@@ -162,6 +170,7 @@ export function registerAuth(
           email: session.email,
           role: session.role === 'admin' ? ('admin' as const) : ('domain-admin' as const),
           domains: session.domains,
+          kind: session.mailboxId === null ? ('admin' as const) : ('mailbox' as const),
         }
       : { authenticated: false };
   });

@@ -46,9 +46,17 @@ function connectLine(conn: MailDbConn): string {
 /** A value inside a single-quoted SQL literal that Dovecot also %-expands. */
 const sqlLiteral = (v: string) => assertOneLine(v, 'path').replace(/%/g, '%%').replace(/'/g, "''");
 
+/** The app passwords' passdb file, beside the main one. */
+export const appPasswordSqlConf = (sqlConf: string) => sqlConf.replace(/(\.conf\.ext)?$/, '-app-passwords$1');
+
+/** How many leading characters of an app password Dovecot looks its row up by (`%5w`). */
+export const APP_PASSWORD_KEY_LENGTH = 5;
+
 /**
  * passdb/userdb over Mailroom's tables: only active mailboxes sign in or resolve, so a suspended
  * one is refused everywhere while its mail stays on disk. `%Lu` is the lower-cased user name.
+ * The main password is refused for a mailbox with an active second factor (mailbox_mfa): then
+ * only its app passwords (the other passdb) sign in to IMAP, POP3 and SMTP submission.
  */
 export function renderDovecotSql(conn: MailDbConn, p: DovecotPaths): string {
   const driver = conn.dialect === 'sqlite' ? 'sqlite' : 'pgsql';
@@ -58,9 +66,28 @@ export function renderDovecotSql(conn: MailDbConn, p: DovecotPaths): string {
     `driver = ${driver}`,
     `connect = ${connectLine(conn)}`,
     'default_pass_scheme = ARGON2ID',
-    "password_query = SELECT email AS user, password_hash AS password FROM mailboxes WHERE email = '%Lu' AND status = 'active'",
+    "password_query = SELECT email AS user, password_hash AS password FROM mailboxes WHERE email = '%Lu' AND status = 'active' AND id NOT IN (SELECT mailbox_id FROM mailbox_mfa)",
     `user_query = SELECT ${home} AS home, '*:bytes=' || quota AS quota_rule FROM mailboxes WHERE email = '%Lu' AND status = 'active'`,
     "iterate_query = SELECT email AS user FROM mailboxes WHERE status = 'active'",
+    '',
+  ].join('\n');
+}
+
+/**
+ * The app passwords' passdb. Dovecot's SQL passdb verifies exactly one row (several rows are an
+ * internal failure), so the row is found by the password's first characters (`%5w`, SQL-escaped
+ * by Dovecot; unique per mailbox) and the whole password is then checked against its ARGON2ID hash.
+ */
+export function renderDovecotAppPasswordSql(conn: MailDbConn): string {
+  const driver = conn.dialect === 'sqlite' ? 'sqlite' : 'pgsql';
+  return [
+    MANAGED_HEADER,
+    `driver = ${driver}`,
+    `connect = ${connectLine(conn)}`,
+    'default_pass_scheme = ARGON2ID',
+    'password_query = SELECT m.email AS user, a.password_hash AS password FROM mailbox_app_passwords a ' +
+      "JOIN mailboxes m ON m.id = a.mailbox_id WHERE m.email = '%Lu' AND m.status = 'active' " +
+      `AND a.lookup_key = '%${APP_PASSWORD_KEY_LENGTH}w'`,
     '',
   ].join('\n');
 }
@@ -129,6 +156,11 @@ export function renderDovecotMailroom(s: MailSettings, conn: MailDbConn, p: Dove
     `postmaster_address = postmaster@${s.domain}`,
     `hostname = ${s.hostname}`,
     '',
+    // App passwords first: a miss (no such key, or a wrong password) goes on to the main password.
+    'passdb {',
+    '  driver = sql',
+    `  args = ${assertOneLine(appPasswordSqlConf(p.sqlConf), 'sql conf path')}`,
+    '}',
     'passdb {',
     '  driver = sql',
     `  args = ${assertOneLine(p.sqlConf, 'sql conf path')}`,

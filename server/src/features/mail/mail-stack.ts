@@ -16,6 +16,8 @@ import {
   renderDovecotMailroom,
   renderDovecotServices,
   renderDovecotSql,
+  renderDovecotAppPasswordSql,
+  appPasswordSqlConf,
 } from './dovecot.renderer.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
 import {
@@ -146,6 +148,11 @@ export async function renderMailFiles(
       content: renderMasterCf(await host.readFile(MAIL_PATHS.postfixMaster), s, pp),
     },
     { path: MAIL_PATHS.dovecotSql, content: renderDovecotSql(conn, dp), mode: 0o640 },
+    {
+      path: appPasswordSqlConf(MAIL_PATHS.dovecotSql),
+      content: renderDovecotAppPasswordSql(conn),
+      mode: 0o640,
+    },
     { path: MAIL_PATHS.dovecotDict, content: renderDovecotDict(conn), mode: 0o640 },
     { path: MAIL_PATHS.dovecotMailroom, content: renderDovecotMailroom(s, conn, dp) },
     { path: MAIL_PATHS.dovecotServices, content: renderDovecotServices(s, dp) },

@@ -13,7 +13,13 @@ type Db = Kysely<Database>;
 
 /** The first administrator's address: where required addresses go by default. */
 export async function firstAdminEmail(db: Db): Promise<string | null> {
-  const row = await db.selectFrom('admins').select('email').orderBy('id').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('admins')
+    .select('email')
+    .where('mailbox_id', 'is', null)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
   return row?.email ?? null;
 }
 

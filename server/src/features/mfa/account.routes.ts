@@ -22,6 +22,7 @@ import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
 import { addRecoveryEmail, verifyRecoveryEmail } from './recovery-methods.service.ts';
 import { registerCredential, registrationOptions } from './webauthn.service.ts';
+import { accountPasswordHash } from '../../http/sign-in-account.ts';
 
 const REAUTH_MS = REAUTH_WINDOW_MINUTES * 60_000;
 
@@ -80,12 +81,7 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
     const me = who(request);
     let ok = false;
     if (body.password !== undefined) {
-      const row = await ctx.db
-        .selectFrom('admins')
-        .select('password_hash')
-        .where('id', '=', me.id)
-        .executeTakeFirstOrThrow();
-      ok = await verifyPassword(row.password_hash, body.password);
+      ok = await verifyPassword(await accountPasswordHash(ctx.db, me.id), body.password);
       if (!ok) throw fieldError('password', 'The password is not correct.');
     } else if (body.code !== undefined) {
       await refuseIfLocked(ctx, me.id);
@@ -168,13 +164,17 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
 
   registerRoute(app, accountRoutes.password, async ({ body, request }) => {
     const me = who(request);
-    const row = await ctx.db
-      .selectFrom('admins')
-      .select('password_hash')
-      .where('id', '=', me.id)
-      .executeTakeFirstOrThrow();
-    if (!(await verifyPassword(row.password_hash, body.currentPassword)))
+    if (!(await verifyPassword(await accountPasswordHash(ctx.db, me.id), body.currentPassword)))
       throw fieldError('currentPassword', 'The current password is not correct.');
+    if (request.admin?.mailboxId != null) {
+      // A mailbox user's password is its mailbox's: changed by the mail feature (Dovecot reads it).
+      await ctx.changeMailboxPassword(me.email, body.newPassword);
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('mfa_trusted_devices').where('admin_id', '=', me.id).execute();
+        await revokeAdminSessions(trx, me.id);
+      });
+      return { success: true as const, message: 'Password changed. Every session of the account has ended.' };
+    }
     const hash = await hashPassword(body.newPassword);
     await ctx.db.transaction().execute(async (trx) => {
       await trx

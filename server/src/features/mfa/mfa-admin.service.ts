@@ -9,6 +9,7 @@ import type {
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordActivity } from './activity.ts';
 import { removeDevice, resetFactors, toDevice } from './factors.service.ts';
+import { ensureMailboxAccount } from '../../http/sign-in-account.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
 
@@ -39,7 +40,20 @@ export async function listDevices(ctx: MfaContext): Promise<MfaDevice[]> {
 export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
   const now = ctx.now();
   const t = iso(now);
-  const admins = await ctx.db.selectFrom('admins').select(['id', 'email']).orderBy('email').execute();
+  const admins = await ctx.db
+    .selectFrom('admins')
+    .select(['id', 'email', 'mailbox_id'])
+    .orderBy('email')
+    .execute();
+  // Mailbox users who never signed in have no account row yet: listed as not enrolled.
+  const withAccount = new Set(admins.map((a) => a.mailbox_id).filter((m) => m !== null));
+  const mailboxes = await ctx.db.selectFrom('mailboxes').select(['id', 'email']).orderBy('email').execute();
+  const everyone = [
+    ...admins,
+    ...mailboxes
+      .filter((m) => !withAccount.has(m.id))
+      .map((m) => ({ id: -m.id, email: m.email, mailbox_id: m.id })),
+  ].sort((x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : 0));
   const devices = await listDevices(ctx);
   const accounts = await ctx.db.selectFrom('mfa_accounts').selectAll().execute();
   const codes = await ctx.db
@@ -58,7 +72,7 @@ export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
     .groupBy('admin_id')
     .execute();
   const policy = await effectivePolicy(ctx.db);
-  return admins.map((a) => {
+  return everyone.map((a) => {
     const mine = devices.filter((d) => d.userEmail === a.email && d.status === 'active');
     const acct = accounts.find((x) => x.admin_id === a.id);
     const myCodes = codes.filter((c) => c.admin_id === a.id);
@@ -85,6 +99,7 @@ export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
       lastMfaLogin: acct?.last_mfa_login ?? null,
       status: locked ? 'locked' : mustEnrol ? 'enrolment required' : 'active',
       lastActivity: last?.at == null ? null : String(last.at),
+      kind: a.mailbox_id === null ? ('console' as const) : ('mailbox' as const),
     };
   });
 }
@@ -142,13 +157,21 @@ export async function stats(ctx: MfaContext, users: MfaUser[], devices: MfaDevic
 }
 
 async function adminByEmail(ctx: MfaContext, email: string) {
+  const e = email.trim().toLowerCase();
   const a = await ctx.db
     .selectFrom('admins')
     .select(['id', 'email'])
-    .where('email', '=', email.trim().toLowerCase())
+    .where('email', '=', e)
     .executeTakeFirst();
-  if (!a) throw notFound(`No account ${email}`);
-  return a;
+  if (a) return a;
+  // A mailbox user who never signed in: its account row is made now (to require enrolment, say).
+  const m = await ctx.db
+    .selectFrom('mailboxes')
+    .select(['id', 'email'])
+    .where('email', '=', e)
+    .executeTakeFirst();
+  if (!m) throw notFound(`No account ${email}`);
+  return { id: await ensureMailboxAccount(ctx.db, m), email: m.email };
 }
 
 /** Enable: the account must enrol a factor at its next sign-in (its current sessions end). */

@@ -13,9 +13,14 @@ export interface MfaContext {
   sessionAbsoluteMs: number;
   /** The local mail server's SMTP port on 127.0.0.1 (verification codes go through it). */
   smtpPort: number;
+  /** A mailbox user's password change, through the mail feature's mailbox service. */
+  changeMailboxPassword(email: string, password: string): Promise<void>;
 }
 
-export function mfaContext(deps: AppDeps): MfaContext {
+export function mfaContext(
+  deps: AppDeps,
+  changeMailboxPassword: MfaContext['changeMailboxPassword'],
+): MfaContext {
   const rpId = process.env.MAILROOM_RP_ID ?? 'localhost';
   const origins = (process.env.MAILROOM_RP_ORIGINS ?? '')
     .split(',')
@@ -28,6 +33,7 @@ export function mfaContext(deps: AppDeps): MfaContext {
     rp: { id: rpId, name: 'Mailroom', origins },
     sessionAbsoluteMs: deps.config.sessionAbsoluteMs,
     smtpPort: deps.config.ports.smtp,
+    changeMailboxPassword,
   };
 }
 

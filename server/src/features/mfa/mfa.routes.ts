@@ -1,10 +1,11 @@
+import { authRoutes } from '@mailroom/contract/auth';
 import { mfaRoutes } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import type { SecondStep } from '../../http/sign-in-step.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { registerAccount } from './account.routes.ts';
-import { mfaContext } from './mfa-context.ts';
+import { type MfaContext, mfaContext } from './mfa-context.ts';
 import {
   disableFor,
   enableFor,
@@ -25,6 +26,7 @@ import {
   afterPassword,
   createRecoveryRequest,
   verifySecondStep,
+  mailSignInCode,
   webauthnLoginOptions,
 } from './second-step.ts';
 
@@ -34,8 +36,13 @@ const actor = (request: FastifyRequest) => request.admin?.email ?? 'unknown';
  * Registers the MFA administration (/api/mfa/*) and account (/api/account/*) routes, and answers
  * the second step of a sign-in for the auth feature.
  */
-export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
-  const ctx = mfaContext(deps);
+export function registerMfa(
+  app: FastifyInstance,
+  deps: AppDeps,
+  /** A mailbox user's password change: the mail feature's, given by app.ts. */
+  changeMailboxPassword: MfaContext['changeMailboxPassword'],
+): SecondStep {
+  const ctx = mfaContext(deps, changeMailboxPassword);
   registerAccount(app, ctx);
 
   registerRoute(app, mfaRoutes.dashboard, async () => {
@@ -49,6 +56,10 @@ export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
     };
   });
   registerRoute(app, mfaRoutes.users, async () => listUsers(ctx));
+  registerRoute(app, authRoutes.mfaEmailCode, async ({ body }) => ({
+    success: true as const,
+    sentTo: await mailSignInCode(ctx, body.challenge),
+  }));
   registerRoute(app, mfaRoutes.devices, async () => listDevices(ctx));
   registerRoute(app, mfaRoutes.policies, async () => listPolicies(ctx.db));
   registerRoute(app, mfaRoutes.activity, async () => listActivity(ctx, 200));
@@ -61,6 +72,7 @@ export function registerMfa(app: FastifyInstance, deps: AppDeps): SecondStep {
         { name: 'Hardware Token', available: true, note: null },
         { name: 'Backup Codes', available: true, note: null },
         { name: 'Trusted Devices', available: true, note: 'Per policy' },
+        { name: 'Email', available: true, note: 'Codes sent through the local mail server' },
         { name: 'SMS', available: false, note: 'No SMS provider configured' },
       ],
       lastActivity: last[0]?.timestamp ?? null,

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type {
   LoginMfaChallenge,
   MfaMethod,
@@ -6,7 +6,8 @@ import type {
   RecoveryRequestInput,
 } from '@mailroom/contract/auth';
 import { MFA_LOCKOUT_MINUTES } from '@mailroom/contract/mfa';
-import { tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { emailCodeAddress, emailCodeHash, sendEmailCode } from './email-code.ts';
 import { recordActivity } from './activity.ts';
 import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
 import { clearFailures, countFailure, refuseIfLocked } from './lockout.ts';
@@ -17,6 +18,9 @@ import { authenticationOptions, verifyAuthentication } from './webauthn.service.
 /** A password-proved sign-in waits this long for its second factor. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const TRUSTED_COOKIE = 'mailroom_trusted';
+
+const safeEqual = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 const sha = (v: string) => createHash('sha256').update(v).digest('hex');
 
@@ -63,13 +67,16 @@ async function methodsFor(ctx: MfaContext, adminId: number): Promise<MfaMethod[]
   if (types.has('Hardware Token')) have.push({ m: 'webauthn', label: 'Hardware Token' });
   if ((await backupCodeCounts(ctx.db, adminId, ctx.now())).available > 0)
     have.push({ m: 'backup_code', label: 'Backup Codes' });
+  if ((await emailCodeAddress(ctx, adminId)) !== null) have.push({ m: 'email_code', label: 'Email' });
   const allowed = have.filter(
     (h) =>
       (policy.allowedMethods as string[]).includes(h.label) &&
       (h.m !== 'backup_code' || policy.backupCodesEnabled),
   );
   // A policy never leaves an enrolled account without a way in: its own factors still count.
-  return (allowed.some((h) => h.m !== 'backup_code') ? allowed : have).map((h) => h.m);
+  // E-mail codes and backup codes stand in for a factor; they are not one of their own.
+  const own = (h: { m: MfaMethod }) => h.m !== 'backup_code' && h.m !== 'email_code';
+  return (allowed.some(own) ? allowed : have.filter((h) => h.m !== 'email_code')).map((h) => h.m);
 }
 
 export async function afterPassword(
@@ -146,6 +153,8 @@ async function findChallenge(ctx: MfaContext, token: string) {
       'mfa_challenges.id as id',
       'mfa_challenges.expires_at',
       'mfa_challenges.webauthn_challenge',
+      'mfa_challenges.email_code_hash',
+      'mfa_challenges.email_code_expires_at',
       'admins.id as admin_id',
       'admins.email',
     ])
@@ -155,6 +164,25 @@ async function findChallenge(ctx: MfaContext, token: string) {
   if (!row || row.expires_at <= ctx.now())
     throw unauthorized('The sign-in has expired. Enter your email and password again.');
   return row;
+}
+
+/** Mails a sign-in code for a pending challenge, when the account's methods include it. */
+export async function mailSignInCode(ctx: MfaContext, token: string): Promise<string> {
+  const ch = await findChallenge(ctx, token);
+  await refuseIfLocked(ctx, ch.admin_id);
+  if (!(await methodsFor(ctx, ch.admin_id)).includes('email_code'))
+    throw forbidden('E-mail codes are not allowed for this account.');
+  try {
+    return await sendEmailCode(ctx, {
+      id: ch.id,
+      admin_id: ch.admin_id,
+      email: ch.email,
+      email_code_expires_at: ch.email_code_expires_at === null ? null : Number(ch.email_code_expires_at),
+    });
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw badRequest(`The code could not be mailed: ${(err as Error).message}`);
+  }
 }
 
 export async function webauthnLoginOptions(ctx: MfaContext, token: string): Promise<Record<string, unknown>> {
@@ -183,6 +211,12 @@ export async function verifySecondStep(
     if (body.method === 'totp' && body.code) ok = await verifyTotp(ctx, admin.id, body.code);
     else if (body.method === 'backup_code' && body.code)
       ok = await consumeBackupCode(ctx, admin.id, body.code);
+    else if (body.method === 'email_code' && body.code)
+      ok =
+        ch.email_code_hash !== null &&
+        ch.email_code_expires_at !== null &&
+        Number(ch.email_code_expires_at) > ctx.now() &&
+        safeEqual(ch.email_code_hash, emailCodeHash(ctx, ch.id, body.code));
     else if (body.method === 'webauthn' && body.credential && ch.webauthn_challenge)
       ok = await verifyAuthentication(ctx, admin.id, ch.webauthn_challenge, body.credential);
   }

@@ -1,10 +1,11 @@
 import { Alert, Anchor, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { useAuth } from '../../api/auth-store.ts';
+import { isMailboxUser, useAuth } from '../../api/auth-store.ts';
 import { errorMessage } from '../../api/client.ts';
 import { signOut } from '../../api/sign-out.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { AppPasswordsCard } from './app-passwords-card.tsx';
 import { BackupCodesCard } from './backup-codes-card.tsx';
 import { DevicesCard } from './devices-card.tsx';
 import { PasswordCard } from './password-card.tsx';
@@ -41,7 +42,7 @@ export default function AccountPage() {
           </div>
         </Group>
         <Group gap="xs">
-          {mfa && !mfa.enrolRequired && (
+          {mfa && !mfa.enrolRequired && !isMailboxUser() && (
             <Anchor component={Link} to="/dashboard">
               Back to the dashboard
             </Anchor>
@@ -72,6 +73,7 @@ export default function AccountPage() {
               <SecurityKeyCard disabled={!recent} onDone={done} />
             )}
             <BackupCodesCard mfa={mfa} disabled={!recent} onDone={done} />
+            <AppPasswordsCard disabled={!recent} />
             <RecoveryEmailCard disabled={!recent} />
             <PasswordCard />
           </Stack>

@@ -15,7 +15,13 @@ import { useState, type FormEvent } from 'react';
 import { authRoutes } from '../../api/auth-routes.ts';
 import { ApiError, apiCall } from '../../api/client.ts';
 
-type CodeMethod = 'totp' | 'backup_code';
+type CodeMethod = 'totp' | 'backup_code' | 'email_code';
+
+const METHOD_LABEL: Record<CodeMethod, string> = {
+  totp: 'Authenticator app',
+  backup_code: 'Backup code',
+  email_code: 'E-mail code',
+};
 
 function stepError(err: unknown): string {
   if (err instanceof ApiError) {
@@ -45,6 +51,20 @@ export function LoginMfaStep({
   const [trust, setTrust] = useState(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+
+  async function mailCode() {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const res = await apiCall(authRoutes.mfaEmailCode, { body: { challenge: challenge.challenge } });
+      setSentTo(res.sentTo);
+    } catch (err) {
+      setFailure(stepError(err));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function finish(body: Record<string, unknown>) {
     setBusy(true);
@@ -124,20 +144,35 @@ export function LoginMfaStep({
                 }}
                 data={codeMethods.map((m) => ({
                   value: m,
-                  label: m === 'totp' ? 'Authenticator app' : 'Backup code',
+                  label: METHOD_LABEL[m],
                 }))}
               />
             )}
+            {method === 'email_code' && (
+              <Button variant="default" onClick={() => void mailCode()} disabled={busy}>
+                {sentTo ? 'Send another code' : 'Send me a code'}
+              </Button>
+            )}
             <TextInput
-              label={method === 'totp' ? 'Authentication code' : 'Backup code'}
+              label={
+                method === 'totp'
+                  ? 'Authentication code'
+                  : method === 'email_code'
+                    ? 'E-mail code'
+                    : 'Backup code'
+              }
               description={
                 method === 'totp'
                   ? 'The 6-digit code from your authenticator app'
-                  : 'One of your saved backup codes'
+                  : method === 'email_code'
+                    ? sentTo
+                      ? `The 6-digit code sent to ${sentTo} (valid 10 minutes)`
+                      : 'Send a 6-digit code to your verified e-mail address'
+                    : 'One of your saved backup codes'
               }
               name="code"
               autoComplete="one-time-code"
-              inputMode={method === 'totp' ? 'numeric' : 'text'}
+              inputMode={method === 'backup_code' ? 'text' : 'numeric'}
               value={code}
               onChange={(e) => setCode(e.currentTarget.value)}
               disabled={busy}

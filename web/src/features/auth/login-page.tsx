@@ -50,9 +50,10 @@ export default function LoginPage() {
 
   function finishSignIn(res: LoginSession) {
     // An account that must enrol a second factor goes straight to it.
-    const to = res.enrol_required ? '/account?enrol=1' : returnTo;
+    // A mailbox user's console is only its account page.
+    const to = res.enrol_required ? '/account?enrol=1' : res.kind === 'mailbox' ? '/account' : returnTo;
     setTarget(to);
-    setLogin(res.api_key, res.email);
+    setLogin(res.api_key, res.email, res.kind);
     notify({ type: 'success', title: 'Signed in', message: `Signed in as ${res.email}` });
     void navigate(to, { replace: true });
   }

@@ -1,0 +1,58 @@
+import { appPasswordRoutes } from '@mailroom/contract/app-passwords';
+import { REAUTH_WINDOW_MINUTES } from '@mailroom/contract/mfa';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app-deps.ts';
+import { forbidden, unauthorized } from '../../http/errors.ts';
+import { registerRoute } from '../../http/register-route.ts';
+import {
+  createAppPassword,
+  listAppPasswords,
+  mailboxHasMfa,
+  revokeAppPassword,
+} from './app-passwords.service.ts';
+
+function mailboxOf(request: FastifyRequest): number {
+  if (!request.admin) throw unauthorized();
+  if (request.admin.mailboxId === null) throw forbidden('App passwords belong to mailbox users.');
+  return request.admin.mailboxId;
+}
+
+/** /api/account/app-passwords: a mailbox user's passwords for IMAP, POP3 and SMTP. */
+export function registerAppPasswords(app: FastifyInstance, deps: AppDeps): void {
+  const { db } = deps.database;
+  const now = () => (deps.clock ? deps.clock() : Date.now());
+
+  registerRoute(app, appPasswordRoutes.list, async ({ request }) => {
+    const mailboxId = request.admin?.mailboxId ?? null;
+    if (mailboxId === null) return { available: false, mfaEnabled: false, items: [] };
+    return {
+      available: true,
+      mfaEnabled: await mailboxHasMfa(db, mailboxId),
+      items: await listAppPasswords(db, mailboxId),
+    };
+  });
+
+  /** Like the other security changes: the password or a code proved within the last minutes. */
+  async function requireRecent(request: FastifyRequest): Promise<void> {
+    const r = await db
+      .selectFrom('sessions')
+      .select('reauth_at')
+      .where('id', '=', request.admin!.sessionId)
+      .executeTakeFirst();
+    if (r?.reauth_at == null || Number(r.reauth_at) + REAUTH_WINDOW_MINUTES * 60_000 < now())
+      throw forbidden('Confirm your password or a code first (re-authentication required).');
+  }
+
+  registerRoute(app, appPasswordRoutes.create, async ({ body, request }) => {
+    mailboxOf(request);
+    await requireRecent(request);
+    const created = await createAppPassword(db, mailboxOf(request), body.name, now());
+    request.auditTarget = body.name;
+    return created;
+  });
+
+  registerRoute(app, appPasswordRoutes.revoke, async ({ params, request }) => {
+    await revokeAppPassword(db, mailboxOf(request), params.id);
+    return { success: true as const, message: 'App password revoked.' };
+  });
+}

@@ -1,0 +1,75 @@
+import { randomInt } from 'node:crypto';
+import { tooManyRequests, unauthorized } from '../../http/errors.ts';
+import type { MfaContext } from './mfa-context.ts';
+import { sendMail } from './smtp-send.ts';
+
+/** A mailed sign-in code stays valid this long, and is accepted once. */
+export const EMAIL_CODE_TTL_MS = 10 * 60_000;
+/** A new code at most this often per sign-in. */
+const RESEND_MS = 30_000;
+
+/**
+ * Where an account's e-mail codes go: its first verified recovery address, else (a mailbox user)
+ * the mailbox itself. Null: the account has no address to receive one.
+ */
+export async function emailCodeAddress(ctx: MfaContext, adminId: number): Promise<string | null> {
+  const rec = await ctx.db
+    .selectFrom('mfa_recovery_methods')
+    .select('method_value')
+    .where('admin_id', '=', adminId)
+    .where('method_type', '=', 'Email')
+    .where('verified', '=', 1)
+    .orderBy('id')
+    .executeTakeFirst();
+  if (rec) return rec.method_value;
+  const mb = await ctx.db
+    .selectFrom('admins')
+    .innerJoin('mailboxes', 'mailboxes.id', 'admins.mailbox_id')
+    .select('mailboxes.email')
+    .where('admins.id', '=', adminId)
+    .where('mailboxes.status', '=', 'active')
+    .executeTakeFirst();
+  return mb?.email ?? null;
+}
+
+const mask = (address: string) => {
+  const [local = '', domain = ''] = address.split('@');
+  return `${local.slice(0, 1)}${'*'.repeat(Math.max(local.length - 1, 1))}@${domain}`;
+};
+
+/** Keyed hash of the code, bound to the challenge (a code is worth nothing for another sign-in). */
+export const emailCodeHash = (ctx: MfaContext, challengeId: number, code: string) =>
+  ctx.box.mac(`email-code:${challengeId}:${code}`);
+
+/**
+ * Mails a 6-digit code for a pending sign-in through the local mail server; the sign-in then
+ * waits up to 10 minutes for it. A new code replaces the previous one.
+ */
+export async function sendEmailCode(
+  ctx: MfaContext,
+  ch: { id: number; admin_id: number; email: string; email_code_expires_at: number | null },
+): Promise<string> {
+  const to = await emailCodeAddress(ctx, ch.admin_id);
+  if (!to) throw unauthorized('No e-mail address can receive a code for this account.');
+  const now = ctx.now();
+  if (ch.email_code_expires_at !== null && ch.email_code_expires_at - EMAIL_CODE_TTL_MS + RESEND_MS > now)
+    throw tooManyRequests(RESEND_MS / 1000, 'A code was just sent. Wait a little before asking for another.');
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await ctx.db
+    .updateTable('mfa_challenges')
+    .set({
+      email_code_hash: emailCodeHash(ctx, ch.id, code),
+      email_code_expires_at: now + EMAIL_CODE_TTL_MS,
+      expires_at: now + EMAIL_CODE_TTL_MS,
+    })
+    .where('id', '=', ch.id)
+    .execute();
+  await sendMail({
+    port: ctx.smtpPort,
+    from: 'mailroom@localhost.localdomain',
+    to,
+    subject: 'Mailroom: your sign-in code',
+    text: `Your sign-in code is ${code}.\nIt is valid for 10 minutes, once. It was requested for the account ${ch.email}.\nIf you did not try to sign in, change your password.\n`,
+  });
+  return mask(to);
+}

@@ -1,0 +1,174 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { Secret, TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialects, startTestApp, type TestContext } from '../harness.ts';
+
+/** An SMTP sink on 127.0.0.1 keeping what it receives (the real Postfix path: mail-flow tests). */
+function smtpSink(): Promise<{ server: Server; port: number; messages: { to: string; data: string }[] }> {
+  const messages: { to: string; data: string }[] = [];
+  const server = createServer((sock: Socket) => {
+    let to = '';
+    let data: string | null = null;
+    let buf = '';
+    sock.setEncoding('utf8');
+    sock.write('220 sink ESMTP\r\n');
+    sock.on('data', (chunk: string) => {
+      buf += chunk;
+      let i: number;
+      while ((i = buf.indexOf('\r\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        if (data !== null) {
+          if (line === '.') {
+            messages.push({ to, data });
+            data = null;
+            sock.write('250 queued\r\n');
+          } else data += `${line}\n`;
+          continue;
+        }
+        const cmd = line.slice(0, 4).toUpperCase();
+        if (cmd === 'EHLO') sock.write('250-sink\r\n250 8BITMIME\r\n');
+        else if (cmd === 'RCPT') {
+          to = /<([^>]*)>/.exec(line)?.[1] ?? '';
+          sock.write('250 ok\r\n');
+        } else if (cmd === 'DATA') {
+          data = '';
+          sock.write('354 go on\r\n');
+        } else if (cmd === 'QUIT') sock.end('221 bye\r\n');
+        else sock.write('250 ok\r\n');
+      }
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const addr = server.address();
+      resolve({ server, port: typeof addr === 'object' && addr ? addr.port : 0, messages });
+    }),
+  );
+}
+
+const codeAt = (secret: string, ms: number) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: ms,
+  });
+
+describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
+  let t: TestContext;
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  let now = Date.now();
+  const GINA = { email: 'gina@example.net', password: 'gina-mailbox-pass-1' };
+  const login = () => t.app.inject({ method: 'POST', url: '/auth/login', payload: GINA });
+  const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
+  const challenge = async () => {
+    const res = await login();
+    expect(res.json()).toMatchObject({ mfa_required: true });
+    return res.json<{ challenge: string; methods: string[] }>();
+  };
+  const lastCode = () => /sign-in code is (\d{6})/.exec(sink.messages.at(-1)!.data)![1]!;
+
+  beforeAll(async () => {
+    sink = await smtpSink();
+    t = await startTestApp(dialect, { env: { MAILROOM_SMTP_PORT: String(sink.port) } });
+    // A set clock (30 s steps): TOTP codes and the code expiry are computed from it.
+    now = Math.floor(Date.now() / 30_000) * 30_000 + 5_000;
+    t.deps.clock = () => now;
+    const add = await t.call({
+      method: 'POST',
+      url: '/api/mail/users/add',
+      payload: { createDomain: true, email: GINA.email, password: GINA.password, quota: 1024 * 1024 },
+    });
+    expect(add.statusCode, add.body).toBe(200);
+    const key = (await login()).json().api_key as string;
+    const as = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, payload, headers: { authorization: `Bearer ${key}` } });
+    const start = (await as('/api/account/mfa/totp', { deviceName: 'Phone' })).json();
+    expect(
+      (await as(`/api/account/mfa/totp/${start.deviceId}/confirm`, { code: codeAt(start.secret, now) }))
+        .statusCode,
+    ).toBe(200);
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise((r) => sink.server.close(r));
+  });
+
+  it('a code goes to the mailbox through SMTP and signs in once', async () => {
+    const ch = await challenge();
+    expect(ch.methods).toContain('email_code');
+    const sent = await post('/auth/mfa/email-code', { challenge: ch.challenge });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toEqual({ success: true, sentTo: 'g***@example.net' });
+    const mail = sink.messages.at(-1)!;
+    expect(mail.to).toBe(GINA.email);
+    expect(mail.data).toContain('Subject: Mailroom: your sign-in code');
+    const code = lastCode();
+    // Stored hashed: the code itself is nowhere in the database row.
+    const row = await t.deps.database.db.selectFrom('mfa_challenges').selectAll().executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(code);
+    // A new code at most every 30 s.
+    expect((await post('/auth/mfa/email-code', { challenge: ch.challenge })).statusCode).toBe(429);
+    const wrong = code === '000000' ? '111111' : '000000';
+    expect(
+      (await post('/auth/mfa/verify', { challenge: ch.challenge, method: 'email_code', code: wrong }))
+        .statusCode,
+    ).toBe(401);
+    const ok = await post('/auth/mfa/verify', { challenge: ch.challenge, method: 'email_code', code });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ success: true, email: GINA.email, kind: 'mailbox' });
+    const again = await post('/auth/mfa/verify', { challenge: ch.challenge, method: 'email_code', code });
+    expect(again.statusCode).toBe(401);
+  });
+
+  it('a code expires after 10 minutes; a code is worth nothing for another sign-in', async () => {
+    const ch = await challenge();
+    expect((await post('/auth/mfa/email-code', { challenge: ch.challenge })).statusCode).toBe(200);
+    const code = lastCode();
+    const other = await challenge();
+    expect(
+      (await post('/auth/mfa/verify', { challenge: other.challenge, method: 'email_code', code })).statusCode,
+    ).toBe(401);
+    now += 10 * 60_000 + 1_000;
+    expect(
+      (await post('/auth/mfa/verify', { challenge: ch.challenge, method: 'email_code', code })).statusCode,
+    ).toBe(401);
+  });
+
+  it('wrong codes count toward the lockout (with the earlier wrong ones: 5 lock the account)', async () => {
+    let locked = false;
+    for (let i = 0; i < 5 && !locked; i++) {
+      const res = await login();
+      if (res.statusCode === 429) locked = true;
+      else {
+        const ch = res.json<{ challenge: string }>();
+        const v = await post('/auth/mfa/verify', {
+          challenge: ch.challenge,
+          method: 'email_code',
+          code: '999999',
+        });
+        locked = v.statusCode === 429;
+      }
+    }
+    expect(locked).toBe(true);
+    expect((await login()).statusCode).toBe(429);
+    const lock = await t.deps.database.db.selectFrom('mfa_lockouts').selectAll().executeTakeFirstOrThrow();
+    expect(lock.attempts).toBe(5);
+  });
+
+  it('a policy whose allowed methods leave out Email offers no e-mail code', async () => {
+    now += 60 * 60_000;
+    const res = await t.call({
+      method: 'POST',
+      url: '/api/mfa/policies',
+      payload: {
+        name: 'No mail codes',
+        appliesTo: 'admins',
+        requireMfa: false,
+        allowedMethods: ['TOTP', 'Backup Codes'],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const ch = await challenge();
+    expect(ch.methods).not.toContain('email_code');
+    expect((await post('/auth/mfa/email-code', { challenge: ch.challenge })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,148 @@
+import { type AppPasswordCreated, appPasswordRoutes } from '@mailroom/contract/app-passwords';
+import {
+  Paper,
+  Button,
+  Card,
+  Code,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { notify } from '../../lib/notifications-store.ts';
+import { formatWhen } from './format-when.ts';
+import { accountKeys } from './use-account-mfa.ts';
+
+/**
+ * A mailbox user's app passwords for mail programs (IMAP, POP3, SMTP). With a second factor on,
+ * the mail server accepts only these, not the main password.
+ */
+export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
+  const qc = useQueryClient();
+  const q = useQuery({
+    queryKey: [...accountKeys.all, 'app-passwords'],
+    queryFn: () => apiCall(appPasswordRoutes.list),
+  });
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [shown, setShown] = useState<AppPasswordCreated | null>(null);
+  const refresh = () => qc.invalidateQueries({ queryKey: [...accountKeys.all, 'app-passwords'] });
+
+  if (!q.data?.available) return null;
+  const data = q.data;
+
+  async function create() {
+    setBusy(true);
+    setError(null);
+    try {
+      setShown(await apiCall(appPasswordRoutes.create, { body: { name: name.trim() } }));
+      setName('');
+      await refresh();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.fieldErrors.name ?? err.message) : errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function revoke(id: number, label: string) {
+    try {
+      await apiCall(appPasswordRoutes.revoke, { params: { id } });
+      notify({ type: 'success', title: 'App password revoked', message: label });
+      if (shown?.id === id) setShown(null);
+      await refresh();
+    } catch (err) {
+      notify({ type: 'error', title: 'Could not revoke', message: errorMessage(err) });
+    }
+  }
+
+  return (
+    <Card withBorder radius="md" padding="md" component="section" aria-labelledby="app-pw-title">
+      <Title order={2} size="h4" id="app-pw-title" mb="xs">
+        App passwords
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {data.mfaEnabled
+          ? 'Your account has a second factor: mail programs (IMAP, POP3, SMTP) sign in with an app password only, not your main password.'
+          : 'Mail programs (IMAP, POP3, SMTP) can sign in with an app password. Once you add a second factor, only app passwords work there.'}
+      </Text>
+      <Stack gap="sm">
+        {shown && (
+          <Paper withBorder p="sm" radius="sm" role="status">
+            <Text fw={600} mb={4}>
+              New app password: {shown.name}
+            </Text>
+            <Group gap="xs" wrap="nowrap">
+              <Code fz="md" data-testid="new-app-password">
+                {shown.password}
+              </Code>
+              <CopyButton value={shown.password} label="Copy the app password" />
+            </Group>
+            <Text size="sm" mt="xs">
+              Copy it now: it is shown only once.
+            </Text>
+          </Paper>
+        )}
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label="App Name"
+            placeholder="Phone mail app"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={error}
+            style={{ flex: 1, minWidth: 200 }}
+          />
+          <Button disabled={disabled || busy || !name.trim()} onClick={() => void create()}>
+            Create app password
+          </Button>
+        </Group>
+        {data.items.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No app passwords yet.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={360}>
+            <Table verticalSpacing="xs" aria-label="App passwords">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.items.map((p) => (
+                  <Table.Tr key={p.id}>
+                    <Table.Td>{p.name}</Table.Td>
+                    <Table.Td>{formatWhen(p.createdAt)}</Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => void revoke(p.id, p.name)}
+                        aria-label={`Revoke ${p.name}`}
+                      >
+                        Revoke
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Card>
+  );
+}
