@@ -54,7 +54,9 @@ test.describe('mailbox users on /account', () => {
     const pw = (await page.getByTestId('new-app-password').textContent())!.trim();
     expect(pw).toMatch(/^[a-z2-9]{5}(-[a-z2-9]{5}){3}$/);
     await expect(
-      page.getByRole('table', { name: 'App passwords' }).getByRole('cell', { name: 'Phone mail', exact: true }),
+      page
+        .getByRole('table', { name: 'App passwords' })
+        .getByRole('cell', { name: 'Phone mail', exact: true }),
     ).toBeVisible();
 
     await page.getByLabel('Device Name').fill('My phone');

@@ -115,7 +115,12 @@ const suite: BenchSuite = {
       const scanMs = performance.now() - s0;
       ctx.log(`expiring ${dash.expiringSoon}, due ${due.length}`);
       const p99 = pct(times, 99);
-      ctx.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+      ctx.log(
+        `load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} on ${os.cpus().length} cores`,
+      );
       return [
         { measure: `parse one certificate (mean of ${COUNT})`, value: ms(parseMs / COUNT), raw: { parseMs } },
         { measure: `parse + store ${COUNT} certificates`, value: ms(storeMs) },

@@ -281,7 +281,9 @@ describe.each(dialects())('domain administrators on %s', (dialect) => {
   });
 
   it('lists every domain-scoped route here, and each refuses another domain and works on their own', async () => {
-    const scoped = t.app.routeList.filter((r) => r.access === 'domain' && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    const scoped = t.app.routeList
+      .filter((r) => r.access === 'domain' && r.method !== 'HEAD')
+      .map((r) => `${r.method} ${r.url}`);
     expect(scoped.sort()).toEqual(Object.keys(DOMAIN_ROUTES).sort());
     for (const [key, c] of Object.entries(DOMAIN_ROUTES)) {
       const method = key.split(' ')[0]!;

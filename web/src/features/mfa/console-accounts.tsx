@@ -58,7 +58,7 @@ export function ConsoleAccounts() {
   return (
     <LoadState
       loading={list.isPending}
-      error={list.error ? (list.error).message : null}
+      error={list.error ? list.error.message : null}
       errorTitle="Failed to load console accounts"
       onRetry={() => void list.refetch()}
     >
