@@ -249,6 +249,7 @@ describe.each(dialects())('domain administrators on %s', (dialect) => {
       email: DA.email,
       role: 'domain-admin',
       domains: [OWN],
+      kind: 'admin',
     });
   });
 
