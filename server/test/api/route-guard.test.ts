@@ -5,6 +5,7 @@ import { dialects, startTestApp, type TestContext } from '../harness.ts';
 const PUBLIC_API = [
   '/auth/login',
   '/auth/logout',
+  '/auth/mfa/email-code',
   '/auth/mfa/recovery',
   '/auth/mfa/verify',
   '/auth/mfa/webauthn-options',

@@ -165,13 +165,15 @@ export function registerAuth(
     const token = tokenFromHeaders(request.headers);
     const session = token ? await touchSession(db, policy, token) : null;
     return session
-      ? {
-          authenticated: true,
-          email: session.email,
-          role: session.role === 'admin' ? ('admin' as const) : ('domain-admin' as const),
-          domains: session.domains,
-          kind: session.mailboxId === null ? ('admin' as const) : ('mailbox' as const),
-        }
+      ? session.mailboxId !== null
+        ? { authenticated: true, email: session.email, kind: 'mailbox' as const }
+        : {
+            authenticated: true,
+            email: session.email,
+            role: session.role === 'admin' ? ('admin' as const) : ('domain-admin' as const),
+            domains: session.domains,
+            kind: 'admin' as const,
+          }
       : { authenticated: false };
   });
 }
