@@ -66,7 +66,7 @@ describe('loadConfig', () => {
   });
 
   it('runs the ACME HTTP-01 listener on 2080 locally, 80 in system mode, off with 0', () => {
-    expect(loadConfig({}).acme).toEqual({ httpPort: 2080, caFile: undefined });
+    expect(loadConfig({}).acme).toEqual({ httpPort: 2080, caFile: undefined, renewalTickSeconds: 60 });
     expect(loadConfig({ MAILROOM_ROOT: '/' }).acme.httpPort).toBe(80);
     expect(loadConfig({ MAILROOM_ACME_HTTP_PORT: '0' }).acme.httpPort).toBeNull();
     expect(loadConfig({ MAILROOM_ACME_HTTP_PORT: '8402' }).acme.httpPort).toBe(8402);

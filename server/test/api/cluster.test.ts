@@ -66,10 +66,13 @@ describe('cluster mode', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(out).toContain('cluster started');
-    const workers = execFileSync('ps', ['-o', 'pid=', '--ppid', String(proc.pid)], { encoding: 'utf8' })
+    // The workers are the primary's node children (a checker the startup render runs may be
+    // another child for a moment).
+    const workers = execFileSync('ps', ['-o', 'pid=,comm=', '--ppid', String(proc.pid)], { encoding: 'utf8' })
       .split('\n')
-      .map((s) => Number(s.trim()))
-      .filter((n) => n > 0);
+      .map((l) => l.trim().split(/\s+/))
+      .filter(([pid, comm]) => Number(pid) > 0 && comm === 'node')
+      .map(([pid]) => Number(pid));
     expect(workers).toHaveLength(2);
 
     // Many connections at once: the primary hands them out in turn, so both workers hold some.

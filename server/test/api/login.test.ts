@@ -12,11 +12,14 @@ describe.each(dialects())('sign-in on %s', (dialect) => {
   const login = (payload: unknown, remoteAddress = '192.0.2.10') =>
     t.app.inject({ method: 'POST', url: '/auth/login', payload: payload as object, remoteAddress });
 
+  const SIGNED_IN = { authenticated: true, email: ADMIN.email, role: 'admin', domains: [], kind: 'admin' };
+
   it('answers {success, api_key, email} and a strict, HttpOnly cookie', async () => {
     const res = await login({ email: '  Admin@Example.COM ', password: ADMIN.password });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['api_key', 'email', 'success']);
+    expect(Object.keys(body).sort()).toEqual(['api_key', 'email', 'kind', 'success']);
+    expect(body.kind).toBe('admin');
     expect(body).toMatchObject({ success: true, email: ADMIN.email });
     // 32 random bytes in base64url: 256 bits, well above the 128-bit floor.
     expect(Buffer.from(body.api_key, 'base64url')).toHaveLength(32);
@@ -82,12 +85,12 @@ describe.each(dialects())('sign-in on %s', (dialect) => {
       url: '/auth/status',
       headers: { authorization: `Bearer ${api_key}` },
     });
-    expect(byBearer.json()).toEqual({ authenticated: true, email: ADMIN.email });
+    expect(byBearer.json()).toEqual(SIGNED_IN);
     const byCookie = await t.app.inject({
       url: '/auth/status',
       headers: { cookie: `theme=dark; mailroom_session=${api_key}` },
     });
-    expect(byCookie.json()).toEqual({ authenticated: true, email: ADMIN.email });
+    expect(byCookie.json()).toEqual(SIGNED_IN);
     const api = await t.app.inject({
       url: '/api/system/status',
       headers: { cookie: `mailroom_session=${api_key}` },

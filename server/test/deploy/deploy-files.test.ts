@@ -134,7 +134,7 @@ describe('deploy/sudoers', () => {
     const rules = joined
       .split('\n')
       .filter((l) => l.trim() && !l.startsWith('#') && !l.startsWith('Cmnd_Alias'));
-    expect(rules).toEqual(['mailroom ALL=(root) NOPASSWD: MAILROOM_RELOADS']);
+    expect(rules).toEqual(['mailroom ALL=(root) NOPASSWD: MAILROOM_RELOADS, MAILROOM_CONTROLS']);
   });
 });
 

@@ -193,7 +193,14 @@ describe.skipIf(sandboxSkip !== null)('the compiled server in system mode, as th
         /* not listening yet */
       }
       // At start Mailroom renders the mail configuration with the saved (default) settings.
-      if (status === 200 && backupOf('etc/postfix/master.cf')) break;
+      // (The originals are copied before the swap: wait for the rendered file too.)
+      const rendered = path.join(box.etc, 'postfix/main.cf');
+      if (
+        status === 200 &&
+        backupOf('etc/postfix/master.cf') &&
+        readFileSync(rendered, 'utf8').includes('virtual_mailbox_maps')
+      )
+        break;
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(status, output).toBe(200);
@@ -205,7 +212,7 @@ describe.skipIf(sandboxSkip !== null)('the compiled server in system mode, as th
     expect(readFileSync(backupOf('etc/postfix/master.cf')!, 'utf8')).toBe(debianMasterCf);
     // …and replaced, by the mailroom user, in the sandbox's /etc only.
     const rendered = path.join(box.etc, 'postfix/main.cf');
-    expect(readFileSync(rendered, 'utf8')).toContain('virtual_mailbox_maps');
+    expect(readFileSync(rendered, 'utf8'), output).toContain('virtual_mailbox_maps');
     expect(statSync(rendered).uid).toBe(box.uid);
     expect(readFileSync('/etc/postfix/main.cf', 'utf8')).toBe(debianMainCf);
     expect(existsSync(path.join(box.etc, 'postfix/mailroom/virtual-mailboxes.cf'))).toBe(true);
