@@ -279,8 +279,9 @@ test.describe('DNS screens', () => {
     await form.getByRole('button', { name: 'Add Record' }).click();
     await expect(form).toBeHidden();
     const mxRow = page.getByRole('row').filter({ hasText: `mail.${zone}` });
-    await expect(mxRow.getByRole('cell').nth(1)).toHaveText('@');
-    await expect(mxRow.getByRole('cell').nth(5)).toHaveText('5');
+    // Cells: selection, zone, name, type, value, TTL, priority, actions.
+    await expect(mxRow.getByRole('cell').nth(2)).toHaveText('@');
+    await expect(mxRow.getByRole('cell').nth(6)).toHaveText('5');
 
     // SRV: priority, weight and port are bound and bounded.
     await page.getByRole('button', { name: 'Add DNS Record' }).click();
