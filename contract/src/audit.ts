@@ -43,6 +43,8 @@ export const AuditQuery = z.object({
 export const AuditList = z.object({
   entries: z.array(AuditEntry),
   total: z.number(),
+  /** The count stopped at TOTAL_CAP: there are more entries than `total`. */
+  totalCapped: z.boolean().optional(),
   /** The id to pass as `cursor` for the next (older) page; null on the last page. */
   nextCursor: z.number().nullable().optional(),
 });

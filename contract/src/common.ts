@@ -28,6 +28,13 @@ export const ListQuery = z.object({
 export type ListQuery = z.infer<typeof ListQuery>;
 
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+/**
+ * A search or log can match more rows than is worth counting on every page: its count stops at
+ * this many. `X-Total-Capped: true` (or `totalCapped` in a body) then says X-Total-Count is that
+ * floor: the list holds more.
+ */
+export const TOTAL_CAP = 10_000;
+export const TOTAL_CAPPED_HEADER = 'x-total-capped';
 /** Cursor of the page after this one (absent on the last page). */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 /** Cursor of the page before this one (absent on the first page). */

@@ -58,6 +58,8 @@ export function refuseCursorWithOffset(query: {
 export interface CursorPage<T> {
   items: T[];
   total: number;
+  /** `total` is the count's cap (TOTAL_CAP), not the whole count. */
+  capped?: boolean | undefined;
   /** Cursor of the next page (absent when this is the last). */
   next?: string | undefined;
   /** Cursor of the previous page (absent when this is the first). */

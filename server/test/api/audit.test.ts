@@ -1,4 +1,5 @@
 import { OkResponse } from '@mailroom/contract/common';
+import { TOTAL_CAP } from '@mailroom/contract/common';
 import { defineRoute } from '@mailroom/contract/route';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -147,6 +148,30 @@ describe.each(dialects())('audit log on %s', (dialect) => {
     expect(all.entries.length).toBe(Math.min(50, all.total));
     const ids = all.entries.map((e: { id: number }) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('stops counting at the cap and says so, while a narrower filter counts exactly', async () => {
+    const db = t.deps.database.db;
+    const at = new Date().toISOString();
+    const rows = Array.from({ length: TOTAL_CAP + 5 }, (_, i) => ({
+      at,
+      actor: 'bulk',
+      action: i < 3 ? 'capped.rare' : 'capped.bulk',
+      target: `t${i}`,
+      outcome: 'success',
+    }));
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto('audit_log')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+    const all = (await t.call({ url: '/api/audit?limit=5' })).json();
+    expect(all.total).toBe(TOTAL_CAP);
+    expect(all.totalCapped).toBe(true);
+    const rare = (await t.call({ url: '/api/audit?action=capped.rare' })).json();
+    expect(rare.total).toBe(3);
+    expect(rare.totalCapped).toBeUndefined();
+    await db.deleteFrom('audit_log').where('action', 'like', 'capped.%').execute();
   });
 
   it('filters by a literal action prefix (no wildcards)', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOTAL_CAP } from '@mailroom/contract/common';
 import { countIntoDomain, countOutOfDomain } from '../../src/features/mail/domain.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
@@ -160,6 +161,91 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
         disabled,
       );
       expect(disabled.every((r) => r.status === 'disabled')).toBe(true);
+    });
+
+    it('a search matching by source, domain and destination lists each match once, in every order', async () => {
+      // "ex" starts example.com (every row's domain), two sources and one destination of another domain.
+      const extra = [
+        { source: 'ex1@example.com', destination: 'd1@example.org', status: 'active' },
+        { source: 'q1@example.com', destination: 'ex-both@example.org', status: 'active' },
+        { source: 'exa@other.net', destination: 'ex-list@example.org', status: 'disabled' },
+        { source: 'zz@other.net', destination: 'ex-team@example.org', status: 'active' },
+        { source: 'yy@other.net', destination: 'nobody@example.org', status: 'active' },
+      ];
+      const now = new Date().toISOString();
+      await db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx
+            .insertInto('mail_aliases')
+            .values(
+              extra.map((r) => ({ ...r, domain: r.source.split('@')[1]!, created_at: now, updated_at: now })),
+            )
+            .execute();
+          await countIntoDomain(trx, 'example.com', { aliases: 2 });
+          await countIntoDomain(trx, 'other.net', { aliases: 3 });
+        });
+      try {
+        const everything = (await walk('/api/mail/aliases?sort=source&limit=1000')).rows;
+        const q = 'ex';
+        const matches = everything.filter((r) =>
+          [r.source as string, (r.source as string).split('@')[1]!, r.destination as string].some((v) =>
+            v.startsWith(q),
+          ),
+        );
+        expect(matches.map((r) => r.source)).toContain('zz@other.net');
+        expect(matches.map((r) => r.source)).not.toContain('yy@other.net');
+        for (const sort of ['source', '-destination', 'status']) {
+          const field = sort.replace(/^-/, '');
+          const byKey = (r: Row) =>
+            field === 'source' ? [r.source as string] : [r[field] as string, r.source as string];
+          const want = [...matches].sort((a, b) => {
+            const [x, y] = [byKey(a), byKey(b)];
+            for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+            return 0;
+          });
+          if (sort.startsWith('-')) want.reverse();
+          expect((await walk(`/api/mail/aliases?q=${q}&sort=${sort}&limit=3`)).rows, sort).toEqual(want);
+          const page = await get(`/api/mail/aliases?q=${q}&sort=${sort}&limit=4&offset=5`);
+          expect(page.json<Row[]>(), sort).toEqual(want.slice(5, 9));
+          expect(page.headers['x-total-count']).toBe(String(want.length));
+        }
+      } finally {
+        for (const r of extra) await deleteAlias(r.source);
+      }
+    });
+
+    it('a search matching more than the count cap says so, and still pages every match', async () => {
+      const extra = Array.from({ length: TOTAL_CAP + 40 }, (_, i) => ({
+        source: `cap${String(i).padStart(5, '0')}@example.com`,
+        destination: `d${i % 4}@example.org`,
+        status: 'active',
+      }));
+      for (let i = 0; i < extra.length; i += 1000) await insertAliases(extra.slice(i, i + 1000));
+      try {
+        // "example.c" matches every row of example.com by its domain: the dense branch.
+        const everything = (await walk('/api/mail/aliases?sort=source&limit=1000')).rows.filter((r) =>
+          (r.source as string).endsWith('@example.com'),
+        );
+        const first = await get('/api/mail/aliases?q=example.c&sort=source&limit=25');
+        expect(first.headers['x-total-count']).toBe(String(TOTAL_CAP));
+        expect(first.headers['x-total-capped']).toBe('true');
+        expect(first.json<Row[]>()).toEqual(everything.slice(0, 25));
+        const deep = await get(`/api/mail/aliases?q=example.c&sort=source&limit=25&offset=${TOTAL_CAP - 10}`);
+        expect(deep.json<Row[]>()).toEqual(everything.slice(TOTAL_CAP - 10, TOTAL_CAP + 15));
+        expect(deep.headers['x-next-cursor']).toBeDefined();
+        expect((await walk('/api/mail/aliases?q=example.c&sort=source&limit=1000')).rows).toEqual(everything);
+        const few = await get('/api/mail/aliases?q=cap0000&sort=source');
+        expect(few.headers['x-total-count']).toBe('10');
+        expect(few.headers['x-total-capped']).toBeUndefined();
+      } finally {
+        await db()
+          .transaction()
+          .execute(async (trx) => {
+            await trx.deleteFrom('mail_aliases').where('source', 'like', 'cap%').execute();
+            await countOutOfDomain(trx, 'example.com', { aliases: extra.length });
+          });
+      }
     });
 
     it('refuses a bad cursor with a 400 naming the field', async () => {

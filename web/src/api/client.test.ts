@@ -1,4 +1,7 @@
-import { TOTAL_COUNT_HEADER as CONTRACT_TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
+import {
+  TOTAL_CAPPED_HEADER as CONTRACT_TOTAL_CAPPED_HEADER,
+  TOTAL_COUNT_HEADER as CONTRACT_TOTAL_COUNT_HEADER,
+} from '@mailroom/contract/common';
 import { defineRoute } from '@mailroom/contract/route';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -13,6 +16,7 @@ import {
   buildUrl,
   errorMessage,
   messageForStatus,
+  TOTAL_CAPPED_HEADER,
   TOTAL_COUNT_HEADER,
 } from './client.ts';
 
@@ -87,6 +91,7 @@ describe('URLs (spec §7)', () => {
 
   it('uses the contract header name for totals', () => {
     expect(TOTAL_COUNT_HEADER).toBe(CONTRACT_TOTAL_COUNT_HEADER);
+    expect(TOTAL_CAPPED_HEADER).toBe(CONTRACT_TOTAL_CAPPED_HEADER);
   });
 });
 
@@ -206,7 +211,14 @@ describe('apiCallWithTotal and apiUpload', () => {
     answer(200, [{ email: 'a@example.com' }], { 'X-Total-Count': '1234' });
     const r = await apiCallWithTotal(list, { query: { limit: 1 } });
     expect(r.total).toBe(1234);
+    expect(r.capped).toBe(false);
     expect(r.data).toHaveLength(1);
+  });
+
+  it('reads X-Total-Capped: the total is a floor', async () => {
+    answer(200, [{ email: 'a@example.com' }], { 'X-Total-Count': '10000', 'X-Total-Capped': 'true' });
+    const r = await apiCallWithTotal(list, { query: { limit: 1 } });
+    expect(r).toMatchObject({ total: 10000, capped: true });
   });
 
   it('falls back to the array length without the header', async () => {

@@ -15,6 +15,8 @@ import { clearLogin, getApiKey } from './auth-store.ts';
  * zod into the sign-in page's bundle, because contract/common builds schemas when it loads.
  */
 export const TOTAL_COUNT_HEADER = 'x-total-count';
+/** Same value as the contract's TOTAL_CAPPED_HEADER: the count stopped at its cap. */
+export const TOTAL_CAPPED_HEADER = 'x-total-capped';
 /** Same values as the contract's NEXT_CURSOR_HEADER and PREV_CURSOR_HEADER. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 export const PREV_CURSOR_HEADER = 'x-prev-cursor';
@@ -235,14 +237,21 @@ export async function apiCall<D extends RouteDef>(def: D, input: CallInput<D> = 
 export async function apiCallWithTotal<D extends RouteDef>(
   def: D,
   input: CallInput<D> = {},
-): Promise<{ data: ResponseOf<D>; total: number; next?: string; prev?: string }> {
+): Promise<{ data: ResponseOf<D>; total: number; capped: boolean; next?: string; prev?: string }> {
   const { data, headers } = await send(def, input, jsonBody(def, input.body), 'application/json');
   const header = headers.get(TOTAL_COUNT_HEADER);
   const parsed = header === null ? NaN : Number.parseInt(header, 10);
   const total = Number.isFinite(parsed) ? parsed : Array.isArray(data) ? data.length : 0;
   const next = headers.get(NEXT_CURSOR_HEADER);
   const prev = headers.get(PREV_CURSOR_HEADER);
-  return { data: data as ResponseOf<D>, total, ...(next ? { next } : {}), ...(prev ? { prev } : {}) };
+  const capped = headers.get(TOTAL_CAPPED_HEADER) === 'true';
+  return {
+    data: data as ResponseOf<D>,
+    total,
+    capped,
+    ...(next ? { next } : {}),
+    ...(prev ? { prev } : {}),
+  };
 }
 
 /**

@@ -9,12 +9,14 @@ import {
 import { fieldMessages } from '@mailroom/contract/messages';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { andDomainIn } from '../../db/domain-scope.ts';
+import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { countIntoDomain, countOutOfDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
-import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
+import { cappedCounts, cappedSum, totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
+import { TOTAL_CAP } from '@mailroom/contract/common';
 import { pageWindow } from './page-window.ts';
 import {
   type CursorPage,
@@ -29,6 +31,9 @@ import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 type Db = Kysely<Database>;
 
 const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: sql`a.status` } as const;
+
+/** At most this many rows walked in source order for a dense search branch's page (see `listAliases`). */
+const ORDERED_SCAN_ROWS = 50_000;
 
 /** Offsets up to this are read in one query from the list's start (see `listAliases`). */
 const SHALLOW = 1000;
@@ -58,6 +63,36 @@ async function aliasRows(
 const aliasKeys = (key: keyof typeof SORTS, r: AliasRow): KeyValue[] =>
   key === 'source' ? [r.source] : [r[key], r.source];
 
+interface SearchBranch {
+  where: RawBuilder<unknown>;
+  /** SQLite's index for the branch: a range on one index, never a scan of the list in its order. */
+  hint: RawBuilder<unknown>;
+}
+
+/**
+ * `q` as three disjoint conditions: the source starts with it; else its domain does; else its
+ * destination does. Disjoint, each is counted and cut on its own index with no union to sort. A
+ * source holds one `@` (the schema's address rule), so "its domain starts with q" is `@q` in it.
+ */
+function searchBranches(db: Db, q: string): SearchBranch[] {
+  const [lo, hi] = prefixRange(q);
+  const pg = isPostgres(db as never);
+  const bySource = sql`a.source >= ${lo} and a.source < ${hi}`;
+  const domainHas = pg ? sql`strpos(a.source, ${'@' + lo}) > 0` : sql`instr(a.source, ${'@' + lo}) > 0`;
+  const hint = (index: string) => (pg ? sql`` : sql`indexed by ${sql.raw(index)}`);
+  return [
+    { where: bySource, hint: sql`` },
+    {
+      where: sql`a.domain >= ${lo} and a.domain < ${hi} and not (${bySource})`,
+      hint: hint('mail_aliases_domain_idx'),
+    },
+    {
+      where: sql`a.destination >= ${lo} and a.destination < ${hi} and not (${bySource}) and not (${domainHas})`,
+      hint: hint('mail_aliases_destination_idx'),
+    },
+  ];
+}
+
 /**
  * A page of aliases; `q` matches the start of the source, of its domain, or of the destination.
  * Each search branch is an index range; their union is joined back for the page only. With a
@@ -81,19 +116,41 @@ export async function listAliases(
   const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
   const q = query.q?.trim();
-  const matches = q
-    ? (() => {
-        const [lo, hi] = prefixRange(q);
-        return sql`select source from mail_aliases where source >= ${lo} and source < ${hi} ${status}
-      union select source from mail_aliases where domain >= ${lo} and domain < ${hi} ${status}
-      union select source from mail_aliases where destination >= ${lo} and destination < ${hi} ${status}`;
-      })()
+  const branches = q ? searchBranches(db, q) : null;
+  // Only the sort's keys: by source a branch reads its index alone (the rows are read for the page).
+  const keyColumns = key === 'source' ? sql`a.source` : sql`a.source, ${SORTS[key]}`;
+  const branchCounts = branches
+    ? await cappedCounts(
+        db,
+        branches.map((b) => sql`select 1 from mail_aliases a ${b.hint} where ${b.where} ${status}`),
+      )
     : null;
+  // SQLite sorts every match of a branch for its first rows; when a branch holds many of the
+  // list's rows, walking the table (WITHOUT ROWID: in source order) to the page's end reads less.
+  const listSize =
+    branchCounts?.some((n) => n > TOTAL_CAP) && key === 'source' && !isPostgres(db as never)
+      ? await totalFromDomainCounters(db, 'alias_count')
+      : 0;
+  const hintOf = (b: SearchBranch, i: number, k: number) =>
+    listSize && branchCounts![i]! > TOTAL_CAP && k * listSize <= ORDERED_SCAN_ROWS * branchCounts![i]!
+      ? sql`not indexed`
+      : b.hint;
+  /** The disjoint branches of a search, each cut to `k` rows in `by` on its own index. */
+  const branchUnion = (w: SearchBranch[], extra: RawBuilder<unknown>, by: RawBuilder<unknown>, k: number) =>
+    sql.join(
+      w.map(
+        (b, i) => sql`select * from (select ${keyColumns} from mail_aliases a ${hintOf(b, i, k)}
+          where ${b.where} ${status} ${extra} order by ${by} limit ${k}) x`,
+      ),
+      sql` union all `,
+    );
+  let capped = false;
   const countTotal = async (): Promise<number> => {
-    if (matches)
-      return Number(
-        (await sql<{ n: number }>`select count(*) as n from (${matches}) f`.execute(db)).rows[0]?.n ?? 0,
-      );
+    if (branchCounts) {
+      const n = cappedSum(branchCounts);
+      capped = n.capped;
+      return n.total;
+    }
     if (scope !== null)
       return Number(
         (await sql<{ n: number }>`select count(*) as n from mail_aliases where 1 = 1 ${status}`.execute(db))
@@ -109,29 +166,41 @@ export async function listAliases(
     const cursor = decodeCursor(query.cursor, sort, key === 'source' ? ['string'] : ['string', 'string']);
     const before = cursor.dir === 'before';
     const o: KeysetOrder = { keys: key === 'source' ? [sql`a.source`] : [SORTS[key], sql`a.source`], desc };
-    const from = matches
-      ? sql`(${matches}) f join mail_aliases a on a.source = f.source`
-      : sql`mail_aliases a`;
-    const read = await sql<AliasRow>`select a.source, a.destination, a.status from ${from}
-        where ${keysetAfter(o, cursor.keys, before)} ${matches ? sql`` : status}
-        order by ${keysetOrderBy(o, before)} limit ${limit + 1}`.execute(db);
+    const after = keysetAfter(o, cursor.keys, before);
+    const by = keysetOrderBy(o, before);
+    const read = branches
+      ? {
+          rows: await aliasRows(
+            db,
+            (
+              await sql<{
+                source: string;
+              }>`select a.source from (${branchUnion(branches, sql`and ${after}`, by, limit + 1)}) a
+                order by ${by} limit ${limit + 1}`.execute(db)
+            ).rows,
+            by,
+          ),
+        }
+      : await sql<AliasRow>`select a.source, a.destination, a.status, a.system from mail_aliases a
+          where ${after} ${status} order by ${by} limit ${limit + 1}`.execute(db);
     const page = keysetPage(read.rows, limit, before);
     rows = page.rows;
     // The cursor's own row lies on the other side, so that side always has a page.
     has = before ? { next: true, prev: page.more } : { next: page.more, prev: true };
     total = await countTotal();
-  } else if (matches) {
-    // Sorted by source, the matches alone give the page; other orders need the row.
-    const page =
-      key === 'source'
-        ? sql`select f.source, count(*) over () as total from (${matches}) f
-            order by f.source ${dir} limit ${limit} offset ${offset}`
-        : sql`select a.source, count(*) over () as total from (${matches}) f join mail_aliases a on a.source = f.source
-            order by ${order} limit ${limit} offset ${offset}`;
-    const keys = (await sql<{ source: string; total: number }>`${page}`.execute(db)).rows;
-    total = keys.length ? Number(keys[0]!.total) : await countTotal();
+  } else if (branches) {
+    // Each branch gives at most the rows up to the page's end, in the page's order, so a search
+    // matching most of the list costs the page and three index counts, not a sort of every match.
+    const keys = (
+      await sql<{
+        source: string;
+      }>`select a.source from (${branchUnion(branches, sql``, order, offset + limit)}) a
+        order by ${order} limit ${limit} offset ${offset}`.execute(db)
+    ).rows;
     rows = await aliasRows(db, keys, order);
-    has = { next: offset + rows.length < total, prev: offset > 0 };
+    total = await countTotal();
+    // Past a capped count the rows still go on: a full page says there may be more.
+    has = { next: capped ? rows.length === limit : offset + rows.length < total, prev: offset > 0 };
   } else if (query.status || scope !== null) {
     // Keys from the index first, so a deep offset walks the index and not the table; then the
     // page's rows by key (a join here lets SQLite pick a plan that scans the whole table).
@@ -175,6 +244,7 @@ export async function listAliases(
       system: Number(r.system) === 1,
     })),
     total,
+    ...(capped ? { capped } : {}),
     ...neighbourCursors(
       sort,
       rows.map((r) => aliasKeys(key, r)),

@@ -1,7 +1,26 @@
-import type { Kysely } from 'kysely';
+import { TOTAL_CAP } from '@mailroom/contract/common';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 type Db = Kysely<Database>;
+
+/**
+ * The rows of each of some disjoint selects, each counted no further than TOTAL_CAP + 1 (one
+ * statement), so a search that matches most of a large list costs a bounded count.
+ */
+export async function cappedCounts(db: Db, branches: RawBuilder<unknown>[]): Promise<number[]> {
+  const counts = branches.map(
+    (b, i) => sql`(select count(*) from (${b} limit ${TOTAL_CAP + 1}) x) as ${sql.raw(`c${i}`)}`,
+  );
+  const row = (await sql<Record<string, number>>`select ${sql.join(counts)}`.execute(db)).rows[0] ?? {};
+  return branches.map((_, i) => Number(row[`c${i}`] ?? 0));
+}
+
+/** The total of disjoint capped counts: over the cap, the cap. */
+export function cappedSum(counts: number[]): { total: number; capped: boolean } {
+  const n = counts.reduce((a, b) => a + b, 0);
+  return n > TOTAL_CAP ? { total: TOTAL_CAP, capped: true } : { total: n, capped: false };
+}
 
 /** Rows of a mail list with one status (an indexed count). */
 export async function totalWithStatus(

@@ -91,6 +91,7 @@ export default function AuditPage() {
   const set = (k: keyof AuditFilters) => (v: string | null) => setFilters((f) => ({ ...f, [k]: v ?? '' }));
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
   const total = log.data?.pages[0]?.total;
+  const capped = log.data?.pages[0]?.totalCapped === true;
   const filtered = Object.values(applied).some((v) => v !== '');
 
   return (
@@ -154,7 +155,7 @@ export default function AuditPage() {
           <Text size="sm" c="dimmed" aria-live="polite">
             {total === undefined || log.isFetching
               ? '\u00a0'
-              : `${total} ${total === 1 ? 'entry' : 'entries'}${filtered ? ' match' : ''}`}
+              : `${total}${capped ? '+' : ''} ${total === 1 ? 'entry' : 'entries'}${filtered ? ' match' : ''}`}
           </Text>
           <Button
             variant="subtle"

@@ -234,7 +234,14 @@ export default function AliasesPage() {
                     // No total while a new search loads: not the previous search's count.
                     list.isPlaceholderData
                       ? undefined
-                      : { page, pageSize: ALIAS_PAGE_SIZE, total, onPage: setPage, noun: 'aliases' }
+                      : {
+                          page,
+                          pageSize: ALIAS_PAGE_SIZE,
+                          total,
+                          capped: list.data?.capped,
+                          onPage: setPage,
+                          noun: 'aliases',
+                        }
                   }
                 />
               </Stack>
