@@ -1,7 +1,7 @@
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { MailDomain } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -122,7 +122,12 @@ export async function listDomains(db: Db): Promise<MailDomain[]> {
       .execute(),
     db.selectFrom('dkim_keys').select('domain').distinct().execute(),
     db.selectFrom('dns_zones').select('domain').execute(),
-    db.selectFrom('mail_aliases').select('domain').where('source', 'like', '@%').execute(),
+    // A catch-all's source is `@domain`: one key lookup per domain, never a scan of the aliases.
+    db
+      .selectFrom('mail_domains as d')
+      .innerJoin('mail_aliases as a', (j) => j.on(sql<boolean>`a.source = '@' || d.domain`))
+      .select('d.domain')
+      .execute(),
   ]);
   const keyed = new Set(keys.map((k) => k.domain));
   const hosted = new Set(zones.map((z) => z.domain));
