@@ -488,6 +488,11 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       const small: Row[] = [];
       for await (const b of mailboxBatches(db(), 4)) small.push(...b);
       expect(small).toEqual(boxes);
+      const { mailboxJsonFragments } = await import('../../src/features/mail/mail-export-json.ts');
+      const fragments: string[] = [];
+      for await (const f of mailboxJsonFragments(db(), 5)) fragments.push(f);
+      expect(fragments.length).toBeGreaterThan(5);
+      expect(JSON.parse(`[${fragments.join(',')}]`)).toEqual(boxes);
 
       const records = (await get('/api/dns/records?limit=1000')).json<Row[]>();
       const exported = (await get('/api/dns/records/export?format=json')).json<Row[]>();
