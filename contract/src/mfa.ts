@@ -160,7 +160,8 @@ export const APPLIES_TO_RE = /^(admins|domain-admins|domain:[a-z0-9.-]+\.[a-z]{2
 export function appliesToLabel(appliesTo: string): string {
   if (appliesTo === ADMINS_GROUP) return APPLIES_TO_LABELS.admins;
   if (appliesTo === DOMAIN_ADMINS_GROUP) return APPLIES_TO_LABELS['domain-admins'];
-  if (appliesTo.startsWith(DOMAIN_GROUP_PREFIX)) return `Users of ${appliesTo.slice(DOMAIN_GROUP_PREFIX.length)}`;
+  if (appliesTo.startsWith(DOMAIN_GROUP_PREFIX))
+    return `Users of ${appliesTo.slice(DOMAIN_GROUP_PREFIX.length)}`;
   return appliesTo;
 }
 export const MfaPolicyInput = z.object({

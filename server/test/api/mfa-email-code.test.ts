@@ -60,7 +60,9 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
     // Sent as the mail server itself (the hostname of the mail settings), with a Message-ID.
     const { hostname } = (await t.call({ method: 'GET', url: '/api/mail/settings' })).json().settings;
     expect(mail.data).toContain(`From: Mailroom <mailroom@${hostname}>`);
-    expect(mail.data).toMatch(new RegExp(`^Message-ID: <[0-9a-f]+@${hostname.replaceAll('.', '\\.')}>$`, 'm'));
+    expect(mail.data).toMatch(
+      new RegExp(`^Message-ID: <[0-9a-f]+@${hostname.replaceAll('.', '\\.')}>$`, 'm'),
+    );
     expect(mail.data).toMatch(/^Date: \w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d \+0000$/m);
     const code = lastCode();
     // Stored hashed: the code itself is nowhere in the database row.

@@ -106,9 +106,9 @@ describe.each(dialects())('e-mail sign-in codes through Postfix and Dovecot on %
     const code = /sign-in code is (\d{6})/.exec(message)?.[1];
     expect(code, message).toBeTruthy();
     const wrong = code === '000000' ? '111111' : '000000';
-    expect((await post('/auth/mfa/verify', { challenge, method: 'email_code', code: wrong })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await post('/auth/mfa/verify', { challenge, method: 'email_code', code: wrong })).statusCode,
+    ).toBe(401);
     const done = await post('/auth/mfa/verify', { challenge, method: 'email_code', code: code! });
     expect(done.statusCode, done.body).toBe(200);
     return done.json<{ success: boolean; email: string; kind: string; api_key: string }>();
@@ -161,7 +161,7 @@ describe.each(dialects())('e-mail sign-in codes through Postfix and Dovecot on %
     await t?.close();
   }, 60_000);
 
-  it("a console administrator: the recovery address (its own mailbox) is verified by a mailed code, then a sign-in code there completes the second step", async () => {
+  it('a console administrator: the recovery address (its own mailbox) is verified by a mailed code, then a sign-in code there completes the second step', async () => {
     const added = await t.call({
       method: 'POST',
       url: '/api/account/recovery-methods',
@@ -169,7 +169,13 @@ describe.each(dialects())('e-mail sign-in codes through Postfix and Dovecot on %
     });
     expect(added.statusCode, added.body).toBe(200);
     const verifyMail = fetchedMessage(
-      await waitForMessage(ports.imap, ADMIN.email, ADMIN_MAILBOX_PASSWORD, 'verify your recovery address', 30_000),
+      await waitForMessage(
+        ports.imap,
+        ADMIN.email,
+        ADMIN_MAILBOX_PASSWORD,
+        'verify your recovery address',
+        30_000,
+      ),
     );
     const verifyCode = /verification code is (\d{6})/.exec(verifyMail)?.[1];
     expect(verifyCode, verifyMail).toBeTruthy();

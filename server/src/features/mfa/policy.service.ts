@@ -94,7 +94,11 @@ export interface PolicySubject {
 export function policyGroups(a: PolicySubject): string[] {
   if (a.mailboxDomain !== null) return [`${DOMAIN_GROUP_PREFIX}${a.mailboxDomain.toLowerCase()}`];
   if (a.role === 'domain-admin')
-    return [ADMINS_GROUP, DOMAIN_ADMINS_GROUP, ...a.domains.map((d) => `${DOMAIN_GROUP_PREFIX}${d.toLowerCase()}`)];
+    return [
+      ADMINS_GROUP,
+      DOMAIN_ADMINS_GROUP,
+      ...a.domains.map((d) => `${DOMAIN_GROUP_PREFIX}${d.toLowerCase()}`),
+    ];
   return [ADMINS_GROUP];
 }
 
@@ -108,12 +112,13 @@ async function subjectOf(db: Kysely<Database>, adminId: number): Promise<PolicyS
     .where('admins.id', '=', adminId)
     .executeTakeFirst();
   if (!a) return null;
-  if (a.mailbox_id !== null) return { role: a.role, mailboxDomain: a.domain ?? domainOf(a.email), domains: [] };
+  if (a.mailbox_id !== null)
+    return { role: a.role, mailboxDomain: a.domain ?? domainOf(a.email), domains: [] };
   const domains =
     a.role === 'domain-admin'
-      ? (
-          await db.selectFrom('admin_domains').select('domain').where('admin_id', '=', adminId).execute()
-        ).map((r) => r.domain)
+      ? (await db.selectFrom('admin_domains').select('domain').where('admin_id', '=', adminId).execute()).map(
+          (r) => r.domain,
+        )
       : [];
   return { role: a.role, mailboxDomain: null, domains };
 }
@@ -139,13 +144,13 @@ export async function effectivePolicy(db: Kysely<Database>, adminId: number): Pr
 export async function policyResolver(
   db: Kysely<Database>,
 ): Promise<(a: { id: number; email: string; mailbox_id: number | null }) => EffectivePolicy> {
-  const policies = (
-    await db.selectFrom('mfa_policies').selectAll().where('enabled', '=', 1).execute()
-  ).map(toPolicy);
+  const policies = (await db.selectFrom('mfa_policies').selectAll().where('enabled', '=', 1).execute()).map(
+    toPolicy,
+  );
   const consoles = new Map(
-    (
-      await db.selectFrom('admins').select(['id', 'role']).where('mailbox_id', 'is', null).execute()
-    ).map((r) => [r.id, r.role]),
+    (await db.selectFrom('admins').select(['id', 'role']).where('mailbox_id', 'is', null).execute()).map(
+      (r) => [r.id, r.role],
+    ),
   );
   const assigned = new Map<number, string[]>();
   for (const r of await db.selectFrom('admin_domains').select(['admin_id', 'domain']).execute())

@@ -12,7 +12,6 @@ export function rfc5322Date(d: Date): string {
   )}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
 }
 
-
 /**
  * Hands one plain-text message to the local mail server over SMTP (127.0.0.1, the configured
  * port): EHLO, MAIL, RCPT, DATA, QUIT. Rejects with the server's reply when a step is refused.

@@ -51,7 +51,8 @@ function check(v: Values): Record<string, string> {
   if (!v.name.trim()) e.name = 'Policy Name is required';
   if (v.allowedMethods.length === 0) e.allowedMethods = 'Methods must be at least 1';
   if (v.appliesTo === DOMAIN_GROUP_PREFIX) e.appliesToDomain = 'Domain is required';
-  else if (!APPLIES_TO_RE.test(v.appliesTo.trim().toLowerCase())) e.appliesTo = 'Applies To format is invalid';
+  else if (!APPLIES_TO_RE.test(v.appliesTo.trim().toLowerCase()))
+    e.appliesTo = 'Applies To format is invalid';
   if (v.backupCodesCount < 1) e.backupCodesCount = 'Backup Codes must be at least 1';
   if (v.backupCodesCount > 20) e.backupCodesCount = 'Backup Codes must be at most 20';
   if (v.sessionTimeout < 300) e.sessionTimeout = 'Session Timeout must be at least 300';
