@@ -59,7 +59,8 @@ export async function sendMail(opts: {
   };
   try {
     await step(null, '2');
-    await step('EHLO mailroom.localhost', '2');
+    // The sender's domain (the mail server's own name) is the name this client gives.
+    await step(`EHLO ${opts.from.slice(opts.from.lastIndexOf('@') + 1) || 'localhost'}`, '2');
     await step(`MAIL FROM:<${opts.from}>`, '2');
     await step(`RCPT TO:<${opts.to}>`, '2');
     await step('DATA', '3');
