@@ -200,7 +200,9 @@ describe.each(dialects())('MFA policies per group on %s', (dialect) => {
     expect(noKey.statusCode).toBe(403);
     expect(noKey.json().message).toBe('The MFA policy does not allow security keys.');
     const full = as((await login(FULL)).json().api_key);
-    expect((await full('POST', '/api/account/mfa/webauthn/options', { deviceName: 'Key' })).statusCode).toBe(200);
+    expect((await full('POST', '/api/account/mfa/webauthn/options', { deviceName: 'Key' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('several policies covering an account combine to the strictest', async () => {
