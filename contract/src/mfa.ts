@@ -130,7 +130,10 @@ export const MfaPolicy = z.object({
   description: z.string(),
   enabled: z.boolean(),
   requireMfa: z.boolean(),
-  /** Who it applies to: 'admins' (every console administrator) or 'domain:<name>' (that domain's users). */
+  /**
+   * Who it applies to: 'admins' (every console administrator), 'domain-admins' (domain
+   * administrators) or 'domain:<name>' (that domain's mailbox users and its domain administrators).
+   */
   appliesTo: z.string(),
   allowedMethods: z.array(z.enum(POLICY_METHODS)),
   backupCodesEnabled: z.boolean(),
@@ -142,7 +145,25 @@ export const MfaPolicy = z.object({
 });
 export type MfaPolicy = z.infer<typeof MfaPolicy>;
 
-const APPLIES_TO_RE = /^(admins|domain:[a-z0-9.-]+\.[a-z]{2,})$/;
+/** The policy groups (MfaPolicy.appliesTo): the form's "Applies To" choices. */
+export const ADMINS_GROUP = 'admins';
+export const DOMAIN_ADMINS_GROUP = 'domain-admins';
+export const DOMAIN_GROUP_PREFIX = 'domain:';
+export const APPLIES_TO_LABELS = {
+  admins: 'All administrators',
+  'domain-admins': 'Domain administrators',
+  domain: 'Users of a domain',
+} as const;
+export const APPLIES_TO_RE = /^(admins|domain-admins|domain:[a-z0-9.-]+\.[a-z]{2,})$/;
+
+/** "All administrators", "Domain administrators" or "Users of example.com". */
+export function appliesToLabel(appliesTo: string): string {
+  if (appliesTo === ADMINS_GROUP) return APPLIES_TO_LABELS.admins;
+  if (appliesTo === DOMAIN_ADMINS_GROUP) return APPLIES_TO_LABELS['domain-admins'];
+  if (appliesTo.startsWith(DOMAIN_GROUP_PREFIX))
+    return `Users of ${appliesTo.slice(DOMAIN_GROUP_PREFIX.length)}`;
+  return appliesTo;
+}
 export const MfaPolicyInput = z.object({
   name: z.string().trim().min(1, 'Policy Name is required').max(100, 'Policy Name must be at most 100'),
   description: z.string().trim().max(500, 'Description must be at most 500').default(''),

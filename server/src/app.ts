@@ -28,6 +28,7 @@ import { registerSsl } from './features/ssl/ssl.routes.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
 import { mailContext } from './features/mail/mail-context.ts';
 import { changePassword } from './features/mail/mailbox.service.ts';
+import { readMailSettings } from './features/mail/mail-settings.service.ts';
 import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
@@ -113,7 +114,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // The MFA feature answers the sign-in's second step; auth does not import it.
   const changeMailboxPassword = (email: string, password: string) =>
     changePassword(mailContext(deps), email, password);
-  registerAuth(app, deps, opts.throttle, registerMfa(app, deps, changeMailboxPassword));
+  // Codes and verification mails come from the mail server's own name (its mail settings).
+  const mfaMailFrom = async () => `mailroom@${(await readMailSettings(deps.database.db)).settings.hostname}`;
+  registerAuth(app, deps, opts.throttle, registerMfa(app, deps, changeMailboxPassword, mfaMailFrom));
   registerAccounts(app, deps);
   registerAppPasswords(app, deps);
   await jobs.start();

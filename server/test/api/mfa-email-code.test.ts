@@ -57,6 +57,13 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
     const mail = sink.messages.at(-1)!;
     expect(mail.to).toBe(GINA.email);
     expect(mail.data).toContain('Subject: Mailroom: your sign-in code');
+    // Sent as the mail server itself (the hostname of the mail settings), with a Message-ID.
+    const { hostname } = (await t.call({ method: 'GET', url: '/api/mail/settings' })).json().settings;
+    expect(mail.data).toContain(`From: Mailroom <mailroom@${hostname}>`);
+    expect(mail.data).toMatch(
+      new RegExp(`^Message-ID: <[0-9a-f]+@${hostname.replaceAll('.', '\\.')}>$`, 'm'),
+    );
+    expect(mail.data).toMatch(/^Date: \w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d \+0000$/m);
     const code = lastCode();
     // Stored hashed: the code itself is nowhere in the database row.
     const row = await t.deps.database.db.selectFrom('mfa_challenges').selectAll().executeTakeFirstOrThrow();
@@ -110,18 +117,18 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
     expect(lock.attempts).toBe(5);
   });
 
-  it('a policy whose allowed methods leave out Email offers no e-mail code', async () => {
+  it("a policy of the mailbox's domain whose allowed methods leave out Email offers no e-mail code", async () => {
     now += 60 * 60_000;
-    const res = await t.call({
-      method: 'POST',
-      url: '/api/mfa/policies',
-      payload: {
-        name: 'No mail codes',
-        appliesTo: 'admins',
-        requireMfa: false,
-        allowedMethods: ['TOTP', 'Backup Codes'],
-      },
-    });
+    const policy = (name: string, appliesTo: string) =>
+      t.call({
+        method: 'POST',
+        url: '/api/mfa/policies',
+        payload: { name, appliesTo, requireMfa: false, allowedMethods: ['TOTP', 'Backup Codes'] },
+      });
+    // A policy for administrators does not cover a mailbox user.
+    expect((await policy('No mail codes for administrators', 'admins')).statusCode).toBe(200);
+    expect((await challenge()).methods).toContain('email_code');
+    const res = await policy('No mail codes', 'domain:example.net');
     expect(res.statusCode, res.body).toBe(200);
     const ch = await challenge();
     expect(ch.methods).not.toContain('email_code');

@@ -51,7 +51,7 @@ async function requireRecent(ctx: MfaContext, sessionId: number): Promise<void> 
 export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
   registerRoute(app, accountRoutes.mfa, async ({ request }) => {
     const me = who(request);
-    const policy = await effectivePolicy(ctx.db);
+    const policy = await effectivePolicy(ctx.db, me.id);
     const devices = await ctx.db
       .selectFrom('mfa_devices')
       .selectAll()
@@ -99,7 +99,7 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
   registerRoute(app, accountRoutes.totpStart, async ({ body, request }) => {
     const me = who(request);
     await requireRecent(ctx, me.sessionId);
-    const policy = await effectivePolicy(ctx.db);
+    const policy = await effectivePolicy(ctx.db, me.id);
     if (!policy.allowedMethods.includes('TOTP'))
       throw forbidden('The MFA policy does not allow authenticator apps.');
     return startTotp(ctx, me, body.deviceName);
@@ -115,7 +115,7 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
   registerRoute(app, accountRoutes.webauthnRegisterOptions, async ({ request }) => {
     const me = who(request);
     await requireRecent(ctx, me.sessionId);
-    const policy = await effectivePolicy(ctx.db);
+    const policy = await effectivePolicy(ctx.db, me.id);
     if (!policy.allowedMethods.includes('Hardware Token'))
       throw forbidden('The MFA policy does not allow security keys.');
     return (await registrationOptions(ctx, me)) as unknown as Record<string, unknown>;
@@ -143,7 +143,7 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
   registerRoute(app, accountRoutes.backupCodes, async ({ request }) => {
     const me = who(request);
     await requireRecent(ctx, me.sessionId);
-    const policy = await effectivePolicy(ctx.db);
+    const policy = await effectivePolicy(ctx.db, me.id);
     if (!policy.backupCodesEnabled) throw forbidden('The MFA policy does not allow backup codes.');
     if ((await activeFactorCount(ctx.db, me.id)) === 0)
       throw forbidden('Enrol an authenticator app or a security key before generating backup codes.');

@@ -66,7 +66,7 @@ export async function sendEmailCode(
     .execute();
   await sendMail({
     port: ctx.smtpPort,
-    from: 'mailroom@localhost.localdomain',
+    from: await ctx.mailFrom(),
     to,
     subject: 'Mailroom: your sign-in code',
     text: `Your sign-in code is ${code}.\nIt is valid for 10 minutes, once. It was requested for the account ${ch.email}.\nIf you did not try to sign in, change your password.\n`,

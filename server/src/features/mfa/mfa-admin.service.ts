@@ -11,7 +11,7 @@ import { recordActivity } from './activity.ts';
 import { removeDevice, resetFactors, toDevice } from './factors.service.ts';
 import { ensureMailboxAccount } from '../../http/sign-in-account.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
-import { effectivePolicy } from './policy.service.ts';
+import { policyResolver } from './policy.service.ts';
 
 const nameOf = (email: string) => email.split('@')[0] ?? email;
 
@@ -71,7 +71,7 @@ export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
     .select(['admin_id', (eb) => eb.fn.max('at').as('at')])
     .groupBy('admin_id')
     .execute();
-  const policy = await effectivePolicy(ctx.db);
+  const policyOf = await policyResolver(ctx.db);
   return everyone.map((a) => {
     const mine = devices.filter((d) => d.userEmail === a.email && d.status === 'active');
     const acct = accounts.find((x) => x.admin_id === a.id);
@@ -84,7 +84,7 @@ export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
     const primary = mine.find((d) => d.isPrimary) ?? mine[0];
     const enabled = mine.length > 0;
     const locked = locks.some((l) => l.admin_id === a.id);
-    const mustEnrol = !enabled && (policy.requireMfa || acct?.enrol_required === 1);
+    const mustEnrol = !enabled && (policyOf(a).requireMfa || acct?.enrol_required === 1);
     const last = lastActs.find((x) => x.admin_id === a.id);
     return {
       id: a.id,

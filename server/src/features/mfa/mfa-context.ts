@@ -15,11 +15,17 @@ export interface MfaContext {
   smtpPort: number;
   /** A mailbox user's password change, through the mail feature's mailbox service. */
   changeMailboxPassword(email: string, password: string): Promise<void>;
+  /** The envelope and header sender of code mails. */
+  mailFrom(): Promise<string>;
 }
+
+/** The sender when the mail settings give none (a test app without the mail feature). */
+export const FALLBACK_MAIL_FROM = 'mailroom@localhost.localdomain';
 
 export function mfaContext(
   deps: AppDeps,
   changeMailboxPassword: MfaContext['changeMailboxPassword'],
+  mailFrom: MfaContext['mailFrom'] = async () => FALLBACK_MAIL_FROM,
 ): MfaContext {
   const rpId = process.env.MAILROOM_RP_ID ?? 'localhost';
   const origins = (process.env.MAILROOM_RP_ORIGINS ?? '')
@@ -34,6 +40,7 @@ export function mfaContext(
     sessionAbsoluteMs: deps.config.sessionAbsoluteMs,
     smtpPort: deps.config.ports.smtp,
     changeMailboxPassword,
+    mailFrom,
   };
 }
 

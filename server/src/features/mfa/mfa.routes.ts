@@ -41,8 +41,10 @@ export function registerMfa(
   deps: AppDeps,
   /** A mailbox user's password change: the mail feature's, given by app.ts. */
   changeMailboxPassword: MfaContext['changeMailboxPassword'],
+  /** The sender of code mails (the mail server's own name); app.ts gives it from the mail settings. */
+  mailFrom?: MfaContext['mailFrom'],
 ): SecondStep {
-  const ctx = mfaContext(deps, changeMailboxPassword);
+  const ctx = mfaContext(deps, changeMailboxPassword, mailFrom);
   registerAccount(app, ctx);
 
   registerRoute(app, mfaRoutes.dashboard, async () => {

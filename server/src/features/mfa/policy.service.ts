@@ -1,4 +1,7 @@
 import {
+  ADMINS_GROUP,
+  DOMAIN_ADMINS_GROUP,
+  DOMAIN_GROUP_PREFIX,
   POLICY_METHODS,
   type MfaPolicy,
   type MfaPolicyInput,
@@ -42,30 +45,24 @@ export function toPolicy(r: Selectable<MfaPolicyTable>): MfaPolicy {
   };
 }
 
+/** No policy covers the account: MFA optional, every method, the configured session length. */
+const NO_POLICY: EffectivePolicy = {
+  requireMfa: false,
+  allowedMethods: [...POLICY_METHODS],
+  backupCodesEnabled: true,
+  backupCodesCount: 10,
+  sessionTimeoutMs: null,
+  trustedDevicesEnabled: false,
+  trustedDeviceExpiryMs: 0,
+};
+
 /**
- * Policies for console administrators are those that apply to 'admins'. Several policies combine
- * to the strictest: MFA required if any requires it, methods every one allows, the shortest
- * timeout and expiry, backup codes and trusted devices only if every one allows them.
+ * Several policies combine to the strictest: MFA required if any requires it, methods every one
+ * allows, the shortest timeout and expiry, backup codes and trusted devices only if every one
+ * allows them, the fewest backup codes.
  */
-export async function effectivePolicy(db: Kysely<Database>, group = 'admins'): Promise<EffectivePolicy> {
-  const rows = (
-    await db
-      .selectFrom('mfa_policies')
-      .selectAll()
-      .where('enabled', '=', 1)
-      .where('applies_to', '=', group)
-      .execute()
-  ).map(toPolicy);
-  if (rows.length === 0)
-    return {
-      requireMfa: false,
-      allowedMethods: [...POLICY_METHODS],
-      backupCodesEnabled: true,
-      backupCodesCount: 10,
-      sessionTimeoutMs: null,
-      trustedDevicesEnabled: false,
-      trustedDeviceExpiryMs: 0,
-    };
+export function combinePolicies(rows: MfaPolicy[]): EffectivePolicy {
+  if (rows.length === 0) return { ...NO_POLICY, allowedMethods: [...NO_POLICY.allowedMethods] };
   let methods = new Set<Method>(POLICY_METHODS);
   for (const p of rows) methods = new Set(p.allowedMethods.filter((m) => methods.has(m)));
   return {
@@ -76,6 +73,102 @@ export async function effectivePolicy(db: Kysely<Database>, group = 'admins'): P
     sessionTimeoutMs: Math.min(...rows.map((p) => p.sessionTimeout)) * 1000,
     trustedDevicesEnabled: rows.every((p) => p.trustedDevicesEnabled),
     trustedDeviceExpiryMs: Math.min(...rows.map((p) => p.trustedDeviceExpiry)) * 1000,
+  };
+}
+
+/** What decides which policies cover an account. */
+export interface PolicySubject {
+  /** admins.role: 'admin' | 'domain-admin'. */
+  role: string;
+  /** A mailbox user's domain; null for a console account. */
+  mailboxDomain: string | null;
+  /** A domain administrator's assigned domains. */
+  domains: string[];
+}
+
+/**
+ * The policy groups (MfaPolicy.appliesTo values) an account belongs to: every console account is
+ * in 'admins' ("All administrators"); a domain administrator also in 'domain-admins' and in
+ * 'domain:<d>' for each assigned domain; a mailbox user only in 'domain:<its mailbox's domain>'.
+ */
+export function policyGroups(a: PolicySubject): string[] {
+  if (a.mailboxDomain !== null) return [`${DOMAIN_GROUP_PREFIX}${a.mailboxDomain.toLowerCase()}`];
+  if (a.role === 'domain-admin')
+    return [
+      ADMINS_GROUP,
+      DOMAIN_ADMINS_GROUP,
+      ...a.domains.map((d) => `${DOMAIN_GROUP_PREFIX}${d.toLowerCase()}`),
+    ];
+  return [ADMINS_GROUP];
+}
+
+const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+
+async function subjectOf(db: Kysely<Database>, adminId: number): Promise<PolicySubject | null> {
+  const a = await db
+    .selectFrom('admins')
+    .leftJoin('mailboxes', 'mailboxes.id', 'admins.mailbox_id')
+    .select(['admins.email', 'admins.role', 'admins.mailbox_id', 'mailboxes.domain'])
+    .where('admins.id', '=', adminId)
+    .executeTakeFirst();
+  if (!a) return null;
+  if (a.mailbox_id !== null)
+    return { role: a.role, mailboxDomain: a.domain ?? domainOf(a.email), domains: [] };
+  const domains =
+    a.role === 'domain-admin'
+      ? (await db.selectFrom('admin_domains').select('domain').where('admin_id', '=', adminId).execute()).map(
+          (r) => r.domain,
+        )
+      : [];
+  return { role: a.role, mailboxDomain: null, domains };
+}
+
+/** What the enabled policies covering the account (its groups, see policyGroups) ask of it. */
+export async function effectivePolicy(db: Kysely<Database>, adminId: number): Promise<EffectivePolicy> {
+  const subject = await subjectOf(db, adminId);
+  if (!subject) return combinePolicies([]);
+  const rows = await db
+    .selectFrom('mfa_policies')
+    .selectAll()
+    .where('enabled', '=', 1)
+    .where('applies_to', 'in', policyGroups(subject))
+    .execute();
+  return combinePolicies(rows.map(toPolicy));
+}
+
+/**
+ * For lists of many accounts: the enabled policies, console roles and domain assignments are read
+ * once, then each account's policy is resolved without a query. A mailbox user (mailbox_id set,
+ * or not signed in yet) belongs to the domain of its address.
+ */
+export async function policyResolver(
+  db: Kysely<Database>,
+): Promise<(a: { id: number; email: string; mailbox_id: number | null }) => EffectivePolicy> {
+  const policies = (await db.selectFrom('mfa_policies').selectAll().where('enabled', '=', 1).execute()).map(
+    toPolicy,
+  );
+  const consoles = new Map(
+    (await db.selectFrom('admins').select(['id', 'role']).where('mailbox_id', 'is', null).execute()).map(
+      (r) => [r.id, r.role],
+    ),
+  );
+  const assigned = new Map<number, string[]>();
+  for (const r of await db.selectFrom('admin_domains').select(['admin_id', 'domain']).execute())
+    assigned.set(r.admin_id, [...(assigned.get(r.admin_id) ?? []), r.domain]);
+  const cache = new Map<string, EffectivePolicy>();
+  return (a) => {
+    const role = a.mailbox_id === null ? consoles.get(a.id) : undefined;
+    const groups =
+      a.mailbox_id !== null || role === undefined
+        ? policyGroups({ role: 'user', mailboxDomain: domainOf(a.email), domains: [] })
+        : policyGroups({ role, mailboxDomain: null, domains: assigned.get(a.id) ?? [] });
+    const key = groups.join(' ');
+    let p = cache.get(key);
+    if (!p) {
+      p = combinePolicies(policies.filter((x) => groups.includes(x.appliesTo)));
+      cache.set(key, p);
+    }
+    return p;
   };
 }
 

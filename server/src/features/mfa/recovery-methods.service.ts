@@ -57,7 +57,7 @@ export async function addRecoveryEmail(
   try {
     await sendMail({
       port: ctx.smtpPort,
-      from: 'mailroom@localhost.localdomain',
+      from: await ctx.mailFrom(),
       to: value,
       subject: 'Mailroom: verify your recovery address',
       text: `Your verification code is ${code}.\nIt is valid for 15 minutes. It was requested for the account ${admin.email}.\n`,

@@ -51,7 +51,7 @@ function cookieValue(cookie: string | undefined, name: string): string | null {
 }
 
 async function methodsFor(ctx: MfaContext, adminId: number): Promise<MfaMethod[]> {
-  const policy = await effectivePolicy(ctx.db);
+  const policy = await effectivePolicy(ctx.db, adminId);
   const types = new Set(
     (
       await ctx.db
@@ -84,7 +84,7 @@ export async function afterPassword(
   admin: { id: number; email: string },
   meta: SignInMeta,
 ): Promise<AfterPassword> {
-  const policy = await effectivePolicy(ctx.db);
+  const policy = await effectivePolicy(ctx.db, admin.id);
   const absoluteMs = policy.sessionTimeoutMs ?? ctx.sessionAbsoluteMs;
   const factors = await activeFactorCount(ctx.db, admin.id);
   if (factors === 0) {
@@ -264,7 +264,7 @@ export async function verifySecondStep(
       ip: meta.ip,
       at: now,
     });
-  const policy = await effectivePolicy(ctx.db);
+  const policy = await effectivePolicy(ctx.db, admin.id);
   const out: Verified = { admin, absoluteMs: policy.sessionTimeoutMs ?? ctx.sessionAbsoluteMs };
   if (body.trust_device && policy.trustedDevicesEnabled) {
     const token = randomBytes(32).toString('base64url');

@@ -1,4 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** An RFC 5322 date in UTC: `Mon, 23 Nov 2026 06:12:00 +0000`. */
+export function rfc5322Date(d: Date): string {
+  return `${DAYS[d.getUTCDay()]}, ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${two(
+    d.getUTCHours(),
+  )}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
+}
 
 /**
  * Hands one plain-text message to the local mail server over SMTP (127.0.0.1, the configured
@@ -47,7 +59,8 @@ export async function sendMail(opts: {
   };
   try {
     await step(null, '2');
-    await step('EHLO mailroom.localhost', '2');
+    // The sender's domain (the mail server's own name) is the name this client gives.
+    await step(`EHLO ${opts.from.slice(opts.from.lastIndexOf('@') + 1) || 'localhost'}`, '2');
     await step(`MAIL FROM:<${opts.from}>`, '2');
     await step(`RCPT TO:<${opts.to}>`, '2');
     await step('DATA', '3');
@@ -55,7 +68,8 @@ export async function sendMail(opts: {
       `From: Mailroom <${opts.from}>`,
       `To: <${opts.to}>`,
       `Subject: ${opts.subject}`,
-      `Date: ${new Date().toUTCString()}`,
+      `Date: ${rfc5322Date(new Date())}`,
+      `Message-ID: <${randomBytes(12).toString('hex')}@${opts.from.slice(opts.from.lastIndexOf('@') + 1)}>`,
       'MIME-Version: 1.0',
       'Content-Type: text/plain; charset=utf-8',
       '',

@@ -1,4 +1,4 @@
-import type { MfaUser } from '@mailroom/contract/mfa';
+import { appliesToLabel, type MfaUser } from '@mailroom/contract/mfa';
 import {
   Button,
   Card,
@@ -157,7 +157,7 @@ export default function MfaDashboardPage() {
                             />
                           </Group>
                           <Text size="xs" c="dimmed">
-                            {p.allowedMethods.join(', ')}
+                            {appliesToLabel(p.appliesTo)} · {p.allowedMethods.join(', ')}
                           </Text>
                         </div>
                       ))}

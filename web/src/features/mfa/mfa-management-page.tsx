@@ -1,4 +1,4 @@
-import { mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
+import { appliesToLabel, mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
 import {
   ActionIcon,
   Badge,
@@ -303,7 +303,7 @@ export default function MfaManagementPage() {
                               {p.name}
                             </Text>
                             <Text size="xs" c="dimmed">
-                              {p.appliesTo}
+                              {appliesToLabel(p.appliesTo)}
                               {p.requireMfa ? ' · MFA required' : ''}
                             </Text>
                           </Table.Td>

@@ -1,17 +1,30 @@
-import { POLICY_METHODS, type MfaPolicy, type MfaPolicyInput } from '@mailroom/contract/mfa';
+import { mailRoutes } from '@mailroom/contract/mail';
+import {
+  ADMINS_GROUP,
+  APPLIES_TO_LABELS,
+  APPLIES_TO_RE,
+  DOMAIN_ADMINS_GROUP,
+  DOMAIN_GROUP_PREFIX,
+  POLICY_METHODS,
+  type MfaPolicy,
+  type MfaPolicyInput,
+} from '@mailroom/contract/mfa';
 import {
   Button,
   Checkbox,
   Group,
   Modal,
   NumberInput,
+  Radio,
+  Select,
   Stack,
   Switch,
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { ApiError } from '../../api/client.ts';
+import { ApiError, apiCall } from '../../api/client.ts';
 
 type Values = Required<Omit<MfaPolicyInput, 'allowedMethods'>> & { allowedMethods: string[] };
 
@@ -20,7 +33,7 @@ const DEFAULTS: Values = {
   description: '',
   enabled: true,
   requireMfa: true,
-  appliesTo: 'admins',
+  appliesTo: ADMINS_GROUP,
   allowedMethods: ['TOTP', 'Backup Codes', 'Hardware Token'],
   backupCodesEnabled: true,
   backupCodesCount: 10,
@@ -37,7 +50,8 @@ function check(v: Values): Record<string, string> {
   const e: Record<string, string> = {};
   if (!v.name.trim()) e.name = 'Policy Name is required';
   if (v.allowedMethods.length === 0) e.allowedMethods = 'Methods must be at least 1';
-  if (!/^(admins|domain:[a-z0-9.-]+\.[a-z]{2,})$/.test(v.appliesTo.trim().toLowerCase()))
+  if (v.appliesTo === DOMAIN_GROUP_PREFIX) e.appliesToDomain = 'Domain is required';
+  else if (!APPLIES_TO_RE.test(v.appliesTo.trim().toLowerCase()))
     e.appliesTo = 'Applies To format is invalid';
   if (v.backupCodesCount < 1) e.backupCodesCount = 'Backup Codes must be at least 1';
   if (v.backupCodesCount > 20) e.backupCodesCount = 'Backup Codes must be at most 20';
@@ -46,7 +60,20 @@ function check(v: Values): Record<string, string> {
   return e;
 }
 
-/** Add MFA Policy / edit: the spec's policy fields; who it applies to ('admins' or 'domain:<name>'). */
+type Audience = 'admins' | 'domain-admins' | 'domain';
+const groupOf = (appliesTo: string): Audience =>
+  appliesTo === ADMINS_GROUP ? 'admins' : appliesTo === DOMAIN_ADMINS_GROUP ? 'domain-admins' : 'domain';
+
+const GROUP_CHOICES: { value: Audience; description: string }[] = [
+  { value: 'admins', description: 'Every console administrator, domain administrators included' },
+  { value: 'domain-admins', description: 'Administrators limited to their assigned domains' },
+  { value: 'domain', description: "The domain's mailbox users and its domain administrators" },
+];
+
+/**
+ * Add MFA Policy / edit: the spec's policy fields, and who it applies to: all administrators
+ * ('admins'), domain administrators ('domain-admins') or the users of one mail domain ('domain:<name>').
+ */
 export function PolicyModal({
   opened,
   policy,
@@ -69,6 +96,16 @@ export function PolicyModal({
       setServerErrors({});
     }
   }, [opened, policy]);
+  const mailDomains = useQuery({
+    queryKey: ['mail', 'domains', 'options'],
+    queryFn: () => apiCall(mailRoutes.listDomains),
+    enabled: opened,
+  });
+  const group = groupOf(v.appliesTo);
+  const domain = group === 'domain' ? v.appliesTo.slice(DOMAIN_GROUP_PREFIX.length) : '';
+  const domainChoices = [
+    ...new Set([...(mailDomains.data ?? []).map((d) => d.domain), ...(domain ? [domain] : [])]),
+  ].sort();
   const errors = check(v);
   const err = (k: string) => (touched[k] ? errors[k] : undefined) ?? serverErrors[k];
   const set = <K extends keyof Values>(k: K, val: Values[K]) => {
@@ -106,13 +143,44 @@ export function PolicyModal({
           onChange={(e) => set('description', e.currentTarget.value)}
           maxLength={500}
         />
-        <TextInput
+        <Radio.Group
           label="Applies To"
-          description="admins (every console administrator) or domain:<name> (that domain's users)"
-          value={v.appliesTo}
-          onChange={(e) => set('appliesTo', e.currentTarget.value)}
+          value={group}
+          onChange={(g) =>
+            set(
+              'appliesTo',
+              g === 'domain'
+                ? `${DOMAIN_GROUP_PREFIX}${domain || (domainChoices[0] ?? '')}`
+                : g === 'domain-admins'
+                  ? DOMAIN_ADMINS_GROUP
+                  : ADMINS_GROUP,
+            )
+          }
           error={err('appliesTo')}
-        />
+        >
+          <Stack gap="xs" mt={6}>
+            {GROUP_CHOICES.map((c) => (
+              <Radio
+                key={c.value}
+                value={c.value}
+                label={APPLIES_TO_LABELS[c.value]}
+                description={c.description}
+              />
+            ))}
+          </Stack>
+        </Radio.Group>
+        {group === 'domain' && (
+          <Select
+            label="Domain"
+            placeholder={mailDomains.isPending ? 'Loading mail domains…' : 'Pick a mail domain'}
+            data={domainChoices}
+            value={domain || null}
+            onChange={(d) => set('appliesTo', `${DOMAIN_GROUP_PREFIX}${d ?? ''}`)}
+            searchable
+            nothingFoundMessage="No mail domain"
+            error={touched.appliesTo ? errors.appliesToDomain : undefined}
+          />
+        )}
         <Group>
           <Switch
             label="Enabled"
