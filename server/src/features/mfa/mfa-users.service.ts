@@ -127,9 +127,7 @@ export async function listPeople(ctx: MfaContext): Promise<Person[]> {
   const mailboxes = await ctx.db
     .selectFrom('mailboxes')
     .select(['id', 'email'])
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('admins').select('admins.id').whereRef('admins.mailbox_id', '=', 'mailboxes.id'))),
-    )
+    .where(sql<boolean>`not exists (select 1 from admins a where a.mailbox_id = mailboxes.id)`)
     .execute();
   return [...admins, ...mailboxes.map((m) => ({ id: -m.id, email: m.email, mailbox_id: m.id }))].sort(
     (x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : x.id - y.id),
