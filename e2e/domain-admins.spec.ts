@@ -40,7 +40,9 @@ async function expectAdminActions(page: Page, present: boolean) {
   await check('Bulk Create', page.getByRole('button', { name: 'Bulk Create' }));
 
   await page.goto('/mail/aliases');
-  await expect(page.getByText('postmaster@own.test').first()).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Email aliases' }).getByRole('row', { name: /postmaster@own\.test/ }),
+  ).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add Alias' })).toBeVisible();
   await check('Import Aliases', page.getByRole('button', { name: 'Import Aliases' }));
   await check('alias selection', page.getByRole('checkbox', { name: 'Select all rows on this page' }));
@@ -57,6 +59,8 @@ async function expectAdminActions(page: Page, present: boolean) {
 
   await page.goto('/dns/records');
   await expect(page.getByRole('button', { name: 'Add DNS Record' })).toBeVisible();
+  // The list has answered (its rows carry the selection boxes where there are any).
+  await expect(page.getByRole('table', { name: 'DNS records' }).getByRole('row').nth(1)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Export Records' })).toBeVisible();
   await check('Import Records', page.getByRole('button', { name: 'Import Records' }));
   await check('record selection', page.getByRole('checkbox', { name: 'Select all rows on this page' }));

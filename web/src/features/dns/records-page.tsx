@@ -12,7 +12,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { useAccess } from '../../app/shell/access.tsx';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { RecordForm } from './components/record-form.tsx';
 import { RecordsBulkActions } from './components/records-bulk-actions.tsx';
 import { ALL_TYPES, RecordsFilters, type RecordFilterValues } from './components/records-filters.tsx';
@@ -46,7 +46,7 @@ export default function RecordsPage() {
   const [sort, setSort] = useState<TableSort | undefined>(undefined);
   const [selection, setSelection] = useState<Set<string>>(new Set());
   // Import, bulk delete and the system records are an administrator's (403 to a domain admin).
-  const isAdmin = useAccess().role === 'admin';
+  const isAdmin = useIsFullAdmin();
 
   // A new search, filter or order starts at page 1 with nothing selected.
   useEffect(() => {

@@ -9,7 +9,7 @@ import { useNavigate, useParams } from 'react-router';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
-import { useAccess } from '../../app/shell/access.tsx';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ZoneCreateForm } from './components/zone-create-form.tsx';
 import { ZoneDetailsModal } from './components/zone-details-modal.tsx';
 import { ZoneEditModal } from './components/zone-edit-modal.tsx';
@@ -29,7 +29,7 @@ export default function ZonesPage() {
   const navigate = useNavigate();
   const [showCreate, setShowCreate] = useState(false);
   // Adding and removing zones are an administrator's (the routes answer 403 to a domain admin).
-  const isAdmin = useAccess().role === 'admin';
+  const isAdmin = useIsFullAdmin();
   const [search, setSearch] = useState(routeDomain ?? '');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });

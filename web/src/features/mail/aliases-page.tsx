@@ -12,7 +12,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
-import { useAccess } from '../../app/shell/access.tsx';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { AliasCreateForm } from './components/alias-create-form.tsx';
 import { AliasEditModal } from './components/alias-edit-modal.tsx';
@@ -45,7 +45,7 @@ export default function AliasesPage() {
   const [sort, setSort] = useState<TableSort>({ id: 'source', desc: false });
   const [selection, setSelection] = useState<Set<string>>(new Set());
   // Import and bulk delete are an administrator's: a domain administrator does not see them.
-  const isAdmin = useAccess().role === 'admin';
+  const isAdmin = useIsFullAdmin();
 
   const list = useAliases({
     q: q || undefined,

@@ -12,7 +12,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
-import { useAccess } from '../../app/shell/access.tsx';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { useAddMailDomain, useMailDomains, useRemoveMailDomain } from './use-mail-domains.ts';
 
@@ -70,7 +70,7 @@ function AddDomainForm() {
 export default function MailDomainsPage() {
   const list = useMailDomains();
   // Adding and removing domains are an administrator's (the routes answer 403 to a domain admin).
-  const isAdmin = useAccess().role === 'admin';
+  const isAdmin = useIsFullAdmin();
   // The whole list is here: the box (and ?q= from a search hit) filters it in place.
   const { search, setSearch, q } = useUrlSearch(0);
   const needle = q.toLowerCase();

@@ -10,7 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
-import { useAccess } from '../../app/shell/access.tsx';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { MailboxBulkBar } from './components/mailbox-bulk-bar.tsx';
@@ -47,7 +47,7 @@ export default function MailboxesPage() {
   const [sort, setSort] = useState<TableSort>({ id: 'email', desc: false });
   const [selection, setSelection] = useState<Set<string>>(new Set());
   // Bulk create (mail/users/import) and the settings' default quota are an administrator's.
-  const isAdmin = useAccess().role === 'admin';
+  const isAdmin = useIsFullAdmin();
   const domains = useMailDomains();
   const bulk = useBulkMailboxes();
   const { search, setSearch, q } = useUrlSearch(SEARCH_DEBOUNCE_MS);

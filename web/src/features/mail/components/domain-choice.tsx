@@ -1,5 +1,5 @@
 import { Checkbox, Select, Stack, Text } from '@mantine/core';
-import { useAccess } from '../../../app/shell/access.tsx';
+import { useIsFullAdmin } from '../../../api/use-full-admin.ts';
 import { useMailDomains } from '../use-mail-domains.ts';
 
 /** The domain part of a typed address (lower-cased), or '' while there is none. */
@@ -37,7 +37,7 @@ export interface DomainChoiceProps {
 export function DomainChoice({ address, onPick, createDomain, onCreateDomain }: DomainChoiceProps) {
   const domains = useMailDomains();
   // Creating a domain is an administrator's (a domain administrator's call answers 403).
-  const isAdmin = useAccess().role === 'admin';
+  const isAdmin = useIsFullAdmin();
   const names = (domains.data ?? []).map((d) => d.domain);
   const typed = domainOfAddress(address);
   const known = typed !== '' && names.includes(typed);
