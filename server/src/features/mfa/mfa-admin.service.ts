@@ -18,7 +18,7 @@ export const listDevices = listAllDevices;
 
 /** Everyone with their MFA state (the dashboard's report); the Users tab reads pages (listUserPage). */
 export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
-  return describePeople(ctx, await listPeople(ctx));
+  return describePeople(ctx, await listPeople(ctx), true);
 }
 
 export async function listActivity(ctx: MfaContext, limit = 50): Promise<MfaActivity[]> {

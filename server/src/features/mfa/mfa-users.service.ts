@@ -53,46 +53,76 @@ export const listAllDevices = (ctx: MfaContext): Promise<MfaDevice[]> => devices
 
 /**
  * The MFA state of these people (devices, backup codes, lock, last sign-in), read for their ids
- * only: a page of 100 costs the same at 100 or 100,000 accounts.
+ * only (a page of 100 costs the same at 100 or 100,000 accounts), or whole for everyone.
  */
-export async function describePeople(ctx: MfaContext, people: Person[]): Promise<MfaUser[]> {
+export async function describePeople(
+  ctx: MfaContext,
+  people: Person[],
+  /** Everyone is asked for (the dashboard's report): read whole tables, not an IN list of ids. */
+  everyone = false,
+): Promise<MfaUser[]> {
   const t = iso(ctx.now());
   // Only accounts have MFA rows (a mailbox user without an account has a negative id).
   const ids = people.map((p) => p.id).filter((id) => id > 0);
-  const some = <T>(run: () => Promise<T[]>): Promise<T[]> => (ids.length ? run() : Promise.resolve([]));
-  const devices = await devicesOf(ctx, ids);
+  const scope = everyone ? null : ids;
+  const none = !everyone && !ids.length;
+  const some = <T>(run: () => Promise<T[]>): Promise<T[]> => (none ? Promise.resolve([]) : run());
+  const only = scope !== null;
+  const devices = await devicesOf(ctx, scope);
   const accounts = await some(() =>
-    ctx.db.selectFrom('mfa_accounts').selectAll().where('admin_id', 'in', ids).execute(),
+    ctx.db
+      .selectFrom('mfa_accounts')
+      .selectAll()
+      .$if(only, (q) => q.where('admin_id', 'in', ids))
+      .execute(),
   );
   const codes = await some(() =>
     ctx.db
       .selectFrom('mfa_backup_codes')
       .select(['admin_id', 'used', 'expires_at'])
-      .where('admin_id', 'in', ids)
+      .$if(only, (q) => q.where('admin_id', 'in', ids))
       .execute(),
   );
   const locks = await some(() =>
     ctx.db
       .selectFrom('mfa_lockouts')
       .select('admin_id')
-      .where('admin_id', 'in', ids)
       .where('unlocked_at', 'is', null)
       .where('expires_at', '>', t)
+      .$if(only, (q) => q.where('admin_id', 'in', ids))
       .execute(),
   );
   const lastActs = await some(() =>
     ctx.db
       .selectFrom('mfa_activity')
       .select(['admin_id', (eb) => eb.fn.max('at').as('at')])
-      .where('admin_id', 'in', ids)
+      .$if(only, (q) => q.where('admin_id', 'in', ids))
       .groupBy('admin_id')
       .execute(),
   );
   const policy = await effectivePolicy(ctx.db);
+  // Looked up by account, so the whole list (the dashboard's) is one pass, not people × rows.
+  const group = <T, K>(rows: T[], key: (r: T) => K) => {
+    const m = new Map<K, T[]>();
+    for (const r of rows) {
+      const list = m.get(key(r));
+      if (list) list.push(r);
+      else m.set(key(r), [r]);
+    }
+    return m;
+  };
+  const activeByEmail = group(
+    devices.filter((d) => d.status === 'active'),
+    (d) => d.userEmail,
+  );
+  const accountOf = new Map(accounts.map((x) => [x.admin_id, x]));
+  const codesOf = group(codes, (c) => c.admin_id);
+  const locked = new Set(locks.map((l) => l.admin_id));
+  const lastOf = new Map(lastActs.map((x) => [x.admin_id, x.at]));
   return people.map((a) => {
-    const mine = devices.filter((d) => d.userEmail === a.email && d.status === 'active');
-    const acct = accounts.find((x) => x.admin_id === a.id);
-    const myCodes = codes.filter((c) => c.admin_id === a.id);
+    const mine = activeByEmail.get(a.email) ?? [];
+    const acct = accountOf.get(a.id);
+    const myCodes = codesOf.get(a.id) ?? [];
     const backupCodes = {
       available: myCodes.filter((c) => c.used === 0 && c.expires_at > t).length,
       used: myCodes.filter((c) => c.used === 1).length,
@@ -100,9 +130,8 @@ export async function describePeople(ctx: MfaContext, people: Person[]): Promise
     };
     const primary = mine.find((d) => d.isPrimary) ?? mine[0];
     const enabled = mine.length > 0;
-    const locked = locks.some((l) => l.admin_id === a.id);
     const mustEnrol = !enabled && (policy.requireMfa || acct?.enrol_required === 1);
-    const last = lastActs.find((x) => x.admin_id === a.id);
+    const last = lastOf.get(a.id);
     return {
       id: a.id,
       email: a.email,
@@ -114,8 +143,8 @@ export async function describePeople(ctx: MfaContext, people: Person[]): Promise
       backupCodes,
       backupCodesCount: backupCodes.available,
       lastMfaLogin: acct?.last_mfa_login ?? null,
-      status: locked ? 'locked' : mustEnrol ? 'enrolment required' : 'active',
-      lastActivity: last?.at == null ? null : String(last.at),
+      status: locked.has(a.id) ? 'locked' : mustEnrol ? 'enrolment required' : 'active',
+      lastActivity: last == null ? null : String(last),
       kind: a.mailbox_id === null ? ('console' as const) : ('mailbox' as const),
     };
   });
