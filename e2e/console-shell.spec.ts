@@ -286,7 +286,9 @@ test.describe('console shell (issue 12)', () => {
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
     await page.reload();
     // Phones get one card per entry.
-    await expect(page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem').first()).toBeVisible();
+    await expect(
+      page.getByRole('list', { name: 'Audit entries' }).getByRole('listitem').first(),
+    ).toBeVisible();
     await axeCheck(page, '/audit phone');
     await shot(page, 'console-shell-audit-phone');
   });

@@ -77,7 +77,9 @@ test.describe('record lists on the shared data table', () => {
     await expect(table.getByRole('row').nth(1)).toContainText('anna@people.test');
     // Columns the server does not order have no sort button.
     await expect(table.getByRole('columnheader', { name: 'Devices' }).getByRole('button')).toHaveCount(0);
-    await expect(table.getByRole('columnheader', { name: 'Last MFA Login' }).getByRole('button')).toHaveCount(1);
+    await expect(table.getByRole('columnheader', { name: 'Last MFA Login' }).getByRole('button')).toHaveCount(
+      1,
+    );
 
     // The MFA filter is the server's too: nobody here has a factor.
     await page.getByRole('textbox', { name: 'Filter users' }).click();

@@ -1,5 +1,12 @@
 import { encodeCursor } from '../../../server/src/http/cursor.ts';
-import { type BenchDb, benchCluster, ms, openBenchDb, percentile, stopBenchCluster } from '../mail/bench-db.ts';
+import {
+  type BenchDb,
+  benchCluster,
+  ms,
+  openBenchDb,
+  percentile,
+  stopBenchCluster,
+} from '../mail/bench-db.ts';
 import { type BenchApp, benchApp } from '../mail/paging-bench.ts';
 import { mailboxEmail, seedMail } from '../mail/seed.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
@@ -32,8 +39,7 @@ async function time(b: BenchApp, url: (r: () => number) => string) {
 }
 
 /** The row after mailbox i in the users list by address (mailboxes without an account: id −id). */
-const after = (i: number) =>
-  encodeCursor({ sort: 'email', dir: 'after', keys: [mailboxEmail(i), -(i + 1)] });
+const after = (i: number) => encodeCursor({ sort: 'email', dir: 'after', keys: [mailboxEmail(i), -(i + 1)] });
 
 async function figures(db: BenchDb, name: string): Promise<BenchRow[]> {
   await seedMail(db.handle, MAILBOXES, 0);
@@ -50,7 +56,10 @@ async function figures(db: BenchDb, name: string): Promise<BenchRow[]> {
       'mfa/users: prefix search (10 matches)',
       (r) => `/api/mfa/users?limit=50&q=${mailboxEmail(Math.floor(r() * MAILBOXES)).slice(0, 9)}`,
     ],
-    ['mfa/users: first page by last MFA login (descending)', () => '/api/mfa/users?limit=50&sort=-lastMfaLogin'],
+    [
+      'mfa/users: first page by last MFA login (descending)',
+      () => '/api/mfa/users?limit=50&sort=-lastMfaLogin',
+    ],
   ];
   for (const [measure, url] of scenarios) {
     const t = await time(b, url);
@@ -66,7 +75,8 @@ async function figures(db: BenchDb, name: string): Promise<BenchRow[]> {
 
 const suite: BenchSuite = {
   name: 'mfa-users',
-  description: 'the paged MFA users list (mfa/users) at 100k mailboxes: first page, keyset depth, offset, search, sort',
+  description:
+    'the paged MFA users list (mfa/users) at 100k mailboxes: first page, keyset depth, offset, search, sort',
   async run(ctx) {
     const rows: BenchRow[] = [];
     try {
@@ -76,7 +86,7 @@ const suite: BenchSuite = {
       } finally {
         await lite.close();
       }
-      const cluster = await benchCluster(ctx.log);
+      const cluster = await benchCluster((m) => ctx.log(m));
       if (cluster) {
         const pg = await openBenchDb('postgres', cluster.url);
         try {

@@ -184,7 +184,11 @@ function branches(key: SortKey, desc: boolean, query: MfaUserListQuery): [Branch
     q ? sql`and ${col} >= ${q} and ${col} < ${`${q}\u{10FFFF}`}` : sql``;
   const activeFactor = sql`exists (select 1 from mfa_devices d where d.admin_id = a.id and d.status = 'active')`;
   const mfaA =
-    query.mfa === 'enabled' ? sql`and ${activeFactor}` : query.mfa === 'disabled' ? sql`and not ${activeFactor}` : sql``;
+    query.mfa === 'enabled'
+      ? sql`and ${activeFactor}`
+      : query.mfa === 'disabled'
+        ? sql`and not ${activeFactor}`
+        : sql``;
   // A mailbox without an account has no factor.
   const mfaM = query.mfa === 'enabled' ? sql`and 1 = 0` : sql``;
   const lastA = sql`coalesce(ma.last_mfa_login, '')`;
@@ -194,7 +198,8 @@ function branches(key: SortKey, desc: boolean, query: MfaUserListQuery): [Branch
     select: sql`a.id as id, a.email as email, a.mailbox_id as mailbox_id, ${
       key === 'lastMfaLogin' ? lastA : sql`a.email`
     } as k`,
-    from: key === 'lastMfaLogin' ? sql`admins a left join mfa_accounts ma on ma.admin_id = a.id` : sql`admins a`,
+    from:
+      key === 'lastMfaLogin' ? sql`admins a left join mfa_accounts ma on ma.admin_id = a.id` : sql`admins a`,
     where: sql`1 = 1 ${prefix(sql`a.email`)} ${mfaA}`,
     order: {
       keys: key === 'lastMfaLogin' ? [lastA, sql`a.email`, sql`a.id`] : [sql`a.email`, sql`a.id`],
@@ -249,9 +254,7 @@ export async function listUserPage(ctx: MfaContext, query: MfaUserListQuery): Pr
   let has: { next: boolean; prev: boolean };
   if (query.cursor !== undefined) {
     const kinds =
-      key === 'lastMfaLogin'
-        ? (['string', 'string', 'number'] as const)
-        : (['string', 'number'] as const);
+      key === 'lastMfaLogin' ? (['string', 'string', 'number'] as const) : (['string', 'number'] as const);
     const cursor = decodeCursor(query.cursor, sort, kinds);
     const before = cursor.dir === 'before';
     const half = (b: Branch) => sql`select * from (select ${b.select} from ${b.from}

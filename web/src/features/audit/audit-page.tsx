@@ -202,8 +202,7 @@ export default function AuditPage() {
         {opened && (
           <Stack gap="xs">
             <Text size="sm">
-              <b>Who:</b> {opened.actor ?? 'system'} ·{' '}
-              {opened.outcome === 'success' ? 'Success' : 'Failed'}
+              <b>Who:</b> {opened.actor ?? 'system'} · {opened.outcome === 'success' ? 'Success' : 'Failed'}
             </Text>
             <EntryDetails entry={opened} />
           </Stack>

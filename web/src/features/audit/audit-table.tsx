@@ -60,7 +60,12 @@ export function AuditTable({
         header: 'Details',
         meta: { actions: true },
         cell: ({ row: { original: e } }) => (
-          <Button size="xs" variant="default" aria-label={`Details of ${rowLabel(e)}`} onClick={() => onDetails(e)}>
+          <Button
+            size="xs"
+            variant="default"
+            aria-label={`Details of ${rowLabel(e)}`}
+            onClick={() => onDetails(e)}
+          >
             Details
           </Button>
         ),

@@ -154,31 +154,35 @@ export default function MailDomainsPage() {
             </Text>
           ),
       },
-      ...(!isAdmin ? [] : [{
-        id: 'actions',
-        header: 'Actions',
-        meta: { actions: true, align: 'right' },
-        cell: ({ row: { original: d } }: { row: { original: MailDomain } }) => {
-          const system = 2; // postmaster@ and abuse@ never keep a domain alive
-          const empty = d.mailboxes === 0 && d.aliases <= system;
-          return (
-            <Group justify="flex-end" gap={4} wrap="nowrap">
-              <Tooltip label={empty ? 'Remove' : 'Only an empty domain can be removed'}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove ${d.domain}`}
-                  disabled={!empty}
-                  loading={remove.isPending && remove.variables === d.domain}
-                  onClick={() => void askRemove(d)}
-                >
-                  <IconTrash size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          );
-        },
-      } satisfies ColumnDef<MailDomain, unknown>]),
+      ...(!isAdmin
+        ? []
+        : [
+            {
+              id: 'actions',
+              header: 'Actions',
+              meta: { actions: true, align: 'right' },
+              cell: ({ row: { original: d } }: { row: { original: MailDomain } }) => {
+                const system = 2; // postmaster@ and abuse@ never keep a domain alive
+                const empty = d.mailboxes === 0 && d.aliases <= system;
+                return (
+                  <Group justify="flex-end" gap={4} wrap="nowrap">
+                    <Tooltip label={empty ? 'Remove' : 'Only an empty domain can be removed'}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove ${d.domain}`}
+                        disabled={!empty}
+                        loading={remove.isPending && remove.variables === d.domain}
+                        onClick={() => void askRemove(d)}
+                      >
+                        <IconTrash size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                );
+              },
+            } satisfies ColumnDef<MailDomain, unknown>,
+          ]),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [remove.isPending, remove.variables, isAdmin],

@@ -25,7 +25,12 @@ export function DevicesTable({
 }) {
   const columns = useMemo<ColumnDef<MfaDevice, unknown>[]>(
     () => [
-      { id: 'deviceName', header: 'Device', meta: { title: true }, cell: ({ row }) => row.original.deviceName },
+      {
+        id: 'deviceName',
+        header: 'Device',
+        meta: { title: true },
+        cell: ({ row }) => row.original.deviceName,
+      },
       { id: 'userEmail', header: 'User', cell: ({ row }) => row.original.userEmail },
       { id: 'deviceType', header: 'Type', cell: ({ row }) => row.original.deviceType },
       { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
@@ -34,7 +39,11 @@ export function DevicesTable({
         header: 'Primary',
         cell: ({ row }) => (row.original.isPrimary ? <Badge variant="light">Primary</Badge> : 'No'),
       },
-      { id: 'trustedDevice', header: 'Trusted', cell: ({ row }) => (row.original.trustedDevice ? 'Yes' : 'No') },
+      {
+        id: 'trustedDevice',
+        header: 'Trusted',
+        cell: ({ row }) => (row.original.trustedDevice ? 'Yes' : 'No'),
+      },
       { id: 'lastUsed', header: 'Last Used', cell: ({ row }) => when(row.original.lastUsed) },
       {
         id: 'actions',

@@ -12,14 +12,7 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import {
-  IconEdit,
-  IconPlus,
-  IconRefresh,
-  IconSearch,
-  IconTrash,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
@@ -132,7 +125,8 @@ export default function MfaManagementPage() {
           <Tabs value={tab} onChange={setTab}>
             <Tabs.List>
               <Tabs.Tab value="users">
-                Users{users.list.data && !users.list.isPlaceholderData ? ` (${users.total.toLocaleString()})` : ''}
+                Users
+                {users.list.data && !users.list.isPlaceholderData ? ` (${users.total.toLocaleString()})` : ''}
               </Tabs.Tab>
               <Tabs.Tab value="devices">Devices ({data.devices?.length ?? 0})</Tabs.Tab>
               <Tabs.Tab value="policies">Policies ({policies.length})</Tabs.Tab>

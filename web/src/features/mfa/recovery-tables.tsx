@@ -57,7 +57,11 @@ export function RequestsTable({
         cell: ({ row: { original: r } }) =>
           r.status === 'pending' && (
             <Group gap={4} wrap="nowrap">
-              <Button size="xs" aria-label={`Approve the request of ${r.userEmail}`} onClick={() => onApprove(r)}>
+              <Button
+                size="xs"
+                aria-label={`Approve the request of ${r.userEmail}`}
+                onClick={() => onApprove(r)}
+              >
                 Approve
               </Button>
               <Button

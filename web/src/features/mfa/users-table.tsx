@@ -63,8 +63,18 @@ export function UsersTable({
           />
         ),
       },
-      { id: 'mfaMethod', header: 'Method', enableSorting: false, cell: ({ row }) => row.original.mfaMethod ?? '—' },
-      { id: 'devices', header: 'Devices', enableSorting: false, cell: ({ row }) => row.original.mfaDevicesCount },
+      {
+        id: 'mfaMethod',
+        header: 'Method',
+        enableSorting: false,
+        cell: ({ row }) => row.original.mfaMethod ?? '—',
+      },
+      {
+        id: 'devices',
+        header: 'Devices',
+        enableSorting: false,
+        cell: ({ row }) => row.original.mfaDevicesCount,
+      },
       {
         id: 'backupCodes',
         header: 'Backup Codes',
@@ -99,7 +109,11 @@ export function UsersTable({
               </ActionIcon>
             </Tooltip>
             <Tooltip label="View devices">
-              <ActionIcon variant="subtle" aria-label={`View devices of ${u.email}`} onClick={() => onView(u)}>
+              <ActionIcon
+                variant="subtle"
+                aria-label={`View devices of ${u.email}`}
+                onClick={() => onView(u)}
+              >
                 <IconEye size={16} aria-hidden />
               </ActionIcon>
             </Tooltip>

@@ -196,7 +196,13 @@ export default function CertificatesPage() {
                   // No total while a new filter loads: not the previous filter's count.
                   list.isPlaceholderData
                     ? undefined
-                    : { page, pageSize: PAGE_SIZE, total: list.data.total, onPage: setPage, noun: 'certificates' }
+                    : {
+                        page,
+                        pageSize: PAGE_SIZE,
+                        total: list.data.total,
+                        onPage: setPage,
+                        noun: 'certificates',
+                      }
                 }
               />
             </Card>

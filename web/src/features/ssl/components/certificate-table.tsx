@@ -95,7 +95,12 @@ export function CertificateTable({
               </ActionIcon>
             </Tooltip>
             <Tooltip label="Renew">
-              <ActionIcon variant="subtle" color="teal" aria-label={`Renew ${c.domain}`} onClick={() => onRenew(c)}>
+              <ActionIcon
+                variant="subtle"
+                color="teal"
+                aria-label={`Renew ${c.domain}`}
+                onClick={() => onRenew(c)}
+              >
                 <IconRefresh size={16} aria-hidden />
               </ActionIcon>
             </Tooltip>
@@ -113,7 +118,12 @@ export function CertificateTable({
               </Menu>
             )}
             <Tooltip label="Delete">
-              <ActionIcon variant="subtle" color="red" aria-label={`Delete ${c.domain}`} onClick={() => onDelete(c)}>
+              <ActionIcon
+                variant="subtle"
+                color="red"
+                aria-label={`Delete ${c.domain}`}
+                onClick={() => onDelete(c)}
+              >
                 <IconTrash size={16} aria-hidden />
               </ActionIcon>
             </Tooltip>

@@ -44,30 +44,38 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
     );
   }, [connections, filter, search]);
 
-  const onClose = useCallback(async (c: SystemConnection) => {
-    const ok = await confirmAction({
-      title: 'Close connection',
-      message: `Close ${c.protocol.toUpperCase()} ${c.localAddress} → ${c.remoteAddress} (${c.process})? The program on either end sees the connection reset.`,
-      confirmLabel: 'Close connection',
-      danger: true,
-    });
-    if (!ok) return;
-    try {
-      const r = await closeAsync(c.id);
-      notify({
-        type: r.closed ? 'success' : 'warning',
-        title: r.closed ? 'Connection closed' : 'Connection not closed',
-        message: r.message,
+  const onClose = useCallback(
+    async (c: SystemConnection) => {
+      const ok = await confirmAction({
+        title: 'Close connection',
+        message: `Close ${c.protocol.toUpperCase()} ${c.localAddress} → ${c.remoteAddress} (${c.process})? The program on either end sees the connection reset.`,
+        confirmLabel: 'Close connection',
+        danger: true,
       });
-    } catch (err) {
-      notify({ type: 'error', title: 'Failed to close connection', message: errorMessage(err) });
-    }
-  }, [closeAsync]);
+      if (!ok) return;
+      try {
+        const r = await closeAsync(c.id);
+        notify({
+          type: r.closed ? 'success' : 'warning',
+          title: r.closed ? 'Connection closed' : 'Connection not closed',
+          message: r.message,
+        });
+      } catch (err) {
+        notify({ type: 'error', title: 'Failed to close connection', message: errorMessage(err) });
+      }
+    },
+    [closeAsync],
+  );
 
   const columns = useMemo<ColumnDef<SystemConnection, unknown>[]>(
     () => [
       { id: 'protocol', header: 'Protocol', cell: ({ row }) => row.original.protocol.toUpperCase() },
-      { id: 'local', header: 'Local Address', meta: { title: true }, cell: ({ row }) => row.original.localAddress },
+      {
+        id: 'local',
+        header: 'Local Address',
+        meta: { title: true },
+        cell: ({ row }) => row.original.localAddress,
+      },
       { id: 'remote', header: 'Remote Address', cell: ({ row }) => row.original.remoteAddress },
       {
         id: 'state',

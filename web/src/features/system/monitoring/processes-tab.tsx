@@ -63,37 +63,40 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
   const { mutateAsync: killAsync } = useKill();
   const rows = useMemo(() => filterProcesses(processes, filter, search), [processes, filter, search]);
 
-  const onKill = useCallback(async (p: SystemProcess) => {
-    const ok = await confirmAction({
-      title: 'Kill process',
-      message: `Send SIGTERM to ${p.name} (PID ${p.pid})? It is asked to end; unsaved work in it is lost.`,
-      confirmLabel: 'Kill',
-      danger: true,
-    });
-    if (!ok) return;
-    try {
-      const r = await killAsync({ pid: p.pid, signal: 'SIGTERM' });
-      if (r.exited) {
-        notify({ type: 'success', title: 'Process ended', message: r.message });
-        return;
-      }
-      const force = await confirmAction({
-        title: 'Process still running',
-        message: `${p.name} (PID ${p.pid}) did not end after SIGTERM. Send SIGKILL? It ends at once, without cleaning up.`,
-        confirmLabel: 'Force kill',
+  const onKill = useCallback(
+    async (p: SystemProcess) => {
+      const ok = await confirmAction({
+        title: 'Kill process',
+        message: `Send SIGTERM to ${p.name} (PID ${p.pid})? It is asked to end; unsaved work in it is lost.`,
+        confirmLabel: 'Kill',
         danger: true,
       });
-      if (!force) return;
-      const k = await killAsync({ pid: p.pid, signal: 'SIGKILL' });
-      notify({
-        type: k.exited ? 'success' : 'warning',
-        title: k.exited ? 'Process ended' : 'Process still running',
-        message: k.message,
-      });
-    } catch (err) {
-      notify({ type: 'error', title: 'Failed to kill process', message: errorMessage(err) });
-    }
-  }, [killAsync]);
+      if (!ok) return;
+      try {
+        const r = await killAsync({ pid: p.pid, signal: 'SIGTERM' });
+        if (r.exited) {
+          notify({ type: 'success', title: 'Process ended', message: r.message });
+          return;
+        }
+        const force = await confirmAction({
+          title: 'Process still running',
+          message: `${p.name} (PID ${p.pid}) did not end after SIGTERM. Send SIGKILL? It ends at once, without cleaning up.`,
+          confirmLabel: 'Force kill',
+          danger: true,
+        });
+        if (!force) return;
+        const k = await killAsync({ pid: p.pid, signal: 'SIGKILL' });
+        notify({
+          type: k.exited ? 'success' : 'warning',
+          title: k.exited ? 'Process ended' : 'Process still running',
+          message: k.message,
+        });
+      } catch (err) {
+        notify({ type: 'error', title: 'Failed to kill process', message: errorMessage(err) });
+      }
+    },
+    [killAsync],
+  );
 
   const columns = useMemo<ColumnDef<SystemProcess, unknown>[]>(
     () => [
@@ -121,7 +124,11 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
         header: 'Status',
         cell: ({ row: { original: p } }) => <StatusBadge status={TONE[p.status]} label={p.status} />,
       },
-      { id: 'started', header: 'Started', cell: ({ row }) => new Date(row.original.startTime).toLocaleString() },
+      {
+        id: 'started',
+        header: 'Started',
+        cell: ({ row }) => new Date(row.original.startTime).toLocaleString(),
+      },
       {
         id: 'actions',
         header: 'Actions',

@@ -55,9 +55,18 @@ export function QueueTab({
   );
   const columns = useMemo<ColumnDef<QueueMessage, unknown>[]>(
     () => [
-      { id: 'id', header: 'Queue ID', meta: { title: true }, cell: ({ row }) => <Code>{row.original.id}</Code> },
+      {
+        id: 'id',
+        header: 'Queue ID',
+        meta: { title: true },
+        cell: ({ row }) => <Code>{row.original.id}</Code>,
+      },
       { id: 'queue', header: 'Queue', cell: ({ row }) => row.original.queue },
-      { id: 'arrived', header: 'Arrived', cell: ({ row }) => new Date(row.original.arrivalTime).toLocaleString() },
+      {
+        id: 'arrived',
+        header: 'Arrived',
+        cell: ({ row }) => new Date(row.original.arrivalTime).toLocaleString(),
+      },
       { id: 'sender', header: 'Sender', cell: ({ row }) => row.original.sender || '<>' },
       {
         id: 'recipients',
