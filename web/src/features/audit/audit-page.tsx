@@ -180,17 +180,19 @@ export default function AuditPage() {
         loadingLabel="Loading the audit log..."
         onRetry={() => void log.refetch()}
       >
-        <AuditTable
-          entries={entries}
-          emptyText={filtered ? 'No entries match these filters' : 'No entries yet'}
-          onDetails={setOpened}
-          pager={
-            // No total while new filters load: not the previous filters' count.
-            log.isPlaceholderData || total === undefined
-              ? undefined
-              : { page: pos.page, pageSize: AUDIT_PAGE_SIZE, total, onPage: setPage, noun: 'entries' }
-          }
-        />
+        <Card withBorder radius="md" padding="md">
+          <AuditTable
+            entries={entries}
+            emptyText={filtered ? 'No entries match these filters' : 'No entries yet'}
+            onDetails={setOpened}
+            pager={
+              // No total while new filters load: not the previous filters' count.
+              log.isPlaceholderData || total === undefined
+                ? undefined
+                : { page: pos.page, pageSize: AUDIT_PAGE_SIZE, total, onPage: setPage, noun: 'entries' }
+            }
+          />
+        </Card>
       </LoadState>
       <Modal
         opened={opened !== null}
