@@ -7,21 +7,12 @@ import {
   percentile,
   stopBenchCluster,
 } from '../mail/bench-db.ts';
-import { type BenchApp, benchApp } from '../mail/paging-bench.ts';
+import { type BenchApp, benchApp, lcg } from '../mail/paging-bench.ts';
 import { mailboxEmail, seedMail } from '../mail/seed.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 
 const MAILBOXES = 100_000;
 const REQUESTS = 200;
-
-/** A deterministic generator, so every run asks the same pages. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 async function time(b: BenchApp, url: (r: () => number) => string) {
   const rnd = lcg(11);
