@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
 
 const MOBILE = { width: 390, height: 844 };
@@ -25,6 +25,49 @@ async function arrange(request: APIRequestContext, key: string) {
     await post('mail/users/add', { email, password: 'mailbox-password', quota: 0, createDomain: true });
 }
 
+/**
+ * The actions whose routes are an administrator's only (no `access: 'domain'` in the catalogue):
+ * present for an administrator, absent for a domain administrator (they would answer 403).
+ */
+async function expectAdminActions(page: Page, present: boolean) {
+  const count = (n: number) => (present ? n > 0 : n === 0);
+  const check = async (what: string, locator: Locator) => {
+    await expect.poll(async () => count(await locator.count()), { message: what }).toBe(true);
+  };
+  await page.goto('/mail/mailboxes');
+  await expect(page.getByText('alice@own.test').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Mailbox' })).toBeVisible();
+  await check('Bulk Create', page.getByRole('button', { name: 'Bulk Create' }));
+
+  await page.goto('/mail/aliases');
+  await expect(
+    page.getByRole('table', { name: 'Email aliases' }).getByRole('row', { name: /postmaster@own\.test/ }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add Alias' })).toBeVisible();
+  await check('Import Aliases', page.getByRole('button', { name: 'Import Aliases' }));
+  await check('alias selection', page.getByRole('checkbox', { name: 'Select all rows on this page' }));
+
+  await page.goto('/mail/domains');
+  await expect(page.getByText('own.test').first()).toBeVisible();
+  await check('Add Domain', page.getByRole('button', { name: 'Add Domain' }));
+  await check('Remove own.test', page.getByRole('button', { name: 'Remove own.test' }));
+
+  await page.goto('/dns/zones');
+  await expect(page.getByRole('button', { name: 'Edit own.test' })).toBeVisible();
+  await check('Add DNS Zone', page.getByRole('button', { name: 'Add DNS Zone' }));
+  await check('Delete own.test', page.getByRole('button', { name: 'Delete own.test' }));
+
+  await page.goto('/dns/records');
+  await expect(page.getByRole('button', { name: 'Add DNS Record' })).toBeVisible();
+  // The list has answered (its rows carry the selection boxes where there are any).
+  await expect(page.getByRole('table', { name: 'DNS records' }).getByRole('row').nth(1)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export Records' })).toBeVisible();
+  await check('Import Records', page.getByRole('button', { name: 'Import Records' }));
+  await check('record selection', page.getByRole('checkbox', { name: 'Select all rows on this page' }));
+  // The system records come from an administrator's route: never a failure panel instead.
+  await expect(page.getByText('Failed to load system records')).toHaveCount(0);
+}
+
 test.describe('domain administrators', () => {
   test('an administrator creates one; they see only their domain and no settings pages', async ({
     page,
@@ -33,6 +76,7 @@ test.describe('domain administrators', () => {
     test.setTimeout(120_000);
     const key = await signIn(page);
     await arrange(request, key);
+    await expectAdminActions(page, true);
 
     // The administrator adds the domain administrator from the MFA management screen.
     await page.goto('/mfa/management');
@@ -87,6 +131,10 @@ test.describe('domain administrators', () => {
     await expect(page.getByText('other.test')).toHaveCount(0);
     await axeCheck(page, '/dns/zones (domain administrator)');
     await shot(page, 'domain-admin-zones-desktop');
+
+    // No button whose route would answer 403.
+    await expectAdminActions(page, false);
+    await axeCheck(page, '/dns/records (domain administrator)');
 
     // A settings page by its address: a clear "not allowed" state, no crash.
     await page.goto('/mail/settings');

@@ -60,7 +60,10 @@ test.describe('system monitoring, live', () => {
       await signIn(page);
       await page.goto('/system/monitoring');
       await page.getByLabel('Search processes').fill(String(pid));
-      const row = page.getByTestId(`process-${pid}`);
+      const row = page
+        .getByRole('table', { name: 'Processes' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: `Kill sleep (PID ${pid})` }) });
       await expect(row).toContainText('sleep 301');
       await row.getByRole('button', { name: `Kill sleep (PID ${pid})` }).click();
       const dialog = page.getByRole('dialog', { name: 'Kill process' });
@@ -69,7 +72,7 @@ test.describe('system monitoring, live', () => {
       await dialog.getByRole('button', { name: 'Kill' }).click();
       await expect(page.getByText('Process ended').first()).toBeVisible();
       await expect.poll(() => alive(pid) && child.exitCode === null).toBe(false);
-      await expect(page.getByTestId(`process-${pid}`)).toHaveCount(0);
+      await expect(row).toHaveCount(0);
     } finally {
       if (alive(pid)) child.kill('SIGKILL');
     }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OkResponse } from './common.ts';
+import { ListQuery, OkResponse } from './common.ts';
 import { defineRoute } from './route.ts';
-import { emailField, passwordField } from './validators.ts';
+import { emailField, passwordField, queryInt } from './validators.ts';
 
 /** Spec §3.2 device types and policy methods. */
 export const DEVICE_TYPES = ['TOTP', 'SMS', 'Hardware Token'] as const;
@@ -123,6 +123,22 @@ export const MfaUser = z.object({
   kind: z.enum(['console', 'mailbox']).optional(),
 });
 export type MfaUser = z.infer<typeof MfaUser>;
+
+/** The users list pages like the mail lists (keyset cursor or offset, X-Total-Count). */
+export const MFA_USERS_DEFAULT_LIMIT = 100;
+export const MFA_USERS_MAX_LIMIT = 1000;
+export const MFA_USER_SORT_FIELDS = ['email', 'lastMfaLogin'] as const;
+export const MfaUserListQuery = ListQuery.extend({
+  limit: queryInt(1, MFA_USERS_MAX_LIMIT, 'limit').optional(),
+  sort: z
+    .enum([...MFA_USER_SORT_FIELDS, ...MFA_USER_SORT_FIELDS.map((f) => `-${f}` as const)], {
+      error: `sort must be one of ${MFA_USER_SORT_FIELDS.join(', ')}, optionally prefixed with -`,
+    })
+    .optional(),
+  /** Only accounts with (enabled) or without (disabled) an active second factor. */
+  mfa: z.enum(['enabled', 'disabled'], { error: 'mfa must be enabled or disabled' }).optional(),
+});
+export type MfaUserListQuery = z.infer<typeof MfaUserListQuery>;
 
 export const MfaPolicy = z.object({
   id: z.number().int(),
@@ -449,8 +465,10 @@ export const mfaRoutes = {
   users: defineRoute({
     method: 'GET',
     path: 'mfa/users',
-    summary: 'Accounts with their MFA state',
+    summary:
+      'Accounts with their MFA state, paged (?q=&limit=&offset=&cursor=&sort=&mfa=); total in X-Total-Count',
     tags: ['mfa'],
+    query: MfaUserListQuery,
     response: z.array(MfaUser),
   }),
   devices: defineRoute({

@@ -26,7 +26,7 @@ function collectGarbage(): void {
 const ADDS = 200;
 
 /** A deterministic generator, so every run asks the same pages. */
-function lcg(seed: number): () => number {
+export function lcg(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;

@@ -8,100 +8,17 @@ import type {
 } from '@mailroom/contract/mfa';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordActivity } from './activity.ts';
-import { removeDevice, resetFactors, toDevice } from './factors.service.ts';
+import { removeDevice, resetFactors } from './factors.service.ts';
 import { ensureMailboxAccount } from '../../http/sign-in-account.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
-import { policyResolver } from './policy.service.ts';
+import { describePeople, listAllDevices, listPeople, nameOf } from './mfa-users.service.ts';
 
-const nameOf = (email: string) => email.split('@')[0] ?? email;
+/** Every enrolled device (the Devices tab). */
+export const listDevices = listAllDevices;
 
-export async function listDevices(ctx: MfaContext): Promise<MfaDevice[]> {
-  const now = ctx.now();
-  const rows = await ctx.db
-    .selectFrom('mfa_devices')
-    .innerJoin('admins', 'admins.id', 'mfa_devices.admin_id')
-    .selectAll('mfa_devices')
-    .select('admins.email')
-    .where('mfa_devices.status', '!=', 'pending')
-    .orderBy('mfa_devices.id')
-    .execute();
-  const trusted = new Set(
-    (
-      await ctx.db
-        .selectFrom('mfa_trusted_devices')
-        .select('admin_id')
-        .where('expires_at', '>', now)
-        .execute()
-    ).map((r) => r.admin_id),
-  );
-  return rows.map((r) => toDevice(r, r.email, trusted.has(r.admin_id)));
-}
-
+/** Everyone with their MFA state (the dashboard's report); the Users tab reads pages (listUserPage). */
 export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
-  const now = ctx.now();
-  const t = iso(now);
-  const admins = await ctx.db
-    .selectFrom('admins')
-    .select(['id', 'email', 'mailbox_id'])
-    .orderBy('email')
-    .execute();
-  // Mailbox users who never signed in have no account row yet: listed as not enrolled.
-  const withAccount = new Set(admins.map((a) => a.mailbox_id).filter((m) => m !== null));
-  const mailboxes = await ctx.db.selectFrom('mailboxes').select(['id', 'email']).orderBy('email').execute();
-  const everyone = [
-    ...admins,
-    ...mailboxes
-      .filter((m) => !withAccount.has(m.id))
-      .map((m) => ({ id: -m.id, email: m.email, mailbox_id: m.id })),
-  ].sort((x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : 0));
-  const devices = await listDevices(ctx);
-  const accounts = await ctx.db.selectFrom('mfa_accounts').selectAll().execute();
-  const codes = await ctx.db
-    .selectFrom('mfa_backup_codes')
-    .select(['admin_id', 'used', 'expires_at'])
-    .execute();
-  const locks = await ctx.db
-    .selectFrom('mfa_lockouts')
-    .select('admin_id')
-    .where('unlocked_at', 'is', null)
-    .where('expires_at', '>', t)
-    .execute();
-  const lastActs = await ctx.db
-    .selectFrom('mfa_activity')
-    .select(['admin_id', (eb) => eb.fn.max('at').as('at')])
-    .groupBy('admin_id')
-    .execute();
-  const policyOf = await policyResolver(ctx.db);
-  return everyone.map((a) => {
-    const mine = devices.filter((d) => d.userEmail === a.email && d.status === 'active');
-    const acct = accounts.find((x) => x.admin_id === a.id);
-    const myCodes = codes.filter((c) => c.admin_id === a.id);
-    const backupCodes = {
-      available: myCodes.filter((c) => c.used === 0 && c.expires_at > t).length,
-      used: myCodes.filter((c) => c.used === 1).length,
-      expired: myCodes.filter((c) => c.used === 0 && c.expires_at <= t).length,
-    };
-    const primary = mine.find((d) => d.isPrimary) ?? mine[0];
-    const enabled = mine.length > 0;
-    const locked = locks.some((l) => l.admin_id === a.id);
-    const mustEnrol = !enabled && (policyOf(a).requireMfa || acct?.enrol_required === 1);
-    const last = lastActs.find((x) => x.admin_id === a.id);
-    return {
-      id: a.id,
-      email: a.email,
-      name: nameOf(a.email),
-      mfaEnabled: enabled,
-      mfaMethod: primary?.deviceType ?? null,
-      mfaDevices: mine,
-      mfaDevicesCount: mine.length,
-      backupCodes,
-      backupCodesCount: backupCodes.available,
-      lastMfaLogin: acct?.last_mfa_login ?? null,
-      status: locked ? 'locked' : mustEnrol ? 'enrolment required' : 'active',
-      lastActivity: last?.at == null ? null : String(last.at),
-      kind: a.mailbox_id === null ? ('console' as const) : ('mailbox' as const),
-    };
-  });
+  return describePeople(ctx, await listPeople(ctx), true);
 }
 
 export async function listActivity(ctx: MfaContext, limit = 50): Promise<MfaActivity[]> {

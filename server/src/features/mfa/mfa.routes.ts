@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import type { SecondStep } from '../../http/sign-in-step.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import { sendPage } from '../../http/list-headers.ts';
 import { registerAccount } from './account.routes.ts';
 import { type MfaContext, mfaContext } from './mfa-context.ts';
 import {
@@ -20,6 +21,7 @@ import {
   stats,
   unlock,
 } from './mfa-admin.service.ts';
+import { listUserPage } from './mfa-users.service.ts';
 import { listRecoveryMethods } from './recovery-methods.service.ts';
 import { createPolicy, deletePolicy, listPolicies, updatePolicy } from './policy.service.ts';
 import {
@@ -57,7 +59,9 @@ export function registerMfa(
       activity: await listActivity(ctx, 20),
     };
   });
-  registerRoute(app, mfaRoutes.users, async () => listUsers(ctx));
+  registerRoute(app, mfaRoutes.users, async ({ query, reply }) =>
+    sendPage(reply, await listUserPage(ctx, query)),
+  );
   registerRoute(app, authRoutes.mfaEmailCode, async ({ body }) => ({
     success: true as const,
     sentTo: await mailSignInCode(ctx, body.challenge),

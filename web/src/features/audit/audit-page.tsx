@@ -1,25 +1,20 @@
 import type { AuditEntry } from '@mailroom/contract/audit';
-import {
-  Accordion,
-  Button,
-  Card,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFilterOff, IconRefresh } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { StatusBadge } from '../../components/status-badge.tsx';
 import { parseAuditDetails } from './audit-details.ts';
-import { type AuditFilters, useAuditActors, useAuditLog } from './use-audit.ts';
+import { AuditTable, when } from './audit-table.tsx';
+import {
+  AUDIT_PAGE_SIZE,
+  type AuditFilters,
+  type AuditPosition,
+  useAuditActors,
+  useAuditLog,
+} from './use-audit.ts';
 
 const EMPTY: AuditFilters = { actor: '', action: '', target: '', from: '', to: '' };
 
@@ -34,8 +29,6 @@ const AREAS = [
   { value: 'system.', label: 'System (system.)' },
   { value: 'jobs.', label: 'Jobs (jobs.)' },
 ];
-
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 function EntryDetails({ entry }: { entry: AuditEntry }) {
   const { changes, other } = parseAuditDetails(entry.details);
@@ -86,13 +79,23 @@ export default function AuditPage() {
   const [typedTarget, setTypedTarget] = useState('');
   const [target] = useDebouncedValue(typedTarget, 300);
   const applied = { ...filters, target };
-  const log = useAuditLog(applied);
+  const [pos, setPos] = useState<AuditPosition>({ page: 1 });
+  const [opened, setOpened] = useState<AuditEntry | null>(null);
+  const log = useAuditLog(applied, pos);
   const actors = useAuditActors();
   const set = (k: keyof AuditFilters) => (v: string | null) => setFilters((f) => ({ ...f, [k]: v ?? '' }));
-  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
-  const total = log.data?.pages[0]?.total;
-  const capped = log.data?.pages[0]?.totalCapped === true;
+  // New filters start at page 1.
+  const key = JSON.stringify(applied);
+  useEffect(() => setPos({ page: 1 }), [key]);
+  const entries = log.data?.entries ?? [];
+  const total = log.data?.total;
+  const capped = log.data?.totalCapped === true;
   const filtered = Object.values(applied).some((v) => v !== '');
+  // The next page follows the cursor (entries older than the last one shown); a jump reads by offset.
+  const setPage = (to: number) =>
+    setPos(
+      to === pos.page + 1 && log.data?.nextCursor ? { page: to, cursor: log.data.nextCursor } : { page: to },
+    );
 
   return (
     <>
@@ -178,54 +181,43 @@ export default function AuditPage() {
         loadingLabel="Loading the audit log..."
         onRetry={() => void log.refetch()}
       >
-        {entries.length === 0 ? (
-          <Text c="dimmed" ta="center" py="xl">
-            {filtered ? 'No entries match these filters' : 'No entries yet'}
-          </Text>
-        ) : (
-          <Stack gap="sm">
-            <Accordion variant="separated" multiple chevronPosition="left" aria-label="Audit entries">
-              {entries.map((e) => (
-                <Accordion.Item key={e.id} value={String(e.id)} data-testid="audit-entry">
-                  <Accordion.Control
-                    aria-label={`${e.action} on ${e.target ?? 'nothing named'} by ${e.actor ?? 'system'}`}
-                  >
-                    <Group justify="space-between" wrap="wrap" gap="xs">
-                      <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
-                        <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
-                          {e.action}
-                          {e.target ? ` · ${e.target}` : ''}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {e.actor ?? 'system'} · {when(e.at)}
-                        </Text>
-                      </Stack>
-                      <StatusBadge
-                        status={e.outcome}
-                        label={e.outcome === 'success' ? 'Success' : 'Failed'}
-                      />
-                    </Group>
-                  </Accordion.Control>
-                  <Accordion.Panel>
-                    <EntryDetails entry={e} />
-                  </Accordion.Panel>
-                </Accordion.Item>
-              ))}
-            </Accordion>
-            {log.hasNextPage && (
-              <Group justify="center">
-                <Button
-                  variant="default"
-                  onClick={() => void log.fetchNextPage()}
-                  loading={log.isFetchingNextPage}
-                >
-                  Load older entries
-                </Button>
-              </Group>
-            )}
+        <Card withBorder radius="md" padding="md">
+          <AuditTable
+            entries={entries}
+            emptyText={filtered ? 'No entries match these filters' : 'No entries yet'}
+            onDetails={setOpened}
+            pager={
+              // No total while new filters load: not the previous filters' count.
+              log.isPlaceholderData || total === undefined
+                ? undefined
+                : {
+                    page: pos.page,
+                    pageSize: AUDIT_PAGE_SIZE,
+                    total,
+                    capped,
+                    onPage: setPage,
+                    noun: 'entries',
+                  }
+            }
+          />
+        </Card>
+      </LoadState>
+      <Modal
+        opened={opened !== null}
+        onClose={() => setOpened(null)}
+        title={opened ? `${opened.action}${opened.target ? ` · ${opened.target}` : ''}` : ''}
+        size="lg"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {opened && (
+          <Stack gap="xs">
+            <Text size="sm">
+              <b>Who:</b> {opened.actor ?? 'system'} · {opened.outcome === 'success' ? 'Success' : 'Failed'}
+            </Text>
+            <EntryDetails entry={opened} />
           </Stack>
         )}
-      </LoadState>
+      </Modal>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { auditRoutes } from '@mailroom/contract/audit';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../api/client.ts';
 
 export interface AuditFilters {
@@ -14,24 +14,30 @@ export const AUDIT_PAGE_SIZE = 50;
 
 const orUndefined = (v: string) => (v.trim() ? v.trim() : undefined);
 
-/** The audit log, newest first, one page at a time by cursor ("Load older entries"). */
-export function useAuditLog(f: AuditFilters) {
-  return useInfiniteQuery({
-    queryKey: ['audit', f],
-    initialPageParam: undefined as number | undefined,
-    queryFn: ({ pageParam }) =>
-      apiCall(auditRoutes.list, {
-        query: {
-          limit: AUDIT_PAGE_SIZE,
-          actor: orUndefined(f.actor),
-          action: orUndefined(f.action),
-          target: orUndefined(f.target),
-          from: orUndefined(f.from),
-          to: orUndefined(f.to),
-          cursor: pageParam,
-        },
-      }),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+/** Where a page of the log is read from: the previous page's cursor (older than an id) or an offset. */
+export interface AuditPosition {
+  page: number;
+  cursor?: number;
+}
+
+/**
+ * One page of the audit log, newest first: the next page follows the server's cursor (keyset),
+ * a jump to another page reads by offset.
+ */
+export function useAuditLog(f: AuditFilters, pos: AuditPosition) {
+  const query = {
+    limit: AUDIT_PAGE_SIZE,
+    actor: orUndefined(f.actor),
+    action: orUndefined(f.action),
+    target: orUndefined(f.target),
+    from: orUndefined(f.from),
+    to: orUndefined(f.to),
+    ...(pos.cursor !== undefined ? { cursor: pos.cursor } : { offset: (pos.page - 1) * AUDIT_PAGE_SIZE }),
+  };
+  return useQuery({
+    queryKey: ['audit', query],
+    queryFn: () => apiCall(auditRoutes.list, { query }),
+    placeholderData: keepPreviousData,
   });
 }
 

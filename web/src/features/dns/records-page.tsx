@@ -12,6 +12,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { RecordForm } from './components/record-form.tsx';
 import { RecordsBulkActions } from './components/records-bulk-actions.tsx';
 import { ALL_TYPES, RecordsFilters, type RecordFilterValues } from './components/records-filters.tsx';
@@ -44,6 +45,8 @@ export default function RecordsPage() {
   const [editing, setEditing] = useState<DnsRecord | null>(null);
   const [sort, setSort] = useState<TableSort | undefined>(undefined);
   const [selection, setSelection] = useState<Set<string>>(new Set());
+  // Import, bulk delete and the system records are an administrator's (403 to a domain admin).
+  const isAdmin = useIsFullAdmin();
 
   // A new search, filter or order starts at page 1 with nothing selected.
   useEffect(() => {
@@ -65,7 +68,7 @@ export default function RecordsPage() {
   // The unfiltered count for '(filtered of total)', and whether any zone exists to import into.
   const everything = useRecords({ limit: 1 });
   const zones = useZones({ limit: 1 });
-  const system = useSystemRecords();
+  const system = useSystemRecords(isAdmin);
   const failure = useDismissableError(records.error);
   const remove = useRemoveRecord();
   const removeMany = useRemoveRecords();
@@ -83,7 +86,11 @@ export default function RecordsPage() {
     records.data !== undefined && !records.isPlaceholderData && (!filtered || everything.data !== undefined);
 
   const refresh = async () => {
-    const results = await Promise.all([records.refetch(), everything.refetch(), system.refetch()]);
+    const results = await Promise.all([
+      records.refetch(),
+      everything.refetch(),
+      ...(isAdmin ? [system.refetch()] : []),
+    ]);
     const failed = results.find((r) => r.error);
     if (failed)
       notify({ type: 'error', title: 'Failed to load DNS records', message: errorMessage(failed.error) });
@@ -169,6 +176,7 @@ export default function RecordsPage() {
           hasRecords={total > 0}
           onRefresh={refresh}
           refreshing={records.isFetching || everything.isFetching}
+          canImport={isAdmin}
         />
       )}
       <Card withBorder radius="md" padding="md">
@@ -192,13 +200,15 @@ export default function RecordsPage() {
           onDismiss={failure.dismiss}
         >
           <Stack gap="sm">
-            <SelectionBar
-              count={selection.size}
-              noun={['record', 'records']}
-              deleting={removeMany.isPending}
-              onDelete={() => void deleteSelected()}
-              onClear={() => setSelection(new Set())}
-            />
+            {isAdmin && (
+              <SelectionBar
+                count={selection.size}
+                noun={['record', 'records']}
+                deleting={removeMany.isPending}
+                onDelete={() => void deleteSelected()}
+                onClear={() => setSelection(new Set())}
+              />
+            )}
             <RecordsTable
               records={rows}
               onEdit={setEditing}
@@ -207,8 +217,8 @@ export default function RecordsPage() {
               emptyText={filtered ? 'No records found matching your criteria' : 'No DNS records found'}
               sort={sort}
               onSortChange={setSort}
-              selection={selection}
-              onSelectionChange={setSelection}
+              selection={isAdmin ? selection : undefined}
+              onSelectionChange={isAdmin ? setSelection : undefined}
               pager={
                 // No total while a new filter loads: not the previous filter's count.
                 records.isPlaceholderData
@@ -219,7 +229,7 @@ export default function RecordsPage() {
           </Stack>
         </LoadState>
       </Card>
-      {system.error ? (
+      {!isAdmin ? null : system.error ? (
         <Alert color="red" title="Failed to load system records" mt="lg" role="alert">
           {errorMessage(system.error)}
         </Alert>

@@ -9,6 +9,7 @@ import { useNavigate, useParams } from 'react-router';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ZoneCreateForm } from './components/zone-create-form.tsx';
 import { ZoneDetailsModal } from './components/zone-details-modal.tsx';
 import { ZoneEditModal } from './components/zone-edit-modal.tsx';
@@ -27,6 +28,8 @@ export default function ZonesPage() {
   const { domain: routeDomain } = useParams();
   const navigate = useNavigate();
   const [showCreate, setShowCreate] = useState(false);
+  // Adding and removing zones are an administrator's (the routes answer 403 to a domain admin).
+  const isAdmin = useIsFullAdmin();
   const [search, setSearch] = useState(routeDomain ?? '');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });
@@ -85,15 +88,17 @@ export default function ZonesPage() {
         ]}
         subtitle="Create, edit and remove the zones this server answers for"
         actions={
-          <Button
-            leftSection={showCreate ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
-            onClick={() => setShowCreate((v) => !v)}
-          >
-            {showCreate ? 'Cancel' : 'Add DNS Zone'}
-          </Button>
+          isAdmin && (
+            <Button
+              leftSection={showCreate ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
+              onClick={() => setShowCreate((v) => !v)}
+            >
+              {showCreate ? 'Cancel' : 'Add DNS Zone'}
+            </Button>
+          )
         }
       />
-      {showCreate && <ZoneCreateForm onDone={() => setShowCreate(false)} />}
+      {isAdmin && showCreate && <ZoneCreateForm onDone={() => setShowCreate(false)} />}
       <Card withBorder radius="md" padding="md">
         <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
           <Title order={2} size="h4">
@@ -126,7 +131,7 @@ export default function ZonesPage() {
                 zones={rows}
                 onView={(z) => setViewing(z.domain)}
                 onEdit={setEditing}
-                onDelete={(z) => void deleteFlow.run(z)}
+                onDelete={isAdmin ? (z) => void deleteFlow.run(z) : undefined}
                 deleting={deleteFlow.pendingDomain}
                 sort={sort}
                 onSortChange={setSort}

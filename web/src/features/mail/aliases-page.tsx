@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { AliasCreateForm } from './components/alias-create-form.tsx';
 import { AliasEditModal } from './components/alias-edit-modal.tsx';
@@ -43,6 +44,8 @@ export default function AliasesPage() {
   const [importing, setImporting] = useState(false);
   const [sort, setSort] = useState<TableSort>({ id: 'source', desc: false });
   const [selection, setSelection] = useState<Set<string>>(new Set());
+  // Import and bulk delete are an administrator's: a domain administrator does not see them.
+  const isAdmin = useIsFullAdmin();
 
   const list = useAliases({
     q: q || undefined,
@@ -147,13 +150,15 @@ export default function AliasesPage() {
             >
               Export Aliases
             </Button>
-            <Button
-              variant="default"
-              leftSection={<IconUpload size={16} aria-hidden />}
-              onClick={() => setImporting(true)}
-            >
-              Import Aliases
-            </Button>
+            {isAdmin && (
+              <Button
+                variant="default"
+                leftSection={<IconUpload size={16} aria-hidden />}
+                onClick={() => setImporting(true)}
+              >
+                Import Aliases
+              </Button>
+            )}
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}
@@ -213,13 +218,15 @@ export default function AliasesPage() {
           >
             {list.data && (
               <Stack gap="sm">
-                <SelectionBar
-                  count={selection.size}
-                  noun={['alias', 'aliases']}
-                  deleting={removeMany.isPending}
-                  onDelete={() => void deleteSelected()}
-                  onClear={() => setSelection(new Set())}
-                />
+                {isAdmin && (
+                  <SelectionBar
+                    count={selection.size}
+                    noun={['alias', 'aliases']}
+                    deleting={removeMany.isPending}
+                    onDelete={() => void deleteSelected()}
+                    onClear={() => setSelection(new Set())}
+                  />
+                )}
                 <AliasTable
                   aliases={rows}
                   onEdit={setEditing}
@@ -228,8 +235,9 @@ export default function AliasesPage() {
                   emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
                   sort={sort}
                   onSortChange={setSort}
-                  selection={selection}
-                  onSelectionChange={setSelection}
+                  // The bulk delete is an administrator's (its route answers 403 to a domain admin).
+                  selection={isAdmin ? selection : undefined}
+                  onSelectionChange={isAdmin ? setSelection : undefined}
                   pager={
                     // No total while a new search loads: not the previous search's count.
                     list.isPlaceholderData

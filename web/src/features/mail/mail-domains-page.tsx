@@ -12,6 +12,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { useAddMailDomain, useMailDomains, useRemoveMailDomain } from './use-mail-domains.ts';
 
@@ -68,6 +69,8 @@ function AddDomainForm() {
 /** Mail → Domains: the domains mail is hosted for, made deliberately, removed when empty. */
 export default function MailDomainsPage() {
   const list = useMailDomains();
+  // Adding and removing domains are an administrator's (the routes answer 403 to a domain admin).
+  const isAdmin = useIsFullAdmin();
   // The whole list is here: the box (and ?q= from a search hit) filters it in place.
   const { search, setSearch, q } = useUrlSearch(0);
   const needle = q.toLowerCase();
@@ -151,34 +154,38 @@ export default function MailDomainsPage() {
             </Text>
           ),
       },
-      {
-        id: 'actions',
-        header: 'Actions',
-        meta: { actions: true, align: 'right' },
-        cell: ({ row: { original: d } }) => {
-          const system = 2; // postmaster@ and abuse@ never keep a domain alive
-          const empty = d.mailboxes === 0 && d.aliases <= system;
-          return (
-            <Group justify="flex-end" gap={4} wrap="nowrap">
-              <Tooltip label={empty ? 'Remove' : 'Only an empty domain can be removed'}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Remove ${d.domain}`}
-                  disabled={!empty}
-                  loading={remove.isPending && remove.variables === d.domain}
-                  onClick={() => void askRemove(d)}
-                >
-                  <IconTrash size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
-            </Group>
-          );
-        },
-      },
+      ...(!isAdmin
+        ? []
+        : [
+            {
+              id: 'actions',
+              header: 'Actions',
+              meta: { actions: true, align: 'right' },
+              cell: ({ row: { original: d } }: { row: { original: MailDomain } }) => {
+                const system = 2; // postmaster@ and abuse@ never keep a domain alive
+                const empty = d.mailboxes === 0 && d.aliases <= system;
+                return (
+                  <Group justify="flex-end" gap={4} wrap="nowrap">
+                    <Tooltip label={empty ? 'Remove' : 'Only an empty domain can be removed'}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Remove ${d.domain}`}
+                        disabled={!empty}
+                        loading={remove.isPending && remove.variables === d.domain}
+                        onClick={() => void askRemove(d)}
+                      >
+                        <IconTrash size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                );
+              },
+            } satisfies ColumnDef<MailDomain, unknown>,
+          ]),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [remove.isPending, remove.variables],
+    [remove.isPending, remove.variables, isAdmin],
   );
   return (
     <>
@@ -188,9 +195,11 @@ export default function MailDomainsPage() {
         subtitle="Domains this server hosts mail for. A mailbox or alias needs its domain here first."
       />
       <Stack gap="md">
-        <Card withBorder radius="md" padding="md" component="section" aria-label="Add a mail domain">
-          <AddDomainForm />
-        </Card>
+        {isAdmin && (
+          <Card withBorder radius="md" padding="md" component="section" aria-label="Add a mail domain">
+            <AddDomainForm />
+          </Card>
+        )}
         <Card withBorder radius="md" padding="md">
           <TextInput
             aria-label="Search domains"
@@ -214,7 +223,13 @@ export default function MailDomainsPage() {
                 data={shown}
                 columns={columns}
                 getRowId={(d) => d.domain}
-                emptyText={q ? `No domain matches "${q}"` : 'No mail domain yet: add one above.'}
+                emptyText={
+                  q
+                    ? `No domain matches "${q}"`
+                    : isAdmin
+                      ? 'No mail domain yet: add one above.'
+                      : 'No mail domain is assigned to your account.'
+                }
                 minWidth={760}
               />
             )}

@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
+import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { MailboxBulkBar } from './components/mailbox-bulk-bar.tsx';
@@ -45,6 +46,8 @@ export default function MailboxesPage() {
   const [status, setStatus] = useState<string | null>(null);
   const [sort, setSort] = useState<TableSort>({ id: 'email', desc: false });
   const [selection, setSelection] = useState<Set<string>>(new Set());
+  // Bulk create (mail/users/import) and the settings' default quota are an administrator's.
+  const isAdmin = useIsFullAdmin();
   const domains = useMailDomains();
   const bulk = useBulkMailboxes();
   const { search, setSearch, q } = useUrlSearch(SEARCH_DEBOUNCE_MS);
@@ -65,7 +68,7 @@ export default function MailboxesPage() {
   const list = useMailboxes(query);
   const setPage = (to: number) =>
     setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
-  const settings = useMailSettings();
+  const settings = useMailSettings(isAdmin);
   const remove = useRemoveMailbox();
 
   // A new search, filter or order starts at page 1 with nothing selected.
@@ -140,14 +143,16 @@ export default function MailboxesPage() {
         subtitle="Mailboxes Postfix delivers to and Dovecot signs in"
         actions={
           <Group gap="xs">
-            <Button
-              variant="default"
-              leftSection={<IconUpload size={16} aria-hidden />}
-              onClick={() => setImporting((v) => !v)}
-              aria-expanded={importing}
-            >
-              Bulk Create
-            </Button>
+            {isAdmin && (
+              <Button
+                variant="default"
+                leftSection={<IconUpload size={16} aria-hidden />}
+                onClick={() => setImporting((v) => !v)}
+                aria-expanded={importing}
+              >
+                Bulk Create
+              </Button>
+            )}
             <Button
               leftSection={adding ? <IconX size={16} aria-hidden /> : <IconPlus size={16} aria-hidden />}
               onClick={() => setAdding((v) => !v)}
@@ -166,7 +171,7 @@ export default function MailboxesPage() {
             onClose={() => setAdding(false)}
           />
         )}
-        {importing && <MailboxImportCard onClose={() => setImporting(false)} />}
+        {isAdmin && importing && <MailboxImportCard onClose={() => setImporting(false)} />}
         {deleteError && (
           <ActionErrorAlert
             title="Failed to delete mailbox"

@@ -1,7 +1,6 @@
 import { appliesToLabel, mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
 import {
   ActionIcon,
-  Badge,
   Button,
   Card,
   Group,
@@ -13,15 +12,7 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import {
-  IconEdit,
-  IconEye,
-  IconPlus,
-  IconRefresh,
-  IconSearch,
-  IconTrash,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
@@ -35,7 +26,9 @@ import { PolicyModal } from './policy-modal.tsx';
 import { runAction } from './run-action.ts';
 import { useInvalidateMfa, useMfaManagement } from './use-mfa-data.ts';
 import { UserDevicesModal } from './user-devices-modal.tsx';
-import { UsersTable } from './users-table.tsx';
+import { DevicesTable } from './devices-table.tsx';
+import { useMfaUserByEmail } from './use-mfa-users.ts';
+import { UsersPanel, useUserList } from './users-panel.tsx';
 
 const BREADCRUMBS = [
   { label: 'Dashboard', to: '/dashboard' },
@@ -48,11 +41,13 @@ export default function MfaManagementPage() {
   const data = useMfaManagement();
   const invalidate = useInvalidateMfa();
   const [tab, setTab] = useState<string | null>('users');
-  const [userFilter, setUserFilter] = useState('All');
-  const [userSearch, setUserSearch] = useState('');
+  const users = useUserList();
   const [deviceFilter, setDeviceFilter] = useState('All');
   const [deviceSearch, setDeviceSearch] = useState('');
   const [viewing, setViewing] = useState<MfaUser | null>(null);
+  // A device's owner is read from the server (the users list holds one page only).
+  const [ownerOf, setOwnerOf] = useState<string | null>(null);
+  const owner = useMfaUserByEmail(ownerOf);
   const [policyModal, setPolicyModal] = useState<{ open: boolean; policy: MfaPolicy | null }>({
     open: false,
     policy: null,
@@ -62,12 +57,6 @@ export default function MfaManagementPage() {
   const queryClient = useQueryClient();
   const [dismissed, setDismissed] = useState(false);
 
-  const uq = userSearch.trim().toLowerCase();
-  const users = (data.users ?? []).filter(
-    (u) =>
-      (userFilter === 'All' || (userFilter === 'MFA Enabled') === u.mfaEnabled) &&
-      (!uq || u.email.includes(uq) || u.name.toLowerCase().includes(uq)),
-  );
   const dq = deviceSearch.trim().toLowerCase();
   const devices = (data.devices ?? []).filter(
     (d) =>
@@ -115,7 +104,7 @@ export default function MfaManagementPage() {
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}
               loading={data.loading}
-              onClick={() => void data.refetch()}
+              onClick={() => void Promise.all([data.refetch(), users.list.refetch()])}
             >
               Refresh
             </Button>
@@ -135,7 +124,10 @@ export default function MfaManagementPage() {
         <Card withBorder radius="md">
           <Tabs value={tab} onChange={setTab}>
             <Tabs.List>
-              <Tabs.Tab value="users">Users ({data.users?.length ?? 0})</Tabs.Tab>
+              <Tabs.Tab value="users">
+                Users
+                {users.list.data && !users.list.isPlaceholderData ? ` (${users.total.toLocaleString()})` : ''}
+              </Tabs.Tab>
               <Tabs.Tab value="devices">Devices ({data.devices?.length ?? 0})</Tabs.Tab>
               <Tabs.Tab value="policies">Policies ({policies.length})</Tabs.Tab>
               <Tabs.Tab value="accounts">Console accounts</Tabs.Tab>
@@ -145,31 +137,7 @@ export default function MfaManagementPage() {
             </Tabs.Panel>
 
             <Tabs.Panel value="users" pt="md">
-              <Group mb="sm" wrap="wrap">
-                <Select
-                  aria-label="Filter users"
-                  data={['All', 'MFA Enabled', 'MFA Disabled']}
-                  value={userFilter}
-                  onChange={(v) => setUserFilter(v ?? 'All')}
-                  allowDeselect={false}
-                  w={180}
-                />
-                <TextInput
-                  aria-label="Search users"
-                  placeholder="Search by name or email"
-                  leftSection={<IconSearch size={16} aria-hidden />}
-                  value={userSearch}
-                  onChange={(e) => setUserSearch(e.currentTarget.value)}
-                  style={{ flex: 1, minWidth: 200 }}
-                />
-              </Group>
-              <UsersTable
-                users={users}
-                withStatus={false}
-                onManage={setViewing}
-                onView={setViewing}
-                onToggle={toggleUser}
-              />
+              <UsersPanel users={users} onView={setViewing} onToggle={toggleUser} />
             </Tabs.Panel>
 
             <Tabs.Panel value="devices" pt="md">
@@ -191,80 +159,23 @@ export default function MfaManagementPage() {
                   style={{ flex: 1, minWidth: 200 }}
                 />
               </Group>
-              {devices.length === 0 ? (
-                <Text c="dimmed" size="sm" ta="center" py="md">
-                  No devices found
-                </Text>
-              ) : (
-                <Table.ScrollContainer minWidth={820}>
-                  <Table verticalSpacing="xs" highlightOnHover>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Device</Table.Th>
-                        <Table.Th>User</Table.Th>
-                        <Table.Th>Type</Table.Th>
-                        <Table.Th>Status</Table.Th>
-                        <Table.Th>Primary</Table.Th>
-                        <Table.Th>Trusted</Table.Th>
-                        <Table.Th>Last Used</Table.Th>
-                        <Table.Th>Actions</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {devices.map((d) => (
-                        <Table.Tr key={d.id}>
-                          <Table.Td>{d.deviceName}</Table.Td>
-                          <Table.Td>{d.userEmail}</Table.Td>
-                          <Table.Td>{d.deviceType}</Table.Td>
-                          <Table.Td>
-                            <StatusBadge status={d.status} />
-                          </Table.Td>
-                          <Table.Td>{d.isPrimary ? <Badge variant="light">Primary</Badge> : 'No'}</Table.Td>
-                          <Table.Td>{d.trustedDevice ? 'Yes' : 'No'}</Table.Td>
-                          <Table.Td>{when(d.lastUsed)}</Table.Td>
-                          <Table.Td>
-                            <Group gap={4} wrap="nowrap">
-                              <Tooltip label="View">
-                                <ActionIcon
-                                  variant="subtle"
-                                  aria-label={`View ${d.deviceName}`}
-                                  onClick={() =>
-                                    setViewing(data.users?.find((u) => u.email === d.userEmail) ?? null)
-                                  }
-                                >
-                                  <IconEye size={16} aria-hidden />
-                                </ActionIcon>
-                              </Tooltip>
-                              <Tooltip label="Revoke">
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="red"
-                                  aria-label={`Revoke ${d.deviceName} of ${d.userEmail}`}
-                                  onClick={() =>
-                                    void runAction({
-                                      confirm: {
-                                        title: 'Revoke device',
-                                        message: `Revoke ${d.deviceName} of ${d.userEmail}? Their sessions end.`,
-                                        confirmLabel: 'Revoke',
-                                        danger: true,
-                                      },
-                                      run: () => apiCall(mfaRoutes.revokeDevice, { params: { id: d.id } }),
-                                      success: 'Device revoked',
-                                      after: invalidate,
-                                    })
-                                  }
-                                >
-                                  <IconTrash size={16} aria-hidden />
-                                </ActionIcon>
-                              </Tooltip>
-                            </Group>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-              )}
+              <DevicesTable
+                devices={devices}
+                onView={(d) => setOwnerOf(d.userEmail)}
+                onRevoke={(d) =>
+                  void runAction({
+                    confirm: {
+                      title: 'Revoke device',
+                      message: `Revoke ${d.deviceName} of ${d.userEmail}? Their sessions end.`,
+                      confirmLabel: 'Revoke',
+                      danger: true,
+                    },
+                    run: () => apiCall(mfaRoutes.revokeDevice, { params: { id: d.id } }),
+                    success: 'Device revoked',
+                    after: invalidate,
+                  })
+                }
+              />
             </Tabs.Panel>
 
             <Tabs.Panel value="policies" pt="md">
@@ -383,7 +294,13 @@ export default function MfaManagementPage() {
           </Tabs>
         </Card>
       </LoadState>
-      <UserDevicesModal user={viewing} onClose={() => setViewing(null)} />
+      <UserDevicesModal
+        user={viewing ?? owner}
+        onClose={() => {
+          setViewing(null);
+          setOwnerOf(null);
+        }}
+      />
       <PolicyModal
         opened={policyModal.open}
         policy={policyModal.policy}

@@ -8,7 +8,6 @@ import {
   Modal,
   Select,
   SimpleGrid,
-  Table,
   Tabs,
   Text,
   TextInput,
@@ -27,8 +26,7 @@ import { apiCall, errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
-import { StatusBadge } from '../../components/status-badge.tsx';
-import { when } from './mfa-format.ts';
+import { BackupCodesTable, LockoutsTable, RequestsTable, backupState } from './recovery-tables.tsx';
 import { runAction } from './run-action.ts';
 import { useInvalidateMfa, useMfaRecovery } from './use-mfa-data.ts';
 
@@ -79,9 +77,6 @@ function Filters({
     </Group>
   );
 }
-
-const backupState = (c: { used: boolean; expiresAt: string }) =>
-  c.used ? 'Used' : Date.parse(c.expiresAt) < Date.now() ? 'Expired' : 'Available';
 
 export default function MfaRecoveryPage() {
   const q = useMfaRecovery();
@@ -217,101 +212,34 @@ export default function MfaRecoveryPage() {
                     options={['All', 'Pending', 'Approved', 'Rejected']}
                     {...filt('requests')}
                   />
-                  {requests.length === 0 ? (
-                    <Text c="dimmed" size="sm" ta="center" py="md">
-                      No recovery requests
-                    </Text>
-                  ) : (
-                    <Table.ScrollContainer minWidth={900}>
-                      <Table verticalSpacing="xs">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>User</Table.Th>
-                            <Table.Th>Type</Table.Th>
-                            <Table.Th>Reason</Table.Th>
-                            <Table.Th miw={120}>Status</Table.Th>
-                            <Table.Th>Requested</Table.Th>
-                            <Table.Th>IP Address</Table.Th>
-                            <Table.Th>Resolved</Table.Th>
-                            <Table.Th>Actions</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {requests.map((r) => (
-                            <Table.Tr key={r.id}>
-                              <Table.Td>{r.userEmail}</Table.Td>
-                              <Table.Td>{r.requestType}</Table.Td>
-                              <Table.Td>{r.reason}</Table.Td>
-                              <Table.Td>
-                                <StatusBadge
-                                  status={
-                                    r.status === 'approved'
-                                      ? 'success'
-                                      : r.status === 'rejected'
-                                        ? 'failed'
-                                        : 'pending'
-                                  }
-                                  label={r.status}
-                                />
-                              </Table.Td>
-                              <Table.Td>{when(r.requestedAt)}</Table.Td>
-                              <Table.Td>{r.ipAddress ?? '—'}</Table.Td>
-                              <Table.Td>
-                                {r.resolvedAt ? `${when(r.resolvedAt)} by ${r.resolvedBy ?? '?'}` : '—'}
-                              </Table.Td>
-                              <Table.Td>
-                                {r.status === 'pending' && (
-                                  <Group gap={4} wrap="nowrap">
-                                    <Button
-                                      size="xs"
-                                      aria-label={`Approve the request of ${r.userEmail}`}
-                                      onClick={() =>
-                                        void runAction({
-                                          confirm: {
-                                            title: 'Approve recovery',
-                                            message: `Reset every second factor of ${r.userEmail}? They enrol a new one at their next sign-in.`,
-                                            confirmLabel: 'Approve',
-                                          },
-                                          run: () =>
-                                            apiCall(mfaRoutes.approveRecovery, { params: { id: r.id } }),
-                                          success: 'Recovery approved',
-                                          after: invalidate,
-                                        })
-                                      }
-                                    >
-                                      Approve
-                                    </Button>
-                                    <Button
-                                      size="xs"
-                                      color="red"
-                                      variant="light"
-                                      aria-label={`Reject the request of ${r.userEmail}`}
-                                      onClick={() =>
-                                        void runAction({
-                                          confirm: {
-                                            title: 'Reject recovery',
-                                            message: `Reject the request of ${r.userEmail}?`,
-                                            confirmLabel: 'Reject',
-                                            danger: true,
-                                          },
-                                          run: () =>
-                                            apiCall(mfaRoutes.rejectRecovery, { params: { id: r.id } }),
-                                          success: 'Recovery rejected',
-                                          after: invalidate,
-                                        })
-                                      }
-                                    >
-                                      Reject
-                                    </Button>
-                                  </Group>
-                                )}
-                              </Table.Td>
-                            </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  )}
+                  <RequestsTable
+                    requests={requests}
+                    onApprove={(r) =>
+                      void runAction({
+                        confirm: {
+                          title: 'Approve recovery',
+                          message: `Reset every second factor of ${r.userEmail}? They enrol a new one at their next sign-in.`,
+                          confirmLabel: 'Approve',
+                        },
+                        run: () => apiCall(mfaRoutes.approveRecovery, { params: { id: r.id } }),
+                        success: 'Recovery approved',
+                        after: invalidate,
+                      })
+                    }
+                    onReject={(r) =>
+                      void runAction({
+                        confirm: {
+                          title: 'Reject recovery',
+                          message: `Reject the request of ${r.userEmail}?`,
+                          confirmLabel: 'Reject',
+                          danger: true,
+                        },
+                        run: () => apiCall(mfaRoutes.rejectRecovery, { params: { id: r.id } }),
+                        success: 'Recovery rejected',
+                        after: invalidate,
+                      })
+                    }
+                  />
                 </Tabs.Panel>
 
                 <Tabs.Panel value="lockouts" pt="md">
@@ -320,76 +248,21 @@ export default function MfaRecoveryPage() {
                     options={['All', 'Active', 'Expired', 'Unlocked']}
                     {...filt('lockouts')}
                   />
-                  {lockouts.length === 0 ? (
-                    <Text c="dimmed" size="sm" ta="center" py="md">
-                      No lockouts
-                    </Text>
-                  ) : (
-                    <Table.ScrollContainer minWidth={900}>
-                      <Table verticalSpacing="xs">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>User</Table.Th>
-                            <Table.Th>Type</Table.Th>
-                            <Table.Th>Attempts</Table.Th>
-                            <Table.Th>IP Address</Table.Th>
-                            <Table.Th>Locked</Table.Th>
-                            <Table.Th>Expires</Table.Th>
-                            <Table.Th>Status</Table.Th>
-                            <Table.Th>Actions</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {lockouts.map((l) => (
-                            <Table.Tr key={l.id}>
-                              <Table.Td>{l.userEmail}</Table.Td>
-                              <Table.Td>{l.lockoutType}</Table.Td>
-                              <Table.Td>{l.attempts}</Table.Td>
-                              <Table.Td>{l.ipAddress ?? '—'}</Table.Td>
-                              <Table.Td>{when(l.lockedAt)}</Table.Td>
-                              <Table.Td>{when(l.expiresAt)}</Table.Td>
-                              <Table.Td>
-                                <StatusBadge
-                                  status={
-                                    l.status === 'active'
-                                      ? 'error'
-                                      : l.status === 'unlocked'
-                                        ? 'success'
-                                        : 'inactive'
-                                  }
-                                  label={
-                                    l.status === 'unlocked' ? `unlocked by ${l.unlockedBy ?? '?'}` : l.status
-                                  }
-                                />
-                              </Table.Td>
-                              <Table.Td>
-                                {l.status === 'active' && (
-                                  <Button
-                                    size="xs"
-                                    aria-label={`Unlock ${l.userEmail}`}
-                                    onClick={() =>
-                                      void runAction({
-                                        confirm: {
-                                          title: 'Unlock account',
-                                          message: `Lift the lockout of ${l.userEmail}?`,
-                                          confirmLabel: 'Unlock',
-                                        },
-                                        run: () => apiCall(mfaRoutes.unlock, { params: { id: l.id } }),
-                                        success: 'Account unlocked',
-                                        after: invalidate,
-                                      })
-                                    }
-                                  >
-                                    Unlock
-                                  </Button>
-                                )}
-                              </Table.Td>
-                            </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  )}
+                  <LockoutsTable
+                    lockouts={lockouts}
+                    onUnlock={(l) =>
+                      void runAction({
+                        confirm: {
+                          title: 'Unlock account',
+                          message: `Lift the lockout of ${l.userEmail}?`,
+                          confirmLabel: 'Unlock',
+                        },
+                        run: () => apiCall(mfaRoutes.unlock, { params: { id: l.id } }),
+                        success: 'Account unlocked',
+                        after: invalidate,
+                      })
+                    }
+                  />
                 </Tabs.Panel>
 
                 <Tabs.Panel value="codes" pt="md">
@@ -398,51 +271,7 @@ export default function MfaRecoveryPage() {
                     options={['All', 'Available', 'Used', 'Expired']}
                     {...filt('codes')}
                   />
-                  {backup.length === 0 ? (
-                    <Text c="dimmed" size="sm" ta="center" py="md">
-                      No backup codes
-                    </Text>
-                  ) : (
-                    <Table.ScrollContainer minWidth={700}>
-                      <Table verticalSpacing="xs">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th>User</Table.Th>
-                            <Table.Th>Code</Table.Th>
-                            <Table.Th>Status</Table.Th>
-                            <Table.Th>Created</Table.Th>
-                            <Table.Th>Used</Table.Th>
-                            <Table.Th>Expires</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {backup.map((c) => (
-                            <Table.Tr key={c.id}>
-                              <Table.Td>{c.userEmail}</Table.Td>
-                              <Table.Td>
-                                <Code>{c.code}</Code>
-                              </Table.Td>
-                              <Table.Td>
-                                <StatusBadge
-                                  status={
-                                    backupState(c) === 'Available'
-                                      ? 'active'
-                                      : backupState(c) === 'Used'
-                                        ? 'inactive'
-                                        : 'expired'
-                                  }
-                                  label={backupState(c)}
-                                />
-                              </Table.Td>
-                              <Table.Td>{when(c.createdAt)}</Table.Td>
-                              <Table.Td>{c.usedAt ? when(c.usedAt) : '—'}</Table.Td>
-                              <Table.Td>{when(c.expiresAt)}</Table.Td>
-                            </Table.Tr>
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
-                  )}
+                  <BackupCodesTable codes={backup} />
                 </Tabs.Panel>
 
                 <Tabs.Panel value="methods" pt="md">

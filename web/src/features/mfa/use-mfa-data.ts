@@ -23,18 +23,17 @@ export function useMfaDashboard() {
 export function useMfaManagement() {
   return useQueries({
     queries: [
-      { queryKey: mfaKeys.users(), queryFn: () => apiCall(mfaRoutes.users) },
       { queryKey: mfaKeys.devices(), queryFn: () => apiCall(mfaRoutes.devices) },
       { queryKey: mfaKeys.policies(), queryFn: () => apiCall(mfaRoutes.policies) },
     ],
-    combine: ([users, devices, policies]) => ({
-      users: users.data,
+    // The users list pages on the server on its own (useUserList).
+    combine: ([devices, policies]) => ({
       devices: devices.data,
       policies: policies.data,
-      loading: users.isFetching || devices.isFetching || policies.isFetching,
-      pending: users.isPending || devices.isPending || policies.isPending,
-      error: users.error ?? devices.error ?? policies.error,
-      refetch: () => Promise.all([users.refetch(), devices.refetch(), policies.refetch()]),
+      loading: devices.isFetching || policies.isFetching,
+      pending: devices.isPending || policies.isPending,
+      error: devices.error ?? policies.error,
+      refetch: () => Promise.all([devices.refetch(), policies.refetch()]),
     }),
   });
 }

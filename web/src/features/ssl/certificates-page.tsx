@@ -1,10 +1,11 @@
 import { CERTIFICATE_STATUSES, ISSUER_FILTERS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
-import { Alert, Button, Card, Group, Pagination, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconRefresh, IconSearch, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
 import { followJob } from '../../api/follow-job.ts';
+import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { type PagePosition, pagePosition } from '../../lib/cursor-pages.ts';
@@ -28,7 +29,13 @@ export default function CertificatesPage() {
   const [dismissed, setDismissed] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<'export' | 'renew' | null>(null);
-  const list = useCertificates(filter, pos);
+  // The server's default order: the certificate that expires first on top.
+  const [sort, setSort] = useState<TableSort>({ id: 'validTo', desc: false });
+  const list = useCertificates(filter, pos, sortParam(sort));
+  const changeSort = (s: TableSort) => {
+    setSort(s);
+    setPos({ page: 1 });
+  };
   const setPage = (to: number) =>
     setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
   const actions = useCertificateActions();
@@ -183,19 +190,21 @@ export default function CertificatesPage() {
                 onDelete={actions.remove}
                 onDownload={actions.download}
                 empty={sslMessages.noCertificates}
+                sort={sort}
+                onSortChange={changeSort}
+                pager={
+                  // No total while a new filter loads: not the previous filter's count.
+                  list.isPlaceholderData
+                    ? undefined
+                    : {
+                        page,
+                        pageSize: PAGE_SIZE,
+                        total: list.data.total,
+                        onPage: setPage,
+                        noun: 'certificates',
+                      }
+                }
               />
-              <Group justify="space-between" mt="sm">
-                <Text size="sm" c="dimmed">
-                  {list.data.total} certificate(s)
-                </Text>
-                {list.data.total > PAGE_SIZE && (
-                  <Pagination
-                    total={Math.ceil(list.data.total / PAGE_SIZE)}
-                    value={page}
-                    onChange={setPage}
-                  />
-                )}
-              </Group>
             </Card>
           )}
         </LoadState>

@@ -16,8 +16,9 @@ export const PAGE_SIZE = 50;
  * One page of certificates, filtered and searched by the server; stepping to a neighbour page
  * follows the server's cursor (keyset), a jump reads by offset.
  */
-export function useCertificates(f: CertificateFilter, pos: PagePosition) {
+export function useCertificates(f: CertificateFilter, pos: PagePosition, sort?: string) {
   const query = {
+    ...(sort ? { sort } : {}),
     ...(f.q ? { q: f.q } : {}),
     ...(f.status ? { status: f.status } : {}),
     ...(f.issuer ? { issuer: f.issuer } : {}),

@@ -10,10 +10,17 @@ export interface RecordsBulkActionsProps {
   hasRecords: boolean;
   onRefresh: () => Promise<void>;
   refreshing: boolean;
+  /** Import Records is an administrator's (its route answers 403 to a domain administrator). */
+  canImport?: boolean;
 }
 
 /** Bulk Actions: Export Records (every record, from the server), Import Records, Refresh. */
-export function RecordsBulkActions({ hasRecords, onRefresh, refreshing }: RecordsBulkActionsProps) {
+export function RecordsBulkActions({
+  hasRecords,
+  onRefresh,
+  refreshing,
+  canImport = true,
+}: RecordsBulkActionsProps) {
   const [exporting, setExporting] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
 
@@ -48,14 +55,16 @@ export function RecordsBulkActions({ hasRecords, onRefresh, refreshing }: Record
         >
           Export Records
         </Button>
-        <Button
-          variant={importOpen ? 'filled' : 'light'}
-          leftSection={<IconUpload size={16} aria-hidden />}
-          onClick={() => setImportOpen((v) => !v)}
-          aria-expanded={importOpen}
-        >
-          Import Records
-        </Button>
+        {canImport && (
+          <Button
+            variant={importOpen ? 'filled' : 'light'}
+            leftSection={<IconUpload size={16} aria-hidden />}
+            onClick={() => setImportOpen((v) => !v)}
+            aria-expanded={importOpen}
+          >
+            Import Records
+          </Button>
+        )}
         <Button
           variant="default"
           leftSection={<IconRefresh size={16} aria-hidden />}
@@ -65,7 +74,7 @@ export function RecordsBulkActions({ hasRecords, onRefresh, refreshing }: Record
           Refresh
         </Button>
       </Group>
-      <Collapse in={importOpen}>
+      <Collapse in={canImport && importOpen}>
         <Card withBorder radius="md" padding="md" mt="md">
           <RecordImport />
         </Card>

@@ -13,7 +13,8 @@ export interface ZonesTableProps {
   zones: Zone[];
   onView: (z: Zone) => void;
   onEdit: (z: Zone) => void;
-  onDelete: (z: Zone) => void;
+  /** Absent for a domain administrator (removing a zone is an administrator's). */
+  onDelete?: ((z: Zone) => void) | undefined;
   deleting: string | null;
   sort?: TableSort;
   onSortChange?: (s: TableSort) => void;
@@ -74,17 +75,19 @@ export function ZonesTable({
                 <IconPencil size={16} aria-hidden />
               </ActionIcon>
             </Tooltip>
-            <Tooltip label="Delete">
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                aria-label={`Delete ${z.domain}`}
-                loading={deleting === z.domain}
-                onClick={() => onDelete(z)}
-              >
-                <IconTrash size={16} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
+            {onDelete && (
+              <Tooltip label="Delete">
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Delete ${z.domain}`}
+                  loading={deleting === z.domain}
+                  onClick={() => onDelete(z)}
+                >
+                  <IconTrash size={16} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            )}
           </Group>
         ),
       },

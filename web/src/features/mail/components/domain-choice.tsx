@@ -1,4 +1,5 @@
 import { Checkbox, Select, Stack, Text } from '@mantine/core';
+import { useIsFullAdmin } from '../../../api/use-full-admin.ts';
 import { useMailDomains } from '../use-mail-domains.ts';
 
 /** The domain part of a typed address (lower-cased), or '' while there is none. */
@@ -35,6 +36,8 @@ export interface DomainChoiceProps {
  */
 export function DomainChoice({ address, onPick, createDomain, onCreateDomain }: DomainChoiceProps) {
   const domains = useMailDomains();
+  // Creating a domain is an administrator's (a domain administrator's call answers 403).
+  const isAdmin = useIsFullAdmin();
   const names = (domains.data ?? []).map((d) => d.domain);
   const typed = domainOfAddress(address);
   const known = typed !== '' && names.includes(typed);
@@ -51,7 +54,12 @@ export function DomainChoice({ address, onPick, createDomain, onCreateDomain }: 
         nothingFoundMessage="No such mail domain"
         comboboxProps={{ withinPortal: true }}
       />
-      {isNew && (
+      {isNew && !isAdmin && (
+        <Text size="xs" c="dimmed">
+          {typed} is not one of your mail domains.
+        </Text>
+      )}
+      {isNew && isAdmin && (
         <Checkbox
           checked={createDomain}
           onChange={(e) => onCreateDomain(e.currentTarget.checked)}

@@ -1,30 +1,31 @@
 import type { SystemProcess } from '@mailroom/contract/system-live';
-import {
-  ActionIcon,
-  Group,
-  ScrollArea,
-  SegmentedControl,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconEye, IconSearch, IconSkull } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { Group, Text } from '@mantine/core';
+import { IconEye, IconSkull } from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useCallback, useMemo, useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatBytes } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { DetailsModal } from './details-modal.tsx';
+import { LiveFilters, LiveTable, RowAction } from './live-list.tsx';
 import { useKill } from './use-system-live.ts';
 
 /** High CPU: at least a quarter of one core; high memory: at least 5 % of the machine's. */
 export const HIGH_CPU = 25;
 export const HIGH_MEMORY = 5;
-const SHOWN = 300;
 
 type Filter = 'all' | 'high-cpu' | 'high-memory' | 'running' | 'sleeping';
+const FILTERS: { value: Filter; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'high-cpu', label: 'High CPU' },
+  { value: 'high-memory', label: 'High Memory' },
+  { value: 'running', label: 'Running' },
+  { value: 'sleeping', label: 'Sleeping' },
+];
+const rowId = (p: SystemProcess) => String(p.pid);
+const rowLabel = (p: SystemProcess) => `${p.name} (PID ${p.pid})`;
 const TONE: Record<SystemProcess['status'], string> = {
   running: 'success',
   sleeping: 'info',
@@ -59,139 +60,120 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
   const [filter, setFilter] = useState<Filter>('all');
   const [search, setSearch] = useState('');
   const [details, setDetails] = useState<SystemProcess | null>(null);
-  const kill = useKill();
+  const { mutateAsync: killAsync } = useKill();
   const rows = useMemo(() => filterProcesses(processes, filter, search), [processes, filter, search]);
 
-  const onKill = async (p: SystemProcess) => {
-    const ok = await confirmAction({
-      title: 'Kill process',
-      message: `Send SIGTERM to ${p.name} (PID ${p.pid})? It is asked to end; unsaved work in it is lost.`,
-      confirmLabel: 'Kill',
-      danger: true,
-    });
-    if (!ok) return;
-    try {
-      const r = await kill.mutateAsync({ pid: p.pid, signal: 'SIGTERM' });
-      if (r.exited) {
-        notify({ type: 'success', title: 'Process ended', message: r.message });
-        return;
-      }
-      const force = await confirmAction({
-        title: 'Process still running',
-        message: `${p.name} (PID ${p.pid}) did not end after SIGTERM. Send SIGKILL? It ends at once, without cleaning up.`,
-        confirmLabel: 'Force kill',
+  const onKill = useCallback(
+    async (p: SystemProcess) => {
+      const ok = await confirmAction({
+        title: 'Kill process',
+        message: `Send SIGTERM to ${p.name} (PID ${p.pid})? It is asked to end; unsaved work in it is lost.`,
+        confirmLabel: 'Kill',
         danger: true,
       });
-      if (!force) return;
-      const k = await kill.mutateAsync({ pid: p.pid, signal: 'SIGKILL' });
-      notify({
-        type: k.exited ? 'success' : 'warning',
-        title: k.exited ? 'Process ended' : 'Process still running',
-        message: k.message,
-      });
-    } catch (err) {
-      notify({ type: 'error', title: 'Failed to kill process', message: errorMessage(err) });
-    }
-  };
+      if (!ok) return;
+      try {
+        const r = await killAsync({ pid: p.pid, signal: 'SIGTERM' });
+        if (r.exited) {
+          notify({ type: 'success', title: 'Process ended', message: r.message });
+          return;
+        }
+        const force = await confirmAction({
+          title: 'Process still running',
+          message: `${p.name} (PID ${p.pid}) did not end after SIGTERM. Send SIGKILL? It ends at once, without cleaning up.`,
+          confirmLabel: 'Force kill',
+          danger: true,
+        });
+        if (!force) return;
+        const k = await killAsync({ pid: p.pid, signal: 'SIGKILL' });
+        notify({
+          type: k.exited ? 'success' : 'warning',
+          title: k.exited ? 'Process ended' : 'Process still running',
+          message: k.message,
+        });
+      } catch (err) {
+        notify({ type: 'error', title: 'Failed to kill process', message: errorMessage(err) });
+      }
+    },
+    [killAsync],
+  );
+
+  const columns = useMemo<ColumnDef<SystemProcess, unknown>[]>(
+    () => [
+      { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid },
+      {
+        id: 'name',
+        header: 'Name',
+        meta: { title: true },
+        cell: ({ row: { original: p } }) => (
+          <>
+            <Text size="sm" fw={500}>
+              {p.name}
+            </Text>
+            <Text size="xs" c="dimmed" lineClamp={1} maw={320} title={p.command}>
+              {p.command}
+            </Text>
+          </>
+        ),
+      },
+      { id: 'user', header: 'User', cell: ({ row }) => row.original.user },
+      { id: 'cpu', header: 'CPU', cell: ({ row }) => `${row.original.cpu.toFixed(1)}%` },
+      { id: 'memory', header: 'Memory', cell: ({ row }) => `${row.original.memory.toFixed(1)}%` },
+      {
+        id: 'status',
+        header: 'Status',
+        cell: ({ row: { original: p } }) => <StatusBadge status={TONE[p.status]} label={p.status} />,
+      },
+      {
+        id: 'started',
+        header: 'Started',
+        cell: ({ row }) => new Date(row.original.startTime).toLocaleString(),
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true },
+        cell: ({ row: { original: p } }) => (
+          <Group gap={4} wrap="nowrap">
+            <RowAction
+              tip="View details"
+              label={`View details of ${p.name} (PID ${p.pid})`}
+              icon={<IconEye size={16} aria-hidden />}
+              onClick={() => setDetails(p)}
+            />
+            <RowAction
+              tip="Kill"
+              label={`Kill ${p.name} (PID ${p.pid})`}
+              icon={<IconSkull size={16} aria-hidden />}
+              danger
+              onClick={() => void onKill(p)}
+            />
+          </Group>
+        ),
+      },
+    ],
+    [onKill],
+  );
 
   return (
     <>
-      <Group justify="space-between" mb="sm" wrap="wrap">
-        <SegmentedControl
-          aria-label="Process filter"
-          value={filter}
-          onChange={(v) => setFilter(v as Filter)}
-          data={[
-            { value: 'all', label: 'All' },
-            { value: 'high-cpu', label: 'High CPU' },
-            { value: 'high-memory', label: 'High Memory' },
-            { value: 'running', label: 'Running' },
-            { value: 'sleeping', label: 'Sleeping' },
-          ]}
-        />
-        <TextInput
-          aria-label="Search processes"
-          placeholder="Search processes..."
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-        />
-      </Group>
-      <ScrollArea.Autosize mah={640} type="auto">
-        <Table striped highlightOnHover stickyHeader miw={760}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>PID</Table.Th>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>User</Table.Th>
-              <Table.Th>CPU</Table.Th>
-              <Table.Th>Memory</Table.Th>
-              <Table.Th miw={120}>Status</Table.Th>
-              <Table.Th>Started</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={8}>
-                  <Text c="dimmed" ta="center" py="md">
-                    No processes match the filter.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {rows.slice(0, SHOWN).map((p) => (
-              <Table.Tr key={p.pid} data-testid={`process-${p.pid}`}>
-                <Table.Td>{p.pid}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {p.name}
-                  </Text>
-                  <Text size="xs" c="dimmed" lineClamp={1} maw={320} title={p.command}>
-                    {p.command}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{p.user}</Table.Td>
-                <Table.Td>{p.cpu.toFixed(1)}%</Table.Td>
-                <Table.Td>{p.memory.toFixed(1)}%</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={TONE[p.status]} label={p.status} />
-                </Table.Td>
-                <Table.Td>{new Date(p.startTime).toLocaleString()}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label="View details">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`View details of ${p.name} (PID ${p.pid})`}
-                        onClick={() => setDetails(p)}
-                      >
-                        <IconEye size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Kill">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Kill ${p.name} (PID ${p.pid})`}
-                        onClick={() => void onKill(p)}
-                      >
-                        <IconSkull size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea.Autosize>
-      {rows.length > SHOWN && (
-        <Text size="sm" c="dimmed" mt="xs">
-          Showing the first {SHOWN} of {rows.length}; search to narrow the list.
-        </Text>
-      )}
+      <LiveFilters
+        label="processes"
+        filterLabel="Process filter"
+        filters={FILTERS}
+        filter={filter}
+        onFilter={setFilter}
+        search={search}
+        onSearch={setSearch}
+      />
+      <LiveTable
+        label="Processes"
+        rows={rows}
+        columns={columns}
+        getRowId={rowId}
+        getRowLabel={rowLabel}
+        emptyText="No processes match the filter."
+      />
       <DetailsModal
         title={details ? `Process ${details.name} (PID ${details.pid})` : ''}
         onClose={() => setDetails(null)}

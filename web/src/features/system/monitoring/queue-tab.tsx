@@ -1,24 +1,18 @@
 import { systemLiveRoutes, type QueueMessage } from '@mailroom/contract/system-live';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Code,
-  Group,
-  Modal,
-  ScrollArea,
-  Table,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Text } from '@mantine/core';
 import { IconEye, IconRefreshDot, IconSend, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useCallback, useMemo, useState } from 'react';
 import { apiCall, errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications-store.ts';
+import { LiveTable, RowAction } from './live-list.tsx';
 import { useQueueAction } from './use-system-live.ts';
+
+const rowId = (m: QueueMessage) => m.id;
+const rowLabel = (m: QueueMessage) => `message ${m.id}`;
 
 export function QueueTab({
   messages,
@@ -34,24 +28,94 @@ export function QueueTab({
     enabled: shown !== null,
   });
   const act = useQueueAction();
+  const { mutateAsync: actAsync } = act;
 
-  const run = async (v: { id?: string; action: 'delete' | 'requeue' | 'flush' }, title: string) => {
-    try {
-      const r = await act.mutateAsync(v);
-      notify({ type: r.ok ? 'success' : 'error', title, message: r.message });
-    } catch (err) {
-      notify({ type: 'error', title: `${title} failed`, message: errorMessage(err) });
-    }
-  };
-  const onDelete = async (m: QueueMessage) => {
-    const ok = await confirmAction({
-      title: 'Delete queued message',
-      message: `Delete message ${m.id} from ${m.sender || '<>'}? It is never delivered.`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
-    if (ok) await run({ id: m.id, action: 'delete' }, 'Message deleted');
-  };
+  const run = useCallback(
+    async (v: { id?: string; action: 'delete' | 'requeue' | 'flush' }, title: string) => {
+      try {
+        const r = await actAsync(v);
+        notify({ type: r.ok ? 'success' : 'error', title, message: r.message });
+      } catch (err) {
+        notify({ type: 'error', title: `${title} failed`, message: errorMessage(err) });
+      }
+    },
+    [actAsync],
+  );
+  const onDelete = useCallback(
+    async (m: QueueMessage) => {
+      const ok = await confirmAction({
+        title: 'Delete queued message',
+        message: `Delete message ${m.id} from ${m.sender || '<>'}? It is never delivered.`,
+        confirmLabel: 'Delete',
+        danger: true,
+      });
+      if (ok) await run({ id: m.id, action: 'delete' }, 'Message deleted');
+    },
+    [run],
+  );
+  const columns = useMemo<ColumnDef<QueueMessage, unknown>[]>(
+    () => [
+      {
+        id: 'id',
+        header: 'Queue ID',
+        meta: { title: true },
+        cell: ({ row }) => <Code>{row.original.id}</Code>,
+      },
+      { id: 'queue', header: 'Queue', cell: ({ row }) => row.original.queue },
+      {
+        id: 'arrived',
+        header: 'Arrived',
+        cell: ({ row }) => new Date(row.original.arrivalTime).toLocaleString(),
+      },
+      { id: 'sender', header: 'Sender', cell: ({ row }) => row.original.sender || '<>' },
+      {
+        id: 'recipients',
+        header: 'Recipients',
+        cell: ({ row }) =>
+          row.original.recipients.map((r) => (
+            <Text key={r.address} size="sm">
+              {r.address}
+              {r.reason && (
+                <Text span size="xs" c="dimmed">
+                  {' '}
+                  — {r.reason}
+                </Text>
+              )}
+            </Text>
+          )),
+      },
+      { id: 'size', header: 'Size', cell: ({ row }) => formatBytes(row.original.size) },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true },
+        cell: ({ row: { original: m } }) => (
+          <Group gap={4} wrap="nowrap">
+            <RowAction
+              tip="View message"
+              label={`View message ${m.id}`}
+              icon={<IconEye size={16} aria-hidden />}
+              onClick={() => setShown(m.id)}
+            />
+            <RowAction
+              tip="Requeue"
+              label={`Requeue message ${m.id}`}
+              icon={<IconRefreshDot size={16} aria-hidden />}
+              onClick={() => void run({ id: m.id, action: 'requeue' }, 'Message requeued')}
+            />
+            <RowAction
+              tip="Delete"
+              label={`Delete message ${m.id}`}
+              icon={<IconTrash size={16} aria-hidden />}
+              danger
+              onClick={() => void onDelete(m)}
+            />
+          </Group>
+        ),
+      },
+    ],
+    [run, onDelete],
+  );
 
   return (
     <>
@@ -78,88 +142,16 @@ export function QueueTab({
           {unavailable}
         </Alert>
       )}
-      <ScrollArea>
-        <Table striped highlightOnHover miw={760}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Queue ID</Table.Th>
-              <Table.Th>Queue</Table.Th>
-              <Table.Th>Arrived</Table.Th>
-              <Table.Th>Sender</Table.Th>
-              <Table.Th>Recipients</Table.Th>
-              <Table.Th>Size</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {messages.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={7}>
-                  <Text c="dimmed" ta="center" py="md">
-                    The mail queue is empty.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {messages.map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>
-                  <Code>{m.id}</Code>
-                </Table.Td>
-                <Table.Td>{m.queue}</Table.Td>
-                <Table.Td>{new Date(m.arrivalTime).toLocaleString()}</Table.Td>
-                <Table.Td>{m.sender || '<>'}</Table.Td>
-                <Table.Td>
-                  {m.recipients.map((r) => (
-                    <Text key={r.address} size="sm">
-                      {r.address}
-                      {r.reason && (
-                        <Text span size="xs" c="dimmed">
-                          {' '}
-                          — {r.reason}
-                        </Text>
-                      )}
-                    </Text>
-                  ))}
-                </Table.Td>
-                <Table.Td>{formatBytes(m.size)}</Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label="View message">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`View message ${m.id}`}
-                        onClick={() => setShown(m.id)}
-                      >
-                        <IconEye size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Requeue">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`Requeue message ${m.id}`}
-                        onClick={() => void run({ id: m.id, action: 'requeue' }, 'Message requeued')}
-                      >
-                        <IconRefreshDot size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Delete">
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={`Delete message ${m.id}`}
-                        onClick={() => void onDelete(m)}
-                      >
-                        <IconTrash size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <LiveTable
+        label="Mail queue"
+        rows={messages}
+        columns={columns}
+        getRowId={rowId}
+        getRowLabel={rowLabel}
+        emptyText="The mail queue is empty."
+        // Every queued message is listed (the queue has no search box to narrow it).
+        limit={Infinity}
+      />
       <Modal
         opened={shown !== null}
         onClose={() => setShown(null)}
