@@ -48,9 +48,11 @@ async function ensureDomains(request: APIRequestContext, key: string): Promise<v
     'paging.example.com',
     'e2e-alias.example.com',
   ]) {
+    // A new mail domain makes its DKIM key (2048-bit RSA) before answering: slow on a loaded machine.
     const res = await request.post('/api/mail/domains/add', {
       headers: { Authorization: `Bearer ${key}` },
       data: { domain },
+      timeout: 120_000,
     });
     expect([200, 409]).toContain(res.status());
   }
