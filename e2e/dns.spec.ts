@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
-
-const MOBILE = { width: 390, height: 844 };
+import { apiClient } from './api-client.ts';
+import { axeCheck, expect, MOBILE, shot, signIn, test } from './fixtures.ts';
 
 interface ZoneAnswer {
   domain: string;
@@ -27,40 +26,14 @@ interface SettingsAnswer extends Record<string, unknown> {
   maxCacheSize: number;
 }
 
-/** A small client of the real API, to arrange data and to check what the screens did. */
+/** The shared API client, with the zones and records this spec arranges and reads. */
 function api(request: APIRequestContext, key: string) {
-  const headers = { Authorization: `Bearer ${key}` };
-  const ok = async <T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-    expect(res.ok(), `${res.url()} answered ${res.status()}: ${await res.text()}`).toBe(true);
-    return (await res.json()) as T;
-  };
+  const c = apiClient(request, key);
   return {
-    get: async <T>(path: string) => ok<T>(await request.get(`/api/${path}`, { headers })),
-    status: async (path: string) => (await request.get(`/api/${path}`, { headers })).status(),
-    post: async <T>(path: string, data?: unknown) =>
-      ok<T>(await request.post(`/api/${path}`, { headers, data: data ?? {} })),
-    /** A zone whose name server lies outside it, so it needs no address record. */
-    zone: async (domain: string) =>
-      ok<ZoneAnswer>(
-        await request.post('/api/dns/zones/add', {
-          headers,
-          data: {
-            domain,
-            zoneType: 'primary',
-            primaryNs: 'ns1.mailroom-e2e.net',
-            adminEmail: `admin@${domain}`,
-            serial: 1,
-            refresh: 3600,
-            retry: 1800,
-            expire: 604800,
-          },
-        }),
-      ),
+    ...c,
+    zone: (domain: string) => c.addZone<ZoneAnswer>(domain),
     /** Records of one zone, or of every zone. */
-    records: async (zone?: string) =>
-      ok<RecordAnswer[]>(
-        await request.get(`/api/dns/records?limit=1000${zone ? `&zone=${zone}` : ''}`, { headers }),
-      ),
+    records: (zone?: string) => c.get<RecordAnswer[]>(`dns/records?limit=1000${zone ? `&zone=${zone}` : ''}`),
   };
 }
 type Api = ReturnType<typeof api>;

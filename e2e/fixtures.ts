@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import pg from 'pg';
 import { type Cluster, startCluster } from '../server/test/postgres-cluster.ts';
 import { SCREENSHOT_DIR, SERVER_LOG_DIR } from './paths.ts';
@@ -68,12 +69,31 @@ export const test = base.extend<{ failOnPageErrors: void }, { server: E2eServer 
   ],
 });
 
-/** Signs in through the /login form and answers the session key the app stored. */
-export async function signIn(page: Page, who: { email: string; password: string } = ADMIN): Promise<string> {
+/** The phone viewport the specs check the screens at. */
+export const MOBILE = { width: 390, height: 844 };
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** The /login form's first step: email and password, then Sign in (where it leads is the caller's). */
+export async function passwordStep(page: Page, who: Credentials): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email address').fill(who.email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Forgets this browser's session (the stored key and the cookies), as a new visitor. */
+export async function signOutHere(page: Page): Promise<void> {
+  await page.evaluate(() => localStorage.clear());
+  await page.context().clearCookies();
+}
+
+/** Signs in through the /login form and answers the session key the app stored. */
+export async function signIn(page: Page, who: Credentials = ADMIN): Promise<string> {
+  await passwordStep(page, who);
   await page.waitForURL('**/dashboard');
   // The shell is loaded on demand: wait for it, so its keyboard shortcuts are listening.
   await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
@@ -109,4 +129,28 @@ export async function axeCheck(page: Page, label = page.url()): Promise<void> {
       return `${v.impact} ${v.id}: ${v.help} (${v.nodes.length} nodes)\n      ${where}`;
     });
   expect(severe, `axe: serious or critical violations on ${label}`).toEqual([]);
+}
+
+/** At phone width nothing may stick out sideways; names the culprits when something does. */
+export async function expectNoSideScroll(page: Page): Promise<void> {
+  const overflow = () =>
+    page.evaluate(() => {
+      if (document.documentElement.scrollWidth <= window.innerWidth) return [];
+      return Array.from(document.querySelectorAll('body *'))
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .slice(0, 8)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()}.${Array.from(el.classList).join('.')} → ${Math.round(el.getBoundingClientRect().right)}px`,
+        );
+    });
+  // Polled: toasts slide in from the right edge and the shell's menu animates after a resize.
+  await expect.poll(overflow, { message: 'elements wider than the 390px screen' }).toEqual([]);
+}
+
+/** The code an authenticator app would show `offsetSteps` steps (of 30 s) from now. */
+export function totpCode(secret: string, offsetSteps = 0): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offsetSteps * 30_000,
+  });
 }

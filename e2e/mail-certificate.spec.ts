@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import { apiClient as api } from './api-client.ts';
 import { makeChain } from '../server/test/ssl-certs.ts';
 import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
 
@@ -12,22 +12,6 @@ interface Cert {
   id: number;
   domain: string;
   fingerprint: string;
-}
-
-function api(request: APIRequestContext, key: string) {
-  const headers = { Authorization: `Bearer ${key}` };
-  return {
-    get: async <T>(path: string) => {
-      const res = await request.get(`/api/${path}`, { headers });
-      expect(res.ok(), await res.text()).toBe(true);
-      return (await res.json()) as T;
-    },
-    post: async <T>(path: string, data: unknown) => {
-      const res = await request.post(`/api/${path}`, { headers, data });
-      expect(res.ok(), await res.text()).toBe(true);
-      return (await res.json()) as T;
-    },
-  };
 }
 
 const shortFp = (fp: string) => fp.split(':').slice(0, 8).join(':').toUpperCase();

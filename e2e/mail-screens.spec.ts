@@ -1,28 +1,5 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
-
-const MOBILE = { width: 390, height: 844 };
-
-function api(request: APIRequestContext, key: string) {
-  const headers = { Authorization: `Bearer ${key}` };
-  return {
-    post: async (path: string, data: unknown) => {
-      const res = await request.post(`/api/${path}`, { headers, data: data as object });
-      expect(res.ok(), `${path} answered ${res.status()}: ${await res.text()}`).toBe(true);
-    },
-    get: async <T>(path: string): Promise<T> => {
-      const res = await request.get(`/api/${path}`, { headers });
-      expect(res.ok()).toBe(true);
-      return (await res.json()) as T;
-    },
-  };
-}
-
-async function expectNoSideScroll(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
-    .toBe(true);
-}
+import { apiClient as api } from './api-client.ts';
+import { axeCheck, expect, expectNoSideScroll, MOBILE, shot, signIn, test } from './fixtures.ts';
 
 test.describe('mail screens: domains, shared table, bulk actions', () => {
   test('a mailbox for an unknown domain is refused, then created deliberately; Domains lists it', async ({

@@ -1,37 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
+import { type ApiClient as Api, apiClient as api } from './api-client.ts';
+import { axeCheck, expect, expectNoSideScroll, MOBILE, shot, signIn, test } from './fixtures.ts';
 
 const MB = 1024 * 1024;
-const MOBILE = { width: 390, height: 844 };
 
-/** A small client of the real API, used to arrange data and to check what the screens did. */
-function api(request: APIRequestContext, key: string) {
-  const headers = { Authorization: `Bearer ${key}` };
-  const ok = async <T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-    expect(res.ok(), `${res.url()} answered ${res.status()}: ${await res.text()}`).toBe(true);
-    return (await res.json()) as T;
-  };
-  return {
-    get: async <T>(path: string) => ok<T>(await request.get(`/api/${path}`, { headers })),
-    post: async <T>(path: string, data?: unknown) =>
-      ok<T>(await request.post(`/api/${path}`, { headers, data: data ?? {} })),
-    postCsv: async <T>(path: string, csv: string) =>
-      ok<T>(
-        await request.post(`/api/${path}`, {
-          headers: { ...headers, 'Content-Type': 'text/csv' },
-          data: csv,
-        }),
-      ),
-    total: async (path: string) => {
-      const res = await request.get(`/api/${path}`, { headers });
-      expect(res.ok()).toBe(true);
-      return Number(res.headers()['x-total-count']);
-    },
-  };
-}
-
-type Api = ReturnType<typeof api>;
 interface MailboxRow {
   email: string;
   quota: number;
@@ -58,23 +31,6 @@ async function findAlias(a: Api, source: string): Promise<AliasRow | undefined> 
   return rows.find((r) => r.source === source);
 }
 
-/** At phone width nothing may stick out sideways; names the culprits when something does. */
-async function expectNoSideScroll(page: Page): Promise<void> {
-  const overflow = () =>
-    page.evaluate(() => {
-      if (document.documentElement.scrollWidth <= window.innerWidth) return [];
-      return Array.from(document.querySelectorAll('body *'))
-        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .slice(0, 8)
-        .map(
-          (el) =>
-            `${el.tagName.toLowerCase()}.${Array.from(el.classList).join('.')} → ${Math.round(el.getBoundingClientRect().right)}px`,
-        );
-    });
-  // Polled: toasts slide in from the right edge and the shell's menu animates after a resize.
-  await expect.poll(overflow, { message: 'elements wider than the 390px screen' }).toEqual([]);
-}
-
 async function confirmDialog(page: Page, text: string, button: string): Promise<void> {
   const dialog = page.getByRole('dialog').filter({ hasText: text });
   await expect(dialog).toBeVisible();
@@ -92,9 +48,11 @@ async function ensureDomains(request: APIRequestContext, key: string): Promise<v
     'paging.example.com',
     'e2e-alias.example.com',
   ]) {
+    // A new mail domain makes its DKIM key (2048-bit RSA) before answering: slow on a loaded machine.
     const res = await request.post('/api/mail/domains/add', {
       headers: { Authorization: `Bearer ${key}` },
       data: { domain },
+      timeout: 120_000,
     });
     expect([200, 409]).toContain(res.status());
   }

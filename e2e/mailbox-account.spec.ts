@@ -1,27 +1,17 @@
-import type { Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
-import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
+import { apiClient } from './api-client.ts';
+import {
+  axeCheck,
+  expect,
+  MOBILE,
+  passwordStep,
+  shot,
+  signIn,
+  signOutHere,
+  test,
+  totpCode,
+} from './fixtures.ts';
 
-const MOBILE = { width: 390, height: 844 };
 const USER = { email: 'mona@mailbox.example', password: 'mona-mailbox-pass-1' };
-
-function totpCode(secret: string, offsetSteps = 0): string {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-    timestamp: Date.now() + offsetSteps * 30_000,
-  });
-}
-
-async function passwordStep(page: Page, who: { email: string; password: string }): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email address').fill(who.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function signOutHere(page: Page): Promise<void> {
-  await page.evaluate(() => localStorage.clear());
-  await page.context().clearCookies();
-}
 
 test.describe('mailbox users on /account', () => {
   test('a mailbox user signs in, creates an app password, enrols TOTP, and signs in with the second step', async ({
@@ -31,12 +21,7 @@ test.describe('mailbox users on /account', () => {
     // Making the domain renders and checks the mail files (and a DKIM key): slow on a busy machine.
     test.setTimeout(180_000);
     const adminKey = await signIn(page);
-    const add = await request.post('/api/mail/users/add', {
-      headers: { Authorization: `Bearer ${adminKey}` },
-      data: { createDomain: true, email: USER.email, password: USER.password, quota: 1024 * 1024 },
-      timeout: 120_000,
-    });
-    expect(add.ok(), await add.text()).toBe(true);
+    await apiClient(request, adminKey).addMailbox(USER);
     await signOutHere(page);
 
     // The mailbox's own password signs in, straight to /account: no console shell.

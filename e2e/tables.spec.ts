@@ -1,30 +1,9 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { axeCheck, expect, shot, signIn, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { apiClient as api } from './api-client.ts';
+import { axeCheck, expect, expectNoSideScroll, MOBILE, shot, signIn, test } from './fixtures.ts';
 
 // Aliases and DNS records on the shared data table (sort, select, bulk delete, phone cards) and
 // the one import flow (dry run → per-row results → import) on the alias, mailbox and record screens.
-
-const MOBILE = { width: 390, height: 844 };
-
-function api(request: APIRequestContext, key: string) {
-  const headers = { Authorization: `Bearer ${key}` };
-  const ok = async <T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> => {
-    expect(res.ok(), `${res.url()} answered ${res.status()}: ${await res.text()}`).toBe(true);
-    return (await res.json()) as T;
-  };
-  return {
-    get: async <T>(path: string) => ok<T>(await request.get(`/api/${path}`, { headers })),
-    post: async <T>(path: string, data: unknown) =>
-      // A new domain makes its DKIM key (2048-bit RSA) before answering: slow on a loaded machine.
-      ok<T>(await request.post(`/api/${path}`, { headers, data: data as object, timeout: 90_000 })),
-  };
-}
-
-async function expectNoSideScroll(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth))
-    .toBe(true);
-}
 
 /** The texts of column `col` of the table's rows that contain `has`. */
 const firstCells = (table: Locator, has: string, col: number) => () =>
@@ -151,17 +130,7 @@ test.describe('shared data table: aliases and records', () => {
     test.slow(); // many steps, three screens, axe five times
     const key = await signIn(page);
     const a = api(request, key);
-    for (const domain of ['tbl-one.test', 'tbl-two.test'])
-      await a.post('dns/zones/add', {
-        domain,
-        zoneType: 'primary',
-        primaryNs: 'ns1.mailroom-e2e.net',
-        adminEmail: `admin@${domain}`,
-        serial: 1,
-        refresh: 3600,
-        retry: 1800,
-        expire: 604800,
-      });
+    for (const domain of ['tbl-one.test', 'tbl-two.test']) await a.addZone(domain);
     for (const [zone, qname, ttl] of [
       ['tbl-one.test', 'alpha', 900],
       ['tbl-one.test', 'beta', 300],

@@ -192,10 +192,18 @@ export class Imap {
     return c;
   }
 
-  /** Sends a tagged command; answers everything up to and including the tagged status line. */
-  async command(line: string): Promise<{ status: string; text: string }> {
+  /**
+   * Sends a tagged command; answers everything up to and including the tagged status line.
+   * `literal`: sent after `line` as an IMAP literal (APPEND's message), once the server asks for it.
+   */
+  async command(line: string, literal?: string): Promise<{ status: string; text: string }> {
     const tag = `t${++this.n}`;
-    this.io.write(`${tag} ${line}\r\n`);
+    if (literal === undefined) this.io.write(`${tag} ${line}\r\n`);
+    else {
+      this.io.write(`${tag} ${line} {${Buffer.byteLength(literal)}}\r\n`);
+      await this.io.until((b) => (b.startsWith('+') && b.includes('\r\n') ? b.indexOf('\r\n') + 2 : 0));
+      this.io.write(literal + '\r\n');
+    }
     const text = await this.io.until((b) => {
       const m = new RegExp(`(^|\\r\\n)${tag} [^\\r\\n]*\\r\\n`).exec(b);
       return m ? m.index + m[0].length : 0;

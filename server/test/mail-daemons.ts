@@ -1,7 +1,18 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './postgres-cluster.ts';
 import { rspamdLaunchFor } from '../src/features/mail/mail-filter.ts';
 import type { Host } from '../src/host/host.ts';
 
@@ -168,5 +179,134 @@ export async function startRspamd(host: Host, milterPort: number, ms = 90_000): 
     async stop() {
       if (child.exitCode === null && child.pid) await stopPid(child.pid);
     },
+  };
+}
+
+/** Debian packages a Dovecot of a test's own (IMAP, doveadm, the dialect's SQL driver) needs that are missing. */
+export function missingDovecotPackages(dialect: string): string[] {
+  const missing: string[] = [];
+  if (!which('dovecot') || !which('doveadm')) missing.push('dovecot-core');
+  if (!existsSync('/usr/lib/dovecot/imap')) missing.push('dovecot-imapd');
+  const type = dialect === 'sqlite' ? 'sqlite' : 'pgsql';
+  if (!existsSync(`/usr/lib/dovecot/modules/libdriver_${type}.so`)) missing.push(`dovecot-${type}`);
+  return missing;
+}
+
+export interface ImapDovecot {
+  /** The test's dovecot.conf (it includes Mailroom's rendered file). */
+  conf: string;
+  imapPort: number;
+  /** `doveadm -c <conf> …` */
+  doveadm(args: string[]): SpawnSyncReturns<string>;
+  /** Stops Dovecot by pid and removes its folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a Dovecot of the test's own, IMAP only on a free port, around the configuration Mailroom
+ * rendered (`include`: passdb/userdb SQL, quota dictionary, mail location), as the mail user
+ * Mailroom's local-mode setup made (vmail, as root). `vmail` is the rendered mail folder, below
+ * `dataDir` (the test's data folder: as root each folder between them lets the mail user pass).
+ * Failed logins are answered at once, without Dovecot's growing penalty.
+ */
+export async function startImapDovecot(opts: {
+  include: string;
+  vmail: string;
+  dataDir: string;
+}): Promise<ImapDovecot> {
+  const isRoot = process.getuid?.() === 0;
+  const work = mkdtempSync(path.join(os.tmpdir(), 'mailroom-dovecot-'));
+  const imapPort = await freePort();
+  const me = os.userInfo();
+  const group = spawnSync('id', ['-gn'], { encoding: 'utf8' }).stdout.trim();
+  // Dovecot refuses to run login processes or mail access as root; as root we use dovenull/nobody.
+  const loginUser = isRoot
+    ? spawnSync('id', ['dovenull']).status === 0
+      ? 'dovenull'
+      : 'nobody'
+    : me.username;
+  const idOf = (flag: string) => Number(spawnSync('id', [flag, 'vmail'], { encoding: 'utf8' }).stdout.trim());
+  const mailUid = isRoot ? idOf('-u') : me.uid;
+  const mailGid = isRoot ? idOf('-g') : me.gid;
+  mkdirSync(opts.vmail, { recursive: true });
+  if (isRoot) {
+    // The mail user must reach the mail folder and the dict socket under the (0700) test folders.
+    chmodSync(work, 0o755);
+    for (let d = opts.vmail; d.startsWith(opts.dataDir); d = path.dirname(d)) chmodSync(d, 0o755);
+    chownSync(opts.vmail, mailUid, mailGid);
+  }
+  const conf = path.join(work, 'dovecot.conf');
+  writeFileSync(
+    conf,
+    [
+      `base_dir = ${work}/run`,
+      `state_dir = ${work}/state`,
+      `log_path = ${work}/dovecot.log`,
+      'protocols = imap',
+      'listen = 127.0.0.1',
+      `default_internal_user = ${me.username}`,
+      `default_internal_group = ${group}`,
+      `default_login_user = ${loginUser}`,
+      `!include ${opts.include}`,
+      `mail_uid = ${mailUid}`,
+      `mail_gid = ${mailGid}`,
+      'first_valid_uid = 1',
+      // Failed logins are answered at once here (the default waits 2 s).
+      'auth_failure_delay = 0',
+      'service imap-login {',
+      '  inet_listener imap {',
+      '    address = 127.0.0.1',
+      `    port = ${imapPort}`,
+      '  }',
+      '  inet_listener imaps {',
+      '    port = 0',
+      '  }',
+      '}',
+      // No growing delay after failed logins (Dovecot's auth penalty): tests fail some on purpose.
+      'service anvil {',
+      '  unix_listener anvil-auth-penalty {',
+      '    mode = 0',
+      '  }',
+      '}',
+      'service dict {',
+      '  unix_listener dict {',
+      '    mode = 0666',
+      '  }',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const remove = () => rmSync(work, { recursive: true, force: true });
+  const check = spawnSync(which('doveconf')!, ['-c', conf, '-n'], { encoding: 'utf8' });
+  if (check.status !== 0) {
+    remove();
+    throw new Error(`doveconf refused the test's dovecot.conf: ${check.stderr}`);
+  }
+  const dovecot = spawn(which('dovecot')!, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  dovecot.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const stop = async () => {
+    if (dovecot.pid) await stopPid(dovecot.pid);
+    remove();
+  };
+  try {
+    await waitFor(
+      'dovecot',
+      async () => {
+        if (dovecot.exitCode !== null) throw new Error(`dovecot exited: ${stderr}`);
+        return existsSync(path.join(work, 'run/auth-client')) && (await portOpen(imapPort));
+      },
+      20_000,
+      () => stderr,
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    conf,
+    imapPort,
+    doveadm: (args) => spawnSync(which('doveadm')!, ['-c', conf, ...args], { encoding: 'utf8' }),
+    stop,
   };
 }

@@ -74,6 +74,58 @@ export function createLocks(database: DatabaseHandle, tuning: LockTuning = {}): 
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The Locks of either dialect from its two parts: `attempt` takes `name` once (what holds it, or
+ * null when it is held elsewhere), `keep` watches a held lock and answers its release.
+ */
+function lockSet<H>(
+  attempt: (name: string) => Promise<H | null> | H | null,
+  keep: (name: string, held: H, lost: AbortController) => () => Promise<void>,
+  closeConnection: () => Promise<void> | void,
+): Locks {
+  const releases = new Set<() => Promise<void>>();
+  return {
+    async withLock(name, fn, opts = {}) {
+      const deadline = Date.now() + (opts.waitMs ?? 60_000);
+      let pause = 2;
+      let got: H | null;
+      while ((got = await attempt(name)) === null) {
+        if (Date.now() > deadline) throw new LockTimeoutError(name);
+        await sleep(pause);
+        pause = Math.min(pause * 2, 50);
+      }
+      const lost = new AbortController();
+      const release = keep(name, got, lost);
+      releases.add(release);
+      try {
+        return await fn(lost.signal);
+      } finally {
+        releases.delete(release);
+        await release();
+      }
+    },
+    async tryLeader(name) {
+      const got = await attempt(name);
+      if (got === null) return null;
+      const lost = new AbortController();
+      const stop = keep(name, got, lost);
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
+        releases.delete(release);
+        await stop();
+      };
+      releases.add(release);
+      return { name, signal: lost.signal, release };
+    },
+    async close() {
+      await Promise.all([...releases].map((r) => r()));
+      await closeConnection();
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // SQLite
 
@@ -88,7 +140,6 @@ function sqliteLocks(file: string, tuning: LockTuning): Locks {
     }
     return conn;
   };
-  const held = new Set<() => Promise<void>>();
 
   const isBusy = (err: unknown) =>
     err instanceof Error &&
@@ -142,47 +193,15 @@ function sqliteLocks(file: string, tuning: LockTuning): Locks {
     };
   };
 
-  return {
-    async withLock(name, fn, opts = {}) {
-      const owner = processOwner();
-      const deadline = Date.now() + (opts.waitMs ?? 60_000);
-      let pause = 2;
-      while (claim(name, owner) !== true) {
-        if (Date.now() > deadline) throw new LockTimeoutError(name);
-        await sleep(pause);
-        pause = Math.min(pause * 2, 50);
-      }
-      const lost = new AbortController();
-      const release = keep(name, owner, lost);
-      held.add(release);
-      try {
-        return await fn(lost.signal);
-      } finally {
-        held.delete(release);
-        await release();
-      }
-    },
-    async tryLeader(name) {
-      const owner = processOwner();
-      if (claim(name, owner) !== true) return null;
-      const lost = new AbortController();
-      const stop = keep(name, owner, lost);
-      let released = false;
-      const release = async () => {
-        if (released) return;
-        released = true;
-        held.delete(release);
-        await stop();
-      };
-      held.add(release);
-      return { name, signal: lost.signal, release };
-    },
-    async close() {
-      await Promise.all([...held].map((r) => r()));
-      conn?.close();
-      conn = null;
-    },
+  // The owner label is the held lock: a claim made with it is renewed and dropped with it.
+  const attempt = (name: string) => {
+    const owner = processOwner();
+    return claim(name, owner) === true ? owner : null;
   };
+  return lockSet(attempt, keep, () => {
+    conn?.close();
+    conn = null;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -194,7 +213,6 @@ function postgresLocks(url: string): Locks {
   pool.on('error', () => {
     /* a dropped idle connection: the next checkout opens another */
   });
-  const held = new Set<() => Promise<void>>();
   const KEY = `pg_try_advisory_lock(hashtext('mailroom'), hashtext($1))`;
 
   const attempt = async (name: string): Promise<pg.PoolClient | null> => {
@@ -236,44 +254,5 @@ function postgresLocks(url: string): Locks {
     };
   };
 
-  return {
-    async withLock(name, fn, opts = {}) {
-      const deadline = Date.now() + (opts.waitMs ?? 60_000);
-      let pause = 2;
-      let client: pg.PoolClient | null;
-      while (!(client = await attempt(name))) {
-        if (Date.now() > deadline) throw new LockTimeoutError(name);
-        await sleep(pause);
-        pause = Math.min(pause * 2, 50);
-      }
-      const lost = new AbortController();
-      const release = keep(name, client, lost);
-      held.add(release);
-      try {
-        return await fn(lost.signal);
-      } finally {
-        held.delete(release);
-        await release();
-      }
-    },
-    async tryLeader(name) {
-      const client = await attempt(name);
-      if (!client) return null;
-      const lost = new AbortController();
-      const stop = keep(name, client, lost);
-      let released = false;
-      const release = async () => {
-        if (released) return;
-        released = true;
-        held.delete(release);
-        await stop();
-      };
-      held.add(release);
-      return { name, signal: lost.signal, release };
-    },
-    async close() {
-      await Promise.all([...held].map((r) => r()));
-      await pool.end();
-    },
-  };
+  return lockSet(attempt, keep, () => pool.end());
 }

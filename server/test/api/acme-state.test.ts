@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFor } from '../../src/features/ssl/acme/acme-accounts.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 // What ACME keeps and changes in Mailroom's own state, on each database: the accounts per
 // directory and the DNS-01 challenge records in Mailroom's zones (no CA involved here).
@@ -15,16 +16,7 @@ describe.each(dialects())('ACME state on %s', (dialect) => {
       const res = await t.call({
         method: 'POST',
         url: '/api/dns/zones/add',
-        payload: {
-          domain,
-          zoneType: 'primary',
-          primaryNs: 'ns1.example.net',
-          adminEmail: 'admin@example.com',
-          serial: 1,
-          refresh: 3600,
-          retry: 1800,
-          expire: 604800,
-        },
+        payload: zoneForm(domain),
       });
       expect(res.statusCode, res.body).toBe(200);
     }

@@ -5,6 +5,7 @@ import { setApplyHooks } from '../../src/apply/apply-hooks.ts';
 import type { ProveResult } from '../../src/apply/file-set.ts';
 import type { DaemonName, ReloadResult, ServiceControl } from '../../src/host/service-control.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 /** Every file under the host's /etc: content and modification time. */
 function snapshot(t: TestContext): Map<string, { content: string; mtime: number }> {
@@ -27,17 +28,6 @@ const changedBetween = (a: Map<string, { content: string; mtime: number }>, b: t
     .filter((k) => a.get(k)?.content !== b.get(k)?.content || a.get(k)?.mtime !== b.get(k)?.mtime)
     .map((k) => k.slice(k.indexOf('/etc/')))
     .sort();
-
-const zoneBody = (domain: string) => ({
-  domain,
-  zoneType: 'primary',
-  primaryNs: 'ns1.example.net',
-  adminEmail: 'hostmaster@example.net',
-  serial: 1,
-  refresh: 3600,
-  retry: 1800,
-  expire: 604800,
-});
 
 /** A ServiceControl that records each reload and fails on demand. */
 class FakeServices implements ServiceControl {
@@ -262,7 +252,7 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
       t.call({
         method: 'POST',
         url: '/api/dns/zones/add',
-        payload: zoneBody(domain),
+        payload: zoneForm(domain),
       });
     for (const d of ['one.test', 'two.test', 'three.test']) expect((await zone(d)).statusCode).toBe(200);
     const add = (email: string) =>
@@ -318,7 +308,7 @@ describe.each(dialects())('the apply pipeline on %s', (dialect) => {
     const created = await t.call({
       method: 'POST',
       url: '/api/dns/zones/add',
-      payload: zoneBody('four.test'),
+      payload: zoneForm('four.test'),
     });
     expect(created.statusCode).toBe(200);
     expect(services.calls).toEqual([{ name: 'named', zones: ['four.test'], reconfig: true }]);

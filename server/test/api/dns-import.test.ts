@@ -2,17 +2,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { skipLoudly } from '../skip-loudly.ts';
-
-const zoneForm = (domain: string) => ({
-  domain,
-  zoneType: 'primary',
-  primaryNs: 'ns1.example.net',
-  adminEmail: 'admin@example.com',
-  serial: 1,
-  refresh: 3600,
-  retry: 1800,
-  expire: 604800,
-});
+import { zoneForm } from '../dns-zone-form.ts';
 
 const HAS_CHECKER = existsSync('/usr/bin/named-checkconf') || existsSync('/usr/sbin/named-checkconf');
 if (!HAS_CHECKER) {

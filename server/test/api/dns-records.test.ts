@@ -1,17 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
-
-const zoneForm = (domain: string) => ({
-  domain,
-  zoneType: 'primary',
-  primaryNs: 'ns1.example.net',
-  adminEmail: 'admin@example.com',
-  serial: 1,
-  refresh: 3600,
-  retry: 1800,
-  expire: 604800,
-});
+import { zoneForm } from '../dns-zone-form.ts';
 
 interface Rec {
   id: number;

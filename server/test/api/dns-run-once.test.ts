@@ -5,6 +5,7 @@ import type { DnsContext } from '../../src/features/dns/dns-context.ts';
 import { runDnsAction } from '../../src/features/dns/dns-publish.ts';
 import { importRecords } from '../../src/features/dns/record-import.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 const ZONE = 'once.test';
 
@@ -18,16 +19,7 @@ describe.each(dialects())('a DNS change body runs once on %s', (dialect) => {
     const res = await t.call({
       method: 'POST',
       url: '/api/dns/zones/add',
-      payload: {
-        domain: ZONE,
-        zoneType: 'primary',
-        primaryNs: 'ns1.example.net',
-        adminEmail: 'hostmaster@example.net',
-        serial: 1,
-        refresh: 3600,
-        retry: 1800,
-        expire: 604800,
-      },
+      payload: zoneForm(ZONE),
     });
     expect(res.statusCode, res.body).toBe(200);
   });

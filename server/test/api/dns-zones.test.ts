@@ -1,17 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
-const ZONE_FORM = {
-  domain: 'example.com',
-  zoneType: 'primary',
-  primaryNs: 'ns1.example.net',
-  adminEmail: 'admin@example.com',
-  serial: 1,
-  refresh: 3600,
-  retry: 1800,
-  expire: 604800,
-};
+const ZONE_FORM = zoneForm('example.com');
 
 const today = () => {
   const d = new Date();
@@ -42,7 +34,7 @@ describe.each(dialects())('DNS zones on %s', (dialect) => {
     });
     expect(z.soa).toEqual({
       primary: 'ns1.example.net',
-      email: 'admin@example.com',
+      email: 'hostmaster@example.net',
       serial: today(),
       refresh: 3600,
       retry: 1800,

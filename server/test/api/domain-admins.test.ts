@@ -8,21 +8,11 @@ import { installAuthGuard } from '../../src/http/auth-guard.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { registerRoute } from '../../src/http/register-route.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 const DA = { email: 'da@example.com', password: 'domain-admin-password' };
 const OWN = 'own.test';
 const OTHER = 'other.test';
-const zoneForm = (domain: string) => ({
-  domain,
-  zoneType: 'primary',
-  primaryNs: 'ns1.example.net',
-  adminEmail: 'hostmaster@example.net',
-  serial: 1,
-  refresh: 3600,
-  retry: 1800,
-  expire: 604800,
-});
-
 /**
  * Every route a domain administrator may reach on objects ('domain'), with a call on an object of
  * another domain (must answer 404, or 403 when the domain is given in the body) and one on their

@@ -4,6 +4,7 @@ import { ErrorResponse, type FieldError } from '@mailroom/contract/errors';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 /** Regression cases of the bad-input sweep: every one answered 500, hung or did harm before. */
 
@@ -159,16 +160,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
   });
 
   it('a 100,000-space CAA value is refused by its length, quickly', async () => {
-    await post('dns/zones/add', {
-      domain: 'caa-sweep.test',
-      zoneType: 'primary',
-      primaryNs: 'ns1.example.net',
-      adminEmail: 'hostmaster@example.net',
-      serial: 1,
-      refresh: 3600,
-      retry: 1800,
-      expire: 604800,
-    });
+    await post('dns/zones/add', zoneForm('caa-sweep.test'));
     const res = await post('dns/records/add', {
       zone: 'caa-sweep.test',
       qname: '@',
@@ -180,16 +172,7 @@ describe.each(dialects())('bad-input sweep regressions on %s', (dialect) => {
   });
 
   it('the SOA admin email must have a host-name domain (it is written into the zone)', async () => {
-    const res = await post('dns/zones/add', {
-      domain: 'soa-sweep.test',
-      zoneType: 'primary',
-      primaryNs: 'ns1.example.net',
-      adminEmail: 'x@a(b).c;d',
-      serial: 1,
-      refresh: 3600,
-      retry: 1800,
-      expire: 604800,
-    });
+    const res = await post('dns/zones/add', { ...zoneForm('soa-sweep.test'), adminEmail: 'x@a(b).c;d' });
     expect(expectShape(res, 400, 'VALIDATION_ERROR').details[0]?.field).toBe('adminEmail');
   });
 

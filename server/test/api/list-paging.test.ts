@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOTAL_CAP } from '@mailroom/contract/common';
 import { countIntoDomain, countOutOfDomain } from '../../src/features/mail/domain.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 type Row = Record<string, unknown>;
 
@@ -326,16 +327,7 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
         const res = await t.call({
           method: 'POST',
           url: '/api/dns/zones/add',
-          payload: {
-            domain,
-            zoneType: 'primary',
-            primaryNs: 'ns1.example.net',
-            adminEmail: 'admin@example.com',
-            serial: 1,
-            refresh: 3600,
-            retry: 1800,
-            expire: 604800,
-          },
+          payload: zoneForm(domain),
         });
         expect(res.statusCode, res.body).toBe(200);
       }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 const ZONE = 'example.org';
 
@@ -22,16 +23,7 @@ describe.each(dialects())('mail records published in DNS on %s', (dialect) => {
     const zone = await t.call({
       method: 'POST',
       url: '/api/dns/zones/add',
-      payload: {
-        domain: ZONE,
-        zoneType: 'primary',
-        primaryNs: 'ns1.example.net',
-        adminEmail: 'hostmaster@example.net',
-        serial: 1,
-        refresh: 3600,
-        retry: 1800,
-        expire: 604800,
-      },
+      payload: zoneForm(ZONE),
     });
     expect(zone.statusCode).toBe(200);
     expect((await zoneText(t)).content).not.toMatch(/\bMX\b/);

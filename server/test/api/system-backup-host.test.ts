@@ -6,23 +6,13 @@ import type { Job } from '@mailroom/contract/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonName, ServiceControl } from '../../src/host/service-control.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { zoneForm } from '../dns-zone-form.ts';
 
 // System mode keeps the daemon configuration and keys outside the data folder (under /). Here the
 // host root is a temporary folder outside the data folder, as / is in system mode: a backup must
 // hold those files, and a restore must put them back, apply every target again through the apply
 // pipeline and reload the daemons (a recording service control stands in for systemd).
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
-const zoneBody = (domain: string) => ({
-  domain,
-  zoneType: 'primary',
-  primaryNs: 'ns1.example.net',
-  adminEmail: 'hostmaster@example.net',
-  serial: 1,
-  refresh: 3600,
-  retry: 1800,
-  expire: 604800,
-});
-
 async function waitJob(t: TestContext, id: number): Promise<Job> {
   for (let i = 0; i < 2400; i++) {
     const job = (await t.call({ url: `/api/jobs/${id}` })).json<Job>();
@@ -63,7 +53,7 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
   it('archives the rendered configuration and keys; a restore puts them back, re-applies and reloads', async () => {
     expect(path.relative(t.dataDir, root).startsWith('..')).toBe(true);
     expect(
-      (await t.call({ method: 'POST', url: '/api/dns/zones/add', payload: zoneBody('restore.example') }))
+      (await t.call({ method: 'POST', url: '/api/dns/zones/add', payload: zoneForm('restore.example') }))
         .statusCode,
     ).toBe(200);
     const zoneFile = at('etc/bind/mailroom/zones/db.restore.example');

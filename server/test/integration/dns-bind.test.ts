@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { promises as dns } from 'node:dns';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
@@ -9,7 +9,10 @@ import { registerDns } from '../../src/features/dns/dns.routes.ts';
 import { Host } from '../../src/host/host.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
+import { ownNsZoneForm, zoneForm } from '../dns-zone-form.ts';
+import { eventually, sleep } from '../eventually.ts';
 import { freeTcpUdpPort } from '../free-udp-port.ts';
+import { type NamedDaemon, startNamed } from '../named-daemon.ts';
 import { skipLoudly } from '../skip-loudly.ts';
 
 const NAMED = ['/usr/sbin/named', '/usr/bin/named'].find((p) => existsSync(p));
@@ -25,31 +28,6 @@ const missing = [
 if (missing) {
   const msg = `${missing} missing: the BIND integration tests are SKIPPED`;
   skipLoudly(msg);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(
-  fn: () => Promise<T>,
-  ok: (v: T) => boolean,
-  what: string,
-  ms = 15_000,
-): Promise<T> {
-  const until = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (ok(v)) return v;
-      last = v;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(150);
-  }
-  throw new Error(
-    `timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
 }
 
 /** One AXFR over TCP from 127.0.0.1: the first message's RCODE and answer count. */
@@ -88,8 +66,8 @@ const ZONE = 'mailroom-it.test';
 
 describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
   let t: TestContext;
-  let named: ChildProcess | null = null;
-  let log = '';
+  let named: NamedDaemon | undefined;
+  const log = () => named?.log() ?? '';
   let port = 0;
   const resolver = new dns.Resolver({ timeout: 2000, tries: 2 });
 
@@ -101,7 +79,7 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     });
     return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
   };
-  const reload = () => named?.kill('SIGHUP');
+  const reload = () => named?.child.kill('SIGHUP');
   const serial = async () => (await resolver.resolveSoa(ZONE)).serial;
 
   beforeAll(async () => {
@@ -117,17 +95,7 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 
-    const zone = await call('POST', 'dns/zones/add', {
-      domain: ZONE,
-      zoneType: 'primary',
-      primaryNs: `ns1.${ZONE}`,
-      nsAddress: '192.0.2.53',
-      adminEmail: 'hostmaster@example.org',
-      serial: 1,
-      refresh: 3600,
-      retry: 1800,
-      expire: 604800,
-    });
+    const zone = await call('POST', 'dns/zones/add', ownNsZoneForm(ZONE));
     expect(zone.status, JSON.stringify(zone.body)).toBe(200);
     const records = [
       { qname: 'www', rtype: 'A', value: '192.0.2.10', ttl: 300 },
@@ -152,29 +120,11 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
 
-    // named needs the run folder for its pid file; the rendered config points there.
-    mkdirSync(t.deps.host.path('/run/named'), { recursive: true });
-    const conf = t.deps.host.path('/etc/bind/mailroom/named.conf');
-    named = spawn(NAMED as string, ['-g', '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
-    named.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-    named.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-    await eventually(
-      async () => log,
-      // "running" alone on a line: startup done (the first lines say "running on Linux …").
-      (l) => /\srunning\s*$/m.test(l) || named?.exitCode !== null,
-      'named to start',
-      30_000,
-    );
-    if (named.exitCode !== null) throw new Error(`named exited:\n${log}`);
+    named = await startNamed(NAMED as string, (p) => t.deps.host.path(p));
   }, 120_000);
 
   afterAll(async () => {
-    if (named?.pid && named.exitCode === null) {
-      const done = new Promise((r) => named?.once('exit', r));
-      process.kill(named.pid, 'SIGTERM');
-      await Promise.race([done, sleep(5000)]);
-      if (named.exitCode === null) process.kill(named.pid, 'SIGKILL');
-    }
+    await named?.stop();
     await t?.close();
   });
 
@@ -209,9 +159,9 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     reload();
     await eventually(
+      'the edited address',
       () => resolver.resolve4(`www.${ZONE}`),
       (a) => a[0] === '192.0.2.99',
-      'the edited address',
     );
     expect(await serial()).toBeGreaterThan(before);
   });
@@ -243,25 +193,25 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
 
   it('refuses zone transfers by default and allows them to a listed secondary server', async () => {
     const first = await axfr(port, ZONE);
-    expect(first, log).toEqual({ rcode: 5, answers: 0 }); // REFUSED: nobody is listed
+    expect(first, log()).toEqual({ rcode: 5, answers: 0 }); // REFUSED: nobody is listed
     const settings = (await call('GET', 'dns/settings')).body;
     expect(settings.allowTransfer).toBe(true);
     const saved = await call('POST', 'dns/settings', { ...settings, secondaryServers: ['127.0.0.1'] });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     reload();
     const allowed = await eventually(
+      'the transfer to be allowed',
       () => axfr(port, ZONE),
       (r) => r.rcode === 0,
-      'the transfer to be allowed',
     );
     expect(allowed.answers).toBeGreaterThan(5);
     const back = await call('POST', 'dns/settings', { ...saved.body, secondaryServers: [] });
     expect(back.status, JSON.stringify(back.body)).toBe(200);
     reload();
     await eventually(
+      'the transfer to be refused again',
       () => axfr(port, ZONE),
       (r) => r.rcode === 5,
-      'the transfer to be refused again',
     );
   });
 
@@ -273,13 +223,13 @@ describe.skipIf(!!missing)('DNS served by a real BIND named', () => {
     expect(existsSync(t.deps.host.path(`/etc/bind/mailroom/zones/db.${ZONE}`))).toBe(false);
     reload();
     const err = await eventually(
+      'the zone to go',
       () =>
         resolver.resolve4(`www.${ZONE}`).then(
           () => 'still served',
           (e: NodeJS.ErrnoException) => e.code ?? 'error',
         ),
       (code) => code === 'EREFUSED' || code === 'ENOTFOUND',
-      'the zone to go',
     );
     expect(['EREFUSED', 'ENOTFOUND']).toContain(err);
   });
@@ -316,8 +266,8 @@ if (controlBusy) {
 describe.skipIf(!!missing || rndcMissing || controlBusy)('system mode reloads named with rndc', () => {
   let t: TestContext;
   let app: FastifyInstance;
-  let named: ChildProcess | null = null;
-  let log = '';
+  let named: NamedDaemon | undefined;
+  const log = () => named?.log() ?? '';
   const resolver = new dns.Resolver({ timeout: 2000, tries: 2 });
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
     const res = await app.inject({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
@@ -349,45 +299,18 @@ describe.skipIf(!!missing || rndcMissing || controlBusy)('system mode reloads na
       enableIPv6: false,
       allowRecursiveQueries: false,
     });
-    const zone = await call('POST', 'dns/zones/add', {
-      domain: 'rndc-it.test',
-      zoneType: 'primary',
-      primaryNs: 'ns1.example.org',
-      adminEmail: 'hostmaster@example.org',
-      serial: 1,
-      refresh: 3600,
-      retry: 1800,
-      expire: 604800,
-    });
+    const zone = await call('POST', 'dns/zones/add', zoneForm('rndc-it.test'));
     expect(zone.status, JSON.stringify(zone.body)).toBe(200);
     await call('POST', 'dns/zones/rndc-it.test/records', { qname: 'www', rtype: 'A', value: '192.0.2.1' });
     const options = readFileSync(host.path('/etc/bind/mailroom/options.conf'), 'utf8');
     expect(options).toContain(`include "${host.path('/etc/bind/rndc.key')}";`);
     expect(options).toContain(`listen-on port ${port} { 127.0.0.1; };`);
 
-    mkdirSync(host.path('/run/named'), { recursive: true });
-    named = spawn(NAMED as string, ['-g', '-c', host.path('/etc/bind/mailroom/named.conf')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    named.stdout?.on('data', (d: Buffer) => (log += d.toString()));
-    named.stderr?.on('data', (d: Buffer) => (log += d.toString()));
-    await eventually(
-      async () => log,
-      // "running" alone on a line: startup done (the first lines say "running on Linux …").
-      (l) => /\srunning\s*$/m.test(l) || named?.exitCode !== null,
-      'named to start',
-      30_000,
-    );
-    if (named.exitCode !== null) throw new Error(`named exited:\n${log}`);
+    named = await startNamed(NAMED as string, (p) => host.path(p));
   }, 120_000);
 
   afterAll(async () => {
-    if (named?.pid && named.exitCode === null) {
-      const done = new Promise((r) => named?.once('exit', r));
-      process.kill(named.pid, 'SIGTERM');
-      await Promise.race([done, sleep(5000)]);
-      if (named.exitCode === null) process.kill(named.pid, 'SIGKILL');
-    }
+    await named?.stop();
     await app?.close();
     await t?.close();
   });
@@ -403,15 +326,15 @@ describe.skipIf(!!missing || rndcMissing || controlBusy)('system mode reloads na
     const status = (await call('GET', 'dns/status')).body as {
       reload: { attempted: boolean; ok: boolean; output: string };
     };
-    expect(status.reload, `${JSON.stringify(status.reload)}\n${log}`).toMatchObject({
+    expect(status.reload, `${JSON.stringify(status.reload)}\n${log()}`).toMatchObject({
       attempted: true,
       ok: true,
     });
     expect(status.reload.output).toContain('rndc reload rndc-it.test');
     await eventually(
+      'the reloaded address',
       () => resolver.resolve4('www.rndc-it.test'),
       (a) => a[0] === '192.0.2.2',
-      'the reloaded address',
     );
   });
 });

@@ -9,13 +9,14 @@ import { LocalServices } from '../../src/host/local-services.ts';
 import type { DaemonState } from '../../src/host/service-control.ts';
 import { isAlive } from '../../src/host/supervisor.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
+import { ownNsZoneForm } from '../dns-zone-form.ts';
+import { eventually, sleep } from '../eventually.ts';
 import { freeTcpUdpPort } from '../free-udp-port.ts';
+import { which } from '../mail-daemons.ts';
 import { skipLoudly } from '../skip-loudly.ts';
 
 // ---- what this test needs from the machine -------------------------------------------------
 
-const BIN_DIRS = ['/usr/sbin', '/usr/bin', '/sbin', '/bin'];
-const which = (cmd: string) => BIN_DIRS.map((d) => path.join(d, cmd)).find((p) => existsSync(p)) ?? null;
 const missing = [
   !which('named') ? 'named (Debian package bind9)' : '',
   !which('dovecot') || !which('doveadm') ? 'dovecot (Debian package dovecot-core)' : '',
@@ -30,31 +31,6 @@ if (missing.length) {
 }
 
 // ---- helpers --------------------------------------------------------------------------------
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function eventually<T>(
-  what: string,
-  fn: () => Promise<T>,
-  ok: (v: T) => boolean,
-  ms = 20_000,
-): Promise<T> {
-  const until = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < until) {
-    try {
-      const v = await fn();
-      if (ok(v)) return v;
-      last = v;
-    } catch (err) {
-      last = err;
-    }
-    await sleep(150);
-  }
-  throw new Error(
-    `timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`,
-  );
-}
 
 /** The first line a TCP server sends (IMAP and SMTP greet first). */
 function greeting(port: number): Promise<string> {
@@ -332,17 +308,7 @@ describe.skipIf(missing.length > 0)('the supervisor runs the real daemons from t
 
   it('starts named on MAILROOM_DNS_PORT once its files are rendered, and a reload serves the change', async () => {
     expect(byName(await services.states(), 'named').detail).toContain('not been rendered');
-    const zone = await call('POST', 'dns/zones/add', {
-      domain: ZONE,
-      zoneType: 'primary',
-      primaryNs: `ns1.${ZONE}`,
-      nsAddress: '192.0.2.53',
-      adminEmail: 'hostmaster@example.org',
-      serial: 1,
-      refresh: 3600,
-      retry: 1800,
-      expire: 604800,
-    });
+    const zone = await call('POST', 'dns/zones/add', ownNsZoneForm(ZONE));
     expect(zone.status, JSON.stringify(zone.body)).toBe(200);
     const options = readFileSync(t.deps.host.path('/etc/bind/mailroom/options.conf'), 'utf8');
     expect(options).toContain(`listen-on port ${ports.dns} { 127.0.0.1; };`);

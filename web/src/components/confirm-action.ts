@@ -35,3 +35,8 @@ export function confirmAction({
     });
   });
 }
+
+/** Asks before deleting: `title` ('Delete Alias') and `message` in a modal whose red button says Delete. */
+export function confirmDelete(title: string, message: string): Promise<boolean> {
+  return confirmAction({ title, message, confirmLabel: 'Delete', danger: true });
+}

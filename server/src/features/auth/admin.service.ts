@@ -71,6 +71,18 @@ export async function addAdmin(
   });
 }
 
+/** The console account (not a mailbox user's) signed in as `email` (lower case); 404 when there is none. */
+async function consoleAdmin(db: Kysely<Database>, email: string) {
+  const row = await db
+    .selectFrom('admins')
+    .select(['id', 'role'])
+    .where('email', '=', email)
+    .where('mailbox_id', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw notFound(`No administrator ${email}`);
+  return row;
+}
+
 async function countFullAdmins(trx: Kysely<Database>): Promise<number> {
   const { n } = await trx
     .selectFrom('admins')
@@ -96,13 +108,7 @@ export async function updateAdmin(
   if (update.password !== undefined) checkInput(e, update.password);
   const passwordHash = update.password !== undefined ? await hashPassword(update.password) : null;
   await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('admins')
-      .select(['id', 'role'])
-      .where('email', '=', e)
-      .where('mailbox_id', 'is', null)
-      .executeTakeFirst();
-    if (!row) throw notFound(`No administrator ${e}`);
+    const row = await consoleAdmin(trx, e);
     if (row.role === 'admin' && update.role !== 'admin' && (await countFullAdmins(trx)) <= 1)
       throw conflict('The last administrator cannot be removed');
     await trx
@@ -126,13 +132,7 @@ export async function updateAdmin(
 export async function setAdminPassword(db: Kysely<Database>, email: string, password: string): Promise<void> {
   const e = email.trim().toLowerCase();
   checkInput(e, password);
-  const row = await db
-    .selectFrom('admins')
-    .select('id')
-    .where('email', '=', e)
-    .where('mailbox_id', 'is', null)
-    .executeTakeFirst();
-  if (!row) throw notFound(`No administrator ${e}`);
+  const row = await consoleAdmin(db, e);
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
     await trx
@@ -167,13 +167,7 @@ export async function listAdmins(db: Kysely<Database>): Promise<AdminListEntry[]
 export async function removeAdmin(db: Kysely<Database>, email: string): Promise<void> {
   const e = email.trim().toLowerCase();
   await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('admins')
-      .select(['id', 'role'])
-      .where('email', '=', e)
-      .where('mailbox_id', 'is', null)
-      .executeTakeFirst();
-    if (!row) throw notFound(`No administrator ${e}`);
+    const row = await consoleAdmin(trx, e);
     // Domain administrators do not count: the console always keeps one full administrator.
     if (row.role === 'admin' && (await countFullAdmins(trx)) <= 1)
       throw conflict('The last administrator cannot be removed');

@@ -2,15 +2,15 @@ import type { DnsRecord, DnsRecordType, RecordListQuery } from '@mailroom/contra
 import { Alert, Button, Card, Modal, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { confirmAction } from '../../components/confirm-action.ts';
+import { confirmDelete } from '../../components/confirm-action.ts';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { SelectionBar } from '../../components/selection-bar.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
+import { useListPager, useListPaging } from '../../components/use-list-paging.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { RecordForm } from './components/record-form.tsx';
@@ -39,32 +39,27 @@ export default function RecordsPage() {
     zone: params.get('zone') || ALL_ZONES,
   }));
   const [search] = useDebouncedValue(filters.search.trim(), SEARCH_DEBOUNCE_MS);
-  const [pos, setPos] = useState<PagePosition>({ page: 1 });
-  const page = pos.page;
   const [showCreate, setShowCreate] = useState(false);
   const [editing, setEditing] = useState<DnsRecord | null>(null);
   const [sort, setSort] = useState<TableSort | undefined>(undefined);
-  const [selection, setSelection] = useState<Set<string>>(new Set());
   // Import, bulk delete and the system records are an administrator's (403 to a domain admin).
   const isAdmin = useIsFullAdmin();
 
   // A new search, filter or order starts at page 1 with nothing selected.
-  useEffect(() => {
-    setPos({ page: 1 });
-    setSelection(new Set());
-  }, [search, filters.zone, filters.type, sort]);
+  const paging = useListPaging(RECORDS_PAGE_SIZE, [search, filters.zone, filters.type, sort]);
+  const { selection, setSelection, clearSelection } = paging;
 
   const query: RecordListQuery = {
     q: search || undefined,
     zone: filters.zone === ALL_ZONES ? undefined : filters.zone,
     type: filters.type === ALL_TYPES ? undefined : (filters.type as DnsRecordType),
-    ...pageQuery(pos, RECORDS_PAGE_SIZE),
+    ...paging.query,
     ...(sort ? { sort: sortParam(sort) } : {}),
   };
   const filtered = query.q !== undefined || query.zone !== undefined || query.type !== undefined;
   const records = useRecords(query);
-  const setPage = (to: number) =>
-    setPos(pagePosition({ page, next: records.data?.next, prev: records.data?.prev }, to));
+  // No total while a new filter loads: not the previous filter's count.
+  const pager = useListPager(paging, records, 'records');
   // The unfiltered count for '(filtered of total)', and whether any zone exists to import into.
   const everything = useRecords({ limit: 1 });
   const zones = useZones({ limit: 1 });
@@ -76,11 +71,6 @@ export default function RecordsPage() {
   const shown = records.data?.total ?? 0;
   const total = everything.data?.total ?? shown;
   const rows = records.data?.data ?? [];
-  const lastPage = Math.max(1, Math.ceil(shown / RECORDS_PAGE_SIZE));
-  // After deleting the last rows of the last page, step back to a page that exists.
-  useEffect(() => {
-    if (records.data && page > lastPage) setPos({ page: lastPage });
-  }, [records.data, page, lastPage]);
   // No count while either list loads: never a 0 before the answer or the previous filter's total.
   const counted =
     records.data !== undefined && !records.isPlaceholderData && (!filtered || everything.data !== undefined);
@@ -104,12 +94,7 @@ export default function RecordsPage() {
 
   const deleteRecord = async (r: DnsRecord) => {
     const label = recordLabel(r);
-    const ok = await confirmAction({
-      title: 'Delete DNS Record',
-      message: `Delete the record ${label} (${r.value})?`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
+    const ok = await confirmDelete('Delete DNS Record', `Delete the record ${label} (${r.value})?`);
     if (!ok) return;
     try {
       await remove.mutateAsync(r);
@@ -121,16 +106,14 @@ export default function RecordsPage() {
 
   const deleteSelected = async () => {
     const ids = [...selection].map(Number);
-    const ok = await confirmAction({
-      title: 'Delete DNS Records',
-      message: `Delete ${ids.length} selected ${ids.length === 1 ? 'record' : 'records'}? Their zones are republished once.`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
+    const ok = await confirmDelete(
+      'Delete DNS Records',
+      `Delete ${ids.length} selected ${ids.length === 1 ? 'record' : 'records'}? Their zones are republished once.`,
+    );
     if (!ok) return;
     try {
       const res = await removeMany.mutateAsync(ids);
-      setSelection(new Set());
+      clearSelection();
       notify({ type: 'success', title: 'Records deleted', message: `${res.removed} records were removed.` });
     } catch (err) {
       reportFailure('Failed to delete records', err);
@@ -206,7 +189,7 @@ export default function RecordsPage() {
                 noun={['record', 'records']}
                 deleting={removeMany.isPending}
                 onDelete={() => void deleteSelected()}
-                onClear={() => setSelection(new Set())}
+                onClear={clearSelection}
               />
             )}
             <RecordsTable
@@ -219,12 +202,7 @@ export default function RecordsPage() {
               onSortChange={setSort}
               selection={isAdmin ? selection : undefined}
               onSelectionChange={isAdmin ? setSelection : undefined}
-              pager={
-                // No total while a new filter loads: not the previous filter's count.
-                records.isPlaceholderData
-                  ? undefined
-                  : { page, pageSize: RECORDS_PAGE_SIZE, total: shown, onPage: setPage, noun: 'records' }
-              }
+              pager={pager}
             />
           </Stack>
         </LoadState>

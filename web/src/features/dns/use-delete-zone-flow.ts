@@ -1,6 +1,6 @@
 import { dnsMessages, type Zone } from '@mailroom/contract/dns';
 import { ApiError } from '../../api/client.ts';
-import { confirmAction } from '../../components/confirm-action.ts';
+import { confirmAction, confirmDelete } from '../../components/confirm-action.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { reportFailure } from './report-failure.ts';
 import { useRemoveZone } from './use-remove-zone.ts';
@@ -22,12 +22,10 @@ export function useDeleteZoneFlow() {
   const remove = useRemoveZone();
 
   const run = async (zone: Zone): Promise<boolean> => {
-    const ok = await confirmAction({
-      title: 'Delete DNS Zone',
-      message: `Delete the zone ${zone.domain}? The name server stops answering for it.`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
+    const ok = await confirmDelete(
+      'Delete DNS Zone',
+      `Delete the zone ${zone.domain}? The name server stops answering for it.`,
+    );
     if (!ok) return false;
     let withRecords = false;
     if (zone.records > 0) {

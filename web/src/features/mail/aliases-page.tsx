@@ -1,15 +1,14 @@
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
-import { Button, Card, Group, Loader, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { IconDownload, IconPlus, IconRefresh, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { Button, Modal, Stack, Text } from '@mantine/core';
+import { IconDownload, IconPlus, IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { confirmAction } from '../../components/confirm-action.ts';
+import { confirmDelete } from '../../components/confirm-action.ts';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { ImportFlow } from '../../components/import-flow/import-flow.tsx';
 import { SelectionBar } from '../../components/selection-bar.tsx';
-import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
+import { useListPager, useListPaging } from '../../components/use-list-paging.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
 import { useIsFullAdmin } from '../../api/use-full-admin.ts';
@@ -17,6 +16,7 @@ import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { AliasCreateForm } from './components/alias-create-form.tsx';
 import { AliasEditModal } from './components/alias-edit-modal.tsx';
 import { AliasTable } from './components/alias-table.tsx';
+import { ListCard } from './components/list-card.tsx';
 import { downloadAliases } from './export-aliases.ts';
 import { useAliases } from './use-aliases.ts';
 import { useImportAliases } from './use-import-aliases.ts';
@@ -35,39 +35,26 @@ const BREADCRUMBS = [
 export default function AliasesPage() {
   const [adding, setAdding] = useState(false);
   const { search, setSearch, q } = useUrlSearch(ALIAS_SEARCH_DEBOUNCE_MS);
-  const [pos, setPos] = useState<PagePosition>({ page: 1 });
-  const page = pos.page;
   const [editing, setEditing] = useState<Alias | null>(null);
   const [deleteError, setDeleteError] = useState<{ source: string; message: string } | null>(null);
-  const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
   const [exporting, setExporting] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
   const [sort, setSort] = useState<TableSort>({ id: 'source', desc: false });
-  const [selection, setSelection] = useState<Set<string>>(new Set());
+  const paging = useListPaging(ALIAS_PAGE_SIZE, [q, sort]);
+  const { selection, setSelection, clearSelection } = paging;
   // Import and bulk delete are an administrator's: a domain administrator does not see them.
   const isAdmin = useIsFullAdmin();
 
   const list = useAliases({
     q: q || undefined,
-    ...pageQuery(pos, ALIAS_PAGE_SIZE),
+    ...paging.query,
     sort: sortParam(sort) as AliasListQuery['sort'],
   });
-  const setPage = (to: number) =>
-    setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
+  const pager = useListPager(paging, list, 'aliases');
   const remove = useRemoveAlias();
   const removeMany = useRemoveAliases();
   const importAliases = useImportAliases();
-
-  // A new search or order starts at page 1 with nothing selected.
-  useEffect(() => {
-    setPos({ page: 1 });
-    setSelection(new Set());
-  }, [q, sort]);
   const total = list.data?.total ?? 0;
-  const lastPage = Math.max(1, Math.ceil(total / ALIAS_PAGE_SIZE));
-  useEffect(() => {
-    if (list.data && page > lastPage) setPos({ page: lastPage });
-  }, [list.data, page, lastPage]);
 
   const runDelete = (source: string) => {
     setDeleteError(null);
@@ -80,12 +67,7 @@ export default function AliasesPage() {
   };
 
   const askDelete = async (a: Alias) => {
-    const ok = await confirmAction({
-      title: 'Delete Alias',
-      message: `Are you sure you want to delete the alias ${a.source}?`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
+    const ok = await confirmDelete('Delete Alias', `Are you sure you want to delete the alias ${a.source}?`);
     if (ok) runDelete(a.source);
   };
 
@@ -110,16 +92,14 @@ export default function AliasesPage() {
 
   const deleteSelected = async () => {
     const sources = [...selection];
-    const ok = await confirmAction({
-      title: 'Delete Aliases',
-      message: `Are you sure you want to delete ${sources.length} ${sources.length === 1 ? 'alias' : 'aliases'}?`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
+    const ok = await confirmDelete(
+      'Delete Aliases',
+      `Are you sure you want to delete ${sources.length} ${sources.length === 1 ? 'alias' : 'aliases'}?`,
+    );
     if (!ok) return;
     removeMany.mutate(sources, {
       onSuccess: (res) => {
-        setSelection(new Set());
+        clearSelection();
         notify({
           type: 'success',
           title: 'Aliases deleted',
@@ -131,7 +111,6 @@ export default function AliasesPage() {
     });
   };
 
-  const loadError = list.isError && !loadErrorDismissed ? errorMessage(list.error) : null;
   const rows = list.data?.data ?? [];
 
   return (
@@ -193,69 +172,39 @@ export default function AliasesPage() {
             onDismiss={() => setDeleteError(null)}
           />
         )}
-        <Card withBorder radius="md" padding="md">
-          <Group justify="space-between" mb="sm" wrap="wrap" gap="sm">
-            <TextInput
-              aria-label="Search aliases"
-              placeholder="Search by source or destination"
-              leftSection={<IconSearch size={16} aria-hidden />}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-              style={{ flex: 1, minWidth: 200, maxWidth: 420 }}
+        <ListCard
+          searchLabel="Search aliases"
+          searchPlaceholder="Search by source or destination"
+          search={search}
+          onSearch={setSearch}
+          list={list}
+          refreshingLabel="Refreshing aliases"
+          errorTitle="Failed to load email aliases"
+          loadingLabel="Loading email aliases…"
+        >
+          {isAdmin && (
+            <SelectionBar
+              count={selection.size}
+              noun={['alias', 'aliases']}
+              deleting={removeMany.isPending}
+              onDelete={() => void deleteSelected()}
+              onClear={clearSelection}
             />
-            {list.isFetching && !list.isPending && <Loader size="sm" aria-label="Refreshing aliases" />}
-          </Group>
-          <LoadState
-            loading={list.isPending && !loadErrorDismissed}
-            error={loadError}
-            errorTitle="Failed to load email aliases"
-            loadingLabel="Loading email aliases…"
-            onRetry={() => {
-              setLoadErrorDismissed(false);
-              void list.refetch();
-            }}
-            onDismiss={() => setLoadErrorDismissed(true)}
-          >
-            {list.data && (
-              <Stack gap="sm">
-                {isAdmin && (
-                  <SelectionBar
-                    count={selection.size}
-                    noun={['alias', 'aliases']}
-                    deleting={removeMany.isPending}
-                    onDelete={() => void deleteSelected()}
-                    onClear={() => setSelection(new Set())}
-                  />
-                )}
-                <AliasTable
-                  aliases={rows}
-                  onEdit={setEditing}
-                  onDelete={(a) => void askDelete(a)}
-                  deleting={remove.isPending ? (remove.variables ?? null) : null}
-                  emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
-                  sort={sort}
-                  onSortChange={setSort}
-                  // The bulk delete is an administrator's (its route answers 403 to a domain admin).
-                  selection={isAdmin ? selection : undefined}
-                  onSelectionChange={isAdmin ? setSelection : undefined}
-                  pager={
-                    // No total while a new search loads: not the previous search's count.
-                    list.isPlaceholderData
-                      ? undefined
-                      : {
-                          page,
-                          pageSize: ALIAS_PAGE_SIZE,
-                          total,
-                          capped: list.data?.capped,
-                          onPage: setPage,
-                          noun: 'aliases',
-                        }
-                  }
-                />
-              </Stack>
-            )}
-          </LoadState>
-        </Card>
+          )}
+          <AliasTable
+            aliases={rows}
+            onEdit={setEditing}
+            onDelete={(a) => void askDelete(a)}
+            deleting={remove.isPending ? (remove.variables ?? null) : null}
+            emptyText={q ? `No aliases found matching "${q}"` : 'No email aliases found'}
+            sort={sort}
+            onSortChange={setSort}
+            // The bulk delete is an administrator's (its route answers 403 to a domain admin).
+            selection={isAdmin ? selection : undefined}
+            onSelectionChange={isAdmin ? setSelection : undefined}
+            pager={pager}
+          />
+        </ListCard>
       </Stack>
       <AliasEditModal alias={editing} onClose={() => setEditing(null)} />
       <Modal

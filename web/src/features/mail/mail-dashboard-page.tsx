@@ -1,4 +1,4 @@
-import { Button, Card, Grid, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Grid, SimpleGrid, Stack, Text } from '@mantine/core';
 import {
   IconArrowsExchange,
   IconFileText,
@@ -17,9 +17,17 @@ import { MailLogsModal } from './components/mail-logs-modal.tsx';
 import { MailServerCard } from './components/mail-server-card.tsx';
 import { MailboxUsageCard } from './components/mailbox-usage-card.tsx';
 import { RecentActivityCard } from './components/recent-activity-card.tsx';
+import { SectionCard } from './components/section-card.tsx';
 import { useMailDashboard } from './use-mail-dashboard.ts';
 
 const BREADCRUMBS = [{ label: 'Dashboard', to: '/dashboard' }, { label: 'Mail Management' }];
+
+/** Quick Actions that open another mail screen (View Logs opens the logs here). */
+const QUICK_LINKS = [
+  { to: '/mail/mailboxes', label: 'Manage Mailboxes', Icon: IconMailbox },
+  { to: '/mail/aliases', label: 'Manage Aliases', Icon: IconArrowsExchange },
+  { to: '/mail/settings', label: 'Mail Settings', Icon: IconSettings },
+];
 
 export default function MailDashboardPage() {
   const data = useMailDashboard();
@@ -85,35 +93,19 @@ export default function MailDashboardPage() {
             {data.activity && <RecentActivityCard entries={data.activity.entries} />}
           </Grid.Col>
         </Grid>
-        <Card withBorder radius="md" padding="md" component="section" aria-labelledby="quick-actions-title">
-          <Title order={2} size="h4" mb="sm" id="quick-actions-title">
-            Quick Actions
-          </Title>
+        <SectionCard title="Quick Actions" titleId="quick-actions-title">
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
-            <Button
-              component={Link}
-              to="/mail/mailboxes"
-              variant="light"
-              leftSection={<IconMailbox size={16} aria-hidden />}
-            >
-              Manage Mailboxes
-            </Button>
-            <Button
-              component={Link}
-              to="/mail/aliases"
-              variant="light"
-              leftSection={<IconArrowsExchange size={16} aria-hidden />}
-            >
-              Manage Aliases
-            </Button>
-            <Button
-              component={Link}
-              to="/mail/settings"
-              variant="light"
-              leftSection={<IconSettings size={16} aria-hidden />}
-            >
-              Mail Settings
-            </Button>
+            {QUICK_LINKS.map(({ to, label, Icon }) => (
+              <Button
+                key={to}
+                component={Link}
+                to={to}
+                variant="light"
+                leftSection={<Icon size={16} aria-hidden />}
+              >
+                {label}
+              </Button>
+            ))}
             <Button
               variant="light"
               leftSection={<IconFileText size={16} aria-hidden />}
@@ -125,7 +117,7 @@ export default function MailDashboardPage() {
           <Text size="xs" c="dimmed" mt="sm">
             Logs shows the latest Postfix and Dovecot lines this server can read.
           </Text>
-        </Card>
+        </SectionCard>
       </Stack>
       <MailLogsModal opened={logsOpen} onClose={() => setLogsOpen(false)} />
     </>

@@ -1,18 +1,18 @@
 import type { Mailbox, RemoveMailboxResponse } from '@mailroom/contract/mail';
 import type { BulkMailboxAction, MailboxListQuery } from '@mailroom/contract/mail';
-import { Alert, Button, Card, Group, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlus, IconSearch, IconUpload, IconX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
+import { IconPlus, IconUpload, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
-import { confirmAction } from '../../components/confirm-action.ts';
-import { LoadState } from '../../components/load-state.tsx';
+import { confirmDelete } from '../../components/confirm-action.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { type PagePosition, pagePosition, pageQuery } from '../../lib/cursor-pages.ts';
+import { useListPager, useListPaging } from '../../components/use-list-paging.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { useUrlSearch } from '../../lib/use-url-search.ts';
 import { useIsFullAdmin } from '../../api/use-full-admin.ts';
 import { ActionErrorAlert } from './components/action-error-alert.tsx';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
+import { ListCard } from './components/list-card.tsx';
 import { MailboxBulkBar } from './components/mailbox-bulk-bar.tsx';
 import { MailboxImportCard } from './components/mailbox-import-card.tsx';
 import { useBulkMailboxes } from './use-bulk-mailboxes.ts';
@@ -45,47 +45,37 @@ export default function MailboxesPage() {
   const [domain, setDomain] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [sort, setSort] = useState<TableSort>({ id: 'email', desc: false });
-  const [selection, setSelection] = useState<Set<string>>(new Set());
   // Bulk create (mail/users/import) and the settings' default quota are an administrator's.
   const isAdmin = useIsFullAdmin();
   const domains = useMailDomains();
   const bulk = useBulkMailboxes();
   const { search, setSearch, q } = useUrlSearch(SEARCH_DEBOUNCE_MS);
-  const [pos, setPos] = useState<PagePosition>({ page: 1 });
-  const page = pos.page;
   const [editing, setEditing] = useState<Mailbox | null>(null);
   const [removed, setRemoved] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState<{ email: string; message: string } | null>(null);
-  const [loadErrorDismissed, setLoadErrorDismissed] = useState(false);
+  // A new search, filter or order starts at page 1 with nothing selected.
+  const paging = useListPaging(MAILBOX_PAGE_SIZE, [q, domain, status, sort]);
+  const { selection, setSelection, clearSelection } = paging;
 
   const query: MailboxListQuery = {
     q: q || undefined,
-    ...pageQuery(pos, MAILBOX_PAGE_SIZE),
+    ...paging.query,
     sort: sortParam(sort) as MailboxListQuery['sort'],
     ...(domain ? { domain } : {}),
     ...(status ? { status: status as 'active' | 'suspended' } : {}),
   };
   const list = useMailboxes(query);
-  const setPage = (to: number) =>
-    setPos(pagePosition({ page, next: list.data?.next, prev: list.data?.prev }, to));
+  const pager = useListPager(paging, list, 'mailboxes');
   const settings = useMailSettings(isAdmin);
   const remove = useRemoveMailbox();
-
-  // A new search, filter or order starts at page 1 with nothing selected.
-  useEffect(() => {
-    setPos({ page: 1 });
-    setSelection(new Set());
-  }, [q, domain, status, sort]);
 
   const runBulk = async (action: BulkMailboxAction) => {
     const emails = [...selection];
     if (action === 'delete') {
-      const ok = await confirmAction({
-        title: 'Delete Mailboxes',
-        message: `Are you sure you want to delete ${emails.length} ${emails.length === 1 ? 'mailbox' : 'mailboxes'}? Their mail folders are moved aside.`,
-        confirmLabel: 'Delete',
-        danger: true,
-      });
+      const ok = await confirmDelete(
+        'Delete Mailboxes',
+        `Are you sure you want to delete ${emails.length} ${emails.length === 1 ? 'mailbox' : 'mailboxes'}? Their mail folders are moved aside.`,
+      );
       if (!ok) return;
     }
     const done = { suspend: 'suspended', resume: 'resumed', delete: 'deleted' }[action];
@@ -93,7 +83,7 @@ export default function MailboxesPage() {
       { action, emails },
       {
         onSuccess: (res) => {
-          setSelection(new Set());
+          clearSelection();
           notify({
             type: 'success',
             title: `Mailboxes ${done}`,
@@ -105,13 +95,6 @@ export default function MailboxesPage() {
       },
     );
   };
-  const total = list.data?.total ?? 0;
-  const lastPage = Math.max(1, Math.ceil(total / MAILBOX_PAGE_SIZE));
-  // After deleting the last row of the last page, step back to a page that exists.
-  useEffect(() => {
-    if (list.data && page > lastPage) setPos({ page: lastPage });
-  }, [list.data, page, lastPage]);
-
   const runDelete = (email: string) => {
     setDeleteError(null);
     setRemoved(null);
@@ -123,16 +106,13 @@ export default function MailboxesPage() {
   };
 
   const askDelete = async (m: Mailbox) => {
-    const ok = await confirmAction({
-      title: 'Delete Mailbox',
-      message: `Are you sure you want to delete the mailbox ${m.email}?`,
-      confirmLabel: 'Delete',
-      danger: true,
-    });
+    const ok = await confirmDelete(
+      'Delete Mailbox',
+      `Are you sure you want to delete the mailbox ${m.email}?`,
+    );
     if (ok) runDelete(m.email);
   };
 
-  const loadError = list.isError && !loadErrorDismissed ? errorMessage(list.error) : null;
   const rows = list.data?.data ?? [];
 
   return (
@@ -195,80 +175,61 @@ export default function MailboxesPage() {
             </Text>
           </Alert>
         )}
-        <Card withBorder radius="md" padding="md">
-          <Group justify="space-between" mb="sm" wrap="wrap" gap="sm">
-            <TextInput
-              aria-label="Search mailboxes"
-              placeholder="Search mailboxes"
-              leftSection={<IconSearch size={16} aria-hidden />}
-              value={search}
-              onChange={(e) => setSearch(e.currentTarget.value)}
-              style={{ flex: 1, minWidth: 200, maxWidth: 420 }}
-            />
-            <Select
-              aria-label="Filter by domain"
-              placeholder="All domains"
-              data={(domains.data ?? []).map((d) => d.domain)}
-              value={domain}
-              onChange={setDomain}
-              clearable
-              searchable
-              w={200}
-            />
-            <Select
-              aria-label="Filter by status"
-              placeholder="Any status"
-              data={[
-                { value: 'active', label: 'Active' },
-                { value: 'suspended', label: 'Suspended' },
-              ]}
-              value={status}
-              onChange={setStatus}
-              clearable
-              w={150}
-            />
-            {list.isFetching && !list.isPending && <Loader size="sm" aria-label="Refreshing mailboxes" />}
-          </Group>
-          <LoadState
-            loading={list.isPending && !loadErrorDismissed}
-            error={loadError}
-            errorTitle="Failed to load mailboxes"
-            loadingLabel="Loading mailboxes…"
-            onRetry={() => {
-              setLoadErrorDismissed(false);
-              void list.refetch();
-            }}
-            onDismiss={() => setLoadErrorDismissed(true)}
-          >
-            {list.data && (
-              <Stack gap="sm">
-                <MailboxBulkBar
-                  count={selection.size}
-                  pending={bulk.isPending ? (bulk.variables?.action ?? null) : null}
-                  onAction={(a) => void runBulk(a)}
-                  onClear={() => setSelection(new Set())}
-                />
-                <MailboxTable
-                  mailboxes={rows}
-                  onEdit={setEditing}
-                  onDelete={(m) => void askDelete(m)}
-                  deleting={remove.isPending ? (remove.variables ?? null) : null}
-                  emptyText="No mailboxes found"
-                  sort={sort}
-                  onSortChange={setSort}
-                  selection={selection}
-                  onSelectionChange={setSelection}
-                  pager={
-                    // No total while a new search loads: not the previous search's count.
-                    list.isPlaceholderData
-                      ? undefined
-                      : { page, pageSize: MAILBOX_PAGE_SIZE, total, onPage: setPage, noun: 'mailboxes' }
-                  }
-                />
-              </Stack>
-            )}
-          </LoadState>
-        </Card>
+        <ListCard
+          searchLabel="Search mailboxes"
+          searchPlaceholder="Search mailboxes"
+          search={search}
+          onSearch={setSearch}
+          filters={
+            <>
+              <Select
+                aria-label="Filter by domain"
+                placeholder="All domains"
+                data={(domains.data ?? []).map((d) => d.domain)}
+                value={domain}
+                onChange={setDomain}
+                clearable
+                searchable
+                w={200}
+              />
+              <Select
+                aria-label="Filter by status"
+                placeholder="Any status"
+                data={[
+                  { value: 'active', label: 'Active' },
+                  { value: 'suspended', label: 'Suspended' },
+                ]}
+                value={status}
+                onChange={setStatus}
+                clearable
+                w={150}
+              />
+            </>
+          }
+          list={list}
+          refreshingLabel="Refreshing mailboxes"
+          errorTitle="Failed to load mailboxes"
+          loadingLabel="Loading mailboxes…"
+        >
+          <MailboxBulkBar
+            count={selection.size}
+            pending={bulk.isPending ? (bulk.variables?.action ?? null) : null}
+            onAction={(a) => void runBulk(a)}
+            onClear={clearSelection}
+          />
+          <MailboxTable
+            mailboxes={rows}
+            onEdit={setEditing}
+            onDelete={(m) => void askDelete(m)}
+            deleting={remove.isPending ? (remove.variables ?? null) : null}
+            emptyText="No mailboxes found"
+            sort={sort}
+            onSortChange={setSort}
+            selection={selection}
+            onSelectionChange={setSelection}
+            pager={pager}
+          />
+        </ListCard>
       </Stack>
       <MailboxEditModal mailbox={editing} onClose={() => setEditing(null)} onChanged={setEditing} />
     </>

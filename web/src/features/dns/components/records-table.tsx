@@ -4,47 +4,27 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { CopyButton } from '../../../components/copy-button.tsx';
-import {
-  DataTable,
-  type DataTableProps,
-  type TableSort,
-} from '../../../components/data-table/data-table.tsx';
-import type { ListPagerProps } from '../../../components/list-pager.tsx';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
+import type { TableControls } from '../../../components/table-controls.ts';
 import { displayName } from '../record-form-values.ts';
 
-export interface RecordsTableProps {
+export interface RecordsTableProps extends TableControls {
   records: DnsRecord[];
   onEdit: (r: DnsRecord) => void;
   onDelete: (r: DnsRecord) => void;
   deletingId: number | null;
-  emptyText: string;
-  sort?: TableSort | undefined;
-  onSortChange?: ((s: TableSort) => void) | undefined;
-  selection?: ReadonlySet<string> | undefined;
-  onSelectionChange?: ((next: Set<string>) => void) | undefined;
-  pager?: ListPagerProps | undefined;
 }
 
 /** What a record is called for screen readers and confirmations: 'A www in example.com'. */
 export const recordLabel = (r: DnsRecord) => `${r.rtype} ${displayName(r.qname)} in ${r.zone}`;
 const rowId = (r: DnsRecord) => String(r.id);
+const rowLabel = (r: DnsRecord) => `${r.qname || '@'}.${r.zone} ${r.rtype} ${r.value}`.slice(0, 120);
 
 /**
  * The record list on the shared data table: sorted on the server by any column, selectable for a
  * bulk delete, paged, and cards on phones (the name is the card's title, the actions beside it).
  */
-export function RecordsTable({
-  records,
-  onEdit,
-  onDelete,
-  deletingId,
-  emptyText,
-  sort,
-  onSortChange,
-  selection,
-  onSelectionChange,
-  pager,
-}: RecordsTableProps) {
+export function RecordsTable({ records, onEdit, onDelete, deletingId, ...controls }: RecordsTableProps) {
   const columns = useMemo<ColumnDef<DnsRecord, unknown>[]>(
     () => [
       { id: 'zone', header: 'Zone', cell: ({ row }) => row.original.zone },
@@ -116,19 +96,15 @@ export function RecordsTable({
     ],
     [onEdit, onDelete, deletingId],
   );
-  const props: DataTableProps<DnsRecord> = {
-    label: 'DNS records',
-    data: records,
-    columns,
-    getRowId: rowId,
-    getRowLabel: (r) => `${r.qname || '@'}.${r.zone} ${r.rtype} ${r.value}`.slice(0, 120),
-    emptyText,
-    sort,
-    onSortChange,
-    selection,
-    onSelectionChange,
-    pager,
-    minWidth: 860,
-  };
-  return <DataTable {...props} />;
+  return (
+    <DataTable
+      {...controls}
+      label="DNS records"
+      data={records}
+      columns={columns}
+      getRowId={rowId}
+      getRowLabel={rowLabel}
+      minWidth={860}
+    />
+  );
 }

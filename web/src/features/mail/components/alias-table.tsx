@@ -2,27 +2,16 @@ import { splitDestinations, type Alias } from '@mailroom/contract/mail';
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
-import {
-  DataTable,
-  type DataTableProps,
-  type TableSort,
-} from '../../../components/data-table/data-table.tsx';
-import type { ListPagerProps } from '../../../components/list-pager.tsx';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
+import type { TableControls } from '../../../components/table-controls.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { RowActions } from './row-actions.tsx';
 
-export interface AliasTableProps {
+export interface AliasTableProps extends TableControls {
   aliases: Alias[];
   onEdit: (a: Alias) => void;
   onDelete: (a: Alias) => void;
   deleting: string | null;
-  /** Shown in place of rows when there are none. */
-  emptyText: string;
-  sort?: TableSort | undefined;
-  onSortChange?: ((s: TableSort) => void) | undefined;
-  selection?: ReadonlySet<string> | undefined;
-  onSelectionChange?: ((next: Set<string>) => void) | undefined;
-  pager?: ListPagerProps | undefined;
 }
 
 /** Marks an alias Mailroom keeps for a required address (postmaster@, abuse@). */
@@ -52,18 +41,7 @@ const canSelect = (a: Alias) => !a.system;
 const rowId = (a: Alias) => a.source;
 
 /** The §2 alias table (sortable, selectable, paged) on the shared data table; cards on phones. */
-export function AliasTable({
-  aliases,
-  onEdit,
-  onDelete,
-  deleting,
-  emptyText,
-  sort,
-  onSortChange,
-  selection,
-  onSelectionChange,
-  pager,
-}: AliasTableProps) {
+export function AliasTable({ aliases, onEdit, onDelete, deleting, ...controls }: AliasTableProps) {
   const columns = useMemo<ColumnDef<Alias, unknown>[]>(
     () => [
       {
@@ -101,19 +79,15 @@ export function AliasTable({
     ],
     [onEdit, onDelete, deleting],
   );
-  const props: DataTableProps<Alias> = {
-    label: 'Email aliases',
-    data: aliases,
-    columns,
-    getRowId: rowId,
-    emptyText,
-    sort,
-    onSortChange,
-    selection,
-    onSelectionChange,
-    canSelect,
-    pager,
-    minWidth: 600,
-  };
-  return <DataTable {...props} />;
+  return (
+    <DataTable
+      {...controls}
+      label="Email aliases"
+      data={aliases}
+      columns={columns}
+      getRowId={rowId}
+      canSelect={canSelect}
+      minWidth={600}
+    />
+  );
 }

@@ -1,16 +1,14 @@
 import { MailboxForm } from '@mailroom/contract/mail';
-import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { quotaFieldToBytes } from '../mail-units.ts';
 import { useCreateMailbox } from '../use-create-mailbox.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
-import { ActionErrorAlert } from './action-error-alert.tsx';
+import { CreateFormCard, showFieldErrors } from './create-form-card.tsx';
 import { DomainChoice, withDomain } from './domain-choice.tsx';
 import { QuotaInput } from './quota-input.tsx';
-import { useUnsavedChanges } from '../../../components/use-unsaved-changes.ts';
 
 type Values = { email: string; password: string; quota: number | string };
 
@@ -28,9 +26,8 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
     initialValues: { email: '', password: '', quota: defaultQuota },
     validate: zodValidate<Values>(MailboxForm),
   });
-  useUnsavedChanges(form.isDirty());
 
-  const submit = (values: Values) => {
+  const submit = (values: Values, close: () => void) => {
     const email = values.email.trim();
     create.mutate(
       {
@@ -46,81 +43,51 @@ export function MailboxCreateForm({ defaultQuota, onClose }: MailboxCreateFormPr
             title: 'Mailbox created',
             message: `Mailbox ${email.toLowerCase()} was created.`,
           });
-          form.reset();
-          create.reset();
-          onClose();
+          close();
         },
-        onError: (err) => {
-          // One message for one error: a field's own message, or the alert above the form; no toast.
-          if (err instanceof ApiError) form.setErrors(err.fieldErrors);
-        },
+        onError: showFieldErrors(form),
       },
     );
   };
 
-  const cancel = () => {
-    form.reset();
-    create.reset();
-    onClose();
-  };
-
   return (
-    <Card withBorder radius="md" padding="lg" mb="md" component="section" aria-labelledby="add-mailbox-title">
-      <form onSubmit={form.onSubmit(submit)} noValidate>
-        <Stack gap="sm">
-          <Title order={2} size="h4" id="add-mailbox-title">
-            Add Mailbox
-          </Title>
-          {create.isError && !hasFieldErrors(create.error) && (
-            <ActionErrorAlert
-              title="Failed to create mailbox"
-              message={errorMessage(create.error)}
-              onRetry={() => form.onSubmit(submit)()}
-              retrying={create.isPending}
-              onDismiss={() => create.reset()}
-            />
-          )}
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <DomainChoice
-              address={form.values.email}
-              onPick={(d) => form.setFieldValue('email', withDomain(form.values.email, d))}
-              createDomain={createDomain}
-              onCreateDomain={setCreateDomain}
-            />
-          </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <TextInput
-              label="Email"
-              placeholder="user@example.com"
-              autoComplete="off"
-              required
-              withAsterisk
-              {...form.getInputProps('email')}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="new-password"
-              required
-              withAsterisk
-              {...form.getInputProps('password')}
-            />
-            <QuotaInput {...form.getInputProps('quota')} />
-          </SimpleGrid>
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={cancel} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              Create Mailbox
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+    <CreateFormCard
+      title="Add Mailbox"
+      titleId="add-mailbox-title"
+      submitLabel="Create Mailbox"
+      errorTitle="Failed to create mailbox"
+      form={form}
+      create={create}
+      onSubmit={submit}
+      onClose={onClose}
+      mb="md"
+    >
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <DomainChoice
+          address={form.values.email}
+          onPick={(d) => form.setFieldValue('email', withDomain(form.values.email, d))}
+          createDomain={createDomain}
+          onCreateDomain={setCreateDomain}
+        />
+      </SimpleGrid>
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <TextInput
+          label="Email"
+          placeholder="user@example.com"
+          autoComplete="off"
+          required
+          withAsterisk
+          {...form.getInputProps('email')}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="new-password"
+          required
+          withAsterisk
+          {...form.getInputProps('password')}
+        />
+        <QuotaInput {...form.getInputProps('quota')} />
+      </SimpleGrid>
+    </CreateFormCard>
   );
-}
-
-/** A refusal the form shows at its field needs no second message above the form. */
-function hasFieldErrors(err: unknown): boolean {
-  return err instanceof ApiError && Object.keys(err.fieldErrors).length > 0;
 }

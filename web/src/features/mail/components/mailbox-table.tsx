@@ -2,31 +2,21 @@ import type { Mailbox } from '@mailroom/contract/mail';
 import { Badge, Group, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
-import {
-  DataTable,
-  type DataTableProps,
-  type TableSort,
-} from '../../../components/data-table/data-table.tsx';
-import type { ListPagerProps } from '../../../components/list-pager.tsx';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
+import type { TableControls } from '../../../components/table-controls.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { usagePercent } from '../mail-units.ts';
 import { RowActions } from './row-actions.tsx';
 import { UsageBar } from './usage-bar.tsx';
 
-export interface MailboxTableProps {
+export interface MailboxTableProps extends TableControls {
   mailboxes: Mailbox[];
   onEdit: (m: Mailbox) => void;
   onDelete: (m: Mailbox) => void;
   deleting: string | null;
-  /** Shown in place of rows when there are none. */
-  emptyText: string;
-  sort?: TableSort;
-  onSortChange?: (s: TableSort) => void;
-  selection?: ReadonlySet<string>;
-  onSelectionChange?: (next: Set<string>) => void;
-  pager?: ListPagerProps;
 }
 
+const rowId = (m: Mailbox) => m.email;
 const quotaText = (m: Mailbox) => (m.quota === 0 ? 'Unlimited' : formatBytes(m.quota));
 
 function SuspendedBadge() {
@@ -38,18 +28,7 @@ function SuspendedBadge() {
 }
 
 /** The §2 table (with domain and status, sortable and selectable) on the shared data table. */
-export function MailboxTable({
-  mailboxes,
-  onEdit,
-  onDelete,
-  deleting,
-  emptyText,
-  sort,
-  onSortChange,
-  selection,
-  onSelectionChange,
-  pager,
-}: MailboxTableProps) {
+export function MailboxTable({ mailboxes, onEdit, onDelete, deleting, ...controls }: MailboxTableProps) {
   const columns = useMemo<ColumnDef<Mailbox, unknown>[]>(
     () => [
       {
@@ -97,18 +76,14 @@ export function MailboxTable({
     ],
     [onEdit, onDelete, deleting],
   );
-  const props: DataTableProps<Mailbox> = {
-    label: 'Mailboxes',
-    data: mailboxes,
-    columns,
-    getRowId: (m) => m.email,
-    emptyText,
-    sort,
-    onSortChange,
-    selection,
-    onSelectionChange,
-    pager,
-    minWidth: 820,
-  };
-  return <DataTable {...props} />;
+  return (
+    <DataTable
+      {...controls}
+      label="Mailboxes"
+      data={mailboxes}
+      columns={columns}
+      getRowId={rowId}
+      minWidth={820}
+    />
+  );
 }
