@@ -31,6 +31,7 @@ export const WEB_SOURCES = [
   'web/src',
   'web/index.html',
   'web/vite.config.ts',
+  'web/first-screen-chunks.ts',
   'web/package.json',
   'web/postcss.config.cjs',
   'contract/src',

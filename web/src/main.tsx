@@ -1,4 +1,5 @@
-import '@mantine/core/styles.css';
+// Mantine's stylesheets per component: what the entry shows here, the console's with the shell.
+import './app/theme/mantine-first.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';

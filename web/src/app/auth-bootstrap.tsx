@@ -3,6 +3,7 @@ import { Center, Loader } from '@mantine/core';
 import { useEffect, useState, type ReactNode } from 'react';
 import { clearLogin, getApiKey, setUserKind } from '../api/auth-store.ts';
 import { ApiError, apiCall } from '../api/client.ts';
+import { rememberStartupStatus } from './startup-status.ts';
 
 /**
  * Spec §4: with a stored key, ask /auth/status first. Only the server's word signs out: a 401, or
@@ -19,6 +20,7 @@ export function AuthBootstrap({ children }: { children: ReactNode }) {
       .then((r) => {
         if (!r.authenticated) clearLogin();
         else setUserKind(r.kind);
+        rememberStartupStatus(r);
       })
       .catch((err: unknown) => {
         // The client already signs out on a 401 (sessionExpired); make sure of it here too.

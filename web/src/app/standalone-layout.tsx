@@ -1,3 +1,4 @@
+import './theme/mantine-console.css';
 import '@mantine/notifications/styles.css';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';

@@ -6,6 +6,7 @@ import { Link, Navigate, useLocation } from 'react-router';
 import { authRoutes } from '../../api/auth-routes.ts';
 import { apiCall } from '../../api/client.ts';
 import { PageLoader } from '../require-auth.tsx';
+import { startupStatus } from '../startup-status.ts';
 
 export type ConsoleRole = 'admin' | 'domain-admin';
 
@@ -34,10 +35,14 @@ export function canOpen(role: ConsoleRole | null, pathname: string): boolean {
 
 /** Who is signed in, from /auth/status (role and domains are read by the server on each call). */
 export function useAccess(): Access {
+  // The startup check already asked: the first page paints without a second round trip.
+  const startup = startupStatus();
   const status = useQuery({
     queryKey: ['auth', 'status'],
     queryFn: () => apiCall(authRoutes.status),
     staleTime: 60_000,
+    initialData: startup?.data,
+    initialDataUpdatedAt: startup?.at,
   });
   const d = status.data;
   // The server enforces every route: a status that cannot be read shows the full console (its

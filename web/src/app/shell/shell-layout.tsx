@@ -1,3 +1,4 @@
+import '../theme/mantine-console.css';
 import '@mantine/notifications/styles.css';
 import '@mantine/spotlight/styles.css';
 import { ActionIcon, AppShell, Burger, Group, Text, Tooltip } from '@mantine/core';
