@@ -288,7 +288,12 @@ export function DataTable<T>({
   return (
     <>
       {showTable && (
-        <Table.ScrollContainer minWidth={minWidth}>
+        <Table.ScrollContainer
+          minWidth={minWidth}
+          // A table wider than the screen scrolls sideways: its region takes the keyboard's focus
+          // (arrow keys scroll it) even when no cell holds a button (axe scrollable-region-focusable).
+          scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': label } }}
+        >
           <Table striped highlightOnHover verticalSpacing="sm" aria-label={label}>
             <Table.Thead>
               <Table.Tr>
