@@ -34,6 +34,8 @@ export const mailMessages = {
     `${source} is a required address (RFC 2142, DMARC reports): change its destination instead`,
   aliasIsMailbox: (source: string) => `${source} is a mailbox; an alias cannot use the same address`,
   mailboxIsAlias: (email: string) => `${email} is an alias source; a mailbox cannot use the same address`,
+  importRaced: (address: string) =>
+    `${address} was taken while the import ran; nothing was imported. Run the import again.`,
   aliasLoop: (chain: string[]) => `This alias would create a loop: ${chain.join(' → ')}`,
   aliasSelf: 'Destination Email must differ from Source Email',
   quotaAboveMax: (maxMb: number) => `Quota must be at most ${maxMb} MB (Max Quota)`,

@@ -16,6 +16,7 @@ import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { AliasGraph } from './alias-graph.ts';
 import { existing, insertAliasRows } from './bulk-sql.ts';
 import { countIntoDomains, knownDomains, tableSizes } from './domain.service.ts';
+import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
 import { isRequiredAddress } from './system-aliases.ts';
 import { isHostedDomain } from './mail-address.ts';
 import { splitPlainCsv } from './plain-csv.ts';
@@ -178,6 +179,12 @@ export async function importAliases(
   }
 
   const run = async (trx: Db): Promise<ImportOutcome> => {
+    // The graph's lock and the known domains' rows exclusively (see mail-write-locks.ts): no single
+    // create of these domains runs between the checks below and the inserts.
+    if (!dryRun) {
+      await lockAliasGraph(trx);
+      await lockDomainRows(trx, new Set(candidates.map((c) => c.domain)));
+    }
     // New mail domains are deliberate: rows of unknown domains are refused unless asked for.
     const known = await knownDomains(trx, [...new Set(candidates.map((c) => c.domain))]);
     const missing = [...new Set(candidates.map((c) => c.domain))].filter((d) => !known.has(d)).sort();

@@ -1,4 +1,4 @@
-import { auditedTransaction } from '../../apply/audit-scope.ts';
+import { type ChangeAudit, auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
 import {
   MAIL_LIST_DEFAULT_LIMIT,
@@ -13,7 +13,14 @@ import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
-import { countIntoDomain, countOutOfDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
+import { addToCounters, countOutOfDomain, enterDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
+import {
+  allMailboxes,
+  holdDomain,
+  lockAddresses,
+  lockAliasGraph,
+  NeedsGraphLock,
+} from './mail-write-locks.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
 import { cappedCounts, cappedSum, totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
 import { TOTAL_CAP } from '@mailroom/contract/common';
@@ -260,6 +267,45 @@ async function refuseLoop(db: Db, source: string, destination: string): Promise<
   if (chain) throw fieldError('destination', mailMessages.aliasLoop(chain));
 }
 
+/**
+ * Takes an alias change's locks (see mail-write-locks.ts): the graph's when a destination is not a
+ * mailbox (or `graph` says so), then the source's and destinations' addresses.
+ */
+async function lockAliasChange(trx: Db, source: string, dests: string[], graph: boolean): Promise<void> {
+  if (graph) await lockAliasGraph(trx);
+  await lockAddresses(trx, [source, ...dests]);
+  // Checked again under the address locks: a destination removed meanwhile as a mailbox could
+  // come back as an alias; then only the graph's lock keeps loops out.
+  if (!graph && !(await allMailboxes(trx, dests))) throw new NeedsGraphLock();
+}
+
+/** Runs an alias change, once more with the graph's lock if the first try finds it needs it. */
+async function withAliasLocks<T>(
+  db: Db,
+  source: string,
+  destination: string | undefined,
+  change: (trx: Db) => Promise<T>,
+  audit?: (value: T) => ChangeAudit,
+): Promise<T> {
+  const dests = destination === undefined ? [] : splitDestinations(destination);
+  let graph = destination !== undefined && !(await allMailboxes(db, dests));
+  for (;;) {
+    try {
+      return await auditedTransaction(
+        db,
+        async (trx) => {
+          await lockAliasChange(trx, source, dests, graph);
+          return change(trx);
+        },
+        audit,
+      );
+    } catch (err) {
+      if (!(err instanceof NeedsGraphLock) || graph) throw err;
+      graph = true;
+    }
+  }
+}
+
 /** Creates an alias; answers whether its domain is new. */
 export async function createAlias(
   db: Db,
@@ -273,11 +319,9 @@ export async function createAlias(
   if (splitDestinations(destination).includes(source))
     throw fieldError('destination', mailMessages.aliasSelf);
   try {
-    return await auditedTransaction(db, async (trx) => {
-      // The domain row first: on PostgreSQL its upsert locks the row, so a mailbox create for the
-      // same domain (which takes the same lock first) cannot slip between the checks and the insert.
-      await requireKnownDomain(trx, domain, input.createDomain, 'source');
-      const created = await countIntoDomain(trx, domain, { aliases: 1 });
+    return await withAliasLocks(db, source, destination, async (trx) => {
+      // Checked again here: the domain may have been removed since (it would come back silently).
+      const newDomain = await enterDomain(trx, domain, input.createDomain, 'source');
       const exists = await trx
         .selectFrom('mail_aliases')
         .select(['source', 'system'])
@@ -285,17 +329,12 @@ export async function createAlias(
         .executeTakeFirst();
       if (exists && Number(exists.system) === 1) {
         // The administrator defines a required address: theirs replaces Mailroom's (one alias
-        // either way, so the count taken above is given back).
+        // either way, so the count stays).
         await refuseLoop(trx, source, destination);
         await trx
           .updateTable('mail_aliases')
           .set({ destination, status: 'active', system: 0, updated_at: new Date().toISOString() })
           .where('source', '=', source)
-          .execute();
-        await trx
-          .updateTable('mail_domains')
-          .set((eb) => ({ alias_count: eb('alias_count', '-', 1) }))
-          .where('domain', '=', domain)
           .execute();
         return { newDomain: false };
       }
@@ -313,7 +352,9 @@ export async function createAlias(
         .insertInto('mail_aliases')
         .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
         .execute();
-      return { newDomain: created.length > 0 };
+      if (newDomain) await ensureSystemAliases(trx, [domain]);
+      await addToCounters(trx, domain, { aliases: 1 });
+      return { newDomain };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(mailMessages.aliasExists(source));
@@ -331,11 +372,12 @@ export async function removeAlias(db: Db, source: string): Promise<{ domainGone:
       .executeTakeFirst();
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
     if (Number(row.system) === 1) throw conflict(mailMessages.aliasRequired(source));
-    await lockDomainRow(trx, row.domain);
+    await holdDomain(trx, row.domain);
     await trx.deleteFrom('mail_aliases').where('source', '=', source).execute();
-    const domainGone = await countOutOfDomain(trx, row.domain, { aliases: 1 });
-    // An administrator's postmaster@/abuse@ gone: the system alias takes its place again.
+    // An administrator's postmaster@/abuse@ gone: the system alias takes its place again (before
+    // the counters: see mail-write-locks.ts; it goes with the domain if the domain goes).
     if (isRequiredAddress(source)) await ensureSystemAliases(trx, [row.domain]);
+    const domainGone = await countOutOfDomain(trx, row.domain, { aliases: 1 });
     return { domainGone };
   });
 }
@@ -395,7 +437,7 @@ export async function updateAlias(
   source: string,
   input: { destination?: string | undefined; status?: 'active' | 'disabled' | undefined },
 ): Promise<void> {
-  await auditedTransaction(db, async (trx) => {
+  await withAliasLocks(db, source, input.destination, async (trx) => {
     const row = await trx
       .selectFrom('mail_aliases')
       .select(['source', 'system'])

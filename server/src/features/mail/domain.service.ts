@@ -6,6 +6,7 @@ import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from './mail-address.ts';
+import { holdDomain, lockDomainRows } from './mail-write-locks.ts';
 import { dropSystemAliases, ensureSystemAliases, systemAliasCount } from './system-aliases.ts';
 
 type Db = Kysely<Database>;
@@ -69,15 +70,54 @@ export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: num
   countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
 
 /**
- * Locks a domain's row (PostgreSQL; SQLite's writer is one at a time) before a removal touches the
- * list it counts. Every mail write takes the domain row first and the list's change counter
- * (list_versions, raised by the table's trigger) second; a removal that deleted its row first took
- * them the other way round, and an add and a remove of the same domain deadlocked (found by the
- * 50-client mixed load: 93 of 833 requests answered 500).
+ * Locks domain rows exclusively (PostgreSQL; SQLite's writer is one at a time) before a bulk
+ * removal touches the lists they count: domain rows first, lists second (see mail-write-locks.ts).
  */
 export async function lockDomainRow(db: Db, domain: string): Promise<void> {
-  if (!isPostgres(db as never)) return;
-  await db.selectFrom('mail_domains').select('id').where('domain', '=', domain).forUpdate().execute();
+  await lockDomainRows(db, [domain]);
+}
+
+/**
+ * The start of a single mailbox or alias create: holds the domain's row (KEY SHARE, see
+ * mail-write-locks.ts) so it cannot be removed meanwhile, creating it when `create` says so.
+ * Answers whether the domain is new: the create then adds its system aliases after its own rows
+ * (the lists in their order), and counts itself in at its end (`addToCounters`).
+ */
+export async function enterDomain(
+  db: Db,
+  domain: string,
+  create: boolean | undefined,
+  field: string,
+): Promise<boolean> {
+  if (await holdDomain(db, domain)) return false;
+  if (!create) throw fieldError(field, mailMessages.domainUnknown(domain));
+  const inserted = await db
+    .insertInto('mail_domains')
+    .values({ domain, explicit: 0, mailbox_count: 0, alias_count: 0, created_at: new Date().toISOString() })
+    .onConflict((oc) => oc.column('domain').doNothing())
+    .executeTakeFirst();
+  // Another create made it first (its insert committed while ours waited): hold that row.
+  if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) {
+    if (!(await holdDomain(db, domain))) throw conflict(mailMessages.domainUnknown(domain));
+    return false;
+  }
+  return true;
+}
+
+/** Adds to a domain's counters: the last statement of a create, so the row's write lock is brief. */
+export async function addToCounters(
+  db: Db,
+  domain: string,
+  delta: { mailboxes?: number; aliases?: number },
+): Promise<void> {
+  await db
+    .updateTable('mail_domains')
+    .set((eb) => ({
+      mailbox_count: eb('mailbox_count', '+', delta.mailboxes ?? 0),
+      alias_count: eb('alias_count', '+', delta.aliases ?? 0),
+    }))
+    .where('domain', '=', domain)
+    .execute();
 }
 
 /**
@@ -104,6 +144,18 @@ export async function countOutOfDomain(
     .executeTakeFirst();
   if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return false;
   if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return false;
+  // Another write holding the row (a create about to count itself in) keeps the domain: taking the
+  // row exclusively would wait for it while it waits for the list this removal holds.
+  if (isPostgres(db as never)) {
+    const mine = await db
+      .selectFrom('mail_domains')
+      .select('id')
+      .where('domain', '=', domain)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!mine) return false;
+  }
   await dropSystemAliases(db, domain);
   await db.deleteFrom('mail_domains').where('domain', '=', domain).execute();
   return true;
@@ -214,6 +266,7 @@ export async function addDomain(db: Db, domain: string): Promise<boolean> {
 /** Removes a domain nothing uses. */
 export async function removeDomain(db: Db, domain: string): Promise<void> {
   await auditedTransaction(db, async (trx) => {
+    await lockDomainRows(trx, [domain]);
     const row = await trx
       .selectFrom('mail_domains')
       .select(['mailbox_count', 'alias_count'])
@@ -225,8 +278,8 @@ export async function removeDomain(db: Db, domain: string): Promise<void> {
     const own = Number(row.alias_count) - system;
     if (Number(row.mailbox_count) > 0 || own > 0) throw conflict(mailMessages.domainInUse(domain));
     await dropSystemAliases(trx, domain);
-    // Deleted only while still unused: a create that counted itself in meanwhile keeps the domain
-    // (on PostgreSQL the delete waits for that row lock and re-checks the condition).
+    // Deleted only while still unused (on PostgreSQL the row is held exclusively from the start,
+    // so no create runs meanwhile; the condition stays as a guard).
     const res = await trx
       .deleteFrom('mail_domains')
       .where('domain', '=', domain)

@@ -4,12 +4,13 @@ import { fieldMessages } from '@mailroom/contract/messages';
 import { emailField, passwordField } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { fieldError } from '../../http/errors.ts';
+import { conflict, fieldError } from '../../http/errors.ts';
 import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { parseCsv } from './alias-import.service.ts';
 import { existing } from './bulk-sql.ts';
 import { countIntoDomains, knownDomains } from './domain.service.ts';
 import { isHostedDomain, maildirOf } from './mail-address.ts';
+import { lockDomainRows } from './mail-write-locks.ts';
 import type { MailCtx } from './mail-context.ts';
 import { readMailSettings } from './mail-settings.service.ts';
 
@@ -172,7 +173,21 @@ export async function importMailboxes(
       e.mailboxes++;
       counts.set(c.domain, e);
     }
-    // Domain rows first (they lock the domains on PostgreSQL, as the single create does).
+    // The known domains' rows exclusively first (see mail-write-locks.ts); then the addresses are
+    // checked again, as the passwords were hashed with no database held.
+    await lockDomainRows(trx, counts.keys());
+    const emails = accepted.map((c) => c.email);
+    const taken = [...(await existing(trx, 'mailboxes', 'email', emails, Number.MAX_SAFE_INTEGER))];
+    for (let i = 0; i < emails.length && !taken.length; i += 500) {
+      const rows = await trx
+        .selectFrom('mail_aliases')
+        .select('source')
+        .where('source', 'in', emails.slice(i, i + 500))
+        .where('system', '=', 0)
+        .execute();
+      taken.push(...rows.map((r) => r.source));
+    }
+    if (taken.length) throw conflict(mailMessages.importRaced(taken[0]!));
     const created = await countIntoDomains(trx, counts);
     for (let i = 0; i < accepted.length; i += 500) {
       await trx

@@ -8,7 +8,8 @@ import { andDomainIn } from '../../db/domain-scope.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
-import { countIntoDomain, countOutOfDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
+import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
+import { holdDomain, lockAddresses } from './mail-write-locks.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 import {
   folderName,
@@ -292,11 +293,10 @@ export async function createMailbox(
   const { domain } = splitAddress(email);
   try {
     return await auditedTransaction(ctx.db, async (trx) => {
-      // The domain row first: on PostgreSQL its upsert locks the row, so an alias create for the
-      // same domain (which takes the same lock) cannot slip between the clash check and the insert.
+      // The address first: an alias create of the same address waits (see mail-write-locks.ts).
+      await lockAddresses(trx, [email]);
       // Checked again here: the domain may have been removed since (it would come back silently).
-      await requireKnownDomain(trx, domain, input.createDomain, 'email');
-      const created = await countIntoDomain(trx, domain, { mailboxes: 1 });
+      const newDomain = await enterDomain(trx, domain, input.createDomain, 'email');
       const clash = await trx
         .selectFrom('mail_aliases')
         .select(['source', 'system'])
@@ -304,10 +304,6 @@ export async function createMailbox(
         .executeTakeFirst();
       // A mailbox may take a required address from its system alias (not from an administrator's).
       if (clash && Number(clash.system) !== 1) throw conflict(mailMessages.mailboxIsAlias(email));
-      if (clash) {
-        await trx.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
-        await countOutOfDomain(trx, domain, { aliases: 1 });
-      }
       await trx
         .insertInto('mailboxes')
         .values({
@@ -323,7 +319,12 @@ export async function createMailbox(
         .execute();
       // A stale usage row from an earlier mailbox of the same address must not count.
       await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-      return { newDomain: created.length > 0 };
+      // The lists in one order: mailboxes, then aliases, then the counters (see mail-write-locks.ts).
+      if (clash)
+        await trx.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
+      if (newDomain) await ensureSystemAliases(trx, [domain]);
+      await addToCounters(trx, domain, { mailboxes: 1, aliases: clash ? -1 : 0 });
+      return { newDomain };
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(mailMessages.mailboxExists(email));
@@ -351,12 +352,15 @@ export async function removeMailbox(
         .where('email', '=', email)
         .executeTakeFirst();
       if (!row) throw notFound(mailMessages.mailboxNotFound(email));
-      await lockDomainRow(trx, row.domain);
+      // The address: an alias pointing here counts on it staying a mailbox (see mail-write-locks.ts).
+      await lockAddresses(trx, [email]);
+      await holdDomain(trx, row.domain);
       await trx.deleteFrom('mailboxes').where('email', '=', email).execute();
       await trx.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-      const domainGone = await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
-      // postmaster@/abuse@ was this mailbox: the domain still answers it.
+      // postmaster@/abuse@ was this mailbox: the domain still answers it (before the counters: see
+      // mail-write-locks.ts; it goes with the domain if the domain goes).
       if (isRequiredAddress(email)) await ensureSystemAliases(trx, [row.domain]);
+      const domainGone = await countOutOfDomain(trx, row.domain, { mailboxes: 1 });
       const { local } = splitAddress(email);
       const to = `${MAIL_PATHS.removedMail}/${row.domain}/${folderName(local)}-${stamp()}`;
       const moved = await moveFolder(ctx.host, `${MAIL_PATHS.vmail}/${row.maildir}`, to);
