@@ -28,9 +28,9 @@ describe.each(dialects())('mail writes racing on %s', (dialect) => {
     const count = async (table: 'mailboxes' | 'mail_aliases') =>
       Number(
         (
-          await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where domain = ${domain}`.execute(
-            db,
-          )
+          await sql<{
+            n: number;
+          }>`select count(*) as n from ${sql.table(table)} where domain = ${domain}`.execute(db)
         ).rows[0]!.n,
       );
     return {
@@ -67,7 +67,11 @@ describe.each(dialects())('mail writes racing on %s', (dialect) => {
       expect(codes.filter((c) => c !== 200 && c !== 409)).toEqual([]);
       const db = t.deps.database.db;
       const boxes = await db.selectFrom('mailboxes').select('email').where('email', '=', address).execute();
-      const rows = await db.selectFrom('mail_aliases').select('source').where('source', '=', address).execute();
+      const rows = await db
+        .selectFrom('mail_aliases')
+        .select('source')
+        .where('source', '=', address)
+        .execute();
       expect(boxes.length + rows.length).toBe(1);
     }
     const c = await counters('race.test');
@@ -78,7 +82,12 @@ describe.each(dialects())('mail writes racing on %s', (dialect) => {
     // Committed: b→c and d→a. Then a→b and c→d at once: each alone ends somewhere, both make
     // the loop a→b→c→d→a, which neither's check can see while the other is uncommitted.
     for (let i = 0; i < 8; i++) {
-      const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x) => `${x}${i}@race.test`) as [string, string, string, string];
+      const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x) => `${x}${i}@race.test`) as [
+        string,
+        string,
+        string,
+        string,
+      ];
       expect((await addAlias(b, c)).statusCode).toBe(200);
       expect((await addAlias(d, a)).statusCode).toBe(200);
       const [ab, cd] = await Promise.all([addAlias(a, b), addAlias(c, d)]);

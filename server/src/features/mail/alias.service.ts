@@ -13,7 +13,13 @@ import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
-import { addToCounters, countOutOfDomain, enterDomain, lockDomainRow, requireKnownDomain } from './domain.service.ts';
+import {
+  addToCounters,
+  countOutOfDomain,
+  enterDomain,
+  lockDomainRow,
+  requireKnownDomain,
+} from './domain.service.ts';
 import {
   allMailboxes,
   holdDomain,

@@ -8,6 +8,7 @@ import { folderName, splitAddress } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
+import { lockDomainRows } from './mail-write-locks.ts';
 
 export interface BulkOutcome {
   changed: number;
@@ -60,6 +61,9 @@ export async function bulkMailboxes(
           .executeTakeFirst();
         return { changed: Number(res.numUpdatedRows), domains: [] };
       }
+      // The domain rows exclusively first (see mail-write-locks.ts): the system aliases below come
+      // after the counters, so no single write of these domains may hold a list meanwhile.
+      await lockDomainRows(trx, domains);
       await trx.deleteFrom('mailboxes').where('email', 'in', emails).execute();
       await trx.deleteFrom('mail_quota_usage').where('username', 'in', emails).execute();
       const perDomain = new Map<string, number>();
