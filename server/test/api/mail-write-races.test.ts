@@ -6,7 +6,8 @@ import { dialects, startTestApp, type TestContext } from '../harness.ts';
 // prove what the locks keep true. On SQLite the same requests run one at a time.
 describe.each(dialects())('mail writes racing on %s', (dialect) => {
   let t: TestContext;
-  const post = (url: string, payload: Record<string, unknown>) => t.call({ method: 'POST', url: `/api/${url}`, payload });
+  const post = (url: string, payload: Record<string, unknown>) =>
+    t.call({ method: 'POST', url: `/api/${url}`, payload });
   const addAlias = (source: string, destination: string) => post('mail/aliases/add', { source, destination });
   const addBox = (email: string) => post('mail/users/add', { email, password: 'password-race-1' });
 
