@@ -315,7 +315,9 @@ async function mailboxJsonStages(
         jsonArrayStream(mailboxJsonBatches(db)).on('error', reject).pipe(sink).on('finish', resolve);
       }),
   );
-  const tiny = await stageTime(() => b.app.inject({ method: 'GET', url: '/auth/status', headers: b.headers }));
+  const tiny = await stageTime(() =>
+    b.app.inject({ method: 'GET', url: '/auth/status', headers: b.headers }),
+  );
   return { query, stream, tiny };
 }
 

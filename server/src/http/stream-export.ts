@@ -76,7 +76,11 @@ export function jsonArrayStream(pieces: AsyncIterable<Uint8Array | string>): Rea
       yield ']';
     } finally {
       // Abandoned (client gone): let the source finish its read ahead and close (its query ends).
-      if (!done) void next.then(() => source.return?.(), () => undefined);
+      if (!done)
+        void next.then(
+          () => source.return?.(),
+          () => undefined,
+        );
     }
   }
   return Readable.from(text(), { objectMode: false, highWaterMark: 256 * 1024 });

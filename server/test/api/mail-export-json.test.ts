@@ -52,7 +52,10 @@ describe.each(dialects())('mailbox JSON export on %s', (dialect) => {
   beforeAll(async () => {
     t = await startTestApp(dialect);
     const now = new Date().toISOString();
-    const plain = Array.from({ length: 23 }, (_, i) => `user${String(i).padStart(2, '0')}@d${i % 3}.example.org`);
+    const plain = Array.from(
+      { length: 23 },
+      (_, i) => `user${String(i).padStart(2, '0')}@d${i % 3}.example.org`,
+    );
     boxes = [...plain, ...ODD].map((email, i): Box => ({
       email,
       domain: email.slice(email.lastIndexOf('@') + 1),
@@ -94,11 +97,14 @@ describe.each(dialects())('mailbox JSON export on %s', (dialect) => {
     const res = await t.call({ method: 'GET', url: '/api/mail/users/export?format=json' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="mailboxes-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="mailboxes-\d{4}-\d{2}-\d{2}\.json"$/,
+    );
     const got = JSON.parse(res.body) as Box[];
     expect(got).toEqual(boxes);
     // Key order is the contract's, for every row.
-    for (const row of got) expect(Object.keys(row)).toEqual(['email', 'domain', 'quota', 'used', 'status', 'createdAt']);
+    for (const row of got)
+      expect(Object.keys(row)).toEqual(['email', 'domain', 'quota', 'used', 'status', 'createdAt']);
   });
 
   it('walks the table in batches of any size without losing or repeating a row', async () => {
