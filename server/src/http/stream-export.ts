@@ -44,20 +44,44 @@ export function exportStream<T>(
 }
 
 /**
- * A JSON array from text fragments that are already comma-joined JSON values (one per batch, made
- * by the database): the fragments are written as they are, with the same backpressure as
- * `exportStream`.
+ * A JSON array from pieces that are already comma-joined JSON values (one per batch, made by the
+ * database, as text or UTF-8 bytes): the pieces are written as they are, with the same
+ * backpressure as `exportStream`. The next batch is asked for as soon as one is handed on, so a
+ * database in another process (PostgreSQL) reads it while this one is written out: memory holds
+ * at most the batch being written, the one read ahead and the stream's buffer.
  */
-export function jsonArrayStream(fragments: AsyncIterable<string>): Readable {
-  async function* text(): AsyncGenerator<string> {
+export function jsonArrayStream(pieces: AsyncIterable<Uint8Array | string>): Readable {
+  async function* text(): AsyncGenerator<Uint8Array | string> {
+    const source = pieces[Symbol.asyncIterator]();
     let first = true;
-    yield '[';
-    for await (const part of fragments) {
-      if (!part) continue;
-      yield first ? part : `,${part}`;
-      first = false;
+    let done = false;
+    let next = source.next();
+    // A batch read ahead for an answer the client abandoned must not fail unhandled.
+    next.catch(() => undefined);
+    try {
+      yield '[';
+      for (;;) {
+        const r = await next;
+        if (r.done) {
+          done = true;
+          break;
+        }
+        next = source.next();
+        next.catch(() => undefined);
+        if (!r.value.length) continue;
+        if (!first) yield ',';
+        yield r.value;
+        first = false;
+      }
+      yield ']';
+    } finally {
+      // Abandoned (client gone): let the source finish its read ahead and close (its query ends).
+      if (!done)
+        void next.then(
+          () => source.return?.(),
+          () => undefined,
+        );
     }
-    yield ']';
   }
   return Readable.from(text(), { objectMode: false, highWaterMark: 256 * 1024 });
 }

@@ -1,60 +1,83 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/database.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import { EXPORT_BATCH } from '../../http/stream-export.ts';
 
 type Db = Kysely<Database>;
 
+/**
+ * Rows per batch of the JSON export. A batch is one short query: its size only sets how many round
+ * trips an export takes and how much it holds (about 140 bytes a row: 1.4 MB at 10,000), not how
+ * long a row takes.
+ */
+export const JSON_EXPORT_BATCH = 10_000;
+
 interface Fragment {
-  /** The batch's rows as JSON objects joined by commas (null: no row). */
-  body: string | null;
+  /** The batch's rows as JSON objects joined by commas, as UTF-8 bytes (null: no row). */
+  body: Uint8Array | string | null;
   last: string | null;
   n: number;
 }
 
 /**
- * One batch of mailboxes (address order, after a key) as JSON text made by the database: each row
- * is built by `json_object` / `json_build_object` in the answer's shape (Mailbox: email, domain, quota,
- * used, status, createdAt) and the batch joined in SQL, so no object per row is made in
- * JavaScript and nothing is validated again on the way out (the SQL fixes the shape and types).
+ * One batch of mailboxes (address order, after a key) as JSON text made by the database, in the
+ * answer's shape (Mailbox: email, domain, quota, used, status, createdAt), the batch joined in SQL:
+ * no object per row is made in JavaScript and nothing is validated again on the way out (the SQL
+ * fixes the shape and types).
+ *
+ * Each row is written by concatenation, strings escaped by the JSON quoting function
+ * (`json_quote` / `to_json`): PostgreSQL's `json_build_object` looks up the type of each of its
+ * twelve arguments on every row (17 of 27 ms of the database's time for 10,000 mailboxes).
+ * SQLite hands the batch over as a BLOB: its bytes become a Buffer in one copy, where a text
+ * result is decoded into a JavaScript string and encoded back to UTF-8 for the socket.
  */
 const batchQuery = preparedQuery<Fragment>((db) => {
   const pg = isPostgres(db as never);
-  const status = sql`case when m.status = 'suspended' then 'suspended' else 'active' end`;
-  const used = sql`coalesce(u.bytes, 0)`;
-  const row = pg
-    ? sql`json_build_object('email', m.email, 'domain', m.domain, 'quota', m.quota, 'used', ${used}, 'status', ${status}, 'createdAt', m.created_at)::text`
-    : sql`json_object('email', m.email, 'domain', m.domain, 'quota', m.quota, 'used', ${used}, 'status', ${status}, 'createdAt', m.created_at)`;
+  const q = (v: RawBuilder<unknown>) => (pg ? sql`to_json(${v})::text` : sql`json_quote(${v})`);
+  const num = (v: RawBuilder<unknown>) => (pg ? sql`(${v})::text` : sql`json_quote(${v})`);
+  const status = sql`case when m.status = 'suspended' then '"suspended"' else '"active"' end`;
+  const row = sql<string>`'{"email":' || ${q(sql.ref('m.email'))} || ',"domain":' || ${q(sql.ref('m.domain'))} || ',"quota":' || ${num(sql.ref('m.quota'))} || ',"used":' || ${num(sql`coalesce(u.bytes, 0)`)} || ',"status":' || ${status} || ',"createdAt":' || ${q(sql.ref('m.created_at'))} || '}'`;
   const page = db
     .selectFrom('mailboxes as m')
     .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
     .select(['m.email as email', row.as('j')])
     .where('m.email', '>', '')
     .orderBy('m.email')
-    .limit(EXPORT_BATCH);
+    .limit(JSON_EXPORT_BATCH);
   // SQLite reads an ordered, limited subquery as a co-routine, so the aggregate sees its rows in
   // order; sorting them again inside group_concat cost a third of the batch (4 of 11.6 ms for
-  // 10,000 mailboxes). PostgreSQL gains nothing from leaving it out, so it keeps the ORDER BY.
-  const joined = pg
+  // 10,000 mailboxes). PostgreSQL promises no order without the ORDER BY, so it keeps it.
+  const joined: RawBuilder<string | Uint8Array | null> = pg
     ? sql<string | null>`string_agg(p.j, ',' order by p.email)`
-    : sql<string | null>`group_concat(p.j, ',')`;
+    : sql<Uint8Array | null>`cast(group_concat(p.j, ',') as blob)`;
   return db
     .selectFrom(page.as('p'))
     .select([joined.as('body'), sql<string | null>`max(p.email)`.as('last'), sql<number>`count(*)`.as('n')]);
 });
 
 /**
- * Every mailbox as JSON text fragments, one per batch of `size` rows read by key (`email > last`),
- * each batch its own short query like the other exports: no connection is held between batches.
+ * Every mailbox as JSON text, one piece per batch of `size` rows read by key (`email > last`): the
+ * batch's objects joined by commas, as bytes (SQLite) or a string (PostgreSQL). Each batch is its
+ * own short query like the other exports: no connection is held between batches.
  */
-export async function* mailboxJsonFragments(db: Db, size = EXPORT_BATCH): AsyncGenerator<string> {
+export async function* mailboxJsonBatches(
+  db: Db,
+  size = JSON_EXPORT_BATCH,
+): AsyncGenerator<Uint8Array | string> {
   let after = '';
   for (;;) {
     const [f] = await batchQuery(db, [after, size]);
     const n = Number(f?.n ?? 0);
-    if (n && f?.body) yield f.body;
+    if (n && f?.body?.length) yield f.body;
     if (n < size || !f?.last) return;
     after = f.last;
   }
+}
+
+/** The same pieces as text. */
+export async function* mailboxJsonFragments(db: Db, size = JSON_EXPORT_BATCH): AsyncGenerator<string> {
+  for await (const piece of mailboxJsonBatches(db, size))
+    yield typeof piece === 'string'
+      ? piece
+      : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
 }

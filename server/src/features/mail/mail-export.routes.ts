@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { exportStamp, exportStream, jsonArrayStream, sendExport } from '../../http/stream-export.ts';
-import { mailboxJsonFragments } from './mail-export-json.ts';
+import { mailboxJsonBatches } from './mail-export-json.ts';
 import { aliasBatches, mailboxBatches } from './mail-export.ts';
 
 /** The streamed whole-table exports of mailboxes and aliases (the answer is the stream itself). */
@@ -21,7 +21,7 @@ export function registerMailExports(app: FastifyInstance, db: Kysely<Database>):
     const scope = domainScope(request);
     const body =
       query.format === 'json' && scope === null
-        ? jsonArrayStream(mailboxJsonFragments(db))
+        ? jsonArrayStream(mailboxJsonBatches(db))
         : exportStream(mailboxBatches(db, undefined, scope), query.format, {
             columns: MAILBOX_EXPORT_COLUMNS,
           });
