@@ -21,6 +21,11 @@ interface Scores {
   beforeFcp: AssetFigures;
   /** All JS and CSS of the load. */
   all: AssetFigures;
+  /** Every request of the load (documents, scripts, stylesheets, API calls, images). */
+  requests: number;
+  /** The scripts fetched before the first contentful paint, and all of the load. */
+  scriptsBeforeFcp: string[];
+  scripts: string[];
 }
 
 interface AssetFigures {
@@ -46,6 +51,9 @@ interface NetworkItem {
 function assetFigures(lhr: { audits: Record<string, { details?: unknown } | undefined> }): {
   beforeFcp: AssetFigures;
   all: AssetFigures;
+  requests: number;
+  scriptsBeforeFcp: string[];
+  scripts: string[];
 } {
   const net = lhr.audits['network-requests']?.details as
     { items: NetworkItem[]; debugData?: { networkStartTimeTs?: number } } | undefined;
@@ -63,14 +71,30 @@ function assetFigures(lhr: { audits: Record<string, { details?: unknown } | unde
     transferKiB: rs.reduce((n, r) => n + (r.transferSize ?? 0), 0) / 1024,
     resourceKiB: rs.reduce((n, r) => n + (r.resourceSize ?? 0), 0) / 1024,
   });
+  const early = assets.filter((r) => (r.networkEndTime ?? Infinity) <= fcpMs);
   return {
     all: sum(assets),
-    beforeFcp: sum(assets.filter((r) => (r.networkEndTime ?? Infinity) <= fcpMs)),
+    beforeFcp: sum(early),
+    requests: net?.items.length ?? 0,
+    scriptsBeforeFcp: early.filter((r) => r.resourceType === 'Script').map((r) => r.url),
+    scripts: assets.filter((r) => r.resourceType === 'Script').map((r) => r.url),
   };
 }
 
 const describeAssets = (a: AssetFigures) =>
   `${a.js} JS + ${a.css} CSS, ${a.transferKiB.toFixed(0)} KiB sent (${a.resourceKiB.toFixed(0)} KiB decoded)`;
+
+/**
+ * Whether zod (its schema classes, named in strings that minifying keeps) is in these scripts:
+ * the first screen should not build the contract's schemas.
+ */
+async function holdsZod(urls: string[]): Promise<boolean> {
+  for (const url of urls) {
+    const text = await fetch(url).then((r) => r.text());
+    if (/["']\$ZodType["']/.test(text)) return true;
+  }
+  return false;
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -146,10 +170,15 @@ async function run(ctx: BenchContext): Promise<BenchRow[]> {
       // The first run's requests: later runs may find the hashed files in the browser's cache
       // (the storage is not reset, to keep the sign-in), which makes their bytes sent 0.
       const last = runs[0]!;
+      const zod = await holdsZod(last.scriptsBeforeFcp);
+      const zodInLoad = await holdsZod(last.scripts);
       rows.push({
         measure: `Scripts and stylesheets before first paint, ${path} (first run)`,
-        value: `${describeAssets(last.beforeFcp)}; in all ${describeAssets(last.all)}`,
+        value: `${describeAssets(last.beforeFcp)}${zod ? ', zod among them' : ', no zod'}; in all ${describeAssets(last.all)}${zodInLoad ? ' (with zod)' : ' (no zod)'}, ${last.requests} requests`,
         raw: {
+          zodBeforeFcp: zod ? 1 : 0,
+          zodInLoad: zodInLoad ? 1 : 0,
+          requests: last.requests,
           jsBeforeFcp: last.beforeFcp.js,
           cssBeforeFcp: last.beforeFcp.css,
           kibBeforeFcp: Math.round(last.beforeFcp.transferKiB),

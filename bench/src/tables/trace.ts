@@ -140,6 +140,11 @@ export function mainThreadTasks(trace: { traceEvents: TraceEvent[] }): TaskBreak
   return out.sort((a, b) => b.ms - a.ms);
 }
 
+/** Self time of one kind (script, gc, …) summed over the tasks, ms. */
+export function kindTotal(tasks: TaskBreakdown[], kind: string): number {
+  return tasks.reduce((n, t) => n + (t.kinds.find(([k]) => k === kind)?.[1] ?? 0), 0);
+}
+
 /** "script 310, layout 120, style 40" (ms, the kinds above 1 ms). */
 export function describeBreakdown(t: TaskBreakdown, parts: 'kinds' | 'events' = 'kinds', top = 6): string {
   return t[parts]

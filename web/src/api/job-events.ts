@@ -1,4 +1,5 @@
-import { EVENT_NAMES, EVENTS_PATH, type JobEvent, type NotificationEvent } from '@mailroom/contract/jobs';
+import type { JobEvent, NotificationEvent } from '@mailroom/contract/jobs';
+import { EVENT_NAMES, EVENTS_PATH } from './first-screen-routes.ts';
 
 export type ServerEventListener = {
   job?: (j: JobEvent) => void;

@@ -1,7 +1,7 @@
-import { systemRoutes } from '@mailroom/contract/system';
 import { useQuery } from '@tanstack/react-query';
 import { notify } from '../lib/notifications-store.ts';
 import { apiCall, errorMessage } from './client.ts';
+import { systemRoutes } from './first-screen-routes.ts';
 import { queryClient } from './query-client.ts';
 
 /** Shared by the dashboard, the shell's Ctrl+R and any area that shows the machine's status. */

@@ -1,8 +1,9 @@
-import { searchRoutes, type SearchKind } from '@mailroom/contract/search';
+import type { SearchKind } from '@mailroom/contract/search';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMemo } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
+import { searchRoutes } from '../../api/first-screen-routes.ts';
 import { SEARCH_INDEX } from './search-index.ts';
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS, searchEntries } from './search.ts';
 

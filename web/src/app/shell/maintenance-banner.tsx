@@ -1,9 +1,9 @@
-import { systemAdminRoutes } from '@mailroom/contract/system-admin';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconTool } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { apiCall } from '../../api/client.ts';
+import { systemAdminRoutes } from '../../api/first-screen-routes.ts';
 
 /** Shown on every console page while maintenance mode is on (the API refuses changes then). */
 export function MaintenanceBanner() {

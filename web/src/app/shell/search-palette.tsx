@@ -1,11 +1,18 @@
+import '@mantine/spotlight/styles.css';
 import { Badge, Group, Text } from '@mantine/core';
-import { Spotlight } from '@mantine/spotlight';
+import { createSpotlight, Spotlight } from '@mantine/spotlight';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SearchIcon } from '../search/search-icons.tsx';
 import { SEARCH_MIN_CHARS } from '../search/search.ts';
 import { useGlobalSearch } from '../search/use-global-search.ts';
+
+/**
+ * The palette's own store: the shell loads this module when the palette is first wanted (or the
+ * browser is idle), so Spotlight is not part of the first screen's script.
+ */
+export const [paletteStore, palette] = createSpotlight();
 
 /** Ctrl+K (and the phone header): the same grouped search as the header box, in a centred palette. */
 export function SearchPalette() {
@@ -14,7 +21,13 @@ export function SearchPalette() {
   const { enough, waiting, groups, count, error } = useGlobalSearch(query);
 
   return (
-    <Spotlight.Root query={query} onQueryChange={setQuery} shortcut={null} clearQueryOnClose>
+    <Spotlight.Root
+      store={paletteStore}
+      query={query}
+      onQueryChange={setQuery}
+      shortcut={null}
+      clearQueryOnClose
+    >
       <Spotlight.Search
         placeholder="Search pages, mailboxes, aliases, domains, zones, records…"
         aria-label="Global search"

@@ -1,14 +1,12 @@
 import '../theme/mantine-console.css';
 import '@mantine/notifications/styles.css';
-import '@mantine/spotlight/styles.css';
 import { ActionIcon, AppShell, Burger, Group, Text, Tooltip } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
-import { spotlight } from '@mantine/spotlight';
 import { IconKeyboard, IconMail, IconSearch } from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useRef } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useAuth } from '../../api/auth-store.ts';
 import { queryClient } from '../../api/query-client.ts';
@@ -18,16 +16,24 @@ import { PageLoader } from '../require-auth.tsx';
 import type { Shortcut } from '../shortcuts/shortcuts.ts';
 import { AccessGate, useAccess } from './access.tsx';
 import { GlobalSearch } from './global-search.tsx';
-import { HelpDialog } from './help-dialog.tsx';
 import { MaintenanceBanner } from './maintenance-banner.tsx';
 import { navItemsFor } from './nav-items.ts';
 import { NotificationsMenu } from './notifications-menu.tsx';
-import { SearchPalette } from './search-palette.tsx';
 import { Sidebar } from './sidebar.tsx';
 import { ThemeToggle } from './theme-toggle.tsx';
 import { ToastBridge } from './toast-bridge.tsx';
 import toastClasses from './toasts.module.css';
+import { useIdlePreload } from './use-idle-preload.ts';
 import { useKeyboardShortcuts } from './use-keyboard-shortcuts.ts';
+
+// The search palette and the shortcuts help are not on the first screen: their code loads when
+// the browser is first idle, or at once when one is opened before that, and they mount when first
+// opened (the header box is the search on wide screens).
+const loadPalette = () => import('./search-palette.tsx');
+const loadHelp = () => import('./help-dialog.tsx');
+const SearchPalette = lazy(() => loadPalette().then((m) => ({ default: m.SearchPalette })));
+const HelpDialog = lazy(() => loadHelp().then((m) => ({ default: m.HelpDialog })));
+const PRELOAD = [loadPalette, loadHelp];
 
 /**
  * The console frame: header (search, help, theme, bell), sidebar / burger menu, page outlet.
@@ -55,6 +61,18 @@ function ConsoleFrame() {
   const navigate = useNavigate();
   const [menuOpened, menu] = useDisclosure(false);
   const [helpOpened, help] = useDisclosure(false);
+  // Once mounted they stay (their closing transitions, the palette's query), so these only turn on.
+  const [helpMounted, setHelpMounted] = useState(false);
+  if (helpOpened && !helpMounted) setHelpMounted(true);
+  const [paletteMounted, setPaletteMounted] = useState(false);
+  const openPalette = () => {
+    setPaletteMounted(true);
+    void loadPalette().then((m) => m.palette.open());
+  };
+  const closePalette = () => {
+    if (paletteMounted) void loadPalette().then((m) => m.palette.close());
+  };
+  useIdlePreload(PRELOAD);
   const searchInput = useRef<HTMLInputElement>(null);
   const wide = useMediaQuery('(min-width: 48em)', true, { getInitialValueInEffect: false });
 
@@ -83,10 +101,10 @@ function ConsoleFrame() {
         return;
       case 'focusSearch':
         if (wide && searchInput.current) searchInput.current.focus();
-        else spotlight.open();
+        else openPalette();
         return;
       case 'openSearch':
-        spotlight.open();
+        openPalette();
         return;
       case 'help':
         help.open();
@@ -94,7 +112,7 @@ function ConsoleFrame() {
       case 'close':
         help.close();
         menu.close();
-        spotlight.close();
+        closePalette();
         return;
     }
   });
@@ -125,7 +143,7 @@ function ConsoleFrame() {
           <Group gap="xs" wrap="nowrap">
             {wide && <GlobalSearch inputRef={searchInput} />}
             {!wide && (
-              <ActionIcon variant="default" size="lg" onClick={() => spotlight.open()} aria-label="Search">
+              <ActionIcon variant="default" size="lg" onClick={openPalette} aria-label="Search">
                 <IconSearch size={18} aria-hidden />
               </ActionIcon>
             )}
@@ -157,8 +175,10 @@ function ConsoleFrame() {
           </AccessGate>
         </Suspense>
       </AppShell.Main>
-      <HelpDialog opened={helpOpened} onClose={help.close} />
-      <SearchPalette />
+      <Suspense fallback={null}>
+        {helpMounted && <HelpDialog opened={helpOpened} onClose={help.close} />}
+        {paletteMounted && <SearchPalette />}
+      </Suspense>
     </AppShell>
   );
 }

@@ -1,8 +1,9 @@
-import { notificationRoutes, type ServerNotification } from '@mailroom/contract/notifications';
+import type { ServerNotification } from '@mailroom/contract/notifications';
 import { notifications as toasts } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../api/client.ts';
+import { notificationRoutes } from '../../api/first-screen-routes.ts';
 import { subscribeServerEvents } from '../../api/job-events.ts';
 import { AUTO_HIDE_MS } from '../../lib/notifications-store.ts';
 

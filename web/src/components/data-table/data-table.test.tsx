@@ -32,7 +32,45 @@ function Harness() {
   );
 }
 
+interface Person {
+  name: string;
+  age: number;
+}
+
 describe('DataTable', () => {
+  it("gives a column's cell TanStack's context: the row, getValue and the cell", () => {
+    const columns: ColumnDef<Person, unknown>[] = [
+      { id: 'name', header: 'Name', cell: ({ row }) => row.original.name },
+      { accessorKey: 'age', header: 'Age', cell: ({ getValue }) => `${String(getValue())} years` },
+      {
+        id: 'where',
+        header: 'Cell',
+        cell: ({ cell, row, column }) => `${cell.id}/${row.index}/${column.id}`,
+      },
+      // A column without its own `cell` shows the accessor's value (TanStack's default cell).
+      { id: 'plain', accessorFn: (p) => p.age * 2, header: 'Twice' },
+    ];
+    render(
+      <MantineProvider>
+        <DataTable
+          label="People"
+          data={[{ name: 'ann', age: 30 }]}
+          columns={columns}
+          getRowId={(p) => p.name}
+          emptyText="None"
+          cards={false}
+        />
+      </MantineProvider>,
+    );
+    const row = within(screen.getByRole('table', { name: 'People' })).getAllByRole('row')[1]!;
+    expect([...row.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
+      'ann',
+      '30 years',
+      'ann_where/0/where',
+      '60',
+    ]);
+  });
+
   it('shows every row, one row group per slice, only the last group marked last', async () => {
     render(<Harness />);
     const table = screen.getByRole('table', { name: 'Items' });

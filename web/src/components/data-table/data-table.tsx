@@ -1,9 +1,13 @@
 import { Box, Checkbox, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import {
+  type Cell,
+  type CellContext,
+  type Column,
   type ColumnDef,
   type Row,
   type RowData,
+  type Table as TanTable,
   flexRender,
   getCoreRowModel,
   useReactTable,
@@ -104,7 +108,48 @@ function headerText<T>(col: ColumnDef<T, unknown>): string {
   return typeof col.header === 'string' ? col.header : (col.id ?? '');
 }
 
+/**
+ * What a column's `cell` gets. TanStack's own (row.getVisibleCells(), cell.getContext()) makes a
+ * Cell per row and column, a dozen closures and memos each: over 1,000 rows × 6 columns that is
+ * some 100,000 objects for the collector to walk while the table fills. This one holds the table,
+ * the column and the row; the Cell (and its getValue / renderValue) is TanStack's, made on first use.
+ */
+class LightCellContext<T> implements CellContext<T, unknown> {
+  readonly table: TanTable<T>;
+  readonly column: Column<T, unknown>;
+  readonly row: Row<T>;
+  constructor(table: TanTable<T>, column: Column<T, unknown>, row: Row<T>) {
+    this.table = table;
+    this.column = column;
+    this.row = row;
+  }
+  get cell(): Cell<T, unknown> {
+    return this.row._getAllCellsByColumnId()[this.column.id]!;
+  }
+  get getValue(): Cell<T, unknown>['getValue'] {
+    return this.cell.getValue;
+  }
+  get renderValue(): Cell<T, unknown>['renderValue'] {
+    return this.cell.renderValue;
+  }
+}
+
+/**
+ * A cell's content: the column's `cell` called as a function. flexRender would mount each one as
+ * a component (a fiber and a copy of its props per cell); cells are plain render functions (no
+ * hooks: the lint rules refuse them there), so a call gives the same elements. Anything else (a
+ * memo or forwardRef component) goes through flexRender with TanStack's own context.
+ */
+function renderCell<T>(table: TanTable<T>, column: Column<T, unknown>, row: Row<T>): ReactNode {
+  const def = column.columnDef.cell;
+  if (typeof def === 'function') return def(new LightCellContext(table, column, row)) as ReactNode;
+  return flexRender(def, row._getAllCellsByColumnId()[column.id]!.getContext());
+}
+
 interface RowViewProps<T> {
+  table: TanTable<T>;
+  /** The visible columns, in order. */
+  columns: Column<T, unknown>[];
   row: Row<T>;
   label: string;
   selected: boolean;
@@ -119,7 +164,16 @@ const TR = Table.classes.tr ?? '';
 const TD = Table.classes.td ?? '';
 const RIGHT = { textAlign: 'right' } as const;
 
-function RowViewInner<T>({ row, label, selected, selectable, canSelect, onToggle }: RowViewProps<T>) {
+function RowViewInner<T>({
+  table,
+  columns,
+  row,
+  label,
+  selected,
+  selectable,
+  canSelect,
+  onToggle,
+}: RowViewProps<T>) {
   return (
     <tr
       className={TR}
@@ -138,13 +192,13 @@ function RowViewInner<T>({ row, label, selected, selectable, canSelect, onToggle
           />
         </td>
       )}
-      {row.getVisibleCells().map((cell) => (
+      {columns.map((column) => (
         <td
-          key={cell.id}
+          key={column.id}
           className={TD}
-          style={cell.column.columnDef.meta?.align === 'right' ? RIGHT : undefined}
+          style={column.columnDef.meta?.align === 'right' ? RIGHT : undefined}
         >
-          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+          {renderCell(table, column, row)}
         </td>
       ))}
     </tr>
@@ -154,6 +208,8 @@ function RowViewInner<T>({ row, label, selected, selectable, canSelect, onToggle
 const RowView = memo(RowViewInner) as typeof RowViewInner;
 
 interface ChunkProps<T> {
+  table: TanTable<T>;
+  columns: Column<T, unknown>[];
   rows: Row<T>[];
   from: number;
   to: number;
@@ -172,6 +228,8 @@ interface ChunkProps<T> {
  * is already shown is not rendered again when the next one arrives.
  */
 function ChunkInner<T>({
+  table,
+  columns,
   rows,
   from,
   to,
@@ -188,6 +246,8 @@ function ChunkInner<T>({
     shown.push(
       <RowView
         key={row.id}
+        table={table}
+        columns={columns}
         row={row}
         label={rowLabel(row.original)}
         selected={!!selection?.has(row.id)}
@@ -271,6 +331,7 @@ export function DataTable<T>({
   const showTable = !cards || wide;
   const showCards = cards && !wide;
   const leaf = table.getAllLeafColumns();
+  const visible = table.getVisibleLeafColumns();
   const titleCol = leaf.find((c) => c.columnDef.meta?.title) ?? leaf[0];
   const actionsCol = leaf.find((c) => c.columnDef.meta?.actions);
   const span = leaf.length + (selectable ? 1 : 0);
@@ -361,6 +422,8 @@ export function DataTable<T>({
               chunkStarts(shown).map((from) => (
                 <Chunk
                   key={from}
+                  table={table}
+                  columns={visible}
                   rows={allRows}
                   from={from}
                   to={Math.min(shown, from + ROWS_PER_STEP)}
@@ -399,40 +462,32 @@ export function DataTable<T>({
             </Text>
           )}
           {rows.map((row) => {
-            const cells = row.getVisibleCells();
-            const cellOf = (id: string | undefined) => cells.find((c) => c.column.id === id);
-            const title = cellOf(titleCol?.id);
-            const actions = cellOf(actionsCol?.id);
+            const title = visible.find((c) => c.id === titleCol?.id);
+            const actions = visible.find((c) => c.id === actionsCol?.id);
             return (
               <Paper key={row.id} withBorder p="sm" radius="md" component="li">
                 <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
                   <Group gap="xs" wrap="nowrap" align="flex-start" style={{ minWidth: 0 }}>
                     {rowCheckbox(row.original, row.id, getRowLabel(row.original))}
                     <Box style={{ minWidth: 0, overflowWrap: 'anywhere' }} fw={600}>
-                      {title && flexRender(title.column.columnDef.cell, title.getContext())}
+                      {title && renderCell(table, title, row)}
                     </Box>
                   </Group>
-                  {actions && (
-                    <Box style={{ flexShrink: 0 }}>
-                      {flexRender(actions.column.columnDef.cell, actions.getContext())}
-                    </Box>
-                  )}
+                  {actions && <Box style={{ flexShrink: 0 }}>{renderCell(table, actions, row)}</Box>}
                 </Group>
                 <Stack gap={2} mt={6}>
-                  {cells
+                  {visible
                     .filter(
                       (c) =>
-                        c.column.id !== titleCol?.id &&
-                        c.column.id !== actionsCol?.id &&
-                        !c.column.columnDef.meta?.hideOnCard,
+                        c.id !== titleCol?.id && c.id !== actionsCol?.id && !c.columnDef.meta?.hideOnCard,
                     )
                     .map((c) => (
                       <Group key={c.id} gap="xs" wrap="nowrap" align="center">
                         <Text size="xs" c="dimmed" w={90} style={{ flexShrink: 0 }}>
-                          {headerText(c.column.columnDef)}
+                          {headerText(c.columnDef)}
                         </Text>
                         <Box style={{ minWidth: 0, flex: 1, overflowWrap: 'anywhere' }} fz="sm">
-                          {flexRender(c.column.columnDef.cell, c.getContext())}
+                          {renderCell(table, c, row)}
                         </Box>
                       </Group>
                     ))}
