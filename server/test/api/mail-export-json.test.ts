@@ -1,4 +1,4 @@
-import { Readable, Writable } from 'node:stream';
+import { type Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailboxJsonBatches, mailboxJsonFragments } from '../../src/features/mail/mail-export-json.ts';
 import { jsonArrayStream } from '../../src/http/stream-export.ts';
