@@ -13,18 +13,13 @@ import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
-import {
-  addToCounters,
-  countOutOfDomain,
-  enterDomain,
-  lockDomainRow,
-  requireKnownDomain,
-} from './domain.service.ts';
+import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
 import {
   allMailboxes,
   holdDomain,
   lockAddresses,
   lockAliasGraph,
+  lockDomainRows,
   NeedsGraphLock,
 } from './mail-write-locks.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
@@ -420,9 +415,9 @@ export async function removeAliases(
       if (required) throw fieldError('sources', mailMessages.aliasRequired(required.source));
       const perDomain = new Map<string, number>();
       for (const r of rows) perDomain.set(r.domain, (perDomain.get(r.domain) ?? 0) + 1);
-      // Domain rows first, in one order (see lockDomainRow), then the aliases.
+      // Domain rows first, exclusively and in one order (see mail-write-locks.ts), then the aliases.
       const domains = [...perDomain.keys()].sort();
-      for (const d of domains) await lockDomainRow(trx, d);
+      await lockDomainRows(trx, domains);
       await trx.deleteFrom('mail_aliases').where('source', 'in', sources).execute();
       const domainsGone: string[] = [];
       for (const d of domains)

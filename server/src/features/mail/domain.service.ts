@@ -70,14 +70,6 @@ export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: num
   countIntoDomains(db, new Map([[domain, { mailboxes: delta.mailboxes ?? 0, aliases: delta.aliases ?? 0 }]]));
 
 /**
- * Locks domain rows exclusively (PostgreSQL; SQLite's writer is one at a time) before a bulk
- * removal touches the lists they count: domain rows first, lists second (see mail-write-locks.ts).
- */
-export async function lockDomainRow(db: Db, domain: string): Promise<void> {
-  await lockDomainRows(db, [domain]);
-}
-
-/**
  * The start of a single mailbox or alias create: holds the domain's row (KEY SHARE, see
  * mail-write-locks.ts) so it cannot be removed meanwhile, creating it when `create` says so.
  * Answers whether the domain is new: the create then adds its system aliases after its own rows
@@ -104,7 +96,10 @@ export async function enterDomain(
   return true;
 }
 
-/** Adds to a domain's counters: the last statement of a create, so the row's write lock is brief. */
+/**
+ * Adds to (or, negative, takes from) a domain's counters: the last statement of a create, so the
+ * row's write lock is brief.
+ */
 export async function addToCounters(
   db: Db,
   domain: string,
@@ -129,14 +124,7 @@ export async function countOutOfDomain(
   domain: string,
   delta: { mailboxes?: number; aliases?: number },
 ): Promise<boolean> {
-  await db
-    .updateTable('mail_domains')
-    .set((eb) => ({
-      mailbox_count: eb('mailbox_count', '-', delta.mailboxes ?? 0),
-      alias_count: eb('alias_count', '-', delta.aliases ?? 0),
-    }))
-    .where('domain', '=', domain)
-    .execute();
+  await addToCounters(db, domain, { mailboxes: -(delta.mailboxes ?? 0), aliases: -(delta.aliases ?? 0) });
   const row = await db
     .selectFrom('mail_domains')
     .select(['mailbox_count', 'alias_count', 'explicit'])
