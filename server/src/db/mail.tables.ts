@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, GeneratedAlways } from 'kysely';
 
 /** A mail domain: present while a mailbox or alias uses it, or while `explicit` is 1. */
 export interface MailDomainTable {
@@ -24,6 +24,9 @@ export interface MailboxTable {
   maildir: string;
   created_at: string;
   updated_at: string;
+  /** The JSON export's object before `used` and after it (generated: migration 0021). */
+  json_head: GeneratedAlways<string>;
+  json_tail: GeneratedAlways<string>;
 }
 
 /** Keyed by its source address (no surrogate id: one B-tree fewer to keep up on imports). */

@@ -122,7 +122,10 @@ describe.each(dialects())('mailbox JSON export on %s', (dialect) => {
   it('answers an empty array when there is no mailbox', async () => {
     const trx = db();
     await trx.deleteFrom('mail_quota_usage').execute();
-    const saved = await trx.selectFrom('mailboxes').selectAll().execute();
+    // Every stored column but the generated ones, which the database writes itself.
+    const saved = (await trx.selectFrom('mailboxes').selectAll().execute()).map(
+      ({ json_head: _h, json_tail: _t, ...row }) => row,
+    );
     await trx.deleteFrom('mailboxes').execute();
     try {
       const res = await t.call({ method: 'GET', url: '/api/mail/users/export?format=json' });

@@ -15,6 +15,7 @@ import * as m0017 from './0017-console-shell.ts';
 import * as m0018 from './0018-domain-admins.ts';
 import * as m0019 from './0019-mailbox-accounts.ts';
 import * as m0020 from './0020-ssl-finish.ts';
+import * as m0021 from './0021-mailbox-export-json.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0018-domain-admins': m0018,
   '0019-mailbox-accounts': m0019,
   '0020-ssl-finish': m0020,
+  '0021-mailbox-export-json': m0021,
 };
