@@ -232,8 +232,19 @@ test.describe('console shell (issue 12)', () => {
     const item = list.getByTestId('notification-item').filter({ hasText: title });
     await expect(item).toHaveAttribute('data-read', 'false');
     await expect(item).toHaveAttribute('data-source', 'server');
+    // The bell changes at once; the reload waits for the server to have stored the change (a
+    // reload started sooner aborts the call, and the server never hears of it).
+    // The console sends a path with a slash as /api/index.php?path=… (spec §7).
+    const stored = (path: RegExp) =>
+      page.waitForResponse((r) => {
+        const url = new URL(r.url());
+        const route = url.searchParams.get('path') ?? url.pathname.replace(/^\/api\//, '');
+        return r.request().method() === 'POST' && path.test(route) && r.ok();
+      });
+    const read = stored(/^notifications\/\d+\/read$/);
     await item.getByRole('button', { name: new RegExp(`^${title}`) }).click();
     await expect(item).toHaveAttribute('data-read', 'true');
+    await read;
 
     await page.reload();
     await expect(bell).toBeVisible();
@@ -247,10 +258,12 @@ test.describe('console shell (issue 12)', () => {
     await shot(page, 'console-shell-notifications');
 
     // Clear all is kept too (and leaves the bell empty for the other specs).
+    const cleared = stored(/^notifications\/clear$/);
     await page
       .getByRole('dialog', { name: 'Notifications' })
       .getByRole('button', { name: 'Clear all' })
       .click();
+    await cleared;
     await page.reload();
     await bell.click();
     // Other specs running beside this one may notify meanwhile: only this one must be gone.

@@ -10,10 +10,7 @@ export default defineConfig({
   // Each worker starts its own server and browser; the CI machine has two cores.
   workers: 2,
   fullyParallel: false,
-  // One retry in CI, reported as "flaky" in the summary, never hidden: two notification specs
-  // (console-shell "survives a reload", foundation-shell "notifications") fail about one full run
-  // in three on a loaded 2-core machine and pass alone; see the stop 10 note. Locally: none.
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   forbidOnly: true,
   reporter: 'list',
   timeout: 60_000,

@@ -11,8 +11,10 @@ import {
   Text,
   ThemeIcon,
   UnstyledButton,
+  getDefaultZIndex,
 } from '@mantine/core';
 import { useInterval, useWindowEvent } from '@mantine/hooks';
+import { notifications as toasts } from '@mantine/notifications';
 import {
   IconAlertTriangle,
   IconBell,
@@ -132,6 +134,8 @@ export function NotificationsMenu() {
 
   useEffect(() => {
     if (!opened) return;
+    // The list holds every toast still showing: they go, instead of lying over its buttons.
+    toasts.clean();
     setNow(new Date());
     clock.start();
     return clock.stop;
@@ -198,6 +202,9 @@ export function NotificationsMenu() {
         trapFocus={false}
         // The header never scrolls away, so there is no detached state to hide.
         hideDetached={false}
+        // Above the toasts (which sit just below the header): one arriving while the list is open
+        // must not cover its buttons.
+        zIndex={getDefaultZIndex('overlay') + 1}
       >
         <Popover.Target>
           <ActionIcon

@@ -56,33 +56,43 @@ export function useServerNotifications() {
       .finally(() => void client.invalidateQueries({ queryKey: SERVER_NOTIFICATIONS_KEY }));
 
   // Optimistic: the bell changes at once; the refetch after the call says what the server kept.
-  const patch = (fn: (l: ServerNotification[]) => ServerNotification[]) =>
-    client.setQueryData(
-      SERVER_NOTIFICATIONS_KEY,
-      (old: { notifications: ServerNotification[] } | undefined) => {
-        if (!old) return old;
-        const notifications = fn(old.notifications);
-        return { notifications, unread: notifications.filter((n) => !n.read).length };
-      },
-    );
+  // A read already under way (the stream's `ready`, a new notification) is cancelled first, and
+  // waited for: its answer, taken before this change, would put a cleared notification back, and
+  // a cancelled read restores the data it started from.
+  const change = (fn: (l: ServerNotification[]) => ServerNotification[], call: () => Promise<unknown>) =>
+    void client.cancelQueries({ queryKey: SERVER_NOTIFICATIONS_KEY }).then(() => {
+      client.setQueryData(
+        SERVER_NOTIFICATIONS_KEY,
+        (old: { notifications: ServerNotification[] } | undefined) => {
+          if (!old) return old;
+          const notifications = fn(old.notifications);
+          return { notifications, unread: notifications.filter((n) => !n.read).length };
+        },
+      );
+      after(call());
+    });
 
   return {
     notifications: list.data?.notifications ?? [],
-    markRead: (id: number) => {
-      patch((l) => l.map((n) => (n.id === id ? { ...n, read: true } : n)));
-      after(apiCall(notificationRoutes.markRead, { params: { id } }));
-    },
-    markAllRead: () => {
-      patch((l) => l.map((n) => ({ ...n, read: true })));
-      after(apiCall(notificationRoutes.markAllRead));
-    },
-    remove: (id: number) => {
-      patch((l) => l.filter((n) => n.id !== id));
-      after(apiCall(notificationRoutes.remove, { params: { id } }));
-    },
-    clear: (which: 'read' | 'all') => {
-      patch((l) => (which === 'all' ? [] : l.filter((n) => !n.read)));
-      after(apiCall(notificationRoutes.clear, { body: { which } }));
-    },
+    markRead: (id: number) =>
+      change(
+        (l) => l.map((n) => (n.id === id ? { ...n, read: true } : n)),
+        () => apiCall(notificationRoutes.markRead, { params: { id } }),
+      ),
+    markAllRead: () =>
+      change(
+        (l) => l.map((n) => ({ ...n, read: true })),
+        () => apiCall(notificationRoutes.markAllRead),
+      ),
+    remove: (id: number) =>
+      change(
+        (l) => l.filter((n) => n.id !== id),
+        () => apiCall(notificationRoutes.remove, { params: { id } }),
+      ),
+    clear: (which: 'read' | 'all') =>
+      change(
+        (l) => (which === 'all' ? [] : l.filter((n) => !n.read)),
+        () => apiCall(notificationRoutes.clear, { body: { which } }),
+      ),
   };
 }
