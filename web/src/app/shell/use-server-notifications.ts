@@ -50,11 +50,6 @@ export function useServerNotifications() {
     });
   }, [client]);
 
-  const after = (p: Promise<unknown>) =>
-    void p
-      .catch(() => undefined)
-      .finally(() => void client.invalidateQueries({ queryKey: SERVER_NOTIFICATIONS_KEY }));
-
   // Optimistic: the bell changes at once; the refetch after the call says what the server kept.
   // A read already under way (the stream's `ready`, a new notification) is cancelled first, and
   // waited for: its answer, taken before this change, would put a cleared notification back, and
@@ -69,7 +64,9 @@ export function useServerNotifications() {
           return { notifications, unread: notifications.filter((n) => !n.read).length };
         },
       );
-      after(call());
+      void call()
+        .catch(() => undefined)
+        .finally(() => void client.invalidateQueries({ queryKey: SERVER_NOTIFICATIONS_KEY }));
     });
 
   return {
