@@ -134,8 +134,6 @@ export function NotificationsMenu() {
 
   useEffect(() => {
     if (!opened) return;
-    // The list holds every toast still showing: they go, instead of lying over its buttons.
-    toasts.clean();
     setNow(new Date());
     clock.start();
     return clock.stop;
@@ -163,6 +161,13 @@ export function NotificationsMenu() {
     })),
   ].sort((a, b) => b.timestamp.getTime() - a.timestamp.getTime());
   const unreadCount = notifications.filter((n) => !n.read).length;
+
+  // The open list shows what the toasts say: those still up when it opens, and any that arrives
+  // while it is open, go instead of lying beside or under it.
+  const newest = notifications[0]?.id;
+  useEffect(() => {
+    if (opened) toasts.clean();
+  }, [opened, newest]);
   const markRead = (n: BellItem) =>
     n.serverId === null ? local.markRead(n.id) : server.markRead(n.serverId);
   const remove = (n: BellItem) => (n.serverId === null ? local.remove(n.id) : server.remove(n.serverId));
