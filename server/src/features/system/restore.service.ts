@@ -308,20 +308,25 @@ export async function syncFiles(
         await owner(target, st);
         touched(r);
       } else if (e.isFile()) {
+        // Daemon configuration (under the host root's /etc) gets the time of the restore, so a
+        // daemon that reloads only files newer than it loaded (named's zones) reads it; mail and
+        // the rest keep the archived time (Dovecot reads a Maildir message's date from it).
+        const config = sp !== null && sp.startsWith('/etc/');
         const now = await fs.lstat(target).catch(() => null);
-        if (
+        const same =
           now?.isFile() &&
           now.size === st.size &&
-          Math.trunc(now.mtimeMs / 1000) === Math.trunc(st.mtimeMs / 1000) &&
           (now.mode & 0o7777) === (st.mode & 0o7777) &&
-          (!opts.asRoot || (now.uid === st.uid && now.gid === st.gid))
-        )
-          continue;
+          (!opts.asRoot || (now.uid === st.uid && now.gid === st.gid)) &&
+          (config
+            ? (await fs.readFile(target)).equals(await fs.readFile(from_))
+            : Math.trunc(now.mtimeMs / 1000) === Math.trunc(st.mtimeMs / 1000));
+        if (same) continue;
         const tmp = `${target}.restore-tmp`;
         await fs.copyFile(from_, tmp);
         await fs.chmod(tmp, st.mode & 0o7777);
         await owner(tmp, st);
-        await fs.utimes(tmp, st.atime, st.mtime);
+        if (!config) await fs.utimes(tmp, st.atime, st.mtime);
         await fs.rename(tmp, target);
         touched(r);
       }
