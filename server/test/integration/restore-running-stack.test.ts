@@ -265,7 +265,7 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
       return st.isSocket() ? 'socket' : st.isFIFO() ? 'fifo' : st.isFile() ? 'file' : 'other';
     };
     expect(kind(at('/var/spool/postfix/private/dovecot-lmtp'))).toBe('socket');
-    expect(kind(at('/var/spool/postfix/public/pickup'))).toBe('fifo');
+    expect(kind(at('/var/spool/postfix/public/pickup'))).toBe('socket');
     expect(existsSync(at('/var/spool/postfix/pid/master.pid'))).toBe(true);
     expect(existsSync(at('/run/dovecot/master.pid'))).toBe(true);
     const lock = statSync(at('/var/lib/postfix/master.lock'));
