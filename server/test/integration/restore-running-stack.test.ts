@@ -290,7 +290,7 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
 
   it('ends with mail flowing: the services screen says running, SMTP accepts, IMAP reads it', async () => {
     const screen = (await api('GET', '/api/system/services')).json<{
-      services: { name: string; status: string }[];
+      services: { id: string; name: string; status: string }[];
     }>();
     for (const name of ['postfix', 'dovecot', 'named']) {
       const s = screen.services.find((x) => x.id === name || x.name.toLowerCase().includes(name));
