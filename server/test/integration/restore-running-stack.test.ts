@@ -69,6 +69,15 @@ function greeting(port: number): Promise<string> {
   });
 }
 
+/** `p`, or an error naming `what` after `ms` (a client left waiting for a greeting waits for ever). */
+const within = <T>(ms: number, what: string, p: Promise<T>): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<T>((_r, reject) =>
+      setTimeout(() => reject(new Error(`${what}: no answer in ${ms / 1000} s`)), ms).unref(),
+    ),
+  ]);
+
 const idOf = (flag: '-u' | '-g', name: string) =>
   Number(spawnSync('id', [flag, name], { encoding: 'utf8' }).stdout.trim());
 
@@ -288,18 +297,26 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
     }
   });
 
-  it('ends with mail flowing: the services screen says running, SMTP accepts, IMAP reads it', async () => {
-    const screen = (await api('GET', '/api/system/services')).json<{
+  it('ends with mail flowing: the services screen says running and it is, SMTP accepts, IMAP reads it', async () => {
+    const screen = (await within(20_000, 'the services screen', api('GET', '/api/system/services'))).json<{
       services: { id: string; name: string; status: string }[];
     }>();
-    for (const name of ['postfix', 'dovecot', 'named']) {
-      const s = screen.services.find((x) => x.id === name || x.name.toLowerCase().includes(name));
-      expect(s?.status, JSON.stringify(screen.services)).toBe('running');
-    }
+    const shown = (name: string) =>
+      screen.services.find((x) => x.id === name || x.name.toLowerCase().includes(name))?.status;
+    // What the screen says is what a client finds.
+    const smtp = await greeting(ports.smtp).catch((err: Error) => err.message);
+    const imap = await greeting(ports.imap).catch((err: Error) => err.message);
+    expect({ postfix: shown('postfix'), smtp }).toEqual({
+      postfix: 'running',
+      smtp: expect.stringMatching(/^220 /),
+    });
+    expect({ dovecot: shown('dovecot'), imap }).toEqual({
+      dovecot: 'running',
+      imap: expect.stringMatching(/^\* OK/),
+    });
+    expect(shown('named')).toBe('running');
     for (const s of await services.states()) expect(s.state, `${s.name}: ${s.detail}`).toBe('running');
-    expect(await greeting(ports.smtp)).toMatch(/^220 /);
-    expect(await greeting(ports.imap)).toMatch(/^\* OK/);
-    await sendTo('After the restore');
+    await within(30_000, 'SMTP to accept a message', sendTo('After the restore'));
     await waitForMessage(ports.imap, AMY.email, AMY.password, 'After the restore', 30_000);
     const inbox = await readInbox(ports.imap, AMY.email, AMY.password);
     // The mail of the backup is back; the one that came after it went with the restore.
@@ -308,10 +325,10 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
   }, 120_000);
 
   it('a Postfix restart still works after the restore', async () => {
-    const r = await services.control('postfix', 'restart');
+    const r = await within(60_000, 'postfix restart', services.control('postfix', 'restart'));
     expect(r, r.output).toMatchObject({ ok: true, attempted: true });
     expect(await greeting(ports.smtp)).toMatch(/^220 /);
-    await sendTo('After the Postfix restart');
+    await within(30_000, 'SMTP after the restart', sendTo('After the Postfix restart'));
     await waitForMessage(ports.imap, AMY.email, AMY.password, 'After the Postfix restart', 30_000);
   }, 120_000);
 
