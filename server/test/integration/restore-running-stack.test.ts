@@ -317,8 +317,16 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
     expect(shown('named')).toBe('running');
     for (const s of await services.states()) expect(s.state, `${s.name}: ${s.detail}`).toBe('running');
     await within(30_000, 'SMTP to accept a message', sendTo('After the restore'));
-    await waitForMessage(ports.imap, AMY.email, AMY.password, 'After the restore', 30_000);
-    const inbox = await readInbox(ports.imap, AMY.email, AMY.password);
+    await within(
+      40_000,
+      'IMAP to read the new message',
+      waitForMessage(ports.imap, AMY.email, AMY.password, 'After the restore', 30_000),
+    );
+    const inbox = await within(
+      20_000,
+      'IMAP to read the inbox',
+      readInbox(ports.imap, AMY.email, AMY.password),
+    );
     // The mail of the backup is back; the one that came after it went with the restore.
     expect(inbox.some((m) => m.includes('Before the backup'))).toBe(true);
     expect(inbox.some((m) => m.includes('After the backup'))).toBe(false);
@@ -329,7 +337,11 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
     expect(r, r.output).toMatchObject({ ok: true, attempted: true });
     expect(await greeting(ports.smtp)).toMatch(/^220 /);
     await within(30_000, 'SMTP after the restart', sendTo('After the Postfix restart'));
-    await waitForMessage(ports.imap, AMY.email, AMY.password, 'After the Postfix restart', 30_000);
+    await within(
+      40_000,
+      'IMAP to read the message',
+      waitForMessage(ports.imap, AMY.email, AMY.password, 'After the Postfix restart', 30_000),
+    );
   }, 120_000);
 
   it('named serves the restored zone: the record of the backup answers, the later one is gone', async () => {
