@@ -330,7 +330,7 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
     // The mail of the backup is back; the one that came after it went with the restore.
     expect(inbox.some((m) => m.includes('Before the backup'))).toBe(true);
     expect(inbox.some((m) => m.includes('After the backup'))).toBe(false);
-  }, 120_000);
+  }, 240_000);
 
   it('a Postfix restart still works after the restore', async () => {
     const r = await within(60_000, 'postfix restart', services.control('postfix', 'restart'));
