@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { runCommand } from '../../host/run-command.ts';
+import { syncTree } from '../../host/tree-sync.ts';
 import { conflict } from '../../http/errors.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import { appliedMigrations, excludedTopNames, listTables, type Manifest } from './backups-archive.ts';
@@ -239,101 +240,42 @@ export interface SyncResult {
  * Puts the data folder's files back as the archive holds them (only the archived names), with the
  * archived owners and modes (as root: Maildirs stay the mail user's). Daemon runtime state under the
  * host root (sockets, pids, locks, the queue, logs: `isRuntimePath`) is neither written nor removed,
- * whatever the archive holds; a file already as archived (size, time, mode, owner) is left alone.
+ * whatever the archive holds. Daemon configuration (under the host root's /etc) gets the time of
+ * the restore, so a daemon that reloads only files newer than it loaded (named's zones) reads it;
+ * mail and the rest keep the archived time (Dovecot reads a Maildir message's date from it).
  */
 export async function syncFiles(
   from: string,
   to: string,
   opts: { excluded: Set<string>; hostRel: string | null; asRoot: boolean },
 ): Promise<SyncResult> {
-  const out: SyncResult = { changed: 0, hostPaths: [] };
+  const h = opts.hostRel;
   const systemPath = (rel: string): string | null => {
-    const h = opts.hostRel;
     if (!h) return null;
     if (rel === h) return '/';
     return rel.startsWith(h + '/') ? rel.slice(h.length) : null;
   };
-  const touched = (rel: string) => {
-    out.changed++;
-    const sp = systemPath(rel);
-    if (sp) out.hostPaths.push(sp);
+  const r = await syncTree(from, to, {
+    excluded: opts.excluded,
+    asRoot: opts.asRoot,
+    leaveAlone: (rel) => {
+      const sp = systemPath(rel);
+      return sp !== null && isRuntimePath(sp);
+    },
+    holdsLeftAlone: (rel) => {
+      const sp = systemPath(rel);
+      if (sp === null) return h !== null && h.startsWith(rel + '/');
+      return RUNTIME_HOST_PATHS.some((p) => sp === '/' || p.startsWith(sp + '/'));
+    },
+    freshTime: (rel) => systemPath(rel)?.startsWith('/etc/') ?? false,
+  });
+  return {
+    changed: r.changed,
+    hostPaths: r.paths.flatMap((p) => {
+      const sp = systemPath(p);
+      return sp ? [sp] : [];
+    }),
   };
-  /** Whether a folder holds runtime state somewhere below it (it is then walked, never removed whole). */
-  const holdsRuntime = (rel: string) => {
-    const sp = systemPath(rel);
-    if (sp === null) return opts.hostRel !== null && opts.hostRel.startsWith(rel + '/');
-    return RUNTIME_HOST_PATHS.some((r) => sp === '/' || r.startsWith(sp + '/'));
-  };
-  const owner = async (file: string, st: import('node:fs').Stats) => {
-    if (opts.asRoot) await fs.lchown(file, st.uid, st.gid);
-  };
-  const walk = async (src: string | null, dst: string, rel: string): Promise<void> => {
-    const wanted = new Map(
-      src ? (await fs.readdir(src, { withFileTypes: true })).map((e) => [e.name, e]) : [],
-    );
-    const present = await fs.readdir(dst, { withFileTypes: true }).catch(() => []);
-    for (const e of present) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (!rel && opts.excluded.has(e.name)) continue;
-      const sp = systemPath(r);
-      if (sp && isRuntimePath(sp)) continue;
-      const w = wanted.get(e.name);
-      if (w && w.isDirectory() === e.isDirectory()) continue;
-      if (e.isDirectory() && holdsRuntime(r)) {
-        // Not in the archive (or a file there), but runtime state lives below: only the rest goes.
-        if (!w) await walk(null, path.join(dst, e.name), r);
-        continue;
-      }
-      await fs.rm(path.join(dst, e.name), { recursive: true, force: true });
-      touched(r);
-    }
-    for (const [name, e] of wanted) {
-      const r = rel ? `${rel}/${name}` : name;
-      if (!rel && opts.excluded.has(name)) continue;
-      const sp = systemPath(r);
-      if (sp && isRuntimePath(sp)) continue;
-      const from_ = path.join(src!, name);
-      const target = path.join(dst, name);
-      const st = await fs.lstat(from_);
-      if (e.isDirectory()) {
-        await fs.mkdir(target, { recursive: true });
-        await walk(from_, target, r);
-        await fs.chmod(target, st.mode & 0o7777);
-        await owner(target, st);
-      } else if (e.isSymbolicLink()) {
-        const link = await fs.readlink(from_);
-        if ((await fs.readlink(target).catch(() => null)) === link) continue;
-        await fs.rm(target, { recursive: true, force: true });
-        await fs.symlink(link, target);
-        await owner(target, st);
-        touched(r);
-      } else if (e.isFile()) {
-        // Daemon configuration (under the host root's /etc) gets the time of the restore, so a
-        // daemon that reloads only files newer than it loaded (named's zones) reads it; mail and
-        // the rest keep the archived time (Dovecot reads a Maildir message's date from it).
-        const config = sp !== null && sp.startsWith('/etc/');
-        const now = await fs.lstat(target).catch(() => null);
-        const same =
-          now?.isFile() &&
-          now.size === st.size &&
-          (now.mode & 0o7777) === (st.mode & 0o7777) &&
-          (!opts.asRoot || (now.uid === st.uid && now.gid === st.gid)) &&
-          (config
-            ? (await fs.readFile(target)).equals(await fs.readFile(from_))
-            : Math.trunc(now.mtimeMs / 1000) === Math.trunc(st.mtimeMs / 1000));
-        if (same) continue;
-        const tmp = `${target}.restore-tmp`;
-        await fs.copyFile(from_, tmp);
-        await fs.chmod(tmp, st.mode & 0o7777);
-        await owner(tmp, st);
-        if (!config) await fs.utimes(tmp, st.atime, st.mtime);
-        await fs.rename(tmp, target);
-        touched(r);
-      }
-    }
-  };
-  await walk(from, to, '');
-  return out;
 }
 
 /** The restore job: check the chain (as the drill does), then put the data and files back. */
