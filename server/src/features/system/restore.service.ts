@@ -53,12 +53,14 @@ export const KEPT_TABLES = new Set([
  */
 export const SECURITY_TABLES = new Set(['sessions', 'mfa_challenges', 'mfa_trusted_devices', 'mfa_lockouts']);
 
-const lit = (v: unknown): string =>
-  v === null || v === undefined
-    ? 'null'
-    : typeof v === 'number' || typeof v === 'bigint'
-      ? String(v)
-      : `'${String(v as string).replace(/'/g, "''")}'`;
+/** A SQL literal of a column value as read (text, number or null: the security tables hold no other). */
+const lit = (v: unknown): string => {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
+  throw new Error(`A security table holds a value that cannot be written back (${typeof v}).`);
+};
 
 /**
  * Reads the live security state before a restore and answers the statements that put it back after
