@@ -304,8 +304,12 @@ describe.skipIf(reason !== null)('a restore over the running local-mode stack', 
     const shown = (name: string) =>
       screen.services.find((x) => x.id === name || x.name.toLowerCase().includes(name))?.status;
     // What the screen says is what a client finds.
-    const smtp = await greeting(ports.smtp).catch((err: Error) => err.message);
-    const imap = await greeting(ports.imap).catch((err: Error) => err.message);
+    const smtp = await within(10_000, 'SMTP greeting', greeting(ports.smtp)).catch(
+      (err: Error) => err.message,
+    );
+    const imap = await within(10_000, 'IMAP greeting', greeting(ports.imap)).catch(
+      (err: Error) => err.message,
+    );
     expect({ postfix: shown('postfix'), smtp }).toEqual({
       postfix: 'running',
       smtp: expect.stringMatching(/^220 /),
