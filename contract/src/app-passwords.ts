@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { OkResponse } from './common.ts';
 import { defineRoute } from './route.ts';
 
+/**
+ * Characters of an app password that Dovecot's SQL passdb looks it up by (the rest is checked
+ * against the hash): the generator and the rendered query must agree.
+ */
+export const APP_PASSWORD_KEY_LENGTH = 5;
+
 /** App passwords of a mailbox user: IMAP, POP3 and SMTP sign-in (the only one when MFA is on). */
 export const AppPassword = z.object({
   id: z.number().int(),

@@ -3,12 +3,12 @@ import {
   APP_PASSWORDS_MAX,
   type AppPassword,
   type AppPasswordCreated,
+  APP_PASSWORD_KEY_LENGTH,
 } from '@mailroom/contract/app-passwords';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
-import { APP_PASSWORD_KEY_LENGTH } from '../mail/dovecot.renderer.ts';
 
 // Lower-case letters and digits without look-alikes (0/o, 1/l/i): easy to type into a mail client.
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
