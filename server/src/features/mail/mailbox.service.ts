@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { andDomainIn } from '../../db/domain-scope.ts';
 import type { Database } from '../../db/schema.ts';
+import { endMailboxAccess } from '../../http/account-access.repository.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
 import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
@@ -403,6 +404,13 @@ async function updateMailbox(
       .where('email', '=', email)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw notFound(mailMessages.mailboxNotFound(email));
+    // A new password or a suspension ends what the old state opened: the console sessions of the
+    // mailbox's account (a session within its re-authentication window could otherwise mint app
+    // passwords or enrol a factor), its pending sign-ins and remembered browsers, its app passwords.
+    // Here, in the one place that changes them, so the console, domain administrators, the account
+    // itself and any later caller all end the same access (issue 22 items 5 and 6).
+    if (set.password_hash !== undefined || set.status === 'suspended')
+      await endMailboxAccess(trx, [email], { appPasswords: true });
   });
 }
 
@@ -421,7 +429,10 @@ export async function changeQuota(ctx: MailCtx, email: string, quota: number): P
   await updateMailbox(ctx.db, email, { quota });
 }
 
-/** Suspended: Dovecot's passdb/userdb and Postfix's mailbox map skip it; its mail stays. */
+/**
+ * Suspended: Dovecot's passdb/userdb and Postfix's mailbox map skip it; its mail stays. Its console
+ * sessions end and its app passwords are revoked (a resumed mailbox makes new ones).
+ */
 export async function setMailboxStatus(
   ctx: MailCtx,
   email: string,

@@ -5,6 +5,7 @@ import QRCode from 'qrcode';
 import type { MfaDeviceTable } from '../../db/mfa.tables.ts';
 import type { Database } from '../../db/schema.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
+import { endAccountAccess, revokeAccountAppPasswords } from '../../http/account-access.repository.ts';
 import { revokeAdminSessions } from '../../http/sessions.ts';
 import { recordActivity } from './activity.ts';
 import { ensureAccountRow } from './lockout.ts';
@@ -294,7 +295,10 @@ export async function removeDevice(
     });
 }
 
-/** Every factor, backup code and trusted browser of the account goes; its sessions end. */
+/**
+ * Every factor, backup code and trusted browser of the account goes; its sessions end, and a
+ * mailbox user's app passwords are revoked (they were made while MFA guarded the account).
+ */
 export async function resetFactors(
   trx: Kysely<Database>,
   adminId: number,
@@ -309,7 +313,8 @@ export async function resetFactors(
     .values({ admin_id: adminId, enrol_required: opts.enrolRequired ? 1 : 0 })
     .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: opts.enrolRequired ? 1 : 0 }))
     .execute();
-  await revokeAdminSessions(trx, adminId);
+  await endAccountAccess(trx, [adminId]);
+  await revokeAccountAppPasswords(trx, adminId);
 }
 
 export async function setPrimary(ctx: MfaContext, adminId: number, deviceId: number): Promise<void> {
