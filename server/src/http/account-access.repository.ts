@@ -66,7 +66,10 @@ export async function revokeAccountAppPasswords(db: Kysely<Database>, adminId: n
  * (scope 'enrol', as a sign-in that must enrol gets), unless the account already has an active
  * factor. Used when MFA becomes required for an account that is signed in (mfa/enable, a policy).
  */
-export async function restrictToEnrolment(db: Kysely<Database>, adminIds: readonly number[]): Promise<number> {
+export async function restrictToEnrolment(
+  db: Kysely<Database>,
+  adminIds: readonly number[],
+): Promise<number> {
   if (!adminIds.length) return 0;
   const res = await db
     .updateTable('sessions')

@@ -37,7 +37,10 @@ export interface SignInMeta {
  */
 export interface GuessThrottle {
   /** Reserves one guess for `email` from `ip`: its ids to release on success, or the wait in seconds. */
-  reserve(email: string, ip: string | null): Promise<{ wait: 0; ids: number[] } | { wait: number; ids?: undefined }>;
+  reserve(
+    email: string,
+    ip: string | null,
+  ): Promise<{ wait: 0; ids: number[] } | { wait: number; ids?: undefined }>;
   /** The password was right: the reservation and the earlier failures of the pair are forgotten. */
   success(email: string, ip: string | null, ids: number[]): Promise<void>;
 }

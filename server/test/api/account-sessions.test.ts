@@ -194,7 +194,9 @@ describe.each(dialects())('sessions and credentials after an administrator acts,
       });
       const dasess = await signIn(da);
       expect((await dasess('GET', `/api/mail/users/${m.email}/app-passwords`)).statusCode).toBe(200);
-      expect((await dasess('GET', '/api/mail/users/user1@d1.example.org/app-passwords')).statusCode).toBe(404);
+      expect((await dasess('GET', '/api/mail/users/user1@d1.example.org/app-passwords')).statusCode).toBe(
+        404,
+      );
       expect(
         (await dasess('DELETE', `/api/mail/users/user1@d1.example.org/app-passwords/${made.id}`)).statusCode,
       ).toBe(404);

@@ -95,9 +95,9 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
     }
     expect(sink.messages.length).toBe(sent);
     now += 30_000;
-    expect((await post('/auth/mfa/email-code', { challenge: (await challenge()).challenge })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await post('/auth/mfa/email-code', { challenge: (await challenge()).challenge })).statusCode,
+    ).toBe(200);
   });
 
   it('a code expires after 10 minutes; a code is worth nothing for another sign-in', async () => {

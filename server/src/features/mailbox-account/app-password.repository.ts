@@ -59,7 +59,11 @@ export async function insertAppPassword(
 }
 
 /** Deletes one app password of the mailbox; answers whether there was one. */
-export async function deleteAppPassword(db: Kysely<Database>, mailboxId: number, id: number): Promise<boolean> {
+export async function deleteAppPassword(
+  db: Kysely<Database>,
+  mailboxId: number,
+  id: number,
+): Promise<boolean> {
   const res = await db
     .deleteFrom('mailbox_app_passwords')
     .where('id', '=', id)

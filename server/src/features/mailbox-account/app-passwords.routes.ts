@@ -62,7 +62,9 @@ export function registerAppPasswords(app: FastifyInstance, deps: AppDeps): void 
   });
 
   // Administrators (domain administrators in their domains: checked on params.email by the guard).
-  registerRoute(app, mailboxAppPasswordRoutes.list, async ({ params }) => mailboxAppPasswords(db, params.email));
+  registerRoute(app, mailboxAppPasswordRoutes.list, async ({ params }) =>
+    mailboxAppPasswords(db, params.email),
+  );
 
   registerRoute(app, mailboxAppPasswordRoutes.revoke, async ({ params, request }) => {
     request.auditTarget = params.email;

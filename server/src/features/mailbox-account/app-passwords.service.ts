@@ -75,7 +75,11 @@ export async function mailboxAppPasswords(db: Kysely<Database>, email: string): 
 }
 
 /** An administrator revokes one app password of the mailbox at `email`. */
-export async function revokeMailboxAppPassword(db: Kysely<Database>, email: string, id: number): Promise<void> {
+export async function revokeMailboxAppPassword(
+  db: Kysely<Database>,
+  email: string,
+  id: number,
+): Promise<void> {
   const mailboxId = await mailboxIdOf(db, email);
   if (mailboxId === null) throw notFound(mailMessages.mailboxNotFound(email));
   await revokeAppPassword(db, mailboxId, id);

@@ -62,10 +62,7 @@ async function checkOwnPassword(
 ): Promise<void> {
   const reserved = await ctx.guesses.reserve(me.email, ip);
   if (reserved.ids === undefined)
-    throw tooManyRequests(
-      reserved.wait,
-      `Too many wrong passwords. Try again in ${reserved.wait} seconds.`,
-    );
+    throw tooManyRequests(reserved.wait, `Too many wrong passwords. Try again in ${reserved.wait} seconds.`);
   if (!(await verifyPassword(await accountPasswordHash(ctx.db, me.id), password)))
     throw fieldError(field, message);
   await ctx.guesses.success(me.email, ip, reserved.ids);
