@@ -21,6 +21,12 @@ export interface SecondStep {
     trusted?: { token: string; maxAgeS: number };
   }>;
   webauthnOptions(challenge: string): Promise<Record<string, unknown>>;
+  /**
+   * After a full session was opened for an account without a factor: if MFA became required for it
+   * meanwhile (mfa/enable or a policy saved between the check and the session), the session is
+   * limited to enrolment now, as the change's own sweep did for the sessions it found.
+   */
+  sessionOpened(adminId: number): Promise<void>;
   recover(body: RecoveryRequestInput, meta: SignInMeta): Promise<void>;
 }
 

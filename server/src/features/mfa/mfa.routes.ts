@@ -23,7 +23,13 @@ import {
 } from './mfa-admin.service.ts';
 import { listUserPage } from './mfa-users.service.ts';
 import { listRecoveryMethods } from './recovery-methods.service.ts';
-import { createPolicy, deletePolicy, listPolicies, updatePolicy } from './policy.service.ts';
+import {
+  createPolicy,
+  deletePolicy,
+  enforceEnrolment,
+  listPolicies,
+  updatePolicy,
+} from './policy.service.ts';
 import {
   afterPassword,
   createRecoveryRequest,
@@ -143,5 +149,6 @@ export function registerMfa(
     verify: (body, meta) => verifySecondStep(ctx, body, meta),
     webauthnOptions: (challenge) => webauthnLoginOptions(ctx, challenge),
     recover: (body, meta) => createRecoveryRequest(ctx, body, meta),
+    sessionOpened: (adminId) => enforceEnrolment(ctx.db, adminId),
   };
 }

@@ -225,6 +225,20 @@ export async function applyRequiredMfa(db: Kysely<Database>): Promise<number> {
   return changed;
 }
 
+/**
+ * One account: without an active factor, and with MFA required (a policy or mfa/enable), its
+ * sessions are limited to enrolment.
+ */
+export async function enforceEnrolment(db: Kysely<Database>, adminId: number): Promise<void> {
+  const acct = await db
+    .selectFrom('mfa_accounts')
+    .select('enrol_required')
+    .where('admin_id', '=', adminId)
+    .executeTakeFirst();
+  if (acct?.enrol_required !== 1 && !(await effectivePolicy(db, adminId)).requireMfa) return;
+  await restrictToEnrolment(db, [adminId]);
+}
+
 export async function createPolicy(ctx: MfaContext, input: MfaPolicyInput): Promise<MfaPolicy> {
   const v = values(input, ctx.now());
   return ctx.db.transaction().execute(async (trx) => {
