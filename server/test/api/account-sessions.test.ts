@@ -144,6 +144,20 @@ describe.each(dialects())('sessions and credentials after an administrator acts,
       expect(off.statusCode, off.body).toBe(200);
       expect((await s('GET', '/api/account/mfa')).statusCode).toBe(401);
       expect(await appPasswordRows(m.email)).toEqual([]);
+      // The same when an administrator revokes its last device (the Devices tab).
+      const again = await signIn(m);
+      await enrolTotp(again);
+      expect((await again('POST', '/api/account/app-passwords', { name: 'Phone' })).statusCode).toBe(200);
+      const devices = (await t.call({ method: 'GET', url: '/api/mfa/devices' })).json<
+        { id: number; userEmail: string }[]
+      >();
+      const mine = devices.filter((d) => d.userEmail === m.email);
+      expect(mine).toHaveLength(1);
+      expect((await t.call({ method: 'DELETE', url: `/api/mfa/devices/${mine[0]!.id}` })).statusCode).toBe(
+        200,
+      );
+      expect((await again('GET', '/api/account/mfa')).statusCode).toBe(401);
+      expect(await appPasswordRows(m.email)).toEqual([]);
     });
 
     it("a console account's role or domains change: its sessions end (the console and the CLI's passwd)", async () => {

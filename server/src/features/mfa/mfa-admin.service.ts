@@ -130,7 +130,7 @@ export async function revokeDeviceById(ctx: MfaContext, id: number, ip: string |
     .where('mfa_devices.id', '=', id)
     .executeTakeFirst();
   if (!d) throw notFound(`No device ${id}`);
-  await removeDevice(ctx, { id: d.admin_id, email: d.email }, id, ip);
+  await removeDevice(ctx, { id: d.admin_id, email: d.email }, id, ip, { byAdministrator: true });
   return d.email;
 }
 
