@@ -57,7 +57,7 @@ export function MailboxAppPasswords({ email }: { email: string }) {
         cell: ({ row }) => (
           <Button
             size="xs"
-            variant="light"
+            variant="subtle"
             color="red"
             leftSection={<IconKeyOff size={14} aria-hidden />}
             aria-label={`Revoke app password ${row.original.name}`}
