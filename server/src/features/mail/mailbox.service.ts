@@ -422,6 +422,15 @@ export async function changePassword(ctx: MailCtx, email: string, password: stri
     .executeTakeFirst();
   if (!exists) throw notFound(mailMessages.mailboxNotFound(email));
   await updateMailbox(ctx.db, email, { password_hash: await ctx.hasher.hash(password) });
+  // Its app passwords went with the old password: open IMAP sessions signed in with either end now.
+  await kickMailSessions(ctx, email);
+}
+
+/** Ends the mailbox's open IMAP/POP3 sessions (they signed in with what is no longer valid). */
+async function kickMailSessions(ctx: MailCtx, email: string): Promise<void> {
+  if (!ctx.host.reloadEnabled) return;
+  const doveadm = await ctx.host.which('doveadm');
+  if (doveadm) await ctx.host.run(doveadm, ['kick', email]);
 }
 
 export async function changeQuota(ctx: MailCtx, email: string, quota: number): Promise<void> {
@@ -439,9 +448,6 @@ export async function setMailboxStatus(
   status: 'active' | 'suspended',
 ): Promise<void> {
   await updateMailbox(ctx.db, email, { status });
-  if (status === 'suspended' && ctx.host.reloadEnabled) {
-    const doveadm = await ctx.host.which('doveadm');
-    // Open IMAP sessions end now rather than at their next login.
-    if (doveadm) await ctx.host.run(doveadm, ['kick', email]);
-  }
+  // Open IMAP sessions end now rather than at their next login.
+  if (status === 'suspended') await kickMailSessions(ctx, email);
 }
