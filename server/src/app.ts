@@ -8,6 +8,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.ts';
 import { registerApply } from './apply/apply.routes.ts';
+import { installApiMonitoring } from './features/api-monitoring/api-monitoring.module.ts';
+import { registerApiMonitoring } from './features/api-monitoring/api-monitoring.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerNotifications } from './features/events/notifications.routes.ts';
 import { registerSearch } from './features/search/search.routes.ts';
@@ -53,6 +55,8 @@ export interface BuildOptions {
   throttle?: ThrottlePolicy;
   /** Job runner, events hub and stream timings (tests shorten them). */
   jobs?: RunnerTuning & HubTuning & EventsOptions;
+  /** Extra routes, registered before the app is ready (tests only: e.g. a route that fails). */
+  testRoutes?: (app: FastifyInstance) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -81,7 +85,10 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installSecurityHeaders(app);
   // Cross-site forms and simple fetches can send text/plain; no route reads it (imports take text/csv).
   app.removeContentTypeParser('text/plain');
-  const promRegistry = installMetrics(app);
+  // Request statistics of every worker (roll-ups in the database), the editable rate limit and the
+  // response cache (features/api-monitoring); /metrics reads the same roll-ups.
+  const apiMonitor = await installApiMonitoring(app, deps);
+  const promRegistry = installMetrics(app, () => apiMonitor.prometheusText());
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Mailroom API', version: '1.0.0' },
@@ -95,6 +102,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     absoluteMs: deps.config.sessionAbsoluteMs,
   });
   rateLimit.afterAuth();
+  apiMonitor.installAfterAuth();
   installCsrfGuard(app);
   installSystemMaintenance(app, deps);
   const stopPurge = startPurgeTimer(
@@ -108,6 +116,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     done();
   });
   installListEtags(app, deps.database.db);
+  apiMonitor.installCache();
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
@@ -140,6 +149,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAudit(app, deps);
   registerNotifications(app, deps);
   registerSearch(app, deps);
+  registerApiMonitoring(app, deps, apiMonitor);
   registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
@@ -167,6 +177,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     tls: ssl.mailTls,
   });
 
+  opts.testRoutes?.(app);
   await installSpa(app, deps.config.webDist);
   await app.ready();
   return app;
