@@ -76,6 +76,33 @@ test.describe('API monitoring', () => {
     const before = await refreshedTotal(page);
     await page.waitForTimeout(8000);
     expect(await refreshedTotal(page)).toBe(before);
+
+    // An API key: created here, shown once, works as a bearer key, then revoked.
+    await page.getByRole('button', { name: 'Create API Key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API Key' });
+    await dialog.getByLabel('Name').fill('e2e-reader');
+    await dialog.getByRole('button', { name: 'Create Key' }).click();
+    const shown = page.getByTestId('new-api-key');
+    await expect(shown).toContainText('mrk_');
+    const token = ((await shown.textContent()) ?? '').trim();
+    await axeCheck(page, 'API key created');
+    await page.getByRole('button', { name: 'Done' }).click();
+    const keyed = await request.get('/api/mail/users', { headers: { Authorization: `Bearer ${token}` } });
+    expect(keyed.status()).toBe(200);
+    const keys = page.getByRole('table', { name: 'API keys' });
+    await expect(keys).toContainText('e2e-reader');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(keys.getByRole('row').filter({ hasText: 'e2e-reader' })).toContainText('1 (0)');
+    await shot(page, 'api-monitoring-keys');
+    await page.getByRole('button', { name: 'Revoke e2e-reader' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke API key' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await expect(keys.getByRole('row').filter({ hasText: 'e2e-reader' })).toContainText('revoked');
+    expect(
+      (await request.get('/api/mail/users', { headers: { Authorization: `Bearer ${token}` } })).status(),
+    ).toBe(401);
   });
 
   test('phone layout at 390 px', async ({ page }) => {

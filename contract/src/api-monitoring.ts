@@ -189,3 +189,139 @@ export const apiMonitoringRoutes = {
     audit: 'api.cache.clear',
   }),
 };
+
+/** What an API key may reach: the areas of the console's API, and /metrics. */
+export const API_KEY_AREAS = ['mail', 'dns', 'ssl', 'system', 'metrics'] as const;
+export const ApiKeyArea = z.enum(API_KEY_AREAS);
+export const API_KEY_AREA_LABELS: Record<(typeof API_KEY_AREAS)[number], string> = {
+  mail: 'Mail',
+  dns: 'DNS',
+  ssl: 'SSL',
+  system: 'System',
+  metrics: 'Metrics (/metrics)',
+};
+export const ApiKeyAccess = z.enum(['read', 'read-write']);
+/** Expiry choices in days. */
+export const API_KEY_EXPIRY_DAYS = [7, 30, 90, 365] as const;
+
+/** An address (IPv4 or IPv6) or a CIDR range. */
+const ADDRESS_RE = /^(?:(?:\d{1,3}\.){3}\d{1,3}(?:\/\d{1,2})?|[0-9a-fA-F:]+(?:\/\d{1,3})?)$/;
+export const addressList = (label: string) =>
+  z
+    .array(z.string().trim().regex(ADDRESS_RE, `${label} format is invalid`))
+    .max(50, `${label} must be at most 50 entries`);
+
+export const CreateApiKey = z.object({
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(64, 'Name must be at most 64 characters')
+    .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'Name format is invalid'),
+  access: ApiKeyAccess,
+  areas: z.array(ApiKeyArea).min(1, 'Areas is required'),
+  /** Empty: every domain; else like a domain administrator's domains. */
+  domains: z
+    .array(
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(
+          /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,}$/,
+          'Please enter a valid domain name',
+        ),
+    )
+    .max(100),
+  expiresInDays: z.union(
+    API_KEY_EXPIRY_DAYS.map((d) => z.literal(d)) as [
+      z.ZodLiteral<7>,
+      z.ZodLiteral<30>,
+      z.ZodLiteral<90>,
+      z.ZodLiteral<365>,
+    ],
+    {
+      error: 'Expiry is required',
+    },
+  ),
+  allowedAddresses: addressList('Allowed addresses'),
+});
+export type CreateApiKey = z.infer<typeof CreateApiKey>;
+
+export const ApiKeyView = z.object({
+  id: z.number(),
+  name: z.string(),
+  prefix: z.string(),
+  access: ApiKeyAccess,
+  areas: z.array(ApiKeyArea),
+  domains: z.array(z.string()),
+  allowedAddresses: z.array(z.string()),
+  createdAt: z.string(),
+  createdBy: z.string(),
+  expiresAt: z.string(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  lastIp: z.string().nullable(),
+  status: z.enum(['active', 'expired', 'revoked']),
+  requests: z.number(),
+  errors: z.number(),
+  /** The key's own rate limit buckets (the same limits as every principal). */
+  currentMinute: z.number(),
+  currentHour: z.number(),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyView>;
+
+export const ApiKeyList = z.object({ keys: z.array(ApiKeyView) });
+/** The key itself is in this answer only: it is stored hashed. */
+export const ApiKeyCreated = z.object({ key: ApiKeyView, token: z.string() });
+export const ApiKeyParams = z.object({ id: z.coerce.number().int().min(1) });
+
+export const MetricsAccess = z.object({
+  protected: z.boolean(),
+  allowedAddresses: addressList('Allowed addresses'),
+});
+export type MetricsAccess = z.infer<typeof MetricsAccess>;
+
+export const apiKeyRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: 'api-monitoring/keys',
+    summary: 'API keys with their figures and last use',
+    tags: ['api-monitoring'],
+    response: ApiKeyList,
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: 'api-monitoring/keys',
+    summary: 'Create an API key (shown once)',
+    tags: ['api-monitoring'],
+    body: CreateApiKey,
+    response: ApiKeyCreated,
+    audit: 'api.key.create',
+  }),
+  revoke: defineRoute({
+    method: 'POST',
+    path: 'api-monitoring/keys/:id/revoke',
+    summary: 'Revoke an API key',
+    tags: ['api-monitoring'],
+    params: ApiKeyParams,
+    response: ApiKeyView,
+    audit: 'api.key.revoke',
+  }),
+  metricsAccess: defineRoute({
+    method: 'GET',
+    path: 'api-monitoring/metrics-access',
+    summary: 'Who may read /metrics',
+    tags: ['api-monitoring'],
+    response: MetricsAccess,
+  }),
+  saveMetricsAccess: defineRoute({
+    method: 'PUT',
+    path: 'api-monitoring/metrics-access',
+    summary: 'Protect /metrics (a key with the metrics area, or allowed addresses)',
+    tags: ['api-monitoring'],
+    body: MetricsAccess,
+    response: MetricsAccess,
+    audit: 'api.metrics-access.update',
+  }),
+};

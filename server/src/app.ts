@@ -88,7 +88,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // Request statistics of every worker (roll-ups in the database), the editable rate limit and the
   // response cache (features/api-monitoring); /metrics reads the same roll-ups.
   const apiMonitor = await installApiMonitoring(app, deps);
-  const promRegistry = installMetrics(app, () => apiMonitor.prometheusText());
+  const promRegistry = installMetrics(
+    app,
+    () => apiMonitor.prometheusText(),
+    (request) => apiMonitor.metricsAllowed(request),
+  );
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Mailroom API', version: '1.0.0' },
@@ -97,10 +101,12 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     transform: jsonSchemaTransform,
   });
   const rateLimit = await registerRateLimit(app, deps.database, deps.config.rateLimit);
-  installAuthGuard(app, deps.database.db, {
-    idleMs: deps.config.sessionIdleMs,
-    absoluteMs: deps.config.sessionAbsoluteMs,
-  });
+  installAuthGuard(
+    app,
+    deps.database.db,
+    { idleMs: deps.config.sessionIdleMs, absoluteMs: deps.config.sessionAbsoluteMs },
+    apiMonitor.keyAuth,
+  );
   rateLimit.afterAuth();
   apiMonitor.installAfterAuth();
   installCsrfGuard(app);

@@ -52,6 +52,32 @@ export interface ApiSettingsTable {
   cache_max_size: number;
   cache_generation: number;
   updated_at: number;
+  metrics_protected: Generated<number>;
+  /** JSON list of addresses / CIDR ranges. */
+  metrics_allowed: Generated<string>;
+}
+
+/** An API key for automation (only its hash is stored). */
+export interface ApiKeyTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  /** The key's first characters, to recognise it in the list. */
+  prefix: string;
+  /** 'read' | 'read-write' */
+  access: string;
+  /** JSON lists: areas ('mail', 'dns', 'ssl', 'system', 'metrics'), domains (empty: all), allowed addresses (empty: any). */
+  areas: string;
+  domains: string;
+  allowed: string;
+  expires_at: number | null;
+  created_at: number;
+  created_by: string;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  last_ip: string | null;
+  requests: Generated<number>;
+  errors: Generated<number>;
 }
 
 /** The editable rate limit's two fixed windows of one principal ('admin:<id>'). */
@@ -78,4 +104,5 @@ export interface ApiMonitoringTables {
   api_settings: ApiSettingsTable;
   api_rate_buckets: ApiRateBucketTable;
   api_cache_nodes: ApiCacheNodeTable;
+  api_keys: ApiKeyTable;
 }

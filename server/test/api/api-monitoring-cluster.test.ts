@@ -49,7 +49,8 @@ describe('API monitoring with MAILROOM_WORKERS=2', () => {
   let token = '';
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const call = (method: string, p: string, body?: object) => request(agent, port, method, p, token, body);
-  const stats = async () => JSON.parse((await call('GET', '/api/api-monitoring/stats?window=5m')).body) as { requestCount: number };
+  const stats = async () =>
+    JSON.parse((await call('GET', '/api/api-monitoring/stats?window=5m')).body) as { requestCount: number };
   // A worker adds its counts every 2 s: wait until the figure stops moving.
   const settledCount = async (expected: number) => {
     const deadline = Date.now() + 20_000;
@@ -125,7 +126,11 @@ describe('API monitoring with MAILROOM_WORKERS=2', () => {
     if (inMinute > 45_000) await new Promise((r) => setTimeout(r, 61_000 - inMinute));
     const codes: number[] = [];
     for (let i = 0; i < 150; i += 10)
-      codes.push(...(await Promise.all(Array.from({ length: 10 }, () => call('GET', '/api/jobs')))).map((r) => r.status));
+      codes.push(
+        ...(await Promise.all(Array.from({ length: 10 }, () => call('GET', '/api/jobs')))).map(
+          (r) => r.status,
+        ),
+      );
     expect(codes.filter((c) => c === 200)).toHaveLength(100);
     expect(codes.filter((c) => c === 429)).toHaveLength(50);
     // The page is never limited: the administrator can lift the limit.

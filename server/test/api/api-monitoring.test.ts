@@ -281,4 +281,156 @@ describe.each(dialects())('API monitoring on %s', (dialect) => {
       after: { enabled: false, ttl: 600, maxSize: 10 },
     });
   });
+
+  it('API keys: shown once, stored hashed, scoped, audited under their name, revocable; /metrics protected', async () => {
+    const create = (payload: object) => t.call({ method: 'POST', url: '/api/api-monitoring/keys', payload });
+    const bad = await create({
+      name: '',
+      access: 'read',
+      areas: [],
+      domains: [],
+      expiresInDays: 3,
+      allowedAddresses: ['x'],
+    });
+    expect(bad.statusCode).toBe(400);
+    const made = await create({
+      name: 'ci-reader',
+      access: 'read',
+      areas: ['mail'],
+      domains: [],
+      expiresInDays: 30,
+      allowedAddresses: [],
+    });
+    expect(made.statusCode).toBe(200);
+    const { token, key } = made.json<{
+      token: string;
+      key: { id: number; prefix: string; status: string };
+    }>();
+    expect(token).toMatch(/^mrk_/);
+    expect(key.status).toBe('active');
+    expect(token.startsWith(key.prefix)).toBe(true);
+    const row = await t.deps.database.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    expect(row.token_hash).not.toContain(token);
+    expect(
+      JSON.stringify(await t.call({ url: '/api/api-monitoring/keys' }).then((r) => r.json())),
+    ).not.toContain(token);
+    expect(
+      (
+        await create({
+          name: 'ci-reader',
+          access: 'read',
+          areas: ['mail'],
+          domains: [],
+          expiresInDays: 30,
+          allowedAddresses: [],
+        })
+      ).statusCode,
+    ).toBe(409);
+
+    const withKey = (url: string, method: 'GET' | 'POST' = 'GET', extra: object = {}) =>
+      t.app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...extra });
+    expect((await withKey('/api/mail/users')).statusCode).toBe(200);
+    expect(
+      (
+        await withKey('/api/mail/users/add', 'POST', {
+          payload: { email: 'k@example.org', password: 'key-password-1', quota: 1 },
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await withKey('/api/dns/zones')).statusCode).toBe(403);
+    expect((await withKey('/api/accounts')).statusCode).toBe(403);
+    expect((await withKey('/api/api-monitoring/keys')).statusCode).toBe(403);
+    const audit = await t.deps.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('actor', '=', 'api-key:ci-reader')
+      .execute();
+    expect(audit.length).toBe(5);
+    expect(audit.map((a) => a.outcome).sort()).toEqual([
+      'failure',
+      'failure',
+      'failure',
+      'failure',
+      'success',
+    ]);
+    const listed = (await t.call({ url: '/api/api-monitoring/keys' })).json<{
+      keys: { name: string; requests: number; lastUsedAt: string | null }[];
+    }>();
+    expect(listed.keys.find((k) => k.name === 'ci-reader')).toMatchObject({
+      requests: 5,
+      lastUsedAt: expect.any(String),
+    });
+
+    // Allowed addresses.
+    const fenced = (
+      await create({
+        name: 'fenced',
+        access: 'read-write',
+        areas: ['mail'],
+        domains: [],
+        expiresInDays: 7,
+        allowedAddresses: ['10.0.0.0/8'],
+      })
+    ).json<{ token: string }>().token;
+    const from = (ip: string) =>
+      t.app.inject({
+        url: '/api/mail/users',
+        remoteAddress: ip,
+        headers: { authorization: `Bearer ${fenced}` },
+      });
+    expect((await from('127.0.0.1')).statusCode).toBe(403);
+    expect((await from('10.1.2.3')).statusCode).toBe(200);
+
+    // Revoked: refused at once.
+    expect(
+      (await t.call({ method: 'POST', url: `/api/api-monitoring/keys/${key.id}/revoke` })).statusCode,
+    ).toBe(200);
+    expect((await withKey('/api/mail/users')).statusCode).toBe(401);
+
+    // /metrics: open by default; protected, it needs a metrics key or an allowed address.
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(200);
+    const scraper = (
+      await create({
+        name: 'prometheus',
+        access: 'read',
+        areas: ['metrics'],
+        domains: [],
+        expiresInDays: 365,
+        allowedAddresses: [],
+      })
+    ).json<{ token: string }>().token;
+    const protect = await t.call({
+      method: 'PUT',
+      url: '/api/api-monitoring/metrics-access',
+      payload: { protected: true, allowedAddresses: ['192.0.2.7'] },
+    });
+    expect(protect.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          url: '/metrics',
+          headers: { authorization: `Bearer ${fenced}` },
+          remoteAddress: '10.0.0.1',
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${scraper}` } })).statusCode,
+    ).toBe(200);
+    expect((await t.app.inject({ url: '/metrics', remoteAddress: '192.0.2.7' })).statusCode).toBe(200);
+    // The other process follows within its settings poll.
+    await new Promise((r) => setTimeout(r, SETTINGS_POLL_MS + 500));
+    expect((await second.inject({ url: '/metrics' })).statusCode).toBe(401);
+    await t.call({
+      method: 'PUT',
+      url: '/api/api-monitoring/metrics-access',
+      payload: { protected: false, allowedAddresses: [] },
+    });
+    expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(200);
+  });
 });

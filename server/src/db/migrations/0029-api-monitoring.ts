@@ -58,6 +58,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     /** Raised by Clear: every worker empties its cache when it sees a new value. */
     .addColumn('cache_generation', bigint(db), (c) => c.notNull())
     .addColumn('updated_at', bigint(db), (c) => c.notNull())
+    /** /metrics open to anyone (0), or only to a key with the metrics area or an allowed address (1). */
+    .addColumn('metrics_protected', 'integer', (c) => c.notNull().defaultTo(0))
+    /** JSON list of addresses or CIDR ranges that may scrape /metrics without a key. */
+    .addColumn('metrics_allowed', 'text', (c) => c.notNull().defaultTo('[]'))
     .execute();
   await sql`insert into api_settings (id, rate_enabled, rate_per_minute, rate_per_hour, cache_enabled,
       cache_ttl_seconds, cache_max_size, cache_generation, updated_at)
@@ -74,6 +78,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('admitted', 'integer', (c) => c.notNull())
     .execute();
 
+  // API keys for automation: only the SHA-256 of the key is kept (it is shown once).
+  await withId(db, db.schema.createTable('api_keys'))
+    .addColumn('name', 'text', (c) => c.notNull().unique())
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('prefix', 'text', (c) => c.notNull())
+    .addColumn('access', 'text', (c) => c.notNull())
+    .addColumn('areas', 'text', (c) => c.notNull())
+    .addColumn('domains', 'text', (c) => c.notNull())
+    .addColumn('allowed', 'text', (c) => c.notNull())
+    .addColumn('expires_at', bigint(db))
+    .addColumn('created_at', bigint(db), (c) => c.notNull())
+    .addColumn('created_by', 'text', (c) => c.notNull())
+    .addColumn('revoked_at', bigint(db))
+    .addColumn('last_used_at', bigint(db))
+    .addColumn('last_ip', 'text')
+    .addColumn('requests', bigint(db), (c) => c.notNull().defaultTo(0))
+    .addColumn('errors', bigint(db), (c) => c.notNull().defaultTo(0))
+    .execute();
+
   await db.schema
     .createTable('api_cache_nodes')
     .addColumn('node', 'text', (c) => c.primaryKey())
@@ -84,6 +107,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of [
+    'api_keys',
     'api_cache_nodes',
     'api_rate_buckets',
     'api_settings',

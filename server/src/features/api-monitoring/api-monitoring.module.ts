@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
+import type { KeyAuth } from '../../http/auth-guard.ts';
 import { tooManyRequests } from '../../http/errors.ts';
+import { tokenFromHeaders } from '../../http/sessions.ts';
 import { LIST_ROUTE_COUNTERS } from '../../http/list-etag.ts';
 import { RATE_LIMIT_MESSAGE } from '../../http/rate-limit.ts';
+import { addressAllowed, authenticateKey, isApiKeyToken, noteCall, principalOf } from './api-key.service.ts';
 import { purgeStats, totalRows } from './api-stats.repository.ts';
 import { type ApiSettings, readApiSettings } from './api-settings.repository.ts';
 import { BUCKET_COLUMNS, LATENCY_BOUNDS_MS } from './latency-histogram.service.ts';
@@ -27,6 +30,10 @@ export interface ApiMonitor {
   clearCache(): void;
   /** The request counters and durations of every worker and instance, in Prometheus text. */
   prometheusText(): Promise<string>;
+  /** API keys for the auth guard. */
+  readonly keyAuth: KeyAuth;
+  /** Whether this request may read /metrics (open, an allowed address, or a key with the metrics area). */
+  metricsAllowed(request: FastifyRequest): Promise<boolean>;
   /** The editable per-principal limit, after the auth guard found the session. */
   installAfterAuth(): void;
   /** The response cache, after the list validators (http/list-etag.ts). */
@@ -122,6 +129,24 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
     flush,
     apply,
     clearCache: () => cache.clear(),
+    keyAuth: {
+      isKey: isApiKeyToken,
+      authenticate: (token, r) => authenticateKey(db, token, r),
+      noteCall: (id, ip, status) => noteCall(db, id, ip, status),
+    },
+    async metricsAllowed(request) {
+      if (!settings.metricsProtected) return true;
+      if (settings.metricsAllowed.length && addressAllowed(request.ip, settings.metricsAllowed)) return true;
+      const token = tokenFromHeaders({ authorization: request.headers.authorization });
+      if (!token || !isApiKeyToken(token)) return false;
+      const { admin, error } = await authenticateKey(db, token, {
+        ip: request.ip,
+        method: 'GET',
+        route: '/metrics',
+      });
+      if (admin?.apiKey) await noteCall(db, admin.apiKey.id, request.ip, error ? 401 : 200);
+      return error === null && admin !== null;
+    },
     async prometheusText() {
       await flush();
       const rows = await totalRows(db);
@@ -157,7 +182,7 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
         (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {
           const admin = request.admin;
           if (!admin || !settings.rateEnabled || exemptFromLimit(request.routeOptions.url)) return done();
-          limiter.check(`admin:${admin.adminId}`).then(
+          limiter.check(principalOf(admin)).then(
             (d) => {
               if (!d.admitted) return done(tooManyRequests(d.retryAfter, RATE_LIMIT_MESSAGE(d.retryAfter)));
               void reply.header('x-ratelimit-remaining', String(d.remaining));
@@ -190,7 +215,7 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
           const key = cacheKey({
             method: request.method,
             url: request.url,
-            principal: `admin:${admin.adminId}`,
+            principal: principalOf(admin),
             scope: `${admin.role}:${admin.domains.join(',')}`,
             accept: request.headers.accept,
           });

@@ -1,7 +1,14 @@
-import { apiMonitoringRoutes as r } from '@mailroom/contract/api-monitoring';
+import { apiKeyRoutes as k, apiMonitoringRoutes as r } from '@mailroom/contract/api-monitoring';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRoute } from '../../http/register-route.ts';
+import {
+  createApiKey,
+  listApiKeys,
+  metricsAccess,
+  revokeApiKey,
+  saveMetricsAccess,
+} from './api-key.service.ts';
 import type { ApiMonitor } from './api-monitoring.module.ts';
 import {
   clearCache,
@@ -34,5 +41,32 @@ export function registerApiMonitoring(app: FastifyInstance, deps: AppDeps, monit
     await clearCache(db, monitor);
     request.auditTarget = 'cache';
     return { cleared: true as const };
+  });
+
+  registerRoute(app, k.list, async () => ({ keys: await listApiKeys(db) }));
+  registerRoute(app, k.create, async ({ body, request }) => {
+    const created = await createApiKey(db, body, request.admin!.email);
+    // The audit line names the key and its scope, never the key itself.
+    request.auditTarget = `api-key:${created.key.name}`;
+    request.auditDetails = {
+      access: created.key.access,
+      areas: created.key.areas,
+      domains: created.key.domains,
+      allowedAddresses: created.key.allowedAddresses,
+      expiresAt: created.key.expiresAt,
+    };
+    return created;
+  });
+  registerRoute(app, k.revoke, async ({ params, request }) => {
+    const key = await revokeApiKey(db, params.id);
+    request.auditTarget = `api-key:${key.name}`;
+    return key;
+  });
+  registerRoute(app, k.metricsAccess, async () => metricsAccess(db));
+  registerRoute(app, k.saveMetricsAccess, async ({ body, request }) => {
+    const change = await saveMetricsAccess(db, body, (settings) => monitor.apply(settings));
+    request.auditTarget = 'metrics';
+    request.auditDetails = change;
+    return change.after;
   });
 }

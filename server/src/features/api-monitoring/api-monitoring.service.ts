@@ -19,12 +19,11 @@ import {
   writeCacheSettings,
   writeRateSettings,
 } from './api-settings.repository.ts';
+import { principalOf } from './api-key.service.ts';
 import { rateLimitState } from './rate-limit.service.ts';
 
 /** How recently a process must have reported its cache size to be counted. */
 const NODE_FRESH_MS = 30_000;
-
-export const principalOf = (admin: SessionAdmin) => `admin:${admin.adminId}`;
 
 export async function readStats(
   db: Kysely<Database>,

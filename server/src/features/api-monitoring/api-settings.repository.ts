@@ -11,6 +11,18 @@ export interface ApiSettings {
   cacheGeneration: number;
   /** When the row last changed: a read older than the settings held is not taken. */
   updatedAt: number;
+  metricsProtected: boolean;
+  /** Addresses / CIDR ranges that may read /metrics without a key. */
+  metricsAllowed: string[];
+}
+
+function addressList(v: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(v);
+    return Array.isArray(parsed) ? parsed.map(String) : [];
+  } catch {
+    return [];
+  }
 }
 
 type Executor = Pick<Kysely<Database>, 'selectFrom' | 'updateTable'>;
@@ -26,6 +38,8 @@ export async function readApiSettings(db: Executor): Promise<ApiSettings> {
     cacheMaxSize: Number(r.cache_max_size),
     cacheGeneration: Number(r.cache_generation),
     updatedAt: Number(r.updated_at),
+    metricsProtected: Number(r.metrics_protected) === 1,
+    metricsAllowed: addressList(r.metrics_allowed),
   };
 }
 

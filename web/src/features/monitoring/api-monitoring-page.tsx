@@ -23,6 +23,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
 import { formatCompactNumber } from '../../lib/format.ts';
 import { apiMonitoringKeys } from './api/api-monitoring-keys.ts';
+import { ApiKeysPanel } from './api/api-keys-panel.tsx';
 import { RecentTable, RoutesTable } from './api/api-tables.tsx';
 import { CachePanel } from './api/cache-panel.tsx';
 import {
@@ -298,6 +299,7 @@ export default function ApiMonitoringPage() {
             </section>
           </>
         )}
+        <ApiKeysPanel />
       </Stack>
     </>
   );

@@ -6,6 +6,8 @@ export const apiMonitoringKeys = {
   stats: (window: StatsWindow) => ['api-monitoring', 'stats', window] as const,
   rateLimit: () => ['api-monitoring', 'rate-limit'] as const,
   cache: () => ['api-monitoring', 'cache'] as const,
+  keys: () => ['api-monitoring', 'keys'] as const,
+  metricsAccess: () => ['api-monitoring', 'metrics-access'] as const,
 };
 
 /** The page refreshes itself this often (its own calls are left out of the figures). */
