@@ -285,7 +285,7 @@ export function ApiKeysPanel() {
           k.status === 'revoked' ? null : (
             <Button
               size="xs"
-              variant="light"
+              variant="outline"
               color="red"
               onClick={() => void onRevoke(k)}
               aria-label={`Revoke ${k.name}`}

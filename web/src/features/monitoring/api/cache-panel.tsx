@@ -119,7 +119,7 @@ export function CachePanel({ state }: { state: CacheState }) {
           Cache Management
         </Title>
         <Button
-          variant="light"
+          variant="outline"
           color="red"
           size="xs"
           leftSection={<IconTrash size={14} aria-hidden />}
