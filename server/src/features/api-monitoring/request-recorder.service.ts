@@ -24,6 +24,8 @@ export interface RecordedRequest {
 
 /** How often each process adds what it counted to the shared roll-ups. */
 export const FLUSH_INTERVAL_MS = 2000;
+/** How often an idle process still reports its cache size (readers count reports of the last 30 s). */
+export const NODE_REFRESH_MS = 10_000;
 
 /**
  * Counts this process's requests in memory and adds them to the database roll-ups every few
@@ -35,6 +37,8 @@ export class RequestRecorder {
   private recent: RecentRequest[] = [];
   private evictions = 0;
   private flushing: Promise<void> = Promise.resolve();
+  /** The cache size last written and when: an idle process refreshes it only every NODE_REFRESH_MS. */
+  private nodeWritten = { size: -1, at: 0 };
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -114,6 +118,16 @@ export class RequestRecorder {
     const minutes = [...this.minutes.values()];
     const totals = [...this.totals.values()];
     const recent = this.recent;
+    const size = this.cacheSize();
+    // Nothing counted and the cache unchanged: an idle process writes only now and then.
+    if (
+      !minutes.length &&
+      !totals.length &&
+      !recent.length &&
+      size === this.nodeWritten.size &&
+      now - this.nodeWritten.at < NODE_REFRESH_MS
+    )
+      return;
     this.minutes = new Map();
     this.totals = new Map();
     this.recent = [];
@@ -122,8 +136,9 @@ export class RequestRecorder {
         minutes,
         totals,
         recent,
-        node: { node: this.node, size: this.cacheSize(), now },
+        node: { node: this.node, size, now },
       });
+      this.nodeWritten = { size, at: now };
     } catch (err) {
       // Kept for the next flush: a busy database delays the figures, it does not lose them.
       for (const m of minutes) mergeMinute(this.minutes, m);
