@@ -8,6 +8,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { AppDeps } from './app-deps.ts';
 import { registerApply } from './apply/apply.routes.ts';
+import { installApiMonitoring } from './features/api-monitoring/api-monitoring.module.ts';
+import { registerApiMonitoring } from './features/api-monitoring/api-monitoring.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerNotifications } from './features/events/notifications.routes.ts';
 import { registerSearch } from './features/search/search.routes.ts';
@@ -59,6 +61,8 @@ export interface BuildOptions {
   throttle?: ThrottlePolicy;
   /** Job runner, events hub and stream timings (tests shorten them). */
   jobs?: RunnerTuning & HubTuning & EventsOptions;
+  /** Extra routes, registered before the app is ready (tests only: e.g. a route that fails). */
+  testRoutes?: (app: FastifyInstance) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -87,7 +91,14 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   installSecurityHeaders(app);
   // Cross-site forms and simple fetches can send text/plain; no route reads it (imports take text/csv).
   app.removeContentTypeParser('text/plain');
-  const promRegistry = installMetrics(app);
+  // Request statistics of every worker (roll-ups in the database), the editable rate limit and the
+  // response cache (features/api-monitoring); /metrics reads the same roll-ups.
+  const apiMonitor = await installApiMonitoring(app, deps);
+  const promRegistry = installMetrics(
+    app,
+    () => apiMonitor.prometheusText(),
+    (request) => apiMonitor.metricsAllowed(request),
+  );
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Mailroom API', version: '1.0.0' },
@@ -96,11 +107,14 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     transform: jsonSchemaTransform,
   });
   const rateLimit = await registerRateLimit(app, deps.database, deps.config.rateLimit);
-  installAuthGuard(app, deps.database.db, {
-    idleMs: deps.config.sessionIdleMs,
-    absoluteMs: deps.config.sessionAbsoluteMs,
-  });
+  installAuthGuard(
+    app,
+    deps.database.db,
+    { idleMs: deps.config.sessionIdleMs, absoluteMs: deps.config.sessionAbsoluteMs },
+    apiMonitor.keyAuth,
+  );
   rateLimit.afterAuth();
+  apiMonitor.installAfterAuth();
   installCsrfGuard(app);
   installSystemMaintenance(app, deps);
   const stopPurge = startPurgeTimer(
@@ -114,6 +128,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     done();
   });
   installListEtags(app, deps.database.db);
+  apiMonitor.installCache();
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
@@ -151,6 +166,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAudit(app, deps);
   registerNotifications(app, deps);
   registerSearch(app, deps);
+  registerApiMonitoring(app, deps, apiMonitor);
   registerApply(app, deps);
   // DNS publishes the mail domains' records; the facts come from the mail area, wired here so
   // neither feature imports the other.
@@ -178,6 +194,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     tls: ssl.mailTls,
   });
 
+  opts.testRoutes?.(app);
   await installSpa(app, deps.config.webDist);
   await app.ready();
   return app;

@@ -45,10 +45,15 @@ export interface BenchApp {
 }
 
 /** An app on a seeded bench database, signed in, with the seeded domains' DKIM keys made. */
-export async function benchApp(db: BenchDb, waitForDkim = true): Promise<BenchApp> {
+export async function benchApp(
+  db: BenchDb,
+  waitForDkim = true,
+  env: Record<string, string> = {},
+): Promise<BenchApp> {
   const config = loadConfig({
     MAILROOM_DATA_DIR: db.dataDir,
     MAILROOM_WEB_DIST: path.join(db.dataDir, 'no-web'),
+    ...env,
   });
   await addAdmin(db.handle.db, 'bench@example.com', 'bench-password-1');
   const app = await buildApp({ config, database: db.handle, host: new Host(config.hostRoot, false) });

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { installDomainCheck, routeAccessError } from './access-scope.ts';
 import { recordAudit } from './audit.ts';
 import { forbidden, unauthorized } from './errors.ts';
-import { type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
+import { type SessionAdmin, type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
 
 /**
  * Decided on the matched route pattern, not the raw URL: the router decodes `/%61pi/…` to
@@ -32,7 +32,24 @@ const mailboxMayReach = (route: string | undefined) =>
  * Every /api route needs a live session unless its catalogue entry is public. State-changing
  * calls are written to the audit log as their answer leaves, with its outcome.
  */
-export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, policy: SessionPolicy): void {
+/** API keys for automation (features/api-monitoring), wired in app.ts so http/ imports no feature. */
+export interface KeyAuth {
+  /** Whether the bearer token is an API key (not a session key). */
+  isKey(token: string): boolean;
+  authenticate(
+    token: string,
+    request: { ip: string; method: string; route: string | undefined },
+  ): Promise<{ admin: SessionAdmin | null; error: Error | null }>;
+  /** Each call of a key, as its answer leaves: last use and counts. */
+  noteCall(keyId: number, ip: string, status: number): Promise<void>;
+}
+
+export function installAuthGuard(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  keys?: KeyAuth,
+): void {
   app.decorateRequest('admin', null);
   app.decorateRequest('auditTarget', null);
   app.decorateRequest('auditDetails', null);
@@ -48,6 +65,22 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
     const token = tokenFromHeaders(request.headers);
     if (!token) {
       done(unauthorized());
+      return;
+    }
+    if (keys?.isKey(token)) {
+      keys
+        .authenticate(token, { ip: request.ip, method: request.method, route: request.routeOptions.url })
+        .then(
+          ({ admin, error }) => {
+            // A known key's refused call is still its call: audited under its name.
+            if (admin) request.admin = admin;
+            if (error) return done(error);
+            const denied = admin ? routeAccessError(request, admin) : unauthorized();
+            if (denied) return done(denied);
+            done();
+          },
+          (err: Error) => done(err),
+        );
       return;
     }
     touchSession(db, policy, token).then(
@@ -73,6 +106,28 @@ export function installAuthGuard(app: FastifyInstance, db: Kysely<Database>, pol
   // recent activity fetched right after an action already shows it.
   app.addHook('onSend', (request, reply, payload, done) => {
     const action = request.routeOptions.config?.audit;
+    const key = request.admin?.apiKey;
+    if (key && keys && !request.auditDone) {
+      // Every call of an API key is audited under the key's name, reads included.
+      request.auditDone = true;
+      const params = request.params as Record<string, string> | undefined;
+      Promise.all([
+        recordAudit(db, {
+          actor: request.admin!.email,
+          action: action ?? `${request.method} ${request.routeOptions.url ?? ''}`,
+          target:
+            request.auditTarget ??
+            (params && Object.keys(params).length ? Object.values(params).join('/') : null),
+          ip: request.ip,
+          outcome: reply.statusCode < 400 ? 'success' : 'failure',
+          details: request.auditDetails ?? (reply.statusCode >= 400 ? { status: reply.statusCode } : null),
+        }),
+        keys.noteCall(key.id, request.ip, reply.statusCode),
+      ])
+        .catch((err: unknown) => request.log.error({ err }, 'audit write failed'))
+        .finally(() => done(null, payload));
+      return;
+    }
     if (
       request.method === 'GET' ||
       request.method === 'HEAD' ||

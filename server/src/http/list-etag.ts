@@ -66,6 +66,7 @@ export function installListEtags(app: FastifyInstance, db: Kysely<Database>): vo
   // The tag goes on successful answers only: an error (a 404 zone, a 400 cursor) must not be
   // revalidated into a 304 later.
   const tags = new WeakMap<FastifyRequest, string>();
+  app.decorateRequest('listEtag', null);
   app.addHook('onSend', (request, reply, payload, done) => {
     const etag = tags.get(request);
     if (etag !== undefined && reply.statusCode === 200) void reply.header('etag', etag);
@@ -89,6 +90,7 @@ export function installListEtags(app: FastifyInstance, db: Kysely<Database>): vo
           return;
         }
         tags.set(request, etag);
+        request.listEtag = etag;
         done();
       },
       (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),

@@ -82,8 +82,8 @@ function limitHook(limiter: Limiter, applies: (request: FastifyRequest) => boole
  * The general API rate limit (@fastify/rate-limit's counting, our error shape: 429 + Retry-After).
  * Per address on every request, before authentication, so unauthenticated floods are limited too;
  * per session after the auth guard has found the session (install this around it: `beforeAuth`
- * before `installAuthGuard`, `afterAuth` after). On PostgreSQL the counters live in the database
- * and are shared across instances; on SQLite (one machine) they stay in memory.
+ * before `installAuthGuard`, `afterAuth` after). The counters live in the database, shared by every
+ * worker and instance.
  */
 export async function registerRateLimit(
   app: FastifyInstance,
@@ -94,7 +94,9 @@ export async function registerRateLimit(
   await app.register(fastifyRateLimit, {
     global: false,
     timeWindow: policy.windowMs,
-    ...(database.dialect === 'postgres' ? { store: databaseStore(database.db) } : {}),
+    // In the database on both dialects: every worker process (and instance) counts against one
+    // limit (in memory, each worker of a SQLite server admitted its own full limit).
+    store: databaseStore(database.db),
   });
   const onApi = (request: FastifyRequest) =>
     request.url.startsWith('/api') || request.url.startsWith('/auth/');

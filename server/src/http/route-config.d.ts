@@ -23,6 +23,10 @@ declare module 'fastify' {
     auditDetails: Record<string, unknown> | null;
     /** Set when the handler already wrote its own audit line. */
     auditDone: boolean;
+    /** A list read's validator (http/list-etag.ts), read before the list; null elsewhere. */
+    listEtag: string | null;
+    /** What the response cache did with this request (features/api-monitoring); null: not a cached route. */
+    apiCache: 'hit' | 'miss' | 'bypass' | null;
   }
   interface FastifyInstance {
     /** Every route registered on the app (see http/route-list.ts). */

@@ -20,6 +20,8 @@ export interface SessionAdmin {
   domains: string[];
   /** Set for a mailbox user's account: it reaches only /api/auth/* and /api/account/*. */
   mailboxId: number | null;
+  /** Set when the request came with an API key (features/api-monitoring): `email` is `api-key:<name>`. */
+  apiKey?: { id: number; name: string };
 }
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

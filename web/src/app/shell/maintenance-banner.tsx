@@ -9,7 +9,7 @@ import { systemAdminRoutes } from '../../api/first-screen-routes.ts';
 export function MaintenanceBanner() {
   const settings = useQuery({
     queryKey: ['system-admin', 'settings'],
-    queryFn: () => apiCall(systemAdminRoutes.settings),
+    queryFn: () => apiCall(systemAdminRoutes.settings, { background: true }),
     refetchInterval: 30_000,
   });
   if (!settings.data?.form.maintenanceMode) return null;
