@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { errorRateTone } from '@mailroom/contract/web';
 import {
-  errorRateTone,
   formatErrorRate,
   formatWebNumber,
   formatWebUptime,

@@ -37,13 +37,6 @@ export const TONE_COLOR: Record<Tone, string> = {
   info: 'blue',
 };
 
-/** Error rate in percent: up to 1 success, up to 5 warning, above 5 error. */
-export function errorRateTone(percent: number): Tone {
-  if (percent <= 1) return 'success';
-  if (percent <= 5) return 'warning';
-  return 'error';
-}
-
 /** '0.42%': the error rate with two decimals. */
 export function formatErrorRate(percent: number): string {
   return `${(Number.isFinite(percent) ? percent : 0).toFixed(2)}%`;
@@ -81,7 +74,14 @@ export function statusTone(status: string): Tone {
   }
 }
 
-/** Response time in ms: '12 ms'; 1,000 ms and more with the K rule ('1.2K ms'). */
-export function formatResponseTime(ms: number): string {
-  return `${formatWebNumber(ms)} ms`;
+/** Response time in ms: '12 ms' (rounded); '—' when there were no requests to time. */
+export function formatResponseTime(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '—';
+  return `${Math.round(ms).toLocaleString('en-US')} ms`;
+}
+
+/** An ISO time as the browser's local date and time ('' when unreadable). */
+export function formatLastModified(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString();
 }

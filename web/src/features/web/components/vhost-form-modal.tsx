@@ -1,0 +1,129 @@
+import {
+  VHOST_FORM_DEFAULTS,
+  vhostFormErrors,
+  vhostFormToInput,
+  vhostToForm,
+  webMessages,
+  type VhostFormValues,
+  type VhostSaved,
+  type VirtualHost,
+  type WebCapabilities,
+} from '@mailroom/contract/web';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMediaQuery } from '@mantine/hooks';
+import { useState } from 'react';
+import { ApiError, errorMessage } from '../../../api/client.ts';
+import { notify } from '../../../lib/notifications-store.ts';
+import { formErrorsFrom, saveProblem } from '../form-errors.ts';
+import { useCreateVhost } from '../use-create-vhost.ts';
+import { useUpdateVhost } from '../use-update-vhost.ts';
+import { VirtualHostFields } from './virtual-host-fields.tsx';
+
+/** Closed (null), Add Virtual Host, or Edit Virtual Host of a stored host. */
+export type VhostModalMode = { kind: 'add' } | { kind: 'edit'; vhost: VirtualHost } | null;
+
+const FIELDS = Object.keys(VHOST_FORM_DEFAULTS);
+
+export interface VhostFormModalProps {
+  mode: VhostModalMode;
+  capabilities: WebCapabilities | null;
+  onClose: () => void;
+}
+
+/** The Add / Edit Virtual Host modal (spec 3 §2.2); a new form each time it opens. */
+export function VhostFormModal({ mode, capabilities, onClose }: VhostFormModalProps) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  const title = mode?.kind === 'edit' ? 'Edit Virtual Host' : 'Add Virtual Host';
+  return (
+    <Modal opened={mode !== null} onClose={onClose} title={title} size="xl" fullScreen={phone}>
+      {mode && (
+        <VhostForm
+          key={mode.kind === 'edit' ? `edit-${mode.vhost.id}` : 'add'}
+          mode={mode}
+          capabilities={capabilities}
+          onClose={onClose}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function VhostForm({
+  mode,
+  capabilities,
+  onClose,
+}: {
+  mode: Exclude<VhostModalMode, null>;
+  capabilities: WebCapabilities | null;
+  onClose: () => void;
+}) {
+  const create = useCreateVhost();
+  const update = useUpdateVhost();
+  const saving = create.isPending || update.isPending;
+  const [problem, setProblem] = useState<{ message: string; output: string | null } | null>(null);
+  const form = useForm<VhostFormValues>({
+    initialValues: mode.kind === 'edit' ? vhostToForm(mode.vhost) : VHOST_FORM_DEFAULTS,
+    // The contract's schema with the server's messages; shown once a field is changed or left.
+    validate: (v) => vhostFormErrors(v),
+    validateInputOnChange: true,
+    validateInputOnBlur: true,
+  });
+
+  const saved = (res: VhostSaved) => {
+    notify({ type: 'success', title: 'Virtual host saved', message: webMessages.saved });
+    // Saved, but the server could not put it live (the last good set is serving): say so.
+    if (!res.vhost.live)
+      notify({ type: 'warning', title: `${res.vhost.domain} is not live`, message: res.message });
+    onClose();
+  };
+
+  const failed = (err: unknown) => {
+    // Errors that name a field (Apache's words for custom directives: the line) show at the field;
+    // only what belongs to no field shows above the buttons. No toast repeats them.
+    const fieldErrors = err instanceof ApiError ? err.fieldErrors : {};
+    const { errors, rest } = formErrorsFrom(fieldErrors, FIELDS);
+    form.setErrors(errors);
+    if (Object.keys(errors).length === 0 || rest.length > 0)
+      setProblem({
+        message: rest.length > 0 ? rest.join(' ') : errorMessage(err),
+        output: saveProblem(err).output,
+      });
+  };
+
+  const submit = (values: VhostFormValues) => {
+    setProblem(null);
+    const body = vhostFormToInput(values);
+    if (mode.kind === 'edit')
+      update.mutate({ domain: mode.vhost.domain, body }, { onSuccess: saved, onError: failed });
+    else create.mutate(body, { onSuccess: saved, onError: failed });
+  };
+
+  return (
+    <form onSubmit={form.onSubmit(submit)} noValidate>
+      <Stack gap="md">
+        <VirtualHostFields form={form} capabilities={capabilities} />
+        {problem && (
+          <Alert color="red" variant="light" title="Virtual host not saved" role="alert">
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {problem.message}
+            </Text>
+            {problem.output && (
+              <Text size="xs" ff="monospace" mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+                {problem.output}
+              </Text>
+            )}
+          </Alert>
+        )}
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving} disabled={!form.isValid()}>
+            Save Virtual Host
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+import { Badge, type BadgeProps } from '@mantine/core';
+import { TONE_COLOR, vhostStatusTone } from '../web-format.ts';
+
+const LABELS: Record<string, string> = { active: 'Active', inactive: 'Inactive', maintenance: 'Maintenance' };
+
+/** A virtual host's status, coloured as the list's rule says (maintenance info, unknown error). */
+export function VhostStatusBadge({ status, ...rest }: { status: string } & Omit<BadgeProps, 'color'>) {
+  return (
+    <Badge color={TONE_COLOR[vhostStatusTone(status)]} variant="dot" {...rest}>
+      {LABELS[status] ?? status}
+    </Badge>
+  );
+}
+
+/** SSL Enabled / Disabled. */
+export function SslBadge({ enabled }: { enabled: boolean }) {
+  return (
+    <Badge color={enabled ? 'green' : 'gray'} variant="light" size="sm">
+      {enabled ? 'Enabled' : 'Disabled'}
+    </Badge>
+  );
+}
