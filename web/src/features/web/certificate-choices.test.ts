@@ -22,7 +22,11 @@ describe('certificate picker', () => {
 
   it('serves the server name, the domain and every alias as punycode, once each', () => {
     expect(
-      servedNames({ domain: 'example.com', serverName: 'www.example.com', serverAlias: 'example.com, bücher.example' }),
+      servedNames({
+        domain: 'example.com',
+        serverName: 'www.example.com',
+        serverAlias: 'example.com, bücher.example',
+      }),
     ).toEqual(['www.example.com', 'example.com', 'xn--bcher-kva.example']);
   });
 

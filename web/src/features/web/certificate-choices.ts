@@ -32,7 +32,10 @@ export function servedNames(values: { domain: string; serverName: string; server
  * expired can be chosen; the others are listed disabled with the reason (the server refuses them).
  * Usable ones first, then by domain.
  */
-export function certificateChoices(certs: readonly SslCertificate[], names: readonly string[]): CertificateChoice[] {
+export function certificateChoices(
+  certs: readonly SslCertificate[],
+  names: readonly string[],
+): CertificateChoice[] {
   const choices = certs.map((c) => {
     const certNames = [c.domain, ...c.subjectAltNames];
     const missing = names.filter((n) => !certNames.some((cn) => nameCovers(cn, n)));
@@ -47,6 +50,8 @@ export function certificateChoices(certs: readonly SslCertificate[], names: read
       domain: c.domain,
     };
   });
-  choices.sort((a, b) => Number(a.reason !== null) - Number(b.reason !== null) || a.domain.localeCompare(b.domain));
+  choices.sort(
+    (a, b) => Number(a.reason !== null) - Number(b.reason !== null) || a.domain.localeCompare(b.domain),
+  );
   return choices.map(({ value, label, reason }) => ({ value, label, reason }));
 }

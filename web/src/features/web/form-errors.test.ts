@@ -21,7 +21,11 @@ describe('server errors on the virtual host form', () => {
   });
 
   it("keeps Apache's output of a refused check", () => {
-    const err = new ApiError({ status: 422, message: 'Apache refused the configuration', details: { output: 'AH00526: Syntax error' } });
+    const err = new ApiError({
+      status: 422,
+      message: 'Apache refused the configuration',
+      details: { output: 'AH00526: Syntax error' },
+    });
     expect(saveProblem(err).output).toBe('AH00526: Syntax error');
     expect(saveProblem(new Error('x')).output).toBeNull();
   });

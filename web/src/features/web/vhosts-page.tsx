@@ -119,7 +119,10 @@ export default function VhostsPage() {
         actions={
           <>
             <RefreshButton loading={list.isFetching} onClick={refresh} />
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setModal({ kind: 'add' })}>
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden />}
+              onClick={() => setModal({ kind: 'add' })}
+            >
               Add Virtual Host
             </Button>
           </>

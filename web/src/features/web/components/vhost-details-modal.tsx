@@ -44,7 +44,9 @@ export function VhostDetailsModal({ vhost, onClose }: { vhost: VirtualHost | nul
             <Item label="Site User">{vhost.siteUser}</Item>
             <Item label="Listens on">
               {vhost.ipAddress}:{vhost.port}
-              {vhost.sslEnabled && vhost.sslPort !== null ? `, ${vhost.ipAddress}:${vhost.sslPort} (SSL)` : ''}
+              {vhost.sslEnabled && vhost.sslPort !== null
+                ? `, ${vhost.ipAddress}:${vhost.sslPort} (SSL)`
+                : ''}
             </Item>
             <Item label={L.redirectHttpToHttps}>{onOff(vhost.redirectHttpToHttps)}</Item>
             <Item label="Traffic (24 h)">{formatWebNumber(vhost.traffic)} requests</Item>
@@ -55,8 +57,8 @@ export function VhostDetailsModal({ vhost, onClose }: { vhost: VirtualHost | nul
                 : 'Off'}
             </Item>
             <Item label="Performance">
-              Gzip {onOff(vhost.enableGzip)} · Caching {vhost.enableCaching ? `${vhost.cacheExpiry} s` : 'Off'} ·
-              Rewrite {onOff(vhost.enableRewrite)}
+              Gzip {onOff(vhost.enableGzip)} · Caching{' '}
+              {vhost.enableCaching ? `${vhost.cacheExpiry} s` : 'Off'} · Rewrite {onOff(vhost.enableRewrite)}
             </Item>
             <Item label="Security">
               Headers {onOff(vhost.enableSecurityHeaders)} · Rate limit{' '}

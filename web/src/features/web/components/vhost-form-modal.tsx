@@ -109,7 +109,12 @@ function VhostForm({
               {problem.message}
             </Text>
             {problem.output && (
-              <Text size="xs" ff="monospace" mt="xs" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+              <Text
+                size="xs"
+                ff="monospace"
+                mt="xs"
+                style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+              >
                 {problem.output}
               </Text>
             )}

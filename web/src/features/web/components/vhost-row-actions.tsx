@@ -14,7 +14,15 @@ export interface VhostRowActionsProps {
 }
 
 /** Edit, view, Enable/Disable (pause or play icon) and delete of a virtual host row (spec 3 §2.2). */
-export function VhostRowActions({ vhost, onEdit, onView, onToggle, onDelete, toggling, deleting }: VhostRowActionsProps) {
+export function VhostRowActions({
+  vhost,
+  onEdit,
+  onView,
+  onToggle,
+  onDelete,
+  toggling,
+  deleting,
+}: VhostRowActionsProps) {
   const active = vhost.status === 'active';
   const toggleTitle = active ? 'Disable' : 'Enable';
   return (

@@ -8,7 +8,8 @@ import { formatLastModified, formatResponseTime, formatWebNumber } from '../web-
 import { VhostRowActions, type VhostRowActionsProps } from './vhost-row-actions.tsx';
 import { SslBadge, VhostStatusBadge } from './vhost-status-badge.tsx';
 
-export interface VhostTableProps extends TableControls, Omit<VhostRowActionsProps, 'vhost' | 'toggling' | 'deleting'> {
+export interface VhostTableProps
+  extends TableControls, Omit<VhostRowActionsProps, 'vhost' | 'toggling' | 'deleting'> {
   vhosts: VirtualHost[];
   label?: string;
   /** The domain whose toggle or delete is under way. */
@@ -58,8 +59,17 @@ export function VhostTable({
           </Text>
         ),
       },
-      { id: 'ssl', header: 'SSL', enableSorting: false, cell: ({ row }) => <SslBadge enabled={row.original.sslEnabled} /> },
-      { id: 'status', header: 'Status', cell: ({ row }) => <VhostStatusBadge status={row.original.status} /> },
+      {
+        id: 'ssl',
+        header: 'SSL',
+        enableSorting: false,
+        cell: ({ row }) => <SslBadge enabled={row.original.sslEnabled} />,
+      },
+      {
+        id: 'status',
+        header: 'Status',
+        cell: ({ row }) => <VhostStatusBadge status={row.original.status} />,
+      },
       {
         id: 'traffic',
         header: 'Traffic',

@@ -73,7 +73,10 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
     />
   );
 
-  const text = (name: VhostField, opts: { help?: ReactNode; required?: boolean; placeholder?: string; off?: boolean } = {}) => (
+  const text = (
+    name: VhostField,
+    opts: { help?: ReactNode; required?: boolean; placeholder?: string; off?: boolean } = {},
+  ) => (
     <TextInput
       label={L[name]}
       description={note(name, opts.help)}
@@ -85,7 +88,10 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
     />
   );
 
-  const number = (name: VhostField, opts: { help?: ReactNode; max?: number; required?: boolean; off?: boolean } = {}) => (
+  const number = (
+    name: VhostField,
+    opts: { help?: ReactNode; max?: number; required?: boolean; off?: boolean } = {},
+  ) => (
     <NumberInput
       label={L[name]}
       description={note(name, opts.help)}
@@ -119,7 +125,10 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           {text('domain', { required: true, placeholder: 'example.com' })}
           {text('serverName', { required: true, placeholder: 'www.example.com' })}
-          {text('serverAlias', { help: 'Comma-separated host names', placeholder: 'example.com, shop.example.com' })}
+          {text('serverAlias', {
+            help: 'Comma-separated host names',
+            placeholder: 'example.com, shop.example.com',
+          })}
           {text('documentRoot', {
             required: true,
             placeholder: '/var/www/example.com',
