@@ -1,0 +1,58 @@
+import type { ProveResult } from '../../../apply/file-set.ts';
+import type { ApplyTarget } from '../../../apply/pipeline.ts';
+import { checkApacheTree, checkLogrotate } from '../../../host/apache-host.ts';
+import type { Host } from '../../../host/host.ts';
+import type { ApacheControl } from './apache-control.ts';
+import { APACHE_PATHS } from './apache-layout.ts';
+import { probeHosts } from './apache-probe.ts';
+import type { WebRender } from './web-render.ts';
+
+export const WEB_TARGET = 'web';
+
+/**
+ * Apache as a target of the one apply pipeline. prove: `apache2 -t` on the configuration as it
+ * would be after the swap (a scratch tree: live folder + staged files), and `logrotate -d` on the
+ * logrotate file. reload: a graceful restart, then a probe of every changed host name on its port
+ * (Host header, SNI for HTTPS): a host that does not answer as itself with this generation of its
+ * file fails the reload, and the pipeline puts the last good files back and reloads again.
+ * `last()` gives the render the files came from (its probes).
+ */
+export function apacheTarget(host: Host, control: ApacheControl, last: () => WebRender | null): ApplyTarget {
+  return {
+    name: WEB_TARGET,
+    async prove(staged): Promise<ProveResult> {
+      const dir = host.path(APACHE_PATHS.dir);
+      const apache = staged.filter((f) => f.target.startsWith(dir + '/'));
+      const render = last();
+      const check = await checkApacheTree(host, APACHE_PATHS.dir, apache, render?.remove ?? []);
+      if (!check.ok) return check;
+      const rot = staged.find((f) => f.target === host.path(APACHE_PATHS.logrotate));
+      if (rot) {
+        const r = await checkLogrotate(host, rot);
+        if (!r.ok) return { ok: false, checked: true, output: r.output };
+      }
+      return check;
+    },
+    async reload(changes) {
+      const r = await control.reload();
+      if (!r.attempted || !r.ok) return [r];
+      const render = last();
+      if (!render) return [r];
+      const changed = new Set([...changes.written, ...changes.removed]);
+      const probes = [...changed].flatMap((p) => {
+        const pr = render.probes.get(p);
+        return pr ? [pr] : [];
+      });
+      const serverWide = [
+        APACHE_PATHS.confAvailable,
+        APACHE_PATHS.ports,
+        APACHE_PATHS.main,
+        `${APACHE_PATHS.sitesAvailable}/${APACHE_PATHS.defaultSite}`,
+      ];
+      if (serverWide.some((p) => changed.has(p)) || changes.removed.length) probes.push(render.defaultProbe);
+      if (!probes.length) return [r];
+      const probe = await probeHosts(probes);
+      return [{ ok: probe.ok, attempted: true, output: `${r.output}\n${probe.output}` }];
+    },
+  };
+}

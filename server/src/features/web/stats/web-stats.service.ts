@@ -1,0 +1,107 @@
+import {
+  WEB_DASHBOARD_ACTIVITY,
+  WEB_DASHBOARD_VHOSTS,
+  type WebActivity,
+  type WebDashboard,
+  type WebServiceStatus,
+} from '@mailroom/contract/web/stats';
+import { isPostgres } from '../../../db/database.ts';
+import { readOutcome } from '../../../apply/outcomes.ts';
+import type { WebContext } from '../stack/web-context.ts';
+import { WEB_TARGET } from '../stack/apache-target.ts';
+import { listVhostRows, toVirtualHost, vhostCounts } from '../vhosts/vhost.repository.ts';
+import { APACHE_USER } from '../stack/apache-layout.ts';
+import { databaseAnswers, recentWebAudit } from './web-activity.repository.ts';
+
+function activityType(action: string): WebActivity['type'] {
+  if (action.startsWith('ssl.')) return 'ssl';
+  if (action.startsWith('web.')) return 'configuration';
+  return 'other';
+}
+
+const DESCRIBE: Record<string, string> = {
+  'web.vhost.create': 'Virtual host added',
+  'web.vhost.update': 'Virtual host changed',
+  'web.vhost.status': 'Virtual host status changed',
+  'web.vhost.remove': 'Virtual host deleted',
+  'web.domain.add': 'Domain hosted',
+  'web.domain.remove': 'Domain no longer hosted',
+  'web.settings.save': 'Web server settings saved',
+  'web.settings.reset': 'Web server settings reset to defaults',
+};
+
+/** The web dashboard: every figure real (see the contract); none is fixed text. */
+export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
+  const db = ctx.db;
+  const [counts, apache, dbUp, outcome, audit, top] = await Promise.all([
+    vhostCounts(db),
+    ctx.control.state(),
+    databaseAnswers(db),
+    readOutcome(db, WEB_TARGET),
+    recentWebAudit(db, WEB_DASHBOARD_ACTIVITY),
+    listVhostRows(db, { limit: WEB_DASHBOARD_VHOSTS, sort: '-lastModified' }, null),
+  ]);
+  const status: WebServiceStatus[] = [
+    { name: 'Web Server', state: apache.state, detail: apache.detail, pid: apache.pid, since: null },
+    {
+      name: 'PHP',
+      state: 'unmanaged',
+      detail: 'PHP-FPM pools per site are not built yet; PHP files are not run.',
+      pid: null,
+      since: null,
+    },
+    {
+      name: 'Database',
+      state: dbUp ? 'running' : 'failed',
+      detail: `${isPostgres(db as never) ? 'PostgreSQL' : 'SQLite'}${dbUp ? ' answers.' : ' does not answer.'}`,
+      pid: null,
+      since: null,
+    },
+    {
+      name: 'SSL/TLS',
+      state: counts.ssl === 0 ? 'stopped' : apache.state === 'running' ? 'running' : apache.state,
+      detail: `${counts.ssl} of ${counts.total} virtual hosts serve HTTPS.`,
+      pid: null,
+      since: null,
+    },
+  ];
+  const activity: WebActivity[] = audit.map((a) => ({
+    id: `audit-${a.id}`,
+    type: activityType(a.action),
+    description: `${DESCRIBE[a.action] ?? a.action}${a.target ? `: ${a.target}` : ''}`,
+    timestamp: a.at,
+    status: a.outcome === 'success' ? 'success' : 'error',
+    details: a.actor ? `by ${a.actor}` : '',
+  }));
+  if (outcome && outcome.state !== 'applied') {
+    activity.unshift({
+      id: `apply-${outcome.at}`,
+      type: 'error',
+      description: outcome.message,
+      timestamp: outcome.at,
+      status: outcome.state === 'pending' ? 'warning' : 'error',
+      details: outcome.output.slice(0, 2000),
+    });
+  }
+  const live = outcome?.state !== 'failed';
+  return {
+    stats: {
+      totalVirtualHosts: counts.total,
+      activeVirtualHosts: counts.active,
+      totalWebApplications: 0,
+      activeWebApplications: 0,
+      totalDomains: counts.total,
+      sslEnabledDomains: counts.ssl,
+      totalTraffic: 0,
+      averageResponseTime: null,
+      errorRate: null,
+      uptime: apache.uptime,
+    },
+    status,
+    virtualHosts: top.items.map((r) => toVirtualHost(r, { siteUser: APACHE_USER, live })),
+    activity: activity.slice(0, WEB_DASHBOARD_ACTIVITY),
+    apply: outcome
+      ? { state: outcome.state, message: outcome.message, at: outcome.at }
+      : { state: 'never', message: 'Nothing applied yet.', at: null },
+  };
+}
