@@ -3,7 +3,7 @@ import { Alert, Button, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconCheck, IconRestore } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
@@ -13,7 +13,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { RefreshButton } from './components/refresh-button.tsx';
 import { WebSettingsForm } from './components/web-settings-form.tsx';
-import { formErrorsFrom, saveProblem } from './form-errors.ts';
+import { apiFieldErrors, formErrorsFrom, saveProblem, savedNotLive } from './form-errors.ts';
 import { useResetWebSettings } from './use-reset-web-settings.ts';
 import { useSaveWebSettings } from './use-save-web-settings.ts';
 import { useWebCapabilities } from './use-web-capabilities.ts';
@@ -63,7 +63,14 @@ export default function WebSettingsPage() {
   }, [settings.data]);
 
   const failed = (err: unknown) => {
-    const { errors, rest } = formErrorsFrom(err instanceof ApiError ? err.fieldErrors : {}, FIELDS);
+    if (savedNotLive(err)) {
+      // Stored, but not live (reload or probe failed, the last good set serves): the apply
+      // outcome above the form says why and offers Retry; the form shows what is stored.
+      setOutcome(null);
+      void settings.refetch().then((r) => r.data && load(r.data));
+      return;
+    }
+    const { errors, rest } = formErrorsFrom(apiFieldErrors(err), FIELDS);
     form.setErrors(errors);
     // Field errors show at their field only; anything else (Apache's refusal, a network failure) here.
     if (Object.keys(errors).length === 0 || rest.length > 0)
@@ -158,14 +165,21 @@ export default function WebSettingsPage() {
                 color="green"
                 variant="light"
                 icon={<IconCheck aria-hidden />}
-                title={outcome.kind === 'saved' ? M.saved : M.reset}
                 withCloseButton
                 closeButtonLabel="Dismiss"
                 onClose={() => setOutcome(null)}
                 mb="md"
                 role="status"
               >
-                <Text size="sm">{outcome.message}</Text>
+                <Text size="sm" fw={600}>
+                  {outcome.kind === 'saved' ? M.saved : M.reset}
+                </Text>
+                {outcome.message !== M.saved && outcome.message !== M.reset && (
+                  <Text size="sm">{outcome.message}</Text>
+                )}
+                <Text size="sm" c="dimmed">
+                  Checked by Apache and live on the web server.
+                </Text>
               </Alert>
             )}
             {outcome?.kind === 'failed' && (

@@ -13,9 +13,9 @@ import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { useState } from 'react';
-import { ApiError, errorMessage } from '../../../api/client.ts';
+import { errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { formErrorsFrom, saveProblem } from '../form-errors.ts';
+import { apiFieldErrors, formErrorsFrom, saveProblem, savedNotLive } from '../form-errors.ts';
 import { useCreateVhost } from '../use-create-vhost.ts';
 import { useUpdateVhost } from '../use-update-vhost.ts';
 import { VirtualHostFields } from './virtual-host-fields.tsx';
@@ -79,10 +79,16 @@ function VhostForm({
   };
 
   const failed = (err: unknown) => {
+    if (savedNotLive(err)) {
+      // Stored, but Apache could not be reloaded or the probe failed: the last good set serves.
+      // The page's apply outcome says why and offers Retry.
+      notify({ type: 'warning', title: 'Saved, but not live on the web server', message: errorMessage(err) });
+      onClose();
+      return;
+    }
     // Errors that name a field (Apache's words for custom directives: the line) show at the field;
     // only what belongs to no field shows above the buttons. No toast repeats them.
-    const fieldErrors = err instanceof ApiError ? err.fieldErrors : {};
-    const { errors, rest } = formErrorsFrom(fieldErrors, FIELDS);
+    const { errors, rest } = formErrorsFrom(apiFieldErrors(err), FIELDS);
     form.setErrors(errors);
     if (Object.keys(errors).length === 0 || rest.length > 0)
       setProblem({
