@@ -110,7 +110,17 @@ for (const vp of VIEWPORTS) {
       await expect
         .poll(async () => (await a.get<VhostRow[]>(`web/vhosts?q=${domain}`))[0]?.status)
         .toBe('inactive');
-      await expect(page.getByRole('combobox', { name: 'Filter by status' })).toBeVisible();
+      // The status filter asks the server: the inactive host is not Active, it is Inactive.
+      const filter = page.getByRole('textbox', { name: 'Filter by status' });
+      const pick = async (label: string) => {
+        await filter.click();
+        await page.getByRole('option', { name: label, exact: true }).click();
+      };
+      await pick('Active');
+      await expect(page.getByText('No virtual hosts found').filter({ visible: true })).toBeVisible();
+      await pick('Inactive');
+      await expect(row).toContainText('Inactive');
+      await pick('All Status');
       await row.getByRole('button', { name: `Enable ${domain}` }).click();
       await expect(row).toContainText('Active', { timeout: 30_000 });
       await expect(row.getByRole('button', { name: `Disable ${domain}` })).toBeVisible();
