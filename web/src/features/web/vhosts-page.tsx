@@ -36,6 +36,12 @@ const BREADCRUMBS = [
   { label: 'Virtual Hosts' },
 ];
 
+const STATUS_MEANING: Record<VhostStatus, string> = {
+  active: 'Apache serves the site again.',
+  inactive: 'Apache no longer serves the site: it answers 503.',
+  maintenance: 'Visitors get the maintenance page, except the allowed IPs.',
+};
+
 const STATUS_WORD: Record<VhostStatus, string> = {
   active: 'enabled',
   inactive: 'disabled',
@@ -70,11 +76,11 @@ export default function VhostsPage() {
     setVhostStatus.mutate(
       { domain: v.domain, status: next },
       {
-        onSuccess: (res) => {
+        onSuccess: () => {
           notify({
-            type: res.vhost.live ? 'success' : 'warning',
+            type: 'success',
             title: `${v.domain} ${STATUS_WORD[next]}`,
-            message: res.message,
+            message: STATUS_MEANING[next],
           });
         },
         onError: (err) =>

@@ -71,10 +71,7 @@ function VhostForm({
   });
 
   const saved = (res: VhostSaved) => {
-    notify({ type: 'success', title: 'Virtual host saved', message: webMessages.saved });
-    // Saved, but the server could not put it live (the last good set is serving): say so.
-    if (!res.vhost.live)
-      notify({ type: 'warning', title: `${res.vhost.domain} is not live`, message: res.message });
+    notify({ type: 'success', title: res.vhost.domain, message: webMessages.saved });
     onClose();
   };
 

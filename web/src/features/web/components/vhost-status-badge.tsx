@@ -6,7 +6,7 @@ const LABELS: Record<string, string> = { active: 'Active', inactive: 'Inactive',
 /** A virtual host's status, coloured as the list's rule says (maintenance info, unknown error). */
 export function VhostStatusBadge({ status, ...rest }: { status: string } & Omit<BadgeProps, 'color'>) {
   return (
-    <Badge color={TONE_COLOR[vhostStatusTone(status)]} variant="dot" {...rest}>
+    <Badge color={TONE_COLOR[vhostStatusTone(status)]} variant="dot" miw="fit-content" {...rest}>
       {LABELS[status] ?? status}
     </Badge>
   );
@@ -15,7 +15,7 @@ export function VhostStatusBadge({ status, ...rest }: { status: string } & Omit<
 /** SSL Enabled / Disabled. */
 export function SslBadge({ enabled }: { enabled: boolean }) {
   return (
-    <Badge color={enabled ? 'green' : 'gray'} variant="light" size="sm">
+    <Badge color={enabled ? 'green' : 'gray'} variant="light" size="sm" miw="fit-content">
       {enabled ? 'Enabled' : 'Disabled'}
     </Badge>
   );

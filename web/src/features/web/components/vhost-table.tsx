@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 import type { TableControls } from '../../../components/table-controls.ts';
 import { formatLastModified, formatResponseTime, formatWebNumber } from '../web-format.ts';
+import { Breakable } from './breakable.tsx';
 import { VhostRowActions, type VhostRowActionsProps } from './vhost-row-actions.tsx';
 import { SslBadge, VhostStatusBadge } from './vhost-status-badge.tsx';
 
@@ -39,14 +40,14 @@ export function VhostTable({
         meta: { title: true },
         cell: ({ row: { original: v } }) => (
           <Stack gap={0}>
-            <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-              {v.domain}
+            <Text size="sm" fw={500} style={{ overflowWrap: 'break-word' }}>
+              <Breakable text={v.domain} />
             </Text>
-            {v.serverAlias.length > 0 && (
-              <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {v.serverAlias.join(', ')}
+            {v.serverAlias.map((a) => (
+              <Text key={a} size="xs" c="dimmed" style={{ overflowWrap: 'break-word' }}>
+                <Breakable text={a} />
               </Text>
-            )}
+            ))}
           </Stack>
         ),
       },
@@ -54,8 +55,8 @@ export function VhostTable({
         id: 'documentRoot',
         header: 'Document Root',
         cell: ({ row }) => (
-          <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-            {row.original.documentRoot}
+          <Text size="sm" ff="monospace" style={{ overflowWrap: 'break-word' }}>
+            <Breakable text={row.original.documentRoot} />
           </Text>
         ),
       },

@@ -21,7 +21,48 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import danger from '../../../components/danger-text.module.css';
+import { sharedReasons } from '../shared-reasons.ts';
 import { CertificatePicker } from './certificate-picker.tsx';
+
+/** The fields of each section of the modal (spec 3 §2.2), for reasons said once per section. */
+const SECTION_FIELDS: Record<string, VhostField[]> = {
+  Basic: ['domain', 'serverName', 'serverAlias', 'documentRoot', 'ipAddress', 'port', 'status'],
+  SSL: [
+    'sslEnabled',
+    'sslPort',
+    'redirectHttpToHttps',
+    'sslCertificateId',
+    'sslCertificate',
+    'sslPrivateKey',
+    'sslCertificateChain',
+  ],
+  Performance: ['enableGzip', 'enableRewrite', 'enableCaching', 'cacheExpiry'],
+  PHP: [
+    'enablePhp',
+    'phpVersion',
+    'phpMemoryLimit',
+    'phpMaxExecutionTime',
+    'phpUploadMaxFilesize',
+    'phpPostMaxSize',
+  ],
+  Security: [
+    'enableSecurityHeaders',
+    'enableRateLimiting',
+    'rateLimitRequests',
+    'rateLimitWindow',
+    'enableAccessControl',
+    'allowedIps',
+    'blockedIps',
+  ],
+  Maintenance: [
+    'enableMaintenanceMode',
+    'maintenanceMessage',
+    'enableBackup',
+    'backupFrequency',
+    'backupRetention',
+  ],
+  'Custom Directives': ['customDirectives'],
+};
 
 type Form = UseFormReturnType<VhostFormValues>;
 
@@ -52,8 +93,24 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
   const values = form.getValues();
   const reasonOf = (name: VhostField): string | null => capabilities?.vhostFields[name] ?? null;
 
+  // A reason shared by several fields of a section is said once, at the top of the section.
+  const shared = Object.fromEntries(
+    Object.entries(SECTION_FIELDS).map(([section, fields]) => [
+      section,
+      sharedReasons(fields, capabilities?.vhostFields ?? {}),
+    ]),
+  );
+  const perField: Record<string, string> = {};
+  for (const x of Object.values(shared)) Object.assign(perField, x.perField);
+  const sectionNote = (section: string) =>
+    shared[section]?.section.map((r) => (
+      <Text key={r} size="sm" className={danger.danger} mb="xs">
+        {r}
+      </Text>
+    ));
+
   const note = (name: VhostField, help?: ReactNode): ReactNode => {
-    const reason = reasonOf(name);
+    const reason = perField[name] ?? null;
     if (reason)
       return (
         <Text span size="xs" className={danger.danger}>
@@ -122,6 +179,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
   return (
     <Stack gap="md">
       <Fieldset legend="Basic" radius="md">
+        {sectionNote('Basic')}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           {text('domain', { required: true, placeholder: 'example.com' })}
           {text('serverName', { required: true, placeholder: 'www.example.com' })}
@@ -148,6 +206,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
       </Fieldset>
 
       <Fieldset legend="SSL" radius="md">
+        {sectionNote('SSL')}
         <Stack gap="sm">
           {toggle('sslEnabled')}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -170,6 +229,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
       </Fieldset>
 
       <Fieldset legend="Performance" radius="md">
+        {sectionNote('Performance')}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           {toggle('enableGzip')}
           {toggle('enableRewrite')}
@@ -179,6 +239,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
       </Fieldset>
 
       <Fieldset legend="PHP" radius="md">
+        {sectionNote('PHP')}
         <Stack gap="sm">
           {toggle('enablePhp', 'Through PHP-FPM: one pool per site, running as the site’s own user')}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
@@ -208,6 +269,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
       </Fieldset>
 
       <Fieldset legend="Security" radius="md">
+        {sectionNote('Security')}
         <Stack gap="sm">
           {toggle('enableSecurityHeaders', 'The set chosen in Server Configuration')}
           {toggle(
@@ -235,6 +297,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
       </Fieldset>
 
       <Fieldset legend="Maintenance" radius="md">
+        {sectionNote('Maintenance')}
         <Stack gap="sm">
           {toggle('enableMaintenanceMode', 'Answers 503 with Retry-After, except to the allowed IPs')}
           {text('maintenanceMessage', { off: !values.enableMaintenanceMode })}
@@ -256,6 +319,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
       </Fieldset>
 
       <Fieldset legend="Custom Directives" radius="md">
+        {sectionNote('Custom Directives')}
         <Textarea
           label={L.customDirectives}
           description={note(

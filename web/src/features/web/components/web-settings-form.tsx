@@ -24,6 +24,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import danger from '../../../components/danger-text.module.css';
+import { sharedReasons } from '../shared-reasons.ts';
 import {
   SETTINGS_CHOICES,
   SETTINGS_HELP,
@@ -61,8 +62,16 @@ export function WebSettingsForm({
   const reasonOf = (f: WebSettingsField): string | null => capabilities?.settingsFields[f] ?? null;
   const installed = new Map(capabilities?.phpVersions.map((p) => [p.version, p.installed]) ?? []);
 
+  // A reason shared by several fields of a section is said once, above the section.
+  const reasons = capabilities?.settingsFields ?? {};
+  const shared = Object.fromEntries(
+    WEB_SETTINGS_SECTIONS.map((section) => [section, sharedReasons(SETTINGS_LAYOUT[section], reasons)]),
+  ) as Record<(typeof WEB_SETTINGS_SECTIONS)[number], ReturnType<typeof sharedReasons>>;
+  const perField: Record<string, string> = {};
+  for (const x of Object.values(shared)) Object.assign(perField, x.perField);
+
   const description = (f: WebSettingsField, extra?: ReactNode): ReactNode => {
-    const reason = reasonOf(f);
+    const reason = perField[f] ?? null;
     if (reason)
       return (
         <Text span size="xs" className={danger.danger}>
@@ -200,6 +209,11 @@ export function WebSettingsForm({
           <Title order={2} size="h4" mb="sm" id={sectionId(section)}>
             {section}
           </Title>
+          {shared[section].section.map((r) => (
+            <Text key={r} size="sm" className={danger.danger} mb="sm">
+              {r}
+            </Text>
+          ))}
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
             {SETTINGS_LAYOUT[section].map(field)}
           </SimpleGrid>

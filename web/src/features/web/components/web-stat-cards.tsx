@@ -7,7 +7,8 @@ import { formatWebNumber, formatWebUptime } from '../web-format.ts';
 /** What the Server Uptime card says under Apache's uptime (the spec's fixed '99.9% availability' made real). */
 export function uptimeCaption(webServer: WebServiceStatus | undefined): string {
   if (!webServer) return 'Apache';
-  if (webServer.state !== 'running') return webServer.detail;
+  // Why it is not running, and how to start it, is under Server Status.
+  if (webServer.state !== 'running') return 'Apache is not running (see Server Status)';
   return webServer.since ? `Apache, up since ${new Date(webServer.since).toLocaleString()}` : 'Apache';
 }
 
@@ -43,7 +44,7 @@ export function WebStatCards({
       />
       <StatCard
         title="Server Uptime"
-        value={stats.uptime === null ? 'Not running' : formatWebUptime(stats.uptime)}
+        value={stats.uptime === null ? '—' : formatWebUptime(stats.uptime)}
         caption={uptimeCaption(webServer)}
         icon={<IconClock size={24} />}
         color={stats.uptime === null ? 'red' : 'teal'}
