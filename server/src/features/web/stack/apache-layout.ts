@@ -9,8 +9,9 @@ export const APACHE_PATHS = {
   dir: APACHE_DIR,
   main: `${APACHE_DIR}/apache2.conf`,
   ports: `${APACHE_DIR}/ports.conf`,
-  confAvailable: `${APACHE_DIR}/conf-available/mailroom.conf`,
-  confEnabled: `${APACHE_DIR}/conf-enabled/mailroom.conf`,
+  /** zz-: read after Debian's security.conf (ServerTokens OS), so the settings win. */
+  confAvailable: `${APACHE_DIR}/conf-available/zz-mailroom.conf`,
+  confEnabled: `${APACHE_DIR}/conf-enabled/zz-mailroom.conf`,
   sitesAvailable: `${APACHE_DIR}/sites-available`,
   sitesEnabled: `${APACHE_DIR}/sites-enabled`,
   /** The catch-all host: sorts before Debian's 000-default.conf, so unknown names never get a site. */
