@@ -20,7 +20,10 @@ const stock = (() => {
     return false;
   }
 })();
-if (!stock) skipLoudly('apache2 or its /etc/apache2 is missing (Debian package apache2): the system-mode render check is skipped');
+if (!stock)
+  skipLoudly(
+    'apache2 or its /etc/apache2 is missing (Debian package apache2): the system-mode render check is skipped',
+  );
 
 describe.skipIf(!stock)('system-mode render on a copy of Debian’s stock /etc/apache2', () => {
   let t: TestContext;
@@ -31,7 +34,8 @@ describe.skipIf(!stock)('system-mode render on a copy of Debian’s stock /etc/a
     cpSync('/etc/apache2', path.join(root, 'etc/apache2'), { recursive: true, verbatimSymlinks: true });
     // libapache2-mod-qos 11.63 enables itself but does not load into this Apache (built against
     // PCRE 1: "undefined symbol: pcre_free"): the stock copy fails apache2 -t without Mailroom.
-    for (const f of ['qos.load', 'qos.conf']) rmSync(path.join(root, 'etc/apache2/mods-enabled', f), { force: true });
+    for (const f of ['qos.load', 'qos.conf'])
+      rmSync(path.join(root, 'etc/apache2/mods-enabled', f), { force: true });
   });
   afterAll(async () => {
     rmSync(root, { recursive: true, force: true });
@@ -42,12 +46,34 @@ describe.skipIf(!stock)('system-mode render on a copy of Debian’s stock /etc/a
     const host = new Host(root, false);
     const certDir = path.join(root, 'certs');
     mkdirSync(certDir);
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2',
-      '-subj', '/CN=secure.example.com', '-keyout', path.join(certDir, 'k.pem'), '-out', path.join(certDir, 'c.pem'),
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=secure.example.com',
+        '-keyout',
+        path.join(certDir, 'k.pem'),
+        '-out',
+        path.join(certDir, 'c.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const db = t.deps.database.db;
-    await insertVhost(db, VirtualHostInput.parse({ domain: 'plain.example.com', serverName: 'plain.example.com', documentRoot: '/var/www/plain' }));
+    await insertVhost(
+      db,
+      VirtualHostInput.parse({
+        domain: 'plain.example.com',
+        serverName: 'plain.example.com',
+        documentRoot: '/var/www/plain',
+      }),
+    );
     await insertVhost(
       db,
       VirtualHostInput.parse({
@@ -64,7 +90,12 @@ describe.skipIf(!stock)('system-mode render on a copy of Debian’s stock /etc/a
       }),
     );
     const mode = { system: true, httpPort: 80, httpsPort: 443, hostPath: (p: string) => host.path(p) };
-    const render = await renderWeb(db, { mode, tls: null, reloadCommand: '/usr/bin/systemctl reload apache2.service', defaultTls: false });
+    const render = await renderWeb(db, {
+      mode,
+      tls: null,
+      reloadCommand: '/usr/bin/systemctl reload apache2.service',
+      defaultTls: false,
+    });
     const paths = render.files.map((f) => f.path);
     expect(paths).toContain('/etc/apache2/ports.conf');
     expect(paths).toContain('/etc/apache2/conf-available/zz-mailroom.conf');
@@ -79,7 +110,11 @@ describe.skipIf(!stock)('system-mode render on a copy of Debian’s stock /etc/a
       writeFileSync(p, f.content);
     }
     // What WebContext.prepare() makes before the first apply.
-    for (const d of ['/var/log/apache2', '/var/lib/mailroom/acme-webroot/.well-known/acme-challenge', '/var/lib/mailroom/modsecurity'])
+    for (const d of [
+      '/var/log/apache2',
+      '/var/lib/mailroom/acme-webroot/.well-known/acme-challenge',
+      '/var/lib/mailroom/modsecurity',
+    ])
       mkdirSync(host.path(d), { recursive: true });
     mkdirSync(host.path('/var/www/plain'), { recursive: true });
     mkdirSync(host.path('/var/www/secure'), { recursive: true });
@@ -90,7 +125,9 @@ describe.skipIf(!stock)('system-mode render on a copy of Debian’s stock /etc/a
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     expect(out).toBe('');
-    expect(readFileSync(host.path('/etc/apache2/ports.conf'), 'utf8')).toMatch(/^Listen 80\nListen 443 https\n$/m);
+    expect(readFileSync(host.path('/etc/apache2/ports.conf'), 'utf8')).toMatch(
+      /^Listen 80\nListen 443 https\n$/m,
+    );
     // Debian's own default site stays; Mailroom's catch-all sorts before it.
     expect(['00-mailroom-default.conf', '000-default.conf'].sort()[0]).toBe('00-mailroom-default.conf');
   });
