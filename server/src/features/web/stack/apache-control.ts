@@ -16,6 +16,11 @@ export interface ApacheState {
   detail: string;
 }
 
+/** The system-mode reloads (allowed by deploy/sudoers, through `sudo -n` when not root). */
+export const APACHE_RELOAD = ['/usr/bin/systemctl', 'reload', 'apache2.service'] as const;
+export const phpFpmReload = (version: string) =>
+  ['/usr/bin/systemctl', 'reload', `php${version}-fpm.service`] as const;
+
 /**
  * Reloads and reports Apache. Local mode: the Apache running from Mailroom's files (its pid file
  * under the data folder) gets a graceful restart (SIGUSR1). System mode: `systemctl reload
@@ -48,7 +53,7 @@ export class ApacheControl {
     if (!this.host.reloadEnabled)
       return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const args = ['/usr/bin/systemctl', 'reload', 'apache2.service'];
+    const args: string[] = [...APACHE_RELOAD];
     const res = root
       ? await this.host.run(args[0]!, args.slice(1))
       : await this.host.run('/usr/bin/sudo', ['-n', ...args]);
