@@ -28,8 +28,9 @@ describe.each(dialects())('web hosting API on %s', (dialect) => {
       documentRoot: `/var/www/${domain}`,
       ...extra,
     });
-  const firstDetail = (res: { json: () => { details: { field: string; message: string }[] } }) =>
-    res.json().details[0];
+  const firstDetail = (res: {
+    json: () => { details: { field: string; message: string }[] };
+  }): { field: string; message: string } => res.json().details[0] ?? { field: '', message: '' };
 
   beforeAll(async () => {
     t = await startTestApp(dialect);

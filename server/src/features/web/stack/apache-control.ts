@@ -1,5 +1,6 @@
 import type { Config } from '../../../config.ts';
 import type { Host } from '../../../host/host.ts';
+import type { ApacheDaemon } from '../../../host/apache-daemon.ts';
 import { apachePid, gracefulByPid, processUptimeSeconds } from '../../../host/apache-host.ts';
 import { APACHE_PATHS, type ApacheMode } from './apache-layout.ts';
 
@@ -30,6 +31,7 @@ export class ApacheControl {
   constructor(
     private readonly host: Host,
     readonly mode: ApacheMode,
+    private readonly daemon: ApacheDaemon | null = null,
   ) {}
 
   static modeOf(host: Host, config: Pick<Config, 'web'>): ApacheMode {
@@ -71,6 +73,15 @@ export class ApacheControl {
   }
 
   async state(): Promise<ApacheState> {
+    const run = await this.daemon?.state();
+    if (run) {
+      return {
+        state: run.state === 'failed' ? 'stopped' : run.state,
+        pid: run.pid,
+        uptime: run.pid ? await processUptimeSeconds(run.pid) : null,
+        detail: run.detail,
+      };
+    }
     const bin = await this.host.which('apache2');
     if (!bin)
       return {
