@@ -1,3 +1,5 @@
+import { ACME_WEB_SERVER_WEBROOT } from '@mailroom/contract/ssl';
+
 /**
  * Where Mailroom's Apache files live (system paths; the Host maps them under the host root) and how
  * ports are served. Debian layout in both modes: `sites-available/` + `sites-enabled/`,
@@ -24,7 +26,7 @@ export const APACHE_PATHS = {
   /** mod_security2's persistent collections (the rate limit counters), owned by the Apache user. */
   secDataDir: '/var/lib/mailroom/modsecurity',
   /** HTTP-01 answers Apache serves for every host (the SSL area's "through Mailroom's web server"). */
-  acmeWebroot: '/var/lib/mailroom/acme-webroot',
+  acmeWebroot: ACME_WEB_SERVER_WEBROOT,
   modules: '/usr/lib/apache2/modules',
 } as const;
 
