@@ -1,4 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import { ApacheDaemon } from '../../host/apache-daemon.ts';
+import type { Host } from '../../host/host.ts';
+import type { SupervisorOptions } from '../../host/supervisor.ts';
+import { APACHE_PATHS } from './stack/apache-layout.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { WebSettingsService } from './settings/web-settings.service.ts';
@@ -13,6 +18,25 @@ export interface WebOptions {
   tls?: WebTlsSource | null;
 }
 
+/** Apache under Mailroom's supervisor, for main.ts (local mode as root; null otherwise or when missing). */
+export function localApacheDaemon(
+  host: Host,
+  config: Config,
+  log?: SupervisorOptions['log'],
+): Promise<ApacheDaemon | null> {
+  return ApacheDaemon.create(
+    host,
+    {
+      dir: APACHE_PATHS.dir,
+      main: APACHE_PATHS.main,
+      pidFile: APACHE_PATHS.pidFile,
+      folders: [APACHE_PATHS.runDir, '/var/log/apache2'],
+      port: config.web.httpPort,
+    },
+    { log },
+  );
+}
+
 export interface WebHandle {
   ctx: WebContext;
 }
@@ -24,5 +48,17 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   const settings = new WebSettingsService(ctx);
   registerRetry(deps, WEB_TARGET, async () => (await ctx.applyAll()).outcome);
   registerWebRoutes(app, ctx, vhosts, settings);
+  const daemon = deps.webDaemon;
+  if (daemon) {
+    // Local mode as root: render every host's files from the database, then run Apache from them.
+    app.addHook('onReady', async () => {
+      void ctx
+        .applyAll()
+        .catch((err: unknown) => app.log.error({ err }, 'web: the startup render failed'))
+        .then(() => daemon.start())
+        .catch((err: unknown) => app.log.error({ err }, 'web: Apache did not start'));
+    });
+    app.addHook('onClose', async () => daemon.close());
+  }
   return { ctx };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../../config.ts';
 import type { Host } from '../../../host/host.ts';
+import type { ApacheDaemon } from '../../../host/apache-daemon.ts';
 import { apachePid, gracefulByPid, processUptimeSeconds } from '../../../host/apache-host.ts';
 import { APACHE_PATHS, type ApacheMode } from './apache-layout.ts';
 
@@ -16,6 +17,11 @@ export interface ApacheState {
   detail: string;
 }
 
+/** The system-mode reloads (allowed by deploy/sudoers, through `sudo -n` when not root). */
+export const APACHE_RELOAD = ['/usr/bin/systemctl', 'reload', 'apache2.service'] as const;
+export const phpFpmReload = (version: string) =>
+  ['/usr/bin/systemctl', 'reload', `php${version}-fpm.service`] as const;
+
 /**
  * Reloads and reports Apache. Local mode: the Apache running from Mailroom's files (its pid file
  * under the data folder) gets a graceful restart (SIGUSR1). System mode: `systemctl reload
@@ -25,6 +31,7 @@ export class ApacheControl {
   constructor(
     private readonly host: Host,
     readonly mode: ApacheMode,
+    private readonly daemon: ApacheDaemon | null = null,
   ) {}
 
   static modeOf(host: Host, config: Pick<Config, 'web'>): ApacheMode {
@@ -48,7 +55,7 @@ export class ApacheControl {
     if (!this.host.reloadEnabled)
       return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const args = ['/usr/bin/systemctl', 'reload', 'apache2.service'];
+    const args: string[] = [...APACHE_RELOAD];
     const res = root
       ? await this.host.run(args[0]!, args.slice(1))
       : await this.host.run('/usr/bin/sudo', ['-n', ...args]);
@@ -66,6 +73,15 @@ export class ApacheControl {
   }
 
   async state(): Promise<ApacheState> {
+    const run = await this.daemon?.state();
+    if (run) {
+      return {
+        state: run.state === 'failed' ? 'stopped' : run.state,
+        pid: run.pid,
+        uptime: run.pid ? await processUptimeSeconds(run.pid) : null,
+        detail: run.detail,
+      };
+    }
     const bin = await this.host.which('apache2');
     if (!bin)
       return {

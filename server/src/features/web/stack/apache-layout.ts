@@ -1,3 +1,5 @@
+import { ACME_WEB_SERVER_WEBROOT } from '@mailroom/contract/ssl';
+
 /**
  * Where Mailroom's Apache files live (system paths; the Host maps them under the host root) and how
  * ports are served. Debian layout in both modes: `sites-available/` + `sites-enabled/`,
@@ -9,8 +11,9 @@ export const APACHE_PATHS = {
   dir: APACHE_DIR,
   main: `${APACHE_DIR}/apache2.conf`,
   ports: `${APACHE_DIR}/ports.conf`,
-  confAvailable: `${APACHE_DIR}/conf-available/mailroom.conf`,
-  confEnabled: `${APACHE_DIR}/conf-enabled/mailroom.conf`,
+  /** zz-: read after Debian's security.conf (ServerTokens OS), so the settings win. */
+  confAvailable: `${APACHE_DIR}/conf-available/zz-mailroom.conf`,
+  confEnabled: `${APACHE_DIR}/conf-enabled/zz-mailroom.conf`,
   sitesAvailable: `${APACHE_DIR}/sites-available`,
   sitesEnabled: `${APACHE_DIR}/sites-enabled`,
   /** The catch-all host: sorts before Debian's 000-default.conf, so unknown names never get a site. */
@@ -23,7 +26,7 @@ export const APACHE_PATHS = {
   /** mod_security2's persistent collections (the rate limit counters), owned by the Apache user. */
   secDataDir: '/var/lib/mailroom/modsecurity',
   /** HTTP-01 answers Apache serves for every host (the SSL area's "through Mailroom's web server"). */
-  acmeWebroot: '/var/lib/mailroom/acme-webroot',
+  acmeWebroot: ACME_WEB_SERVER_WEBROOT,
   modules: '/usr/lib/apache2/modules',
 } as const;
 

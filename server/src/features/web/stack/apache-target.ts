@@ -18,6 +18,7 @@ export const WEB_TARGET = 'web';
  * `last()` gives the render the files came from (its probes).
  */
 export function apacheTarget(host: Host, control: ApacheControl, last: () => WebRender | null): ApplyTarget {
+  let lastChanges: object | null = null;
   return {
     name: WEB_TARGET,
     async prove(staged): Promise<ProveResult> {
@@ -35,7 +36,11 @@ export function apacheTarget(host: Host, control: ApacheControl, last: () => Web
     },
     async reload(changes) {
       const r = await control.reload();
-      if (!r.attempted || !r.ok) return [r];
+      // The pipeline calls reload again with the same changes after putting the last good files
+      // back: that reload is not probed against the refused render.
+      const again = lastChanges === changes;
+      lastChanges = changes;
+      if (!r.attempted || !r.ok || again) return [r];
       const render = last();
       if (!render) return [r];
       const changed = new Set([...changes.written, ...changes.removed]);

@@ -26,7 +26,7 @@ export class WebContext {
     readonly tls: WebTlsSource | null,
   ) {
     this.mode = ApacheControl.modeOf(deps.host, deps.config);
-    this.control = new ApacheControl(deps.host, this.mode);
+    this.control = new ApacheControl(deps.host, this.mode, deps.webDaemon ?? null);
     this.target = apacheTarget(deps.host, this.control, () => this.last);
   }
 

@@ -95,6 +95,8 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   if (v.enableRateLimiting) {
     const base = 1_000_000 + h.id * 10;
     out += '  SecRuleEngine On\n';
+    // Mailroom's probe and ACME challenges are not the site's traffic: never counted or refused.
+    out += `  SecRule REQUEST_URI "@beginsWith /.well-known/" "id:${base + 2},phase:1,pass,nolog,skip:2"\n`;
     out += `  SecAction "id:${base},phase:1,nolog,pass,initcol:ip=%{REMOTE_ADDR}_vh${h.id},setvar:ip.mr_hits=+1,expirevar:ip.mr_hits=${v.rateLimitWindow}"\n`;
     out += `  SecRule IP:MR_HITS "@gt ${v.rateLimitRequests}" "id:${base + 1},phase:1,deny,status:429,log,msg:'Mailroom rate limit: ${v.rateLimitRequests} requests per ${v.rateLimitWindow} s',setenv:mailroom_limited=1"\n`;
     out += `  Header always set Retry-After "${v.rateLimitWindow}" env=mailroom_limited\n`;
