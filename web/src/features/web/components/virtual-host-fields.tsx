@@ -21,6 +21,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import type { ReactNode } from 'react';
 import danger from '../../../components/danger-text.module.css';
+import { rateLimitModuleState } from '../rate-limit-module.ts';
 import { sharedReasons } from '../shared-reasons.ts';
 import { CertificatePicker } from './certificate-picker.tsx';
 
@@ -272,10 +273,7 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
         {sectionNote('Security')}
         <Stack gap="sm">
           {toggle('enableSecurityHeaders', 'The set chosen in Server Configuration')}
-          {toggle(
-            'enableRateLimiting',
-            capabilities ? `Enforced by ${capabilities.rateLimitModule.name}` : undefined,
-          )}
+          {toggle('enableRateLimiting', capabilities ? rateLimitModuleState(capabilities) : undefined)}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             {number('rateLimitRequests', { off: !values.enableRateLimiting })}
             {number('rateLimitWindow', { help: 'Seconds', off: !values.enableRateLimiting })}

@@ -24,6 +24,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { IconDeviceFloppy, IconRestore } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import danger from '../../../components/danger-text.module.css';
+import { rateLimitModuleState } from '../rate-limit-module.ts';
 import { sharedReasons } from '../shared-reasons.ts';
 import {
   SETTINGS_CHOICES,
@@ -209,6 +210,11 @@ export function WebSettingsForm({
           <Title order={2} size="h4" mb="sm" id={sectionId(section)}>
             {section}
           </Title>
+          {section === 'Rate Limiting' && capabilities && (
+            <Text size="sm" c="dimmed" mb="sm" title={capabilities.rateLimitModule.reason}>
+              {rateLimitModuleState(capabilities)}
+            </Text>
+          )}
           {shared[section].section.map((r) => (
             <Text key={r} size="sm" className={danger.danger} mb="sm">
               {r}
