@@ -4,7 +4,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { Link } from 'react-router';
 import { errorMessage } from '../../../api/client.ts';
 import danger from '../../../components/danger-text.module.css';
-import { certificateChoices, servedNames } from '../certificate-choices.ts';
+import { certificateChoices } from '../certificate-choices.ts';
 import { useWebCertificates } from '../use-web-certificates.ts';
 
 /** The value that means "no certificate from the SSL area: the file paths below". */
@@ -17,20 +17,23 @@ const PATHS = 'paths';
  */
 export function CertificatePicker({
   form,
+  names,
+  certificateId: id,
   reason,
 }: {
   form: UseFormReturnType<VhostFormValues>;
+  /** The names the host serves (server name, domain, aliases) as punycode. */
+  names: string[];
+  certificateId: number | null;
   /** Why the field is disabled on this server (null: usable). */
   reason: string | null;
 }) {
   const certs = useWebCertificates(true);
-  const values = form.getValues();
-  const choices = certificateChoices(certs.data ?? [], servedNames(values));
+  const choices = certificateChoices(certs.data ?? [], names);
   const data = [
     { value: PATHS, label: 'Certificate files (paths below)' },
     ...choices.map((c) => ({ value: c.value, label: c.label, disabled: c.reason !== null })),
   ];
-  const id = values.sslCertificateId;
   const props = form.getInputProps('sslCertificateId');
   const help = reason ? (
     <Text span size="xs" className={danger.danger}>

@@ -79,8 +79,29 @@ const FREQUENCY_LABELS: Record<(typeof BACKUP_FREQUENCIES)[number], string> = {
   never: 'Never',
 };
 
+/**
+ * The values the fields' own state depends on (greyed-out groups, the PHP note, the certificate
+ * picker). The form is uncontrolled, so typing re-renders nothing; these are watched by the parent.
+ */
+export type WatchedVhostValues = Pick<
+  VhostFormValues,
+  | 'sslEnabled'
+  | 'sslCertificateId'
+  | 'enableCaching'
+  | 'enablePhp'
+  | 'phpVersion'
+  | 'enableRateLimiting'
+  | 'enableAccessControl'
+  | 'enableMaintenanceMode'
+  | 'enableBackup'
+> & {
+  /** The served names (only while SSL is on: the picker needs them). */
+  names: string[];
+};
+
 export interface VirtualHostFieldsProps {
   form: Form;
+  values: WatchedVhostValues;
   /** What this server can do (null while loading): disabled fields with the reason, PHP versions. */
   capabilities: WebCapabilities | null;
 }
@@ -90,8 +111,7 @@ export interface VirtualHostFieldsProps {
  * Edit. A field the server cannot honour (a missing Apache module, a PHP version not installed) is
  * disabled with the server's reason under it.
  */
-export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps) {
-  const values = form.getValues();
+export function VirtualHostFields({ form, values, capabilities }: VirtualHostFieldsProps) {
   const reasonOf = (name: VhostField): string | null => capabilities?.vhostFields[name] ?? null;
 
   // A reason shared by several fields of a section is said once, at the top of the section.
@@ -216,7 +236,12 @@ export function VirtualHostFields({ form, capabilities }: VirtualHostFieldsProps
           </SimpleGrid>
           {values.sslEnabled && (
             <>
-              <CertificatePicker form={form} reason={reasonOf('sslCertificateId')} />
+              <CertificatePicker
+                form={form}
+                names={values.names}
+                certificateId={values.sslCertificateId}
+                reason={reasonOf('sslCertificateId')}
+              />
               {values.sslCertificateId === null && (
                 <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
                   {text('sslCertificate', { placeholder: '/etc/ssl/certs/example.com.pem' })}
