@@ -12,7 +12,7 @@ import { useUnsavedChanges } from '../../components/use-unsaved-changes.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { RefreshButton } from './components/refresh-button.tsx';
-import { WebSettingsForm } from './components/web-settings-form.tsx';
+import { WebSettingsForm, watchedSettings } from './components/web-settings-form.tsx';
 import { apiFieldErrors, formErrorsFrom, saveProblem, savedNotLive } from './form-errors.ts';
 import { useResetWebSettings } from './use-reset-web-settings.ts';
 import { useSaveWebSettings } from './use-save-web-settings.ts';
@@ -39,26 +39,40 @@ export default function WebSettingsPage() {
   const [dismissed, setDismissed] = useState(false);
   const loaded = useRef<WebServerSettings | null>(null);
 
+  const [watched, setWatched] = useState(() => watchedSettings(WEB_SETTINGS_DEFAULTS));
+  const [valid, setValid] = useState(true);
+  const [dirty, setDirty] = useState(false);
+  const track = (v: WebServerSettings) => {
+    const next = watchedSettings(v);
+    setWatched((prev) => (JSON.stringify(prev) === JSON.stringify(next) ? prev : next));
+    setValid(WebServerSettings.safeParse(v).success);
+    setDirty(loaded.current !== null && JSON.stringify(v) !== JSON.stringify(loaded.current));
+  };
+  // Uncontrolled: typing re-renders none of the ~80 inputs; the switches, the PHP choices,
+  // Save's validity and the leave-guard's "unsaved" are watched.
   const form = useForm<WebServerSettings>({
+    mode: 'uncontrolled',
     initialValues: WEB_SETTINGS_DEFAULTS,
     validate: zodValidate(WebServerSettings),
     validateInputOnChange: true,
     validateInputOnBlur: true,
+    onValuesChange: track,
   });
-  useUnsavedChanges(form.isDirty());
+  useUnsavedChanges(dirty);
 
   const load = (s: WebServerSettings) => {
     loaded.current = s;
     form.setValues(s);
     form.resetDirty(s);
     form.clearErrors();
+    track(s);
   };
 
   // Fill the form from the server's answer: on first load, and when new settings arrive while
   // nothing is being edited (a save, a reset, Refresh).
   useEffect(() => {
     const d = settings.data;
-    if (d && d !== loaded.current && (loaded.current === null || !form.isDirty())) load(d);
+    if (d && d !== loaded.current && (loaded.current === null || !dirty)) load(d);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `form` and `load` change every render
   }, [settings.data]);
 
@@ -210,6 +224,8 @@ export default function WebSettingsPage() {
             )}
             <WebSettingsForm
               form={form}
+              values={watched}
+              valid={valid}
               capabilities={capabilities.data ?? null}
               saving={save.isPending}
               resetting={reset.isPending}

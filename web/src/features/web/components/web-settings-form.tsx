@@ -1,5 +1,6 @@
 import {
   PHP_VERSIONS,
+  WEB_SETTINGS_DEFAULTS,
   WEB_SETTINGS_SECTIONS,
   type WebServerSettings,
   webSettingsLabels as L,
@@ -38,8 +39,21 @@ export type SettingsForm = UseFormReturnType<WebServerSettings>;
 
 const sectionId = (s: string) => `web-settings-${s.toLowerCase().replace(/\s+/g, '-')}`;
 
+/** The values the form's own state depends on: every switch, the PHP version and handler. */
+export type WatchedSettings = Pick<WebServerSettings, 'phpVersion' | 'phpHandler'> & Record<string, unknown>;
+
+/** What the uncontrolled form watches (a keystroke in a text field changes none of it). */
+export function watchedSettings(v: WebServerSettings): WatchedSettings {
+  const out: WatchedSettings = { phpVersion: v.phpVersion, phpHandler: v.phpHandler };
+  for (const [k, x] of Object.entries(v)) if (typeof x === 'boolean') out[k] = x;
+  return out;
+}
+
 export interface WebSettingsFormProps {
   form: SettingsForm;
+  values: WatchedSettings;
+  /** The whole form passes the contract's schema (Save is disabled otherwise). */
+  valid: boolean;
   capabilities: WebCapabilities | null;
   saving: boolean;
   resetting: boolean;
@@ -53,13 +67,14 @@ export interface WebSettingsFormProps {
  */
 export function WebSettingsForm({
   form,
+  values,
+  valid,
   capabilities,
   saving,
   resetting,
   onSave,
   onReset,
 }: WebSettingsFormProps) {
-  const values = form.getValues();
   const reasonOf = (f: WebSettingsField): string | null => capabilities?.settingsFields[f] ?? null;
   const installed = new Map(capabilities?.phpVersions.map((p) => [p.version, p.installed]) ?? []);
 
@@ -85,11 +100,12 @@ export function WebSettingsForm({
   const field = (f: WebSettingsField) => {
     const parent = SETTINGS_PARENT[f];
     const off = reasonOf(f) !== null || (parent !== undefined && !values[parent]);
-    const value = values[f];
+    // The kind of input follows the setting's type (its default's).
+    const value = WEB_SETTINGS_DEFAULTS[f];
     if (typeof value === 'boolean')
       return (
         <Switch
-          key={f}
+          key={form.key(f)}
           label={L[f]}
           description={description(f)}
           disabled={off}
@@ -105,7 +121,7 @@ export function WebSettingsForm({
       }));
       return (
         <Select
-          key={f}
+          key={form.key(f)}
           label={L[f]}
           data={data}
           allowDeselect={false}
@@ -133,7 +149,7 @@ export function WebSettingsForm({
       );
       return (
         <Select
-          key={f}
+          key={form.key(f)}
           label={L[f]}
           data={data}
           allowDeselect={false}
@@ -153,7 +169,7 @@ export function WebSettingsForm({
       const range = SETTINGS_RANGE[f] ?? { min: 1 };
       return (
         <NumberInput
-          key={f}
+          key={form.key(f)}
           label={L[f]}
           description={description(f)}
           withAsterisk
@@ -170,7 +186,7 @@ export function WebSettingsForm({
     if (f === 'customDirectives')
       return (
         <Textarea
-          key={f}
+          key={form.key(f)}
           label={L[f]}
           description={description(f)}
           disabled={off}
@@ -185,7 +201,7 @@ export function WebSettingsForm({
     const optional = f === 'xFrameOptionsAllowFrom' || f === 'customLogFormat' || f === 'cspPolicy';
     return (
       <TextInput
-        key={f}
+        key={form.key(f)}
         label={L[f]}
         description={description(f)}
         withAsterisk={!optional}
@@ -238,7 +254,7 @@ export function WebSettingsForm({
         <Button
           type="submit"
           leftSection={<IconDeviceFloppy size={16} aria-hidden />}
-          disabled={saving || resetting || !form.isValid()}
+          disabled={saving || resetting || !valid}
         >
           {saving ? M.saving : 'Save Configuration'}
         </Button>
