@@ -105,12 +105,10 @@ for (const vp of VIEWPORTS) {
         // Said once, at the field: no toast or alert repeats it.
         await expect(page.getByText(/Custom Directives line 2:/)).toHaveCount(1);
       } else {
-        test
-          .info()
-          .annotations.push({
-            type: 'skipped step',
-            description: "apache2 missing: Apache's own check not driven",
-          });
+        test.info().annotations.push({
+          type: 'skipped step',
+          description: "apache2 missing: Apache's own check not driven",
+        });
       }
 
       // Edit: caching expiry and gzip, then saved for real.
