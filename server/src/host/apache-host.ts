@@ -334,3 +334,37 @@ export async function ensureDefaultCertificate(
 }
 
 export { isAlive };
+
+/**
+ * Reads a log from a byte position: the complete lines after it (a partial last line waits for
+ * the next read) and the position after them. A file that was rotated (another inode) or cut
+ * (smaller than the position) is read from its start.
+ */
+export async function readLogFrom(
+  file: string,
+  pos: { inode: string; offset: number },
+  maxBytes = 16 * 1024 * 1024,
+): Promise<{ lines: string[]; inode: string; offset: number } | null> {
+  let handle;
+  try {
+    handle = await fs.open(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const st = await handle.stat();
+    const inode = String(st.ino);
+    let offset = inode === pos.inode && st.size >= pos.offset ? pos.offset : 0;
+    const len = Math.min(st.size - offset, maxBytes);
+    if (len <= 0) return { lines: [], inode, offset };
+    const buf = Buffer.alloc(len);
+    await handle.read(buf, 0, len, offset);
+    const end = buf.lastIndexOf(0x0a);
+    if (end < 0) return { lines: [], inode, offset };
+    const text = buf.subarray(0, end).toString('utf8');
+    offset += end + 1;
+    return { lines: text === '' ? [] : text.split('\n'), inode, offset };
+  } finally {
+    await handle.close();
+  }
+}

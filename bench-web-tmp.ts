@@ -1,0 +1,47 @@
+import { mkdtempSync, chmodSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from './server/src/app.ts';
+import { loadConfig } from './server/src/config.ts';
+import { openDatabase } from './server/src/db/database.ts';
+import { migrateToLatest } from './server/src/db/migrate.ts';
+import { addAdmin } from './server/src/features/auth/admin.service.ts';
+import { Host } from './server/src/host/host.ts';
+import { insertVhost } from './server/src/features/web/vhosts/vhost.repository.ts';
+import { VirtualHostInput } from './contract/src/web/vhosts.ts';
+import { ApacheProcess, freePort } from './server/test/integration/web-apache-helpers.ts';
+import { WebContext } from './server/src/features/web/stack/web-context.ts';
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-'));
+chmodSync(dataDir, 0o755);
+const httpPort = await freePort();
+const config = loadConfig({ MAILROOM_DATA_DIR: dataDir, MAILROOM_WEB_DIST: path.join(dataDir, 'x'), MAILROOM_HTTP_PORT: String(httpPort), MAILROOM_HTTPS_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
+const database = openDatabase(config);
+await migrateToLatest(database.db);
+await addAdmin(database.db, 'a@example.com', 'correct-horse-battery');
+const host = new Host(config.hostRoot, false);
+const deps = { config, database, host };
+const app = await buildApp(deps);
+const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'a@example.com', password: 'correct-horse-battery' } });
+const token = login.json().api_key;
+const N = Number(process.env.N ?? 1000);
+for (let i = 0; i < N; i++) await insertVhost(database.db, VirtualHostInput.parse({ domain: `site${i}.example.com`, serverName: `site${i}.example.com`, documentRoot: `/var/www/site${i}` }));
+const ctx = new WebContext(deps, null);
+let t0 = performance.now();
+await ctx.applyAll();
+console.log('render+check all', N, 'hosts:', Math.round(performance.now() - t0), 'ms');
+const apache = new ApacheProcess(path.join(host.root, 'etc/apache2'), path.join(host.root, 'run/apache2/mailroom-apache2.pid'));
+await apache.start(httpPort);
+const times: number[] = [];
+for (let i = 0; i < 40; i++) {
+  t0 = performance.now();
+  const r = await app.inject({ method: 'POST', url: '/api/web/vhosts/add', headers: { authorization: `Bearer ${token}` }, payload: { domain: `new${i}.example.org`, serverName: `new${i}.example.org`, documentRoot: `/var/www/new${i}` } });
+  times.push(performance.now() - t0);
+  if (r.statusCode !== 200) console.log(r.body);
+}
+times.sort((a, b) => a - b);
+const q = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(0);
+console.log(`add one vhost at ${N} existing (check + reload + probe): p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, min ${times[0]!.toFixed(0)} ms`);
+await apache.stop();
+await app.close();
+await database.close();
