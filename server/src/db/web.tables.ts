@@ -29,7 +29,30 @@ export interface WebSettingsTable {
   updated_at: string;
 }
 
+/** Requests of one host in one minute, from Apache's shared access log. */
+export interface WebTrafficMinuteTable {
+  vhost: string;
+  /** Minutes since the epoch. */
+  minute: number;
+  requests: number;
+  /** 5xx answers. */
+  errors: number;
+  bytes: number;
+  /** Sum of the requests' durations (%D, microseconds). */
+  duration_us: number;
+}
+
+/** How far the shared access log has been read (one row, id 1). */
+export interface WebLogPositionTable {
+  id: number;
+  inode: string;
+  byte_offset: number;
+  updated_at: string;
+}
+
 export interface WebTables {
+  web_traffic_minutes: WebTrafficMinuteTable;
+  web_log_position: WebLogPositionTable;
   web_vhosts: WebVhostTable;
   web_vhost_names: WebVhostNameTable;
   web_settings: WebSettingsTable;

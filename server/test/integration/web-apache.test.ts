@@ -68,6 +68,17 @@ describe.skipIf(!haveApache)('Apache from Mailroom’s rendered files (local mod
     const c = await request(httpPort, 'unknown.example.org');
     expect(c.status).toBe(404);
     expect(c.body).not.toContain('shop');
+    // Real figures: Apache's shared access log (%v, %D) rolled up in the database; the probe is not traffic.
+    const list = (await call('GET', 'web/vhosts?q=shop')).json();
+    expect(list[0]).toMatchObject({ domain: 'shop.example.com', traffic: 2 });
+    expect(list[0].responseTime).toBeGreaterThan(0);
+    const d = (await call('GET', 'web/dashboard')).json();
+    expect(d.stats.totalTraffic).toBe(3);
+    expect(d.stats.errorRate).toBe(0);
+    expect(d.stats.averageResponseTime).toBeGreaterThan(0);
+    // Apache's real state: the master this test started, found through Mailroom's pid file.
+    expect(d.status[0]).toMatchObject({ name: 'Web Server', state: 'running', pid: apache.masterPid() });
+    expect(d.stats.uptime).toBeGreaterThanOrEqual(0);
   });
 
   const site = async (domain: string, extra: object = {}) => {

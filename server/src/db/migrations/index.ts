@@ -17,6 +17,7 @@ import * as m0019 from './0019-mailbox-accounts.ts';
 import * as m0020 from './0020-ssl-finish.ts';
 import * as m0021 from './0021-mailbox-export-json.ts';
 import * as m0022 from './0022-web.ts';
+import * as m0023 from './0023-web-traffic.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0020-ssl-finish': m0020,
   '0021-mailbox-export-json': m0021,
   '0022-web': m0022,
+  '0023-web-traffic': m0023,
 };

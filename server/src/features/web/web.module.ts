@@ -4,6 +4,9 @@ import { ApacheDaemon } from '../../host/apache-daemon.ts';
 import type { Host } from '../../host/host.ts';
 import type { SupervisorOptions } from '../../host/supervisor.ts';
 import { APACHE_PATHS } from './stack/apache-layout.ts';
+import { rollUpAccessLog } from './stats/log-rollup.service.ts';
+
+const ROLLUP_INTERVAL_MS = 30_000;
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { WebSettingsService } from './settings/web-settings.service.ts';
@@ -48,6 +51,14 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   const settings = new WebSettingsService(ctx);
   registerRetry(deps, WEB_TARGET, async () => (await ctx.applyAll()).outcome);
   registerWebRoutes(app, ctx, vhosts, settings);
+  // Apache's shared access log is rolled up every 30 s (and at each dashboard or list read).
+  const roll = setInterval(() => {
+    void rollUpAccessLog(deps).catch((err: unknown) =>
+      app.log.warn({ err }, 'web: access log roll-up failed'),
+    );
+  }, ROLLUP_INTERVAL_MS);
+  roll.unref();
+  app.addHook('onClose', async () => clearInterval(roll));
   const daemon = deps.webDaemon;
   if (daemon) {
     // Local mode as root: render every host's files from the database, then run Apache from them.

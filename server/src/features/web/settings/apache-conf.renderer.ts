@@ -148,7 +148,8 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   if (s.logFormat === 'custom') out += `LogFormat "${s.customLogFormat}" custom\n`;
   if (s.enableLogging) out += `CustomLog "${p(s.accessLogPath)}" ${s.logFormat}\n`;
   out += `LogFormat "${STATS_LOG_FORMAT}" mailroom_stats\n`;
-  out += `CustomLog "${p(APACHE_PATHS.statsLog)}" mailroom_stats\n`;
+  // Mailroom's own probes are not the sites' traffic.
+  out += `CustomLog "${p(APACHE_PATHS.statsLog)}" mailroom_stats "expr=%{REQUEST_URI} != '${PROBE_PATH}'"\n`;
   out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;

@@ -1,6 +1,6 @@
 import type { ProveResult } from '../../../apply/file-set.ts';
 import type { ApplyTarget } from '../../../apply/pipeline.ts';
-import { checkApacheTree, checkLogrotate } from '../../../host/apache-host.ts';
+import { checkApacheSites, checkApacheTree, checkLogrotate } from '../../../host/apache-host.ts';
 import type { Host } from '../../../host/host.ts';
 import type { ApacheControl } from './apache-control.ts';
 import { APACHE_PATHS } from './apache-layout.ts';
@@ -25,10 +25,27 @@ export function apacheTarget(host: Host, control: ApacheControl, last: () => Web
       const dir = host.path(APACHE_PATHS.dir);
       const apache = staged.filter((f) => f.target.startsWith(dir + '/'));
       const render = last();
-      const check = await checkApacheTree(host, APACHE_PATHS.dir, apache, render?.remove ?? []);
+      const removed = render?.remove ?? [];
+      // Which staged files differ from the live ones: a change of one site is proved quickly.
+      const live = await Promise.all(
+        apache.map((f) => host.readFile(APACHE_PATHS.dir + f.target.slice(dir.length))),
+      );
+      const changed = apache.filter((f, i) => live[i] !== f.content);
+      const sitesDir = host.path(APACHE_PATHS.sitesAvailable) + '/';
+      const enabledDir = host.path(APACHE_PATHS.sitesEnabled) + '/';
+      const onlySites =
+        removed.length === 0 &&
+        changed.every((f) => f.target.startsWith(sitesDir) || f.target.startsWith(enabledDir));
+      const check = onlySites
+        ? await checkApacheSites(
+            host,
+            APACHE_PATHS.dir,
+            changed.filter((f) => f.target.startsWith(sitesDir)),
+          )
+        : await checkApacheTree(host, APACHE_PATHS.dir, apache, removed);
       if (!check.ok) return check;
       const rot = staged.find((f) => f.target === host.path(APACHE_PATHS.logrotate));
-      if (rot) {
+      if (rot && (await host.readFile(APACHE_PATHS.logrotate)) !== rot.content) {
         const r = await checkLogrotate(host, rot);
         if (!r.ok) return { ok: false, checked: true, output: r.output };
       }

@@ -9,9 +9,31 @@ import { isPostgres } from '../../../db/database.ts';
 import { readOutcome } from '../../../apply/outcomes.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { WEB_TARGET } from '../stack/apache-target.ts';
-import { listVhostRows, toVirtualHost, vhostCounts } from '../vhosts/vhost.repository.ts';
+import { listVhostRows, rowValues, toVirtualHost, vhostCounts } from '../vhosts/vhost.repository.ts';
 import { APACHE_USER } from '../stack/apache-layout.ts';
 import { databaseAnswers, recentWebAudit } from './web-activity.repository.ts';
+import { rollUpAccessLog } from './log-rollup.service.ts';
+import { type Figures, figuresSince } from './web-traffic.repository.ts';
+
+const DAY_MINUTES = 24 * 60;
+
+/** A host's traffic (requests) and average response time (ms) over the last day (Apache logs %v: its ServerName). */
+export function vhostFigures(
+  figures: Map<string, Figures>,
+  domain: string,
+): { traffic: number; responseTime: number | null } {
+  const f = figures.get(domain);
+  return {
+    traffic: f?.requests ?? 0,
+    responseTime: f?.requests ? Math.round(f.durationUs / f.requests / 100) / 10 : null,
+  };
+}
+
+/** The last day's figures per host (for the lists). */
+export async function dayFigures(ctx: WebContext): Promise<Map<string, Figures>> {
+  await rollUpAccessLog(ctx.deps).catch(() => undefined);
+  return figuresSince(ctx.db, Math.floor(Date.now() / 60_000) - DAY_MINUTES);
+}
 
 function activityType(action: string): WebActivity['type'] {
   if (action.startsWith('ssl.')) return 'ssl';
@@ -33,6 +55,10 @@ const DESCRIBE: Record<string, string> = {
 /** The web dashboard: every figure real (see the contract); none is fixed text. */
 export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
   const db = ctx.db;
+  // The figures read what Apache logged up to now.
+  await rollUpAccessLog(ctx.deps).catch(() => undefined);
+  const figures = await figuresSince(db, Math.floor(Date.now() / 60_000) - DAY_MINUTES);
+  const total = figures.get('') ?? { requests: 0, errors: 0, durationUs: 0 };
   const [counts, apache, dbUp, outcome, audit, top] = await Promise.all([
     vhostCounts(db),
     ctx.control.state(),
@@ -92,13 +118,19 @@ export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
       activeWebApplications: 0,
       totalDomains: counts.total,
       sslEnabledDomains: counts.ssl,
-      totalTraffic: 0,
-      averageResponseTime: null,
-      errorRate: null,
+      totalTraffic: total.requests,
+      averageResponseTime: total.requests ? Math.round(total.durationUs / total.requests / 100) / 10 : null,
+      errorRate: total.requests ? Math.round((total.errors / total.requests) * 10000) / 100 : null,
       uptime: apache.uptime,
     },
     status,
-    virtualHosts: top.items.map((r) => toVirtualHost(r, { siteUser: APACHE_USER, live })),
+    virtualHosts: top.items.map((r) =>
+      toVirtualHost(r, {
+        siteUser: APACHE_USER,
+        live,
+        figures: vhostFigures(figures, rowValues(r).serverName),
+      }),
+    ),
     activity: activity.slice(0, WEB_DASHBOARD_ACTIVITY),
     apply: outcome
       ? { state: outcome.state, message: outcome.message, at: outcome.at }

@@ -16,6 +16,7 @@ import { APACHE_USER } from '../stack/apache-layout.ts';
 import { forbiddenDirective } from '../stack/custom-directives.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { siteAvailablePath } from '../stack/apache-layout.ts';
+import { dayFigures, vhostFigures } from '../stats/web-stats.service.ts';
 import {
   deleteVhost,
   findByDomain,
@@ -100,15 +101,18 @@ function normalise(v: VirtualHostValues, before: VirtualHostValues | null): Virt
 export class VhostService {
   constructor(private readonly ctx: WebContext) {}
 
-  private live = true;
-
-  private view(row: VhostRow, live = true): VirtualHost {
-    return toVirtualHost(row, { siteUser: APACHE_USER, live });
+  private view(row: VhostRow, figures?: { traffic: number; responseTime: number | null }): VirtualHost {
+    return toVirtualHost(row, { siteUser: APACHE_USER, live: true, ...(figures ? { figures } : {}) });
   }
 
+  /** A page of hosts with their last day's traffic and response time from Apache's access log. */
   async list(query: VhostListQuery, scope: readonly string[] | null): Promise<CursorPage<VirtualHost>> {
     const page = await listVhostRows(this.ctx.db, query as never, scope);
-    return { ...page, items: page.items.map((r) => this.view(r)) };
+    const figures = await dayFigures(this.ctx);
+    return {
+      ...page,
+      items: page.items.map((r) => this.view(r, vhostFigures(figures, rowValues(r).serverName))),
+    };
   }
 
   async get(domain: string): Promise<VirtualHost> {
