@@ -168,6 +168,7 @@ export const generateLabels = {
   city: 'City',
   email: 'Email',
   webrootPath: 'Webroot Path',
+  httpVia: 'Answer HTTP-01',
   dnsProvider: 'DNS Provider',
   dnsApiKey: 'API Key',
   dnsApiSecret: 'API Secret',
@@ -193,6 +194,7 @@ export const GENERATION_DEFAULTS = {
   email: '',
   challengeType: 'http' as (typeof CHALLENGE_TYPES)[number],
   webrootPath: '',
+  httpVia: 'webroot' as (typeof HTTP01_VIA)[number],
   dnsProvider: '',
   dnsCredentials: { apiKey: '', apiSecret: '' },
   method: 'self-signed' as (typeof GENERATION_METHODS)[number],
@@ -200,6 +202,18 @@ export const GENERATION_DEFAULTS = {
 };
 
 const optText = (max = 200) => z.string().trim().max(max).optional().default('');
+
+/**
+ * How HTTP-01 is answered: token files in a webroot folder the operator's web server serves, or
+ * through Mailroom's web server (Apache serves /.well-known/acme-challenge/ of every host from
+ * this folder), so no webroot has to be made by hand.
+ */
+export const HTTP01_VIA = ['webroot', 'web-server'] as const;
+export const HTTP01_VIA_LABELS: Record<(typeof HTTP01_VIA)[number], string> = {
+  webroot: 'A webroot folder',
+  'web-server': "Through Mailroom's web server",
+};
+export const ACME_WEB_SERVER_WEBROOT = '/var/lib/mailroom/acme-webroot';
 
 /** Generation request (§3) with the rules of §4/§5; `method` says who signs it. */
 export const GenerateCertificate = z
@@ -235,6 +249,7 @@ export const GenerateCertificate = z
       .refine((v) => v === '' || isEmailAddress(v), fieldMessages.email),
     challengeType: z.enum(CHALLENGE_TYPES, { error: fieldMessages.required(generateLabels.challengeType) }),
     webrootPath: optText(1000),
+    httpVia: z.enum(HTTP01_VIA).optional().default('webroot'),
     dnsProvider: z.string().max(50).optional().default(''),
     dnsCredentials: z
       .object({ apiKey: z.string().max(500).default(''), apiSecret: z.string().max(500).default('') })
@@ -252,7 +267,8 @@ export const GenerateCertificate = z
       need('country', generateLabels.country, v.country !== '');
     }
     if (v.method === 'acme') {
-      if (v.challengeType === 'http') need('webrootPath', generateLabels.webrootPath, v.webrootPath !== '');
+      if (v.challengeType === 'http' && v.httpVia === 'webroot')
+        need('webrootPath', generateLabels.webrootPath, v.webrootPath !== '');
       if (v.challengeType === 'dns') {
         need('dnsProvider', generateLabels.dnsProvider, v.dnsProvider !== '');
         if (v.dnsProvider !== '' && v.dnsProvider !== 'mailroom') {

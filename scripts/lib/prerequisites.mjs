@@ -46,6 +46,22 @@ export const PREREQUISITES = [
   },
   { pkg: 'bind9-dnsutils', for: 'the restore integration test (dig)', paths: [['/usr/bin/dig']] },
   { pkg: 'sqlite3', for: 'integration tests', paths: [['/usr/bin/sqlite3']] },
+  {
+    pkg: 'apache2',
+    for: 'web hosting integration tests (Apache on the rendered files)',
+    paths: [['/usr/sbin/apache2']],
+  },
+  {
+    pkg: 'libapache2-mod-security2',
+    for: 'web hosting integration tests (rate limiting)',
+    paths: [['/usr/lib/apache2/modules/mod_security2.so']],
+  },
+  { pkg: 'php8.2-fpm', for: 'web hosting (PHP-FPM pools)', paths: [['/usr/sbin/php-fpm8.2']] },
+  {
+    pkg: 'logrotate',
+    for: 'web hosting (logrotate -d of the rendered file)',
+    paths: [['/usr/sbin/logrotate']],
+  },
   { pkg: 'sudo', for: 'deploy tests (visudo -cf of deploy/sudoers)', paths: [['/usr/sbin/visudo']] },
   {
     pkg: 'acl',

@@ -3,6 +3,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
 import type { JobRunner } from './features/jobs/job-runner.ts';
 import type { MetricsSource } from './features/system/metrics-source.ts';
+import type { ApacheDaemon } from './host/apache-daemon.ts';
 import type { Host } from './host/host.ts';
 import type { ServiceControl } from './host/service-control.ts';
 
@@ -21,6 +22,8 @@ export interface AppDeps {
   dnsChallenges?: DnsChallenges;
   /** The one metrics collector (features/system); alerts read it. Absent: no CPU/memory/disk alerts. */
   metrics?: MetricsSource;
+  /** Local mode as root: Apache run by Mailroom from the web area's files (main.ts makes it). */
+  webDaemon?: ApacheDaemon;
   /** Milliseconds since the epoch for time-based codes (TOTP, lockouts); tests set it. Default Date.now. */
   clock?: () => number;
 }

@@ -60,6 +60,8 @@ const EnvSchema = z.object({
   MAILROOM_WORKERS: wholeNumber('', 1, 64).optional(),
   MAILROOM_MILTER_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_ACME_HTTP_PORT: wholeNumber('', 0, 65535).optional(),
+  MAILROOM_HTTP_PORT: wholeNumber('', 1, 65535).optional(),
+  MAILROOM_HTTPS_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_ACME_CA_FILE: z.string().min(1).optional(),
   MAILROOM_SSL_RENEWAL_TICK_SECONDS: wholeNumber('of seconds ', 1, 3600).default(60),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -95,7 +97,12 @@ export interface Config {
   workers: number | undefined;
   /** ACME (features/ssl/acme): Mailroom's HTTP-01 listener and an extra CA trusted for directories. */
   acme: AcmeConfig;
+  /** Apache (features/web): where ports 80 and 443 of the virtual hosts are served. */
+  web: { httpPort: number; httpsPort: number };
 }
+
+/** Local mode serves the virtual hosts' ports 80 and 443 on these loopback ports. */
+export const LOCAL_WEB_PORTS = { http: 8480, https: 8443 } as const;
 
 export interface AcmeConfig {
   /** Port of the HTTP-01 challenge listener (80 in system mode, 2080 locally); null: off (0). */
@@ -185,6 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: 60_000,
     },
     purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
+    web: {
+      httpPort: e.MAILROOM_HTTP_PORT ?? (hostRoot === '/' ? 80 : LOCAL_WEB_PORTS.http),
+      httpsPort: e.MAILROOM_HTTPS_PORT ?? (hostRoot === '/' ? 443 : LOCAL_WEB_PORTS.https),
+    },
     acme: {
       ...acmeConfig(e.MAILROOM_ACME_HTTP_PORT, hostRoot === '/', e.MAILROOM_ACME_CA_FILE),
       renewalTickSeconds: e.MAILROOM_SSL_RENEWAL_TICK_SECONDS,

@@ -9,6 +9,7 @@ import { ensureInitialAdmin } from './features/auth/admin.service.ts';
 import { Host } from './host/host.ts';
 import { systemServiceControl } from './host/system-services.ts';
 import { LocalServices, notRunReason } from './host/local-services.ts';
+import { localApacheDaemon } from './features/web/web.module.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -46,7 +47,14 @@ async function main(): Promise<void> {
           log: (m, f) => logTo.app?.info({ daemons: f ?? {} }, m),
         });
   const services = local ?? systemServiceControl(host);
-  const app = await buildApp({ config, database, host, services }, { logger: { level: config.logLevel } });
+  // Local mode as root: Apache runs from the web area's files too, beside the mail daemons.
+  const webDaemon = runsDaemons
+    ? await localApacheDaemon(host, config, (m, f) => logTo.app?.info({ apache: f ?? {} }, m))
+    : null;
+  const app = await buildApp(
+    { config, database, host, services, ...(webDaemon ? { webDaemon } : {}) },
+    { logger: { level: config.logLevel } },
+  );
   logTo.app = app.log;
   if (applied.length) app.log.info({ migrations: applied }, 'database migrated');
   if (!worker)

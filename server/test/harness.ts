@@ -12,6 +12,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { addAdmin } from '../src/features/auth/admin.service.ts';
 import { Host } from '../src/host/host.ts';
 import type { ServiceControl } from '../src/host/service-control.ts';
+import type { ApacheDaemon } from '../src/host/apache-daemon.ts';
 import type { MetricsSource } from '../src/features/system/metrics-source.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'correct-horse-battery' };
@@ -53,6 +54,8 @@ export async function startTestApp(
     services?: (host: Host, config: Config) => Promise<ServiceControl>;
     /** The metrics collector the app reads (alerts); tests pass a source they control. */
     metrics?: MetricsSource;
+    /** Apache run by the app (local mode, web area), made from its host and config. */
+    webDaemon?: (host: Host, config: Config) => Promise<ApacheDaemon | null>;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-test-'));
@@ -68,6 +71,10 @@ export async function startTestApp(
   const deps: AppDeps = { config, database, host };
   if (opts.services) deps.services = await opts.services(host, config);
   if (opts.metrics) deps.metrics = opts.metrics;
+  if (opts.webDaemon) {
+    const d = await opts.webDaemon(host, config);
+    if (d) deps.webDaemon = d;
+  }
   const app = await buildApp(deps, opts);
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
   const token = login.json<{ api_key: string }>().api_key;

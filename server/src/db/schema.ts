@@ -13,6 +13,7 @@ import type { PipelineTables } from './pipeline.tables.ts';
 import type { SecurityTables } from './security.tables.ts';
 import type { SslTables } from './ssl.tables.ts';
 import type { SystemAdminTables } from './system-admin.tables.ts';
+import type { WebTables } from './web.tables.ts';
 
 // Each area declares its tables beside its migration and adds them here.
 export interface Database
@@ -31,4 +32,5 @@ export interface Database
     PipelineTables,
     SecurityTables,
     SslTables,
-    SystemAdminTables {}
+    SystemAdminTables,
+    WebTables {}

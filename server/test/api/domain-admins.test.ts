@@ -19,6 +19,7 @@ const OTHER = 'other.test';
  * own domain (must work). A new 'domain' route without an entry here fails the test.
  */
 type Call = { url: string; payload?: object; expect: number };
+const webHost = (domain: string) => ({ domain, serverName: domain, documentRoot: `/var/www/${domain}` });
 const DOMAIN_ROUTES: Record<string, { other?: Call; own: Call }> = {
   'GET /api/mail/users': { own: { url: '/api/mail/users', expect: 200 } },
   'POST /api/mail/users/add': {
@@ -187,6 +188,42 @@ const DOMAIN_ROUTES: Record<string, { other?: Call; own: Call }> = {
   'GET /api/mail/aliases/export': { own: { url: '/api/mail/aliases/export?format=csv', expect: 200 } },
   'GET /api/dns/records/export': { own: { url: '/api/dns/records/export?format=csv', expect: 200 } },
   'GET /api/search': { own: { url: '/api/search?q=al', expect: 200 } },
+  // Web hosting (issue 19): a domain administrator's own domains' virtual hosts.
+  'GET /api/web/vhosts': { own: { url: '/api/web/vhosts', expect: 200 } },
+  'POST /api/web/vhosts/add': {
+    other: { url: '/api/web/vhosts/add', payload: webHost(OTHER), expect: 403 },
+    own: { url: '/api/web/vhosts/add', payload: webHost(OWN), expect: 200 },
+  },
+  'GET /api/web/vhosts/:domain': {
+    other: { url: `/api/web/vhosts/${OTHER}`, expect: 404 },
+    own: { url: `/api/web/vhosts/${OWN}`, expect: 200 },
+  },
+  'POST /api/web/vhosts/update/:domain': {
+    other: { url: `/api/web/vhosts/update/${OTHER}`, payload: webHost(OTHER), expect: 404 },
+    own: {
+      url: `/api/web/vhosts/update/${OWN}`,
+      payload: { ...webHost(OWN), enableGzip: false },
+      expect: 200,
+    },
+  },
+  'POST /api/web/vhosts/status/:domain': {
+    other: { url: `/api/web/vhosts/status/${OTHER}`, payload: { status: 'inactive' }, expect: 404 },
+    own: { url: `/api/web/vhosts/status/${OWN}`, payload: { status: 'maintenance' }, expect: 200 },
+  },
+  'POST /api/web/vhosts/remove/:domain': {
+    other: { url: `/api/web/vhosts/remove/${OTHER}`, payload: {}, expect: 404 },
+    own: { url: `/api/web/vhosts/remove/${OWN}`, payload: {}, expect: 200 },
+  },
+  'GET /api/web/domains': { own: { url: '/api/web/domains', expect: 200 } },
+  'POST /api/web/domains/add': {
+    other: { url: '/api/web/domains/add', payload: { domain: OTHER }, expect: 403 },
+    own: { url: '/api/web/domains/add', payload: { domain: OWN }, expect: 200 },
+  },
+  'POST /api/web/domains/remove/:domain': {
+    other: { url: `/api/web/domains/remove/${OTHER}`, expect: 404 },
+    own: { url: `/api/web/domains/remove/${OWN}`, expect: 200 },
+  },
+  'GET /api/web/capabilities': { own: { url: '/api/web/capabilities', expect: 200 } },
 };
 
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/');

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.ts';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -130,6 +131,9 @@ describe('deploy/sudoers', () => {
       expect([sudo, flag]).toEqual(['/usr/bin/sudo', '-n']);
       return cmd.join(' ');
     });
+    // The web area's reloads (features/web/stack/apache-control.ts): Apache and the PHP-FPM pools of
+    // any installed version (php[5-9].[0-9]: one digit each, nothing else matches).
+    run.push(APACHE_RELOAD.join(' '), phpFpmReload('[5-9].[0-9]').join(' '));
     expect(allowed.sort()).toEqual(run.sort());
     const rules = joined
       .split('\n')

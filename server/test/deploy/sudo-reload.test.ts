@@ -16,6 +16,7 @@ import type { RunResult } from '../../src/host/host.ts';
 import type { DaemonName } from '../../src/host/service-control.ts';
 import { CONTROLLED_UNITS, controlCommand } from '../../src/features/system/services.service.ts';
 import { SUDO, SYSTEM_UNITS, SystemServiceControl, SYSTEMCTL } from '../../src/host/system-services.ts';
+import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.ts';
 
 // The reloads through the real sudo with the real deploy/sudoers, as an unprivileged `mailroom`
 // user. Nothing on the machine changes: inside a private mount namespace (unshare -m), copies of
@@ -126,11 +127,22 @@ describe.skipIf(skipReason !== null)('reloads through sudo with deploy/sudoers, 
       }
   });
 
+  it('sudo lets through the web reloads: Apache and the PHP-FPM pools of an installed version', async () => {
+    for (const args of [[...APACHE_RELOAD], [...phpFpmReload('8.2')], [...phpFpmReload('7.4')]]) {
+      const r = await asMailroom(SUDO, ['-n', ...args]);
+      expect(r.stderr, args.join(' ')).not.toMatch(/password is required|not allowed/);
+      expect(r.stdout + r.stderr, args.join(' ')).toMatch(/systemd|bus/i);
+    }
+  });
+
   it('sudo refuses anything else: another verb, another unit, a shell', async () => {
     for (const args of [
       ['-n', SYSTEMCTL, 'restart', 'mailroom.service'],
       ['-n', SYSTEMCTL, 'restart', 'ssh.service'],
-      ['-n', SYSTEMCTL, 'reload', 'apache2.service'],
+      ['-n', SYSTEMCTL, 'stop', 'php8.2-fpm.service'],
+      ['-n', SYSTEMCTL, 'reload', 'php8.2-fpm.service', 'ssh.service'],
+      ['-n', SYSTEMCTL, 'reload', 'phpx-fpm.service'],
+      ['-n', SYSTEMCTL, 'reload', 'apache2.service', 'ssh.service'],
       ['-n', SYSTEMCTL, 'kill', 'postfix.service'],
       ['-n', SYSTEMCTL, 'restart', 'postfix.service', 'ssh.service'],
       ['-n', SYSTEMCTL, 'reload', 'ssh.service'],

@@ -16,6 +16,8 @@ import * as m0018 from './0018-domain-admins.ts';
 import * as m0019 from './0019-mailbox-accounts.ts';
 import * as m0020 from './0020-ssl-finish.ts';
 import * as m0021 from './0021-mailbox-export-json.ts';
+import * as m0022 from './0022-web.ts';
+import * as m0023 from './0023-web-traffic.ts';
 import * as m0024 from './0024-account-sessions.ts';
 import * as m0029 from './0029-api-monitoring.ts';
 
@@ -38,6 +40,8 @@ export const migrations: Record<string, Migration> = {
   '0019-mailbox-accounts': m0019,
   '0020-ssl-finish': m0020,
   '0021-mailbox-export-json': m0021,
+  '0022-web': m0022,
+  '0023-web-traffic': m0023,
   '0024-account-sessions': m0024,
   '0029-api-monitoring': m0029,
 };

@@ -1,4 +1,9 @@
-import { GENERATION_STEPS, type GenerateCertificateParsed, JOB_KIND_SSL } from '@mailroom/contract/ssl';
+import {
+  ACME_WEB_SERVER_WEBROOT,
+  GENERATION_STEPS,
+  type GenerateCertificateParsed,
+  JOB_KIND_SSL,
+} from '@mailroom/contract/ssl';
 import type { Job } from '@mailroom/contract/jobs';
 import { recordAudit } from '../../http/audit.ts';
 import { fieldError } from '../../http/errors.ts';
@@ -71,7 +76,12 @@ async function issue(ctx: SslContext, req: GenerateCertificateParsed, job: JobCo
                 },
               }
             : {}),
-          ...(req.webrootPath ? { webroot: req.webrootPath } : {}),
+          // Through Mailroom's web server: Apache serves this folder's tokens for every host.
+          ...(req.challengeType === 'http' && req.httpVia === 'web-server'
+            ? { webroot: ACME_WEB_SERVER_WEBROOT }
+            : req.webrootPath
+              ? { webroot: req.webrootPath }
+              : {}),
           key: { algorithm: req.keyAlgorithm, size: req.keySize },
         },
         (s, detail) => stage(s, detail),

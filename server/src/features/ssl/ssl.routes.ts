@@ -31,6 +31,7 @@ import {
 import { dueElsewhere } from './certificate-store.ts';
 import { CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
 import { mailTlsSource } from './mail-tls.ts';
+import { webTlsSource, type WebTls } from './web-tls.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
 import { ListCounts } from './certificate-list.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
@@ -54,6 +55,8 @@ export interface SslOptions {
 export interface SslHandle {
   /** For the mail area: the certificate to serve and the TLS policy. */
   mailTls: MailTlsSource<Kysely<Database>>;
+  /** For the web area: a stored certificate (PEMs, names) for a virtual host. */
+  webTls: (id: number, db: Kysely<Database>) => Promise<WebTls | null>;
   ctx: SslContext;
   /** How many certificates are stored (the DNS dashboard shows it). */
   count(): Promise<number>;
@@ -192,6 +195,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   }
   return {
     mailTls: mailTlsSource(vault),
+    webTls: webTlsSource(vault),
     ctx,
     registerUsage: (u) => ctx.usages.register(u),
     count: async () =>

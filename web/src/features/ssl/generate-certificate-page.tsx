@@ -6,6 +6,8 @@ import {
   GENERATION_DEFAULTS,
   GenerateCertificate,
   generateLabels,
+  HTTP01_VIA,
+  HTTP01_VIA_LABELS,
   KEY_ALGORITHMS,
   LETS_ENCRYPT_DIRECTORY,
   LETS_ENCRYPT_STAGING_DIRECTORY,
@@ -329,6 +331,20 @@ export default function GenerateCertificatePage() {
                   }
                 />
                 {v.challengeType === 'http' && (
+                  <Select
+                    mt="sm"
+                    label={generateLabels.httpVia}
+                    data={HTTP01_VIA.map((h) => ({ value: h, label: HTTP01_VIA_LABELS[h] }))}
+                    allowDeselect={false}
+                    description={
+                      v.httpVia === 'web-server'
+                        ? 'Apache serves the challenge for every virtual host: no webroot to make by hand'
+                        : undefined
+                    }
+                    {...form.getInputProps('httpVia')}
+                  />
+                )}
+                {v.challengeType === 'http' && v.httpVia === 'webroot' && (
                   <TextInput
                     mt="sm"
                     label={generateLabels.webrootPath}

@@ -1,0 +1,21 @@
+/**
+ * Web hosting (issue 19): the catalogue of the area. Schemas live by entity in `web/vhosts.ts`,
+ * `web/settings.ts` and `web/stats.ts`; `web/fields.ts` holds the field helpers.
+ */
+import { webSettingsRoutes } from './web/settings.ts';
+import { webStatsRoutes } from './web/stats.ts';
+import { webVhostRoutes } from './web/vhosts.ts';
+
+export * from './web/fields.ts';
+export * from './web/settings.ts';
+export * from './web/stats.ts';
+export * from './web/vhosts.ts';
+
+export const webRoutes = {
+  ...webVhostRoutes,
+  settings: webSettingsRoutes.get,
+  saveSettings: webSettingsRoutes.save,
+  resetSettings: webSettingsRoutes.reset,
+  dashboard: webStatsRoutes.dashboard,
+  capabilities: webStatsRoutes.capabilities,
+};

@@ -1,0 +1,59 @@
+import type { Generated } from 'kysely';
+
+/** One virtual host (issue 19). The fields the list filters and sorts by are columns; the rest JSON. */
+export interface WebVhostTable {
+  id: Generated<number>;
+  /** Punycode, lower case; unique. */
+  domain: string;
+  /** Lower-cased domain and document root: what `?q=` matches. */
+  search: string;
+  document_root: string;
+  status: string;
+  /** JSON of every other VirtualHostValues field (contract/src/web/vhosts.ts). */
+  fields: string;
+  created_at: string;
+  /** ISO; the list's Last Modified. */
+  updated_at: string;
+}
+
+/** Every host name a virtual host answers to (server name, domain, aliases): one owner per name. */
+export interface WebVhostNameTable {
+  name: string;
+  vhost_id: number;
+}
+
+/** The one row of web server settings (id 1): JSON of WebServerSettings. */
+export interface WebSettingsTable {
+  id: number;
+  settings: string;
+  updated_at: string;
+}
+
+/** Requests of one host in one minute, from Apache's shared access log. */
+export interface WebTrafficMinuteTable {
+  vhost: string;
+  /** Minutes since the epoch. */
+  minute: number;
+  requests: number;
+  /** 5xx answers. */
+  errors: number;
+  bytes: number;
+  /** Sum of the requests' durations (%D, microseconds). */
+  duration_us: number;
+}
+
+/** How far the shared access log has been read (one row, id 1). */
+export interface WebLogPositionTable {
+  id: number;
+  inode: string;
+  byte_offset: number;
+  updated_at: string;
+}
+
+export interface WebTables {
+  web_traffic_minutes: WebTrafficMinuteTable;
+  web_log_position: WebLogPositionTable;
+  web_vhosts: WebVhostTable;
+  web_vhost_names: WebVhostNameTable;
+  web_settings: WebSettingsTable;
+}

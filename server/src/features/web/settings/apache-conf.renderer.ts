@@ -1,0 +1,275 @@
+import type { WebServerSettings } from '@mailroom/contract/web/settings';
+import { APACHE_PATHS, type ApacheMode, listenAddress, servedPort } from '../stack/apache-layout.ts';
+import { indentDirectives } from '../stack/custom-directives.ts';
+import { loadModuleLines, type ModuleKey, MODULES, modulePath } from '../stack/apache-modules.ts';
+import {
+  errorDocumentText,
+  PROBE_HEADER,
+  PROBE_PATH,
+  type VhostProbe,
+} from '../vhosts/vhost-file.renderer.ts';
+import { createHash } from 'node:crypto';
+
+/** What the server-wide files need to know about the hosts. */
+export interface HostsSummary {
+  /** Configured ports of the hosts (HTTP), and of their HTTPS sides. */
+  httpPorts: number[];
+  httpsPorts: number[];
+  anyRateLimit: boolean;
+  /** A default certificate for the HTTPS catch-all (unknown names never get a site's certificate). */
+  defaultTls: { certificateFile: string; keyFile: string } | null;
+}
+
+const LOG_FORMATS: Record<Exclude<WebServerSettings['logFormat'], 'custom'>, string> = {
+  common: '%h %l %u %t \\"%r\\" %>s %b',
+  combined: '%h %l %u %t \\"%r\\" %>s %b \\"%{Referer}i\\" \\"%{User-Agent}i\\"',
+  referer: '%{Referer}i -> %U',
+  agent: '%{User-Agent}i',
+};
+/** The shared figures log: host, client, time, status, bytes, duration in µs. */
+export const STATS_LOG_FORMAT = '%v %a %{%s}t %>s %B %D';
+
+const TOKENS: Record<WebServerSettings['serverTokens'], string> = {
+  Full: 'Full',
+  OS: 'OS',
+  Minimal: 'Minimal',
+  Minor: 'Minor',
+  Major: 'Major',
+  ProductOnly: 'Prod',
+};
+
+/** Modules the configuration uses. */
+export function neededModules(s: WebServerSettings, hosts: HostsSummary): ModuleKey[] {
+  const m: ModuleKey[] = [
+    'authz_core',
+    'authz_host',
+    'mime',
+    'dir',
+    'alias',
+    'setenvif',
+    'rewrite',
+    'headers',
+  ];
+  m.push('filter', 'deflate', 'expires');
+  if (s.enableCompression && s.enableBrotli) m.push('brotli');
+  if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl');
+  if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
+    m.push('unique_id', 'security2');
+  return m;
+}
+
+const HEADER =
+  '# Rendered by Mailroom from the web server settings. Do not edit: Mailroom overwrites this file.\n';
+
+function securityHeaders(s: WebServerSettings): string {
+  if (!s.enableSecurityHeaders) return '';
+  const when = 'env=mailroom_secure';
+  let out = '# Security headers: for every host with Enable Security Headers (it sets mailroom_secure).\n';
+  const csp: string[] = [];
+  if (s.enableCSP && s.cspPolicy.trim()) csp.push(s.cspPolicy.trim().replace(/;\s*$/, ''));
+  if (s.enableXFrameOptions) {
+    if (s.xFrameOptions === 'ALLOW-FROM') csp.push(`frame-ancestors ${s.xFrameOptionsAllowFrom}`);
+    else out += `Header always set X-Frame-Options ${s.xFrameOptions} ${when}\n`;
+  }
+  if (csp.length) out += `Header always set Content-Security-Policy "${csp.join('; ')}" ${when}\n`;
+  if (s.enableXContentTypeOptions) out += `Header always set X-Content-Type-Options nosniff ${when}\n`;
+  if (s.enableXSSProtection) out += `Header always set X-XSS-Protection "1; mode=block" ${when}\n`;
+  if (s.enableReferrerPolicy) out += `Header always set Referrer-Policy ${s.referrerPolicy} ${when}\n`;
+  if (s.enableHSTS) {
+    const v = [`max-age=${s.hstsMaxAge}`];
+    if (s.hstsIncludeSubdomains) v.push('includeSubDomains');
+    if (s.hstsPreload) v.push('preload');
+    // Only over HTTPS (browsers ignore it over HTTP, and it must not be sent there).
+    out += `Header always set Strict-Transport-Security "${v.join('; ')}" "expr=-n reqenv('mailroom_secure') && -n reqenv('mailroom_https')"\n`;
+  }
+  return out;
+}
+
+function rateLimits(s: WebServerSettings, dataDir: string, anyHost: boolean): string {
+  if (!anyHost && !s.enableRateLimiting && !s.enableIPBasedRateLimit) return '';
+  let out = '# Rate limiting: mod_security2, counters per client address shared by every process.\n';
+  out += `SecDataDir "${dataDir}"\nSecTmpDir "${dataDir}"\n`;
+  out += 'SecRequestBodyAccess Off\nSecResponseBodyAccess Off\nSecAuditEngine Off\nSecDebugLogLevel 0\n';
+  const global = s.enableRateLimiting || s.enableIPBasedRateLimit;
+  out += `SecRuleEngine ${global ? 'On' : 'Off'}\n`;
+  if (s.enableRateLimiting) {
+    const limit = s.rateLimitRequests + s.rateLimitBurst;
+    out += `SecAction "id:900001,phase:1,nolog,pass,initcol:global=mailroom,setvar:tx.mr_key=%{REMOTE_ADDR}_%{SERVER_NAME}"\n`;
+    out += `SecAction "id:900002,phase:1,nolog,pass,initcol:resource=%{tx.mr_key},setvar:resource.mr_hits=+1,expirevar:resource.mr_hits=${s.rateLimitWindow}"\n`;
+    out += `SecRule RESOURCE:MR_HITS "@gt ${limit}" "id:900003,phase:1,deny,status:429,log,msg:'Mailroom rate limit: ${limit} requests per ${s.rateLimitWindow} s per host',setenv:mailroom_limited=1"\n`;
+    out += `Header always set Retry-After "${s.rateLimitWindow}" env=mailroom_limited\n`;
+  }
+  if (s.enableIPBasedRateLimit) {
+    out += `SecAction "id:900011,phase:1,nolog,pass,initcol:ip=%{REMOTE_ADDR}_all,setvar:ip.mr_all=+1,expirevar:ip.mr_all=${s.ipRateLimitWindow}"\n`;
+    out += `SecRule IP:MR_ALL "@gt ${s.ipRateLimitRequests}" "id:900012,phase:1,deny,status:429,log,msg:'Mailroom rate limit: ${s.ipRateLimitRequests} requests per ${s.ipRateLimitWindow} s per address',setenv:mailroom_limited_ip=1"\n`;
+    out += `Header always set Retry-After "${s.ipRateLimitWindow}" env=mailroom_limited_ip\n`;
+  }
+  return out;
+}
+
+/** conf-available/mailroom.conf: the server-wide part of Apache's configuration. */
+export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode: ApacheMode): string {
+  const p = mode.hostPath;
+  let out = HEADER;
+  out += loadModuleLines(neededModules(s, hosts));
+  out += `ServerName ${s.serverName}\n`;
+  out += `ServerAdmin ${s.serverAdmin}\n`;
+  out += `Timeout ${s.timeout}\n`;
+  out += `KeepAlive ${s.keepAlive ? 'On' : 'Off'}\n`;
+  out += `MaxKeepAliveRequests ${s.maxKeepAliveRequests}\n`;
+  out += `KeepAliveTimeout ${s.keepAliveTimeout}\n`;
+  out += `ServerTokens ${TOKENS[s.serverTokens]}\n`;
+  out += `ServerSignature ${s.serverSignature === 'Email' ? 'EMail' : s.serverSignature}\n`;
+  const threads = 25;
+  out += '<IfModule mpm_event_module>\n';
+  out += `  ServerLimit ${Math.max(16, Math.ceil(s.maxRequestWorkers / threads))}\n`;
+  out += `  ThreadsPerChild ${threads}\n`;
+  out += `  MaxRequestWorkers ${s.maxRequestWorkers}\n`;
+  out += `  MaxConnectionsPerChild ${s.maxConnectionsPerChild}\n`;
+  out += '</IfModule>\n';
+  out += `FileETag ${s.enableETags ? 'MTime Size' : 'None'}\n`;
+  if (!s.enableLastModified) out += 'Header unset Last-Modified\n';
+  // Compression: the hosts' Enable Gzip adds the filter; the level is the server's.
+  out += `DeflateCompressionLevel ${s.deflateCompressionLevel}\n`;
+  if (!s.enableCompression || !s.enableDeflate) out += 'SetEnv no-gzip 1\n';
+  if (s.enableCompression && s.enableBrotli) {
+    out += `BrotliCompressionQuality ${s.brotliCompressionLevel}\n`;
+    out +=
+      'AddOutputFilterByType BROTLI_COMPRESS text/html text/plain text/css text/javascript application/javascript application/json image/svg+xml\n';
+  }
+  if (s.enableExpires) {
+    out += 'ExpiresActive On\n';
+    out += `ExpiresDefault "access plus ${s.expiresDefault} seconds"\n`;
+  }
+  out += securityHeaders(s);
+  out += `LogLevel ${s.logLevel}\n`;
+  out += `ErrorLog "${p(s.errorLogPath)}"\n`;
+  for (const [name, fmt] of Object.entries(LOG_FORMATS)) out += `LogFormat "${fmt}" ${name}\n`;
+  if (s.logFormat === 'custom') out += `LogFormat "${s.customLogFormat}" custom\n`;
+  if (s.enableLogging) out += `CustomLog "${p(s.accessLogPath)}" ${s.logFormat}\n`;
+  out += `LogFormat "${STATS_LOG_FORMAT}" mailroom_stats\n`;
+  // Mailroom's own probes are not the sites' traffic.
+  out += `CustomLog "${p(APACHE_PATHS.statsLog)}" mailroom_stats "expr=%{REQUEST_URI} != '${PROBE_PATH}'"\n`;
+  out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
+  if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
+  out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;
+  if (hosts.httpsPorts.length) {
+    out += `SSLSessionCache "shmcb:${p(APACHE_PATHS.runDir)}/mailroom_ssl_scache(512000)"\n`;
+    out += 'SSLProtocol all -SSLv3 -TLSv1 -TLSv1.1\n';
+  }
+  if (s.enableCustomDirectives && s.customDirectives.trim()) {
+    out += '# Custom Directives\n' + indentDirectives(s.customDirectives, '') + '\n';
+  }
+  return out;
+}
+
+/** ports.conf: one Listen per served port. */
+export function renderPorts(s: WebServerSettings, hosts: HostsSummary, mode: ApacheMode): string {
+  const http = [...new Set([s.listenPort, ...hosts.httpPorts].map((p) => servedPort(mode, p)))];
+  const https = [...new Set(hosts.httpsPorts.map((p) => servedPort(mode, p)))].filter(
+    (p) => !http.includes(p),
+  );
+  let out = HEADER;
+  for (const port of http.sort((a, b) => a - b)) out += `Listen ${listenAddress(mode, port)}\n`;
+  for (const port of https.sort((a, b) => a - b)) out += `Listen ${listenAddress(mode, port)} https\n`;
+  return out;
+}
+
+/**
+ * The catch-all host on every served port: a name no site serves answers 404 from here, never
+ * another site's content. Probed like a site, so a settings change is proved by it.
+ */
+export function renderDefaultSite(
+  s: WebServerSettings,
+  hosts: HostsSummary,
+  mode: ApacheMode,
+  serverConf: string,
+): { content: string; probe: VhostProbe } {
+  const http = [...new Set([s.listenPort, ...hosts.httpPorts].map((p) => servedPort(mode, p)))].sort(
+    (a, b) => a - b,
+  );
+  const https = [...new Set(hosts.httpsPorts.map((p) => servedPort(mode, p)))].filter(
+    (p) => !http.includes(p),
+  );
+  const gen = createHash('sha256')
+    .update(serverConf)
+    .update(JSON.stringify([http, https]))
+    .digest('hex')
+    .slice(0, 12);
+  const token = `_default_;${gen}`;
+  const side = (port: number, tls: boolean) => {
+    let out = `<VirtualHost *:${port}>\n`;
+    out += '  ServerName mailroom-default.invalid\n';
+    out += `  DocumentRoot "${mode.hostPath(APACHE_PATHS.acmeWebroot)}"\n`;
+    out += `  Header always set ${PROBE_HEADER} "${token}" "expr=%{REQUEST_URI} == '${PROBE_PATH}'"\n`;
+    out += `  Alias /.well-known/acme-challenge/ "${mode.hostPath(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/"\n`;
+    out += '  RewriteEngine On\n';
+    out += `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L]\n`;
+    out += '  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n';
+    out += '  RewriteRule ^ - [R=404,L]\n';
+    out += `  ErrorDocument 404 ${errorDocumentText('No site is served at this name.')}\n`;
+    if (tls && hosts.defaultTls) {
+      out += '  SSLEngine on\n';
+      out += `  SSLCertificateFile "${hosts.defaultTls.certificateFile}"\n`;
+      out += `  SSLCertificateKeyFile "${hosts.defaultTls.keyFile}"\n`;
+    }
+    out += '</VirtualHost>\n';
+    return out;
+  };
+  let content = HEADER;
+  for (const port of http) content += side(port, false);
+  if (hosts.defaultTls) for (const port of https) content += side(port, true);
+  const targets = http.map((port) => ({ port, tls: false }));
+  return {
+    content,
+    probe: {
+      domain: '_default_',
+      names: ['mailroom-default.invalid'],
+      address: '127.0.0.1',
+      targets,
+      token,
+      fingerprint: null,
+    },
+  };
+}
+
+/** Local mode's main file: Apache on loopback from Mailroom's files (system mode keeps Debian's). */
+export function renderLocalMain(mode: ApacheMode): string {
+  const p = mode.hostPath;
+  const base: ModuleKey[] = ['authz_core', 'mime', 'dir'];
+  let out =
+    '# Rendered by Mailroom (local mode): Apache runs from these files on loopback ports.\n' +
+    '# Start: apache2 -d <this folder> -f <this folder>/apache2.conf -DFOREGROUND\n';
+  out += `DefaultRuntimeDir "${p(APACHE_PATHS.runDir)}"\n`;
+  out += `PidFile "${p(APACHE_PATHS.pidFile)}"\n`;
+  out += `Mutex file:${p(APACHE_PATHS.runDir)} default\n`;
+  out += 'User www-data\nGroup www-data\n';
+  out += `ErrorLog "${p('/var/log/apache2/error.log')}"\n`;
+  out += `LoadModule mpm_event_module ${APACHE_PATHS.modules}/mod_mpm_event.so\n`;
+  for (const k of base) out += `LoadModule ${MODULES[k].name}_module ${modulePath(MODULES[k])}\n`;
+  out += 'TypesConfig /etc/mime.types\n';
+  out += 'DirectoryIndex index.html index.htm index.php\n';
+  out += 'AccessFileName .htaccess\n';
+  out +=
+    '<Directory />\n  Options FollowSymLinks\n  AllowOverride None\n  Require all denied\n</Directory>\n';
+  out += '<FilesMatch "^\\.ht">\n  Require all denied\n</FilesMatch>\n';
+  out += 'Include ports.conf\n';
+  out += 'IncludeOptional conf-enabled/*.conf\n';
+  out += 'IncludeOptional sites-enabled/*.conf\n';
+  return out;
+}
+
+/** The logrotate file for the logs (checked with `logrotate -d`). */
+export function renderLogrotate(s: WebServerSettings, mode: ApacheMode, reloadCommand: string): string {
+  const p = mode.hostPath;
+  const files = [...new Set([p(s.accessLogPath), p(s.errorLogPath), p(APACHE_PATHS.statsLog)])];
+  return (
+    '# Rendered by Mailroom from the web server settings (Logging). Do not edit.\n' +
+    `${files.map((f) => `"${f}"`).join(' ')} {\n` +
+    `  ${s.logRotateFrequency}\n` +
+    `  maxsize ${s.logRotateSize}\n` +
+    `  rotate ${s.logRotateCount}\n` +
+    '  missingok\n  notifempty\n  compress\n  delaycompress\n  sharedscripts\n' +
+    `  postrotate\n    ${reloadCommand} > /dev/null 2>&1 || true\n  endscript\n}\n`
+  );
+}

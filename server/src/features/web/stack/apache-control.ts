@@ -1,0 +1,111 @@
+import type { Config } from '../../../config.ts';
+import type { Host } from '../../../host/host.ts';
+import type { ApacheDaemon } from '../../../host/apache-daemon.ts';
+import { apachePid, gracefulByPid, processUptimeSeconds } from '../../../host/apache-host.ts';
+import { APACHE_PATHS, type ApacheMode } from './apache-layout.ts';
+
+export interface ApacheReload {
+  ok: boolean;
+  attempted: boolean;
+  output: string;
+}
+
+export interface ApacheState {
+  state: 'running' | 'stopped' | 'not-installed' | 'unmanaged';
+  pid: number | null;
+  uptime: number | null;
+  detail: string;
+}
+
+/** The system-mode reloads (allowed by deploy/sudoers, through `sudo -n` when not root). */
+export const APACHE_RELOAD = ['/usr/bin/systemctl', 'reload', 'apache2.service'] as const;
+export const phpFpmReload = (version: string) =>
+  ['/usr/bin/systemctl', 'reload', `php${version}-fpm.service`] as const;
+
+/**
+ * Reloads and reports Apache. Local mode: the Apache running from Mailroom's files (its pid file
+ * under the data folder) gets a graceful restart (SIGUSR1). System mode: `systemctl reload
+ * apache2.service` (through `sudo -n` when not root: deploy/sudoers), only with MAILROOM_RELOAD.
+ */
+export class ApacheControl {
+  constructor(
+    private readonly host: Host,
+    readonly mode: ApacheMode,
+    private readonly daemon: ApacheDaemon | null = null,
+  ) {}
+
+  static modeOf(host: Host, config: Pick<Config, 'web'>): ApacheMode {
+    const system = host.root === '/';
+    return {
+      system,
+      httpPort: config.web.httpPort,
+      httpsPort: config.web.httpsPort,
+      hostPath: (p: string) => host.path(p),
+    };
+  }
+
+  /** The command logrotate runs after rotating (the same reload). */
+  reloadCommand(): string {
+    if (this.mode.system) return '/usr/bin/systemctl reload apache2.service';
+    return `/bin/kill -USR1 $(cat ${this.host.path(APACHE_PATHS.pidFile)})`;
+  }
+
+  async reload(): Promise<ApacheReload> {
+    if (!this.mode.system) return gracefulByPid(this.host, APACHE_PATHS.pidFile);
+    if (!this.host.reloadEnabled)
+      return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
+    const root = typeof process.getuid === 'function' && process.getuid() === 0;
+    const args: string[] = [...APACHE_RELOAD];
+    const res = root
+      ? await this.host.run(args[0]!, args.slice(1))
+      : await this.host.run('/usr/bin/sudo', ['-n', ...args]);
+    const words = `${res.stdout}${res.stderr}`.trim();
+    if (res.code !== 0 && /not active|inactive/i.test(words))
+      return { ok: true, attempted: false, output: `apache2 is not running; nothing reloaded (${words})` };
+    return {
+      ok: res.code === 0,
+      attempted: true,
+      output:
+        res.code === 0
+          ? 'systemctl reload apache2.service: done'
+          : `systemctl reload apache2.service: ${words}`,
+    };
+  }
+
+  async state(): Promise<ApacheState> {
+    const run = await this.daemon?.state();
+    if (run) {
+      return {
+        state: run.state === 'failed' ? 'stopped' : run.state,
+        pid: run.pid,
+        uptime: run.pid ? await processUptimeSeconds(run.pid) : null,
+        detail: run.detail,
+      };
+    }
+    const bin = await this.host.which('apache2');
+    if (!bin)
+      return {
+        state: 'not-installed',
+        pid: null,
+        uptime: null,
+        detail: 'apache2 is not installed (Debian package apache2).',
+      };
+    const pidFile = this.mode.system ? '/run/apache2/apache2.pid' : APACHE_PATHS.pidFile;
+    const pid = await apachePid(this.host, pidFile);
+    if (!pid)
+      return {
+        state: this.mode.system ? 'stopped' : 'unmanaged',
+        pid: null,
+        uptime: null,
+        detail: this.mode.system
+          ? 'apache2.service is not running (systemctl start apache2).'
+          : `Apache is not running from Mailroom's files. Start it with \`apache2 -d ${this.host.path(APACHE_PATHS.dir)} -f ${this.host.path(APACHE_PATHS.main)} -DFOREGROUND\`.`,
+      };
+    return {
+      state: 'running',
+      pid,
+      uptime: await processUptimeSeconds(pid),
+      detail: `Running from Mailroom's files (pid ${pid}).`,
+    };
+  }
+}

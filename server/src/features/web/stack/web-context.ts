@@ -1,0 +1,142 @@
+import { ERROR_CODES } from '@mailroom/contract/errors';
+import type { AppDeps } from '../../../app-deps.ts';
+import { type ApplyPhase, type ApplyReport, applyChange, assertApplied } from '../../../apply/pipeline.ts';
+import type { ChangeAudit } from '../../../apply/audit-scope.ts';
+import { ensureDefaultCertificate, ensureFolder, ensureOwnedFolder } from '../../../host/apache-host.ts';
+import { AppError } from '../../../http/errors.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
+import { ApacheControl } from './apache-control.ts';
+import { APACHE_PATHS, APACHE_USER, type ApacheMode } from './apache-layout.ts';
+import { apacheTarget } from './apache-target.ts';
+import { DEFAULT_CERT, renderWeb, type WebRender, type WebTlsSource } from './web-render.ts';
+
+type Db = Kysely<Database>;
+
+/** Everything the web feature's services share: the mode, Apache's control, the apply of the target. */
+export class WebContext {
+  readonly mode: ApacheMode;
+  readonly control: ApacheControl;
+  private last: WebRender | null = null;
+  private readonly target;
+  private prepared = false;
+
+  constructor(
+    readonly deps: AppDeps,
+    readonly tls: WebTlsSource | null,
+  ) {
+    this.mode = ApacheControl.modeOf(deps.host, deps.config);
+    this.control = new ApacheControl(deps.host, this.mode, deps.webDaemon ?? null);
+    this.target = apacheTarget(deps.host, this.control, () => this.last);
+  }
+
+  get db(): Db {
+    return this.deps.database.db;
+  }
+
+  /** Folders Apache needs (logs, run, ACME webroot, rate-limit counters) and the catch-all certificate. */
+  async prepare(): Promise<boolean> {
+    const h = this.deps.host;
+    await ensureFolder(h, '/var/log/apache2');
+    await ensureFolder(h, APACHE_PATHS.runDir);
+    await ensureFolder(h, `${APACHE_PATHS.acmeWebroot}/.well-known/acme-challenge`);
+    await ensureOwnedFolder(h, APACHE_PATHS.secDataDir, APACHE_USER);
+    const ok = await ensureDefaultCertificate(h, DEFAULT_CERT.cert, DEFAULT_CERT.key);
+    this.prepared = true;
+    return ok;
+  }
+
+  /**
+   * One change through the pipeline: `change` runs in the dry-run and the commit transaction;
+   * the render covers `only` hosts (and the server-wide files). A refusal by Apache is a 422 whose
+   * details name the field and line of the custom directives it points at.
+   */
+  async apply<T>(opts: {
+    change?: (trx: Db, phase: ApplyPhase) => Promise<T>;
+    only?: (value: T | undefined) => string[] | undefined;
+    removed?: string[];
+    audit?: (value: T) => ChangeAudit;
+    fieldOf?: (render: WebRender, output: string) => { field: string; line: number | null } | null;
+  }): Promise<ApplyReport<T>> {
+    const defaultTls = this.prepared ? true : await this.prepare();
+    let report: ApplyReport<T>;
+    try {
+      report = await applyChange<T>(this.deps, {
+        target: this.target,
+        ...(opts.change ? { change: opts.change } : {}),
+        render: async (db, value) => {
+          const r = await renderWeb(
+            db,
+            { mode: this.mode, tls: this.tls, reloadCommand: this.control.reloadCommand(), defaultTls },
+            { only: opts.only?.(value), removed: opts.removed },
+          );
+          this.last = r;
+          return r;
+        },
+        ...(opts.audit ? { audit: opts.audit } : {}),
+        refusedMessage: () => 'Apache refused the configuration; nothing was saved.',
+      });
+    } catch (err) {
+      throw this.mapRefusal(err, opts.fieldOf);
+    }
+    try {
+      assertApplied(report.outcome);
+    } catch (err) {
+      throw this.mapRefusal(err, opts.fieldOf);
+    }
+    return report;
+  }
+
+  /** Adds the field and line Apache's words point at to a 422. */
+  private mapRefusal(
+    err: unknown,
+    fieldOf?: (render: WebRender, output: string) => { field: string; line: number | null } | null,
+  ): unknown {
+    if (!(err instanceof AppError) || err.code !== ERROR_CODES.CHECK_FAILED || !this.last) return err;
+    const output = String((err.details as { output?: string } | null)?.output ?? '');
+    const hit = fieldOf?.(this.last, output) ?? customLineOf(this.last, output);
+    if (!hit) return err;
+    const words = apacheWords(output);
+    const message = `${hit.line !== null ? `Custom Directives line ${hit.line}: ` : ''}${words}`;
+    return new AppError(422, ERROR_CODES.CHECK_FAILED, message, {
+      output,
+      field: hit.field,
+      line: hit.line,
+      fields: [{ field: hit.field, message }],
+    });
+  }
+
+  /** Applies the saved state of every host again (start, Retry). */
+  applyAll(): Promise<ApplyReport<undefined>> {
+    return this.apply<undefined>({});
+  }
+}
+
+/** Apache's own sentence (the line after "Syntax error on line N of …:"). */
+export function apacheWords(output: string): string {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const i = lines.findIndex((l) => /Syntax error on line \d+/.test(l));
+  if (i >= 0) {
+    const after = lines[i]!.replace(/^.*Syntax error on line \d+ of [^:]+:\s*/, '');
+    return after || lines[i + 1] || lines[i]!;
+  }
+  return lines.find((l) => !/^AH00558/.test(l)) ?? output;
+}
+
+/** The custom directives line Apache's "Syntax error on line N of <file>" points at, if any. */
+export function customLineOf(
+  render: WebRender,
+  output: string,
+): { field: string; line: number | null } | null {
+  const m = /Syntax error on line (\d+) of ([^:]+):/.exec(output);
+  if (!m) return null;
+  const line = Number(m[1]);
+  for (const [file, c] of render.customLines) {
+    if (m[2]!.endsWith(file)) return { field: c.field, line: line >= c.start ? line - c.start + 1 : null };
+  }
+  if (m[2]!.endsWith(APACHE_PATHS.confAvailable)) return { field: 'customDirectives', line: null };
+  return null;
+}

@@ -1,0 +1,175 @@
+import type { WebServerSettings } from '@mailroom/contract/web/settings';
+import type { Kysely } from 'kysely';
+import type { ApplyFile } from '../../../apply/file-set.ts';
+import type { RenderSet } from '../../../apply/pipeline.ts';
+import type { Database } from '../../../db/schema.ts';
+import {
+  type HostsSummary,
+  renderDefaultSite,
+  renderLocalMain,
+  renderLogrotate,
+  renderPorts,
+  renderServerConf,
+} from '../settings/apache-conf.renderer.ts';
+import { readWebSettings } from '../settings/web-settings.repository.ts';
+import { allVhosts, rowValues, type VhostRow } from '../vhosts/vhost.repository.ts';
+import { renderVhost, type VhostProbe, type VhostRenderInput } from '../vhosts/vhost-file.renderer.ts';
+import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } from './apache-layout.ts';
+
+type Db = Kysely<Database>;
+
+/** A certificate of the SSL area for a site: PEMs and what it covers (given by app.ts). */
+export interface WebCertificate {
+  certificatePem: string;
+  chainPem: string;
+  keyPem: string;
+  names: string[];
+  fingerprint: string;
+}
+export type WebTlsSource = (id: number, db: Db) => Promise<WebCertificate | null>;
+
+/** Certificates written for the sites (relative to the Apache folder: the check tree finds them too). */
+export const CERT_DIR = 'mailroom-certs';
+const certFiles = (domain: string) => ({
+  cert: `${APACHE_PATHS.dir}/${CERT_DIR}/${domain}.crt`,
+  key: `${APACHE_PATHS.dir}/${CERT_DIR}/${domain}.key`,
+  chain: `${APACHE_PATHS.dir}/${CERT_DIR}/${domain}.chain.crt`,
+});
+export const DEFAULT_CERT = {
+  cert: `${APACHE_PATHS.dir}/${CERT_DIR}/_default.crt`,
+  key: `${APACHE_PATHS.dir}/${CERT_DIR}/_default.key`,
+};
+
+export interface WebRenderContext {
+  mode: ApacheMode;
+  tls: WebTlsSource | null;
+  /** The command logrotate runs after rotating. */
+  reloadCommand: string;
+  /** Whether the HTTPS catch-all's self-signed certificate exists (made once, outside the pipeline). */
+  defaultTls: boolean;
+}
+
+/** What a render says beside its files: the probes of each file and where custom directives start. */
+export interface WebRender extends RenderSet {
+  probes: Map<string, VhostProbe>;
+  customLines: Map<string, { field: 'customDirectives'; start: number; domain: string }>;
+  defaultProbe: VhostProbe;
+  settings: WebServerSettings;
+}
+
+function summary(rows: VhostRow[], defaultTls: boolean): HostsSummary {
+  const http = new Set<number>();
+  const https = new Set<number>();
+  let anyRateLimit = false;
+  for (const r of rows) {
+    const v = rowValues(r);
+    http.add(v.port);
+    if (v.sslEnabled) https.add(v.sslPort ?? 443);
+    if (v.enableRateLimiting) anyRateLimit = true;
+  }
+  return {
+    httpPorts: [...http],
+    httpsPorts: [...https],
+    anyRateLimit,
+    defaultTls:
+      defaultTls && https.size
+        ? { certificateFile: CERT_DIR + '/_default.crt', keyFile: CERT_DIR + '/_default.key' }
+        : null,
+  };
+}
+
+const rel = (p: string) => p.replace(`${APACHE_PATHS.dir}/`, '');
+
+/** The render input of one host: its certificate files when it serves HTTPS. */
+async function hostInput(
+  db: Db,
+  ctx: WebRenderContext,
+  row: VhostRow,
+  files: ApplyFile[],
+): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
+  const v = rowValues(row);
+  let tls: VhostRenderInput['tls'] = null;
+  let fingerprint: string | null = null;
+  if (v.sslEnabled) {
+    if (v.sslCertificateId !== null && ctx.tls) {
+      const c = await ctx.tls(v.sslCertificateId, db);
+      if (c) {
+        const f = certFiles(v.domain);
+        files.push({ path: f.cert, content: c.certificatePem, mode: 0o644 });
+        files.push({ path: f.key, content: c.keyPem, mode: 0o600 });
+        if (c.chainPem.trim()) files.push({ path: f.chain, content: c.chainPem, mode: 0o644 });
+        tls = {
+          certificateFile: rel(f.cert),
+          keyFile: rel(f.key),
+          chainFile: c.chainPem.trim() ? rel(f.chain) : null,
+        };
+        fingerprint = c.fingerprint;
+      }
+    } else if (v.sslCertificate && v.sslPrivateKey) {
+      tls = {
+        certificateFile: v.sslCertificate,
+        keyFile: v.sslPrivateKey,
+        chainFile: v.sslCertificateChain || null,
+      };
+    }
+  }
+  return { input: { id: Number(row.id), values: v, tls }, fingerprint };
+}
+
+/**
+ * Renders Apache's files from the database. `only`: the hosts whose files to render (a change of
+ * one host renders its file and the server-wide ones, never the other 999); absent: every host.
+ * `removed`: hosts whose files go.
+ */
+export async function renderWeb(
+  db: Db,
+  ctx: WebRenderContext,
+  opts: { only?: string[]; removed?: string[] } = {},
+): Promise<WebRender> {
+  const settings = await readWebSettings(db);
+  const rows = await allVhosts(db);
+  const hosts = summary(rows, ctx.defaultTls);
+  const files: ApplyFile[] = [];
+  const probes = new Map<string, VhostProbe>();
+  const customLines: WebRender['customLines'] = new Map();
+  const wanted = opts.only ? new Set(opts.only) : null;
+  for (const row of rows) {
+    if (wanted && !wanted.has(row.domain)) continue;
+    const { input, fingerprint } = await hostInput(db, ctx, row, files);
+    const r = renderVhost(input, ctx.mode);
+    files.push(...r.files);
+    probes.set(siteAvailablePath(row.domain), {
+      ...r.probe,
+      fingerprint: r.probe.targets.some((t) => t.tls) ? fingerprint : null,
+    });
+    if (r.customStartLine !== null)
+      customLines.set(siteAvailablePath(row.domain), {
+        field: 'customDirectives',
+        start: r.customStartLine,
+        domain: row.domain,
+      });
+  }
+  const serverConf = renderServerConf(settings, hosts, ctx.mode);
+  const def = renderDefaultSite(settings, hosts, ctx.mode, serverConf);
+  files.push({ path: APACHE_PATHS.confAvailable, content: serverConf });
+  files.push({ path: APACHE_PATHS.confEnabled, content: `Include ${rel(APACHE_PATHS.confAvailable)}\n` });
+  files.push({ path: APACHE_PATHS.ports, content: renderPorts(settings, hosts, ctx.mode) });
+  files.push({ path: `${APACHE_PATHS.sitesAvailable}/${APACHE_PATHS.defaultSite}`, content: def.content });
+  files.push({
+    path: `${APACHE_PATHS.sitesEnabled}/${APACHE_PATHS.defaultSite}`,
+    content: `Include ${rel(`${APACHE_PATHS.sitesAvailable}/${APACHE_PATHS.defaultSite}`)}\n`,
+  });
+  if (!ctx.mode.system) files.push({ path: APACHE_PATHS.main, content: renderLocalMain(ctx.mode) });
+  const remove: string[] = [];
+  if (settings.logRotate)
+    files.push({
+      path: APACHE_PATHS.logrotate,
+      content: renderLogrotate(settings, ctx.mode, ctx.reloadCommand),
+    });
+  else remove.push(APACHE_PATHS.logrotate);
+  for (const domain of opts.removed ?? []) {
+    const f = certFiles(domain);
+    remove.push(siteAvailablePath(domain), siteEnabledPath(domain), f.cert, f.key, f.chain);
+  }
+  return { files, remove, probes, customLines, defaultProbe: def.probe, settings };
+}

@@ -1,0 +1,63 @@
+import type { AppDeps } from '../../../app-deps.ts';
+import { readLogFrom } from '../../../host/apache-host.ts';
+import { APACHE_PATHS } from '../stack/apache-layout.ts';
+import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from './web-traffic.repository.ts';
+
+/** `%v %a %{%s}t %>s %B %D` (STATS_LOG_FORMAT): host, client, epoch seconds, status, bytes, µs. */
+const LINE = /^(\S+) \S+ (\d+) (\d{3}) (\d+|-) (\d+)$/;
+const KEEP_MINUTES = 7 * 24 * 60;
+
+export interface RollupResult {
+  lines: number;
+  skipped: number;
+}
+
+/** Sums complete log lines per host and minute; Mailroom's own probe requests are not traffic. */
+export function sumLines(lines: string[]): { sums: MinuteSum[]; skipped: number } {
+  const by = new Map<string, MinuteSum>();
+  let skipped = 0;
+  for (const l of lines) {
+    const m = LINE.exec(l);
+    if (!m) {
+      skipped++;
+      continue;
+    }
+    const [, vhost, secs, status, bytes, us] = m as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const minute = Math.floor(Number(secs) / 60);
+    const key = `${vhost} ${minute}`;
+    let s = by.get(key);
+    if (!s) by.set(key, (s = { vhost, minute, requests: 0, errors: 0, bytes: 0, durationUs: 0 }));
+    s.requests++;
+    if (status.startsWith('5')) s.errors++;
+    s.bytes += bytes === '-' ? 0 : Number(bytes);
+    s.durationUs += Number(us);
+  }
+  return { sums: [...by.values()], skipped };
+}
+
+/**
+ * Reads the shared access log from where the last read stopped and adds its lines to the
+ * per-minute figures, under one lock so several instances read each line once (the position moves
+ * in the same transaction as the sums).
+ */
+export async function rollUpAccessLog(deps: AppDeps): Promise<RollupResult> {
+  const run = async (): Promise<RollupResult> => {
+    const db = deps.database.db;
+    const pos = await readLogPosition(db);
+    const read = await readLogFrom(deps.host.path(APACHE_PATHS.statsLog), pos);
+    if (!read || (read.lines.length === 0 && read.inode === pos.inode && read.offset === pos.offset))
+      return { lines: 0, skipped: 0 };
+    const { sums, skipped } = sumLines(read.lines);
+    await addMinutes(db, sums, { inode: read.inode, offset: read.offset }, pos);
+    if (sums.length) await dropMinutesBefore(db, Math.floor(Date.now() / 60_000) - KEEP_MINUTES);
+    return { lines: read.lines.length, skipped };
+  };
+  return deps.locks ? deps.locks.withLock('web.access-log', run) : run();
+}

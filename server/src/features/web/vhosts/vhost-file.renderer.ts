@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import type { VirtualHostValues } from '@mailroom/contract/web/vhosts';
+import {
+  APACHE_PATHS,
+  type ApacheMode,
+  servedPort,
+  siteAvailablePath,
+  siteEnabledPath,
+} from '../stack/apache-layout.ts';
+import { indentDirectives } from '../stack/custom-directives.ts';
+
+/** A stored virtual host, as the renderer needs it. */
+export interface VhostRenderInput {
+  id: number;
+  values: VirtualHostValues;
+  /** The certificate files to serve (SSL area certificate written beside the site, or the paths given). */
+  tls: { certificateFile: string; keyFile: string; chainFile: string | null } | null;
+}
+
+/** What the probe asks of one rendered host after a reload. */
+export interface VhostProbe {
+  domain: string;
+  names: string[];
+  /** The address to connect to (127.0.0.1 for `*`). */
+  address: string;
+  /** Ports to connect to, and whether to speak TLS (with SNI) there. */
+  targets: { port: number; tls: boolean }[];
+  /** The value X-Mailroom-Probe must carry: this host, this generation of its file. */
+  token: string;
+  /** SHA-256 fingerprint (colon hex, upper case) the HTTPS side must present, when known. */
+  fingerprint: string | null;
+}
+
+export const PROBE_PATH = '/.well-known/mailroom-probe';
+export const PROBE_HEADER = 'X-Mailroom-Probe';
+/** Seconds a client is told to wait while a site is in maintenance. */
+export const MAINTENANCE_RETRY_AFTER = 3600;
+export const DEFAULT_MAINTENANCE_MESSAGE = 'This site is down for maintenance. Please try again later.';
+export const INACTIVE_MESSAGE = 'This site is not available.';
+
+const GZIP_TYPES =
+  'text/html text/plain text/css text/xml text/javascript application/javascript application/json application/xml image/svg+xml';
+
+/** Apache quoting of a path (already refused when it holds `"`, `\`, `$`). */
+const q = (s: string) => `"${s}"`;
+
+/** Text for an ErrorDocument: an HTML-safe single line that Apache takes literally. */
+export function errorDocumentText(message: string): string {
+  const html = message
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/\\/g, '&#92;')
+    .replace(/\$/g, '&#36;')
+    .replace(/%/g, '&#37;');
+  return `"<!DOCTYPE html><html><head><meta charset=utf-8><title>Service Unavailable</title></head><body><p>${html}</p></body></html>"`;
+}
+
+/** `RewriteCond` lines that leave the allowed addresses out of a rule. */
+const exceptIps = (ips: readonly string[]) => ips.map((ip) => `  RewriteCond expr "! -R '${ip}'"\n`).join('');
+
+function names(v: VirtualHostValues): string[] {
+  return [...new Set([v.serverName, v.domain, ...v.serverAlias])];
+}
+
+/** The inside of one <VirtualHost> (the same for its HTTP and HTTPS sides, bar TLS and redirect). */
+function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string): string {
+  const v = h.values;
+  const all = names(v);
+  const aliases = all.filter((n) => n !== v.serverName);
+  let out = '';
+  out += `  ServerName ${v.serverName}\n`;
+  if (aliases.length) out += `  ServerAlias ${aliases.join(' ')}\n`;
+  out += `  DocumentRoot ${q(mode.hostPath(v.documentRoot))}\n`;
+  out += `  Header always set ${PROBE_HEADER} "${token}" "expr=%{REQUEST_URI} == '${PROBE_PATH}'"\n`;
+  if (v.enableSecurityHeaders) out += '  SetEnvIf Request_URI ^ mailroom_secure=1\n';
+  out += `  Alias /.well-known/acme-challenge/ ${q(`${mode.hostPath(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/`)}\n`;
+  out += '  RewriteEngine On\n';
+  out += `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L]\n`;
+  out += '  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n';
+  if (v.status === 'inactive') {
+    out += '  RewriteRule ^ - [R=503,L]\n';
+    out += `  ErrorDocument 503 ${errorDocumentText(INACTIVE_MESSAGE)}\n`;
+  } else if (v.status === 'maintenance') {
+    out += exceptIps(v.allowedIps);
+    out += '  RewriteRule ^ - [R=503,L]\n';
+    out += `  ErrorDocument 503 ${errorDocumentText(v.maintenanceMessage || DEFAULT_MAINTENANCE_MESSAGE)}\n`;
+    out += `  Header always set Retry-After "${MAINTENANCE_RETRY_AFTER}" "expr=%{REQUEST_STATUS} == 503"\n`;
+  }
+  if (!tls && v.sslEnabled && v.redirectHttpToHttps) {
+    const port = servedPort(mode, v.sslPort ?? 443);
+    out += `  RewriteRule ^ https://%{SERVER_NAME}${port === 443 ? '' : `:${port}`}%{REQUEST_URI} [R=301,L]\n`;
+  }
+  if (v.enableRateLimiting) {
+    const base = 1_000_000 + h.id * 10;
+    out += '  SecRuleEngine On\n';
+    // Mailroom's probe and ACME challenges are not the site's traffic: never counted or refused.
+    out += `  SecRule REQUEST_URI "@beginsWith /.well-known/" "id:${base + 2},phase:1,pass,nolog,skip:2"\n`;
+    out += `  SecAction "id:${base},phase:1,nolog,pass,initcol:ip=%{REMOTE_ADDR}_vh${h.id},setvar:ip.mr_hits=+1,expirevar:ip.mr_hits=${v.rateLimitWindow}"\n`;
+    out += `  SecRule IP:MR_HITS "@gt ${v.rateLimitRequests}" "id:${base + 1},phase:1,deny,status:429,log,msg:'Mailroom rate limit: ${v.rateLimitRequests} requests per ${v.rateLimitWindow} s',setenv:mailroom_limited=1"\n`;
+    out += `  Header always set Retry-After "${v.rateLimitWindow}" env=mailroom_limited\n`;
+  }
+  if (v.enableGzip) out += `  AddOutputFilterByType DEFLATE ${GZIP_TYPES}\n`;
+  if (v.enableCaching) {
+    out += '  ExpiresActive On\n';
+    out += `  ExpiresDefault "access plus ${v.cacheExpiry} seconds"\n`;
+  }
+  if (tls && h.tls) {
+    out += '  SSLEngine on\n';
+    out += `  SSLCertificateFile ${q(h.tls.certificateFile)}\n`;
+    out += `  SSLCertificateKeyFile ${q(h.tls.keyFile)}\n`;
+    if (h.tls.chainFile) out += `  SSLCertificateChainFile ${q(h.tls.chainFile)}\n`;
+    out += '  SetEnvIf Request_URI ^ mailroom_https=1\n';
+  }
+  out += `  <Directory ${q(mode.hostPath(v.documentRoot))}>\n`;
+  out += '    Options SymLinksIfOwnerMatch\n';
+  out += `    AllowOverride ${v.enableRewrite ? 'FileInfo' : 'None'}\n`;
+  out += '    <RequireAll>\n';
+  if (v.enableAccessControl && v.allowedIps.length) out += `      Require ip ${v.allowedIps.join(' ')}\n`;
+  else out += '      Require all granted\n';
+  if (v.enableAccessControl && v.blockedIps.length) out += `      Require not ip ${v.blockedIps.join(' ')}\n`;
+  out += '    </RequireAll>\n';
+  out += '  </Directory>\n';
+  return out;
+}
+
+export interface RenderedVhost {
+  files: { path: string; content: string; mode?: number }[];
+  probe: VhostProbe;
+  /** First line of the custom directives in the sites-available file (1-based), for Apache's "line N". */
+  customStartLine: number | null;
+}
+
+const HEADER = (domain: string) =>
+  `# Rendered by Mailroom for the virtual host ${domain}. Do not edit: Mailroom overwrites this file.\n`;
+
+/** The site's file (sites-available) and its enabled entry; one file per host. */
+export function renderVhost(h: VhostRenderInput, mode: ApacheMode): RenderedVhost {
+  const v = h.values;
+  const port = servedPort(mode, v.port);
+  const sslPort = v.sslEnabled ? servedPort(mode, v.sslPort ?? 443) : null;
+  const ip = v.ipAddress;
+  const custom = v.customDirectives.trim() === '' ? '' : indentDirectives(v.customDirectives);
+  const build = (token: string) => {
+    let text = HEADER(v.domain);
+    let customStartLine: number | null = null;
+    const side = (p: number, tls: boolean) => {
+      text += `<VirtualHost ${ip}:${p}>\n`;
+      text += body(h, mode, tls, token);
+      if (custom) {
+        text += '  # Custom Directives\n';
+        customStartLine ??= text.split('\n').length;
+        text += custom + '\n';
+      }
+      text += '</VirtualHost>\n';
+    };
+    side(port, false);
+    if (sslPort !== null && h.tls) side(sslPort, true);
+    return { text, customStartLine };
+  };
+  // The probe token names this generation of the file: a reload that did not take is seen.
+  const gen = createHash('sha256').update(build('').text).digest('hex').slice(0, 12);
+  const token = `${v.domain};${gen}`;
+  const { text, customStartLine } = build(token);
+  const targets = [{ port, tls: false }];
+  if (sslPort !== null && h.tls) targets.push({ port: sslPort, tls: true });
+  return {
+    files: [
+      { path: siteAvailablePath(v.domain), content: text },
+      {
+        path: siteEnabledPath(v.domain),
+        content: `Include ${siteAvailablePath(v.domain).replace(`${APACHE_PATHS.dir}/`, '')}\n`,
+      },
+    ],
+    probe: {
+      domain: v.domain,
+      names: names(v),
+      address: ip === '*' ? '127.0.0.1' : ip,
+      targets,
+      token,
+      fingerprint: null,
+    },
+    customStartLine,
+  };
+}

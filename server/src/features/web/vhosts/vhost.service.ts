@@ -1,0 +1,219 @@
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import {
+  VHOST_DEFAULTS,
+  type VhostListQuery,
+  type VirtualHost,
+  type VirtualHostValues,
+  webMessages,
+} from '@mailroom/contract/web/vhosts';
+import { formatInvalid } from '@mailroom/contract/web/fields';
+import { ensureSiteFolder, removeSiteFolder, resolveExisting, userIds } from '../../../host/apache-host.ts';
+import type { CursorPage } from '../../../http/cursor.ts';
+import { AppError, conflict, fieldError, notFound } from '../../../http/errors.ts';
+import { ERROR_CODES } from '@mailroom/contract/errors';
+import { readWebSettings } from '../settings/web-settings.repository.ts';
+import { APACHE_USER } from '../stack/apache-layout.ts';
+import { forbiddenDirective } from '../stack/custom-directives.ts';
+import type { WebContext } from '../stack/web-context.ts';
+import { siteAvailablePath } from '../stack/apache-layout.ts';
+import { dayFigures, vhostFigures } from '../stats/web-stats.service.ts';
+import {
+  deleteVhost,
+  findByDomain,
+  insertVhost,
+  listVhostRows,
+  nameOwner,
+  rowValues,
+  toVirtualHost,
+  updateVhost,
+  type VhostRow,
+  hostNames,
+} from './vhost.repository.ts';
+
+/** Characters Apache would read as quoting, escapes or variables: refused in a document root. */
+const UNSAFE_PATH = /["\\$`]/;
+
+const covers = (pattern: string, name: string) => {
+  const p = pattern.toLowerCase();
+  if (p === name) return true;
+  if (!p.startsWith('*.')) return false;
+  const dot = name.indexOf('.');
+  return dot > 0 && name.slice(dot + 1) === p.slice(2);
+};
+
+/** The allowed roots of document roots: the Server Root of the web server settings. */
+export async function allowedRoots(ctx: WebContext): Promise<string[]> {
+  const s = await readWebSettings(ctx.db);
+  return [s.serverRoot.replace(/\/+$/, '') || '/var/www'];
+}
+
+/** Checks everything Apache's check cannot see: names, paths, the certificate, custom directives. */
+async function checkHost(ctx: WebContext, v: VirtualHostValues, exceptId: number | null): Promise<void> {
+  if (UNSAFE_PATH.test(v.documentRoot)) throw fieldError('documentRoot', formatInvalid('Document Root'));
+  const roots = await allowedRoots(ctx);
+  const real = await resolveExisting(ctx.deps.host, v.documentRoot);
+  const inside = (p: string) => roots.some((r) => p === r || p.startsWith(r + '/'));
+  if (!inside(v.documentRoot) || !inside(real) || roots.includes(real))
+    throw fieldError('documentRoot', webMessages.documentRootOutside(roots));
+  const bad = forbiddenDirective(v.customDirectives);
+  if (bad) throw fieldError('customDirectives', webMessages.directiveForbidden(bad.line, bad.what));
+  const clash = await nameOwner(ctx.db, hostNames(v), exceptId);
+  if (clash) {
+    if (clash.name === v.domain && clash.domain === v.domain)
+      throw conflict(webMessages.vhostExists(v.domain));
+    throw conflict(webMessages.nameInUse(clash.name, clash.domain), [
+      {
+        field:
+          clash.name === v.domain ? 'domain' : clash.name === v.serverName ? 'serverName' : 'serverAlias',
+        message: webMessages.nameInUse(clash.name, clash.domain),
+      },
+    ]);
+  }
+  if (v.sslEnabled && v.sslCertificateId !== null) {
+    if (!ctx.tls) throw fieldError('sslCertificateId', webMessages.certificateNotFound);
+    const c = await ctx.tls(v.sslCertificateId, ctx.db);
+    if (!c) throw fieldError('sslCertificateId', webMessages.certificateNotFound);
+    const names = hostNames(v);
+    const uncovered = names.filter((n) => !c.names.some((p) => covers(p, n)));
+    if (uncovered.length) throw fieldError('sslCertificateId', webMessages.certificateNotCovering(uncovered));
+    let match = false;
+    try {
+      match = new X509Certificate(c.certificatePem).checkPrivateKey(createPrivateKey(c.keyPem));
+    } catch {
+      match = false;
+    }
+    if (!match) throw fieldError('sslCertificateId', webMessages.certificateKeyMismatch);
+  }
+}
+
+/** Status and maintenance flag say the same: maintenance on <=> status maintenance. */
+function normalise(v: VirtualHostValues, before: VirtualHostValues | null): VirtualHostValues {
+  const out = { ...v, domain: v.domain.toLowerCase(), serverName: v.serverName.toLowerCase() };
+  const flagChanged = before
+    ? before.enableMaintenanceMode !== v.enableMaintenanceMode
+    : v.enableMaintenanceMode;
+  if (flagChanged && v.enableMaintenanceMode) out.status = 'maintenance';
+  else if (flagChanged && !v.enableMaintenanceMode && v.status === 'maintenance') out.status = 'active';
+  out.enableMaintenanceMode = out.status === 'maintenance';
+  return out;
+}
+
+export class VhostService {
+  constructor(private readonly ctx: WebContext) {}
+
+  private view(row: VhostRow, figures?: { traffic: number; responseTime: number | null }): VirtualHost {
+    return toVirtualHost(row, { siteUser: APACHE_USER, live: true, ...(figures ? { figures } : {}) });
+  }
+
+  /** A page of hosts with their last day's traffic and response time from Apache's access log. */
+  async list(query: VhostListQuery, scope: readonly string[] | null): Promise<CursorPage<VirtualHost>> {
+    const page = await listVhostRows(this.ctx.db, query as never, scope);
+    const figures = await dayFigures(this.ctx);
+    return {
+      ...page,
+      items: page.items.map((r) => this.view(r, vhostFigures(figures, rowValues(r).serverName))),
+    };
+  }
+
+  async get(domain: string): Promise<VirtualHost> {
+    const row = await findByDomain(this.ctx.db, domain);
+    if (!row) throw notFound(webMessages.vhostNotFound(domain));
+    return this.view(row);
+  }
+
+  /** Creates the document root (a first index page in it) when it does not exist yet. */
+  private async siteFolder(v: VirtualHostValues): Promise<boolean> {
+    const owner = await userIds(this.ctx.deps.host, APACHE_USER);
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+    return ensureSiteFolder(
+      this.ctx.deps.host,
+      v.documentRoot,
+      isRoot ? owner : null,
+      `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${v.domain}</title></head><body><h1>${v.domain}</h1></body></html>\n`,
+    );
+  }
+
+  async create(v: VirtualHostValues): Promise<VirtualHost> {
+    const values = normalise(v, null);
+    await checkHost(this.ctx, values, null);
+    const made = await this.siteFolder(values);
+    try {
+      const report = await this.ctx.apply({
+        change: async (trx) => insertVhost(trx, values),
+        only: () => [values.domain],
+        audit: () => ({ target: values.domain, after: { ...values } }),
+      });
+      return this.view(report.value);
+    } catch (err) {
+      if (
+        made &&
+        err instanceof AppError &&
+        err.code === ERROR_CODES.CHECK_FAILED &&
+        err.statusCode === 422 &&
+        !(await findByDomain(this.ctx.db, values.domain))
+      )
+        await removeSiteFolder(this.ctx.deps.host, values.documentRoot);
+      throw err;
+    }
+  }
+
+  async update(domain: string, v: VirtualHostValues): Promise<VirtualHost> {
+    const row = await findByDomain(this.ctx.db, domain);
+    if (!row) throw notFound(webMessages.vhostNotFound(domain));
+    const before = rowValues(row);
+    const values = normalise(v, before);
+    await checkHost(this.ctx, values, Number(row.id));
+    await this.siteFolder(values);
+    const renamed = values.domain !== domain;
+    const report = await this.ctx.apply({
+      change: async (trx) => updateVhost(trx, Number(row.id), values),
+      only: () => [values.domain],
+      removed: renamed ? [domain] : [],
+      audit: () => ({ target: domain, before, after: values }),
+    });
+    return this.view(report.value);
+  }
+
+  async setStatus(domain: string, status: VirtualHostValues['status']): Promise<VirtualHost> {
+    const row = await findByDomain(this.ctx.db, domain);
+    if (!row) throw notFound(webMessages.vhostNotFound(domain));
+    const before = rowValues(row);
+    const values = { ...before, status, enableMaintenanceMode: status === 'maintenance' };
+    const report = await this.ctx.apply({
+      change: async (trx) => updateVhost(trx, Number(row.id), values),
+      only: () => [domain],
+      audit: () => ({ target: domain, before: { status: before.status }, after: { status } }),
+    });
+    return this.view(report.value);
+  }
+
+  async remove(domain: string, keepFiles: boolean): Promise<{ filesRemoved: boolean; documentRoot: string }> {
+    const row = await findByDomain(this.ctx.db, domain);
+    if (!row) throw notFound(webMessages.vhostNotFound(domain));
+    const v = rowValues(row);
+    await this.ctx.apply({
+      change: async (trx) => deleteVhost(trx, Number(row.id)),
+      only: () => [],
+      removed: [domain],
+      audit: () => ({ target: domain, before: { documentRoot: v.documentRoot }, details: { keepFiles } }),
+    });
+    if (!keepFiles) await removeSiteFolder(this.ctx.deps.host, v.documentRoot);
+    return { filesRemoved: !keepFiles, documentRoot: v.documentRoot };
+  }
+
+  /** Catalogue `web/domains/add {domain}`: a host with the spec's defaults under the Server Root. */
+  async addDomain(domain: string): Promise<VirtualHost> {
+    const [root] = await allowedRoots(this.ctx);
+    return this.create({
+      ...VHOST_DEFAULTS,
+      domain,
+      serverName: domain,
+      documentRoot: `${root}/${domain}`,
+    });
+  }
+
+  /** Where the rendered file of a host is (system path). */
+  fileOf(domain: string): string {
+    return siteAvailablePath(domain);
+  }
+}

@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import { ApacheDaemon } from '../../host/apache-daemon.ts';
+import type { Host } from '../../host/host.ts';
+import type { SupervisorOptions } from '../../host/supervisor.ts';
+import { APACHE_PATHS } from './stack/apache-layout.ts';
+import { rollUpAccessLog } from './stats/log-rollup.service.ts';
+
+const ROLLUP_INTERVAL_MS = 30_000;
+import type { AppDeps } from '../../app-deps.ts';
+import { registerRetry } from '../../apply/retry-registry.ts';
+import { WebSettingsService } from './settings/web-settings.service.ts';
+import { WEB_TARGET } from './stack/apache-target.ts';
+import { WebContext } from './stack/web-context.ts';
+import type { WebTlsSource } from './stack/web-render.ts';
+import { registerWebRoutes } from './web.routes.ts';
+import { VhostService } from './vhosts/vhost.service.ts';
+
+export interface WebOptions {
+  /** The SSL area's certificates for the sites (wired in app.ts; the features do not import each other). */
+  tls?: WebTlsSource | null;
+}
+
+/** Apache under Mailroom's supervisor, for main.ts (local mode as root; null otherwise or when missing). */
+export function localApacheDaemon(
+  host: Host,
+  config: Config,
+  log?: SupervisorOptions['log'],
+): Promise<ApacheDaemon | null> {
+  return ApacheDaemon.create(
+    host,
+    {
+      dir: APACHE_PATHS.dir,
+      main: APACHE_PATHS.main,
+      pidFile: APACHE_PATHS.pidFile,
+      folders: [APACHE_PATHS.runDir, '/var/log/apache2'],
+      port: config.web.httpPort,
+    },
+    { log },
+  );
+}
+
+export interface WebHandle {
+  ctx: WebContext;
+}
+
+/** Web hosting (issue 19): virtual hosts and Apache as a target of the one apply pipeline. */
+export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOptions = {}): WebHandle {
+  const ctx = new WebContext(deps, opts.tls ?? null);
+  const vhosts = new VhostService(ctx);
+  const settings = new WebSettingsService(ctx);
+  registerRetry(deps, WEB_TARGET, async () => (await ctx.applyAll()).outcome);
+  registerWebRoutes(app, ctx, vhosts, settings);
+  // Apache's shared access log is rolled up every 30 s (and at each dashboard or list read).
+  const roll = setInterval(() => {
+    void rollUpAccessLog(deps).catch((err: unknown) =>
+      app.log.warn({ err }, 'web: access log roll-up failed'),
+    );
+  }, ROLLUP_INTERVAL_MS);
+  roll.unref();
+  app.addHook('onClose', async () => clearInterval(roll));
+  const daemon = deps.webDaemon;
+  if (daemon) {
+    // Local mode as root: render every host's files from the database, then run Apache from them.
+    app.addHook('onReady', async () => {
+      void ctx
+        .applyAll()
+        .catch((err: unknown) => app.log.error({ err }, 'web: the startup render failed'))
+        .then(() => daemon.start())
+        .catch((err: unknown) => app.log.error({ err }, 'web: Apache did not start'));
+    });
+    app.addHook('onClose', async () => daemon.close());
+  }
+  return { ctx };
+}

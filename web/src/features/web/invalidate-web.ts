@@ -1,0 +1,19 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { applyKeys } from '../../components/apply-outcome-alert.tsx';
+import { webKeys } from './web-keys.ts';
+
+// Every change moves the dashboard (counts, Recent Activity from the audit log) and the apply outcome.
+function refreshOverview(qc: QueryClient): Promise<unknown>[] {
+  return [
+    qc.invalidateQueries({ queryKey: webKeys.dashboard() }),
+    qc.invalidateQueries({ queryKey: applyKeys.all() }),
+  ];
+}
+
+export async function invalidateVhosts(qc: QueryClient): Promise<void> {
+  await Promise.all([qc.invalidateQueries({ queryKey: webKeys.vhosts() }), ...refreshOverview(qc)]);
+}
+
+export async function invalidateWebSettings(qc: QueryClient): Promise<void> {
+  await Promise.all([qc.invalidateQueries({ queryKey: webKeys.settings() }), ...refreshOverview(qc)]);
+}

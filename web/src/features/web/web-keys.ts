@@ -1,0 +1,13 @@
+import type { VhostListQuery } from '@mailroom/contract/web';
+
+/** The one query-key factory of the web area; invalidate only through it. */
+export const webKeys = {
+  all: ['web'] as const,
+  dashboard: () => ['web', 'dashboard'] as const,
+  capabilities: () => ['web', 'capabilities'] as const,
+  vhosts: () => ['web', 'vhosts'] as const,
+  vhostList: (q: VhostListQuery) => ['web', 'vhosts', q] as const,
+  settings: () => ['web', 'settings'] as const,
+  /** The SSL area's certificates, offered by the virtual host form's picker. */
+  certificates: () => ['web', 'certificates'] as const,
+};
