@@ -117,8 +117,21 @@ export interface HostSample {
   net: NetTotals;
   established: number;
   processes: number;
-  /** Bytes used and total of the file system holding `diskPath`. */
-  disk: { used: number; total: number };
+  /**
+   * Bytes of the file system holding `diskPath`: used, available to ordinary users (the blocks
+   * reserved for root excluded, as df shows them) and total.
+   */
+  disk: { used: number; available: number; total: number };
+}
+
+/**
+ * Disk usage in percent as df shows it: used / (used + available). The blocks the file system
+ * keeps for root count as neither, so 100 % means full for every user but root (used / total
+ * would read 10 % where df says 27 %, and a disk alert would fire only once it is full).
+ */
+export function diskPercent(d: { used: number; available: number }): number {
+  const base = d.used + d.available;
+  return base > 0 ? (100 * d.used) / base : 0;
 }
 
 /** One reading of the machine. `procRoot` is /proc (tests may point elsewhere). */
@@ -147,7 +160,11 @@ export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSa
       countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
     processes,
     disk: disk
-      ? { total: disk.blocks * disk.bsize, used: (disk.blocks - disk.bfree) * disk.bsize }
-      : { used: 0, total: 0 },
+      ? {
+          total: disk.blocks * disk.bsize,
+          used: (disk.blocks - disk.bfree) * disk.bsize,
+          available: disk.bavail * disk.bsize,
+        }
+      : { used: 0, available: 0, total: 0 },
   };
 }

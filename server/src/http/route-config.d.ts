@@ -23,6 +23,11 @@ declare module 'fastify' {
     auditDetails: Record<string, unknown> | null;
     /** Set when the handler already wrote its own audit line. */
     auditDone: boolean;
+    /**
+     * A call answered 2xx whose action did not happen (an answer with `ok: false`: refused or
+     * failed) is audited as a failure; null: the status code decides.
+     */
+    auditOutcome: 'failure' | null;
   }
   interface FastifyInstance {
     /** Every route registered on the app (see http/route-list.ts). */

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MetricsCollector } from './metrics-collector.ts';
 
@@ -36,5 +37,20 @@ describe('the metrics collector', () => {
     expect(snap.live?.length).toBe(2);
     expect(snap.stats.memoryUsage).toBeGreaterThan(0);
     expect(snap.stats.memoryUsage).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('disk usage', () => {
+  it('is used / (used + available), the figure df shows (issue 22 #11)', async () => {
+    const dir = os.tmpdir();
+    const c = new MetricsCollector({ diskPath: dir, idleMs: 3_600_000 });
+    await c.start();
+    const shown = c.latest()!.diskUsage;
+    c.close();
+    // df rounds the percentage up; the collector keeps one decimal.
+    const df = execFileSync('df', ['-P', dir], { encoding: 'utf8' }).trim().split('\n').pop()!;
+    const [, , used, avail] = df.split(/\s+/).map(Number);
+    const expected = (100 * used!) / (used! + avail!);
+    expect(Math.abs(shown - expected)).toBeLessThan(0.5);
   });
 });

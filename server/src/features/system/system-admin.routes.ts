@@ -5,11 +5,10 @@ import { systemAdminRoutes as r } from '@mailroom/contract/system-admin';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { Apt, aptOptions } from '../../host/apt.ts';
-import { runCommand } from '../../host/run-command.ts';
 import { conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
-import { acknowledgeAlert, acknowledgeAll, listAlerts } from './alerts.service.ts';
+import { acknowledgeAlert, acknowledgeAll, listAlerts, notifyAlert } from './alerts.service.ts';
 import { startBackupScheduler } from './backups-scheduler.ts';
 import {
   BACKUP_JOB,
@@ -27,6 +26,7 @@ import {
 import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
 import type { MetricsSource } from './metrics-source.ts';
+import { postfixQueueSize } from './queue-size.service.ts';
 import { reapplyAfterRestore } from './restore-reapply.ts';
 import { restoreJob } from './restore.service.ts';
 import {
@@ -64,19 +64,8 @@ export interface SystemAdminOptions {
   queueSize?: AlertInputs['queueSize'];
   /** How often alerts are evaluated without a metrics sample (default 30 s). */
   alertIntervalMs?: number;
-}
-
-/** Messages in the Postfix queue (`postqueue -j`: one JSON line per message), null when unreadable. */
-function postfixQueueSize(configDir: string) {
-  return async (): Promise<number | null> => {
-    try {
-      await fs.access(path.join(configDir, 'main.cf'));
-      const { stdout } = await runCommand('postqueue', ['-c', configDir, '-j']);
-      return stdout.split('\n').filter((l) => l.startsWith('{')).length;
-    } catch {
-      return null;
-    }
-  };
+  /** How long conditions must hold or be over (tests shorten it; default DEFAULT_TIMING). */
+  alertTiming?: AlertInputs['timing'];
 }
 
 /**
@@ -120,9 +109,14 @@ export function registerSystemAdmin(
       metrics: opts.metrics,
       services: deps.services,
       queueSize: opts.queueSize ?? postfixQueueSize(deps.host.path('/etc/postfix')),
+      clock: deps.clock,
+      timing: opts.alertTiming,
     },
     async (changes) => {
-      for (const c of changes) await queueEvent(db, jobs, c.event, c.alert);
+      for (const c of changes) {
+        await queueEvent(db, jobs, c.event, c.alert);
+        await notifyAlert(db, c);
+      }
     },
     (err) => app.log.error({ err }, 'alert evaluation failed'),
   );
