@@ -109,7 +109,8 @@ export function registerSystemAdmin(
       metrics: opts.metrics,
       services: deps.services,
       queueSize: opts.queueSize ?? postfixQueueSize(deps.host.path('/etc/postfix')),
-      clock: deps.clock,
+      // Read at each evaluation: tests set deps.clock after the app is built.
+      clock: () => (deps.clock ?? Date.now)(),
       timing: opts.alertTiming,
     },
     async (changes) => {
