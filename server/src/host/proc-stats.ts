@@ -143,7 +143,6 @@ export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSa
   const stat = read(`${procRoot}/stat`);
   const meminfo = read(`${procRoot}/meminfo`);
   const netdev = read(`${procRoot}/net/dev`);
-  const snmp = read(`${procRoot}/net/snmp`);
   const entries = attempt(() => readdirSync(procRoot), [] as string[]);
   const disk = attempt(() => statfsSync(diskPath), null);
   let processes = 0;
@@ -155,9 +154,9 @@ export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSa
     cpu: parseCpuTimes(stat),
     mem: parseMeminfo(meminfo),
     net: parseNetDev(netdev),
-    established:
-      parseCurrEstab(snmp) ??
-      countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
+    // The Network Connections list's "established" rows, counted the same way: CurrEstab would
+    // add CLOSE_WAIT sockets, so the two screens would disagree.
+    established: countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
     processes,
     disk: disk
       ? {
