@@ -11,6 +11,8 @@ const COLOR: Record<NotificationType, string> = {
 
 /** Shows each new notification briefly as a toast; the bell keeps the list. */
 export function ToastBridge() {
+  // A failure the same action's later success took away leaves the screen too.
+  useEffect(() => notificationsStore.onSuperseded((id) => notifications.hide(id)), []);
   useEffect(
     () =>
       notificationsStore.onAdded((n) => {

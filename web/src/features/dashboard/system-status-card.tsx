@@ -74,7 +74,12 @@ export function SystemStatusCard() {
   useEffect(() => {
     if (status.isLoadingError && !reportedLoadError.current) {
       reportedLoadError.current = true;
-      notify({ type: 'error', title: 'Failed to load system status', message: errorMessage(status.error) });
+      notify({
+        type: 'error',
+        title: 'Failed to load system status',
+        message: errorMessage(status.error),
+        key: 'system-status.refresh',
+      });
     }
   }, [status.isLoadingError, status.error]);
 
