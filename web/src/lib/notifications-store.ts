@@ -112,13 +112,17 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
     for (const l of listeners) l();
   }
 
+  /** The action `key` worked: its earlier failures and warnings go (from the bell and the screen). */
+  function succeeded(key: string): void {
+    for (const old of state)
+      if (old.key === key && (old.type === 'error' || old.type === 'warning')) {
+        dispatch({ type: 'remove', id: old.id });
+        for (const l of removedListeners) l(old.id);
+      }
+  }
+
   function notify(input: NotifyInput): string {
-    if (input.key && (input.type === 'success' || input.type === 'info'))
-      for (const old of state)
-        if (old.key === input.key && (old.type === 'error' || old.type === 'warning')) {
-          dispatch({ type: 'remove', id: old.id });
-          for (const l of removedListeners) l(old.id);
-        }
+    if (input.key && (input.type === 'success' || input.type === 'info')) succeeded(input.key);
     seq += 1;
     const id = `n${Date.now().toString(36)}-${seq}`;
     const notification: AppNotification = {
@@ -148,6 +152,7 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
 
   return {
     notify,
+    succeeded,
     markRead: (id: string) => dispatch({ type: 'markRead', id }),
     markAllRead: () => dispatch({ type: 'markAllRead' }),
     remove: (id: string) => dispatch({ type: 'remove', id }),
@@ -178,6 +183,11 @@ export const notificationsStore = createNotificationsStore();
 
 export function notify(input: NotifyInput): string {
   return notificationsStore.notify(input);
+}
+
+/** The action `key` worked without a message of its own: its earlier failures go. */
+export function actionSucceeded(key: string): void {
+  notificationsStore.succeeded(key);
 }
 
 export function useNotifications() {

@@ -37,7 +37,7 @@ import { TrendCharts } from '../../components/metric-trend-charts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatUptime } from '../../lib/format.ts';
-import { notify } from '../../lib/notifications-store.ts';
+import { actionSucceeded, notify } from '../../lib/notifications-store.ts';
 import { LiveLogStream } from './live-log-stream.tsx';
 import { alertsKey, useAcknowledge, useActiveAlerts } from './use-alerts.ts';
 
@@ -141,8 +141,14 @@ function ActiveAlerts({ every }: { every: number | false }) {
   const act = async (id: number | 'all') => {
     try {
       await ack.mutateAsync(id);
+      actionSucceeded('alerts.acknowledge');
     } catch (err) {
-      notify({ type: 'error', title: 'Failed to acknowledge', message: errorMessage(err) });
+      notify({
+        type: 'error',
+        title: 'Failed to acknowledge',
+        message: errorMessage(err),
+        key: 'alerts.acknowledge',
+      });
     }
   };
   return (
@@ -216,9 +222,15 @@ function ServiceStatus({ every }: { every: number | false }) {
         type: r.ok ? 'success' : 'error',
         title: r.ok ? `${s.name} ${verb === 'start' ? 'started' : 'restarted'}` : `Could not ${verb} ${s.name}`,
         message: r.message,
+        key: `service.${s.id}`,
       });
     } catch (err) {
-      notify({ type: 'error', title: `Could not ${verb} ${s.name}`, message: errorMessage(err) });
+      notify({
+        type: 'error',
+        title: `Could not ${verb} ${s.name}`,
+        message: errorMessage(err),
+        key: `service.${s.id}`,
+      });
     }
   };
   return (

@@ -45,18 +45,21 @@ export function useRestartServices(services: SystemService[] | null): {
             type: 'error',
             title: `Could not restart ${failed.length} of ${results.length} services`,
             message: failed.map((r) => r.message).join(' '),
+            key: 'services.restart-all',
           });
         else
           notify({
             type: 'success',
             title: 'Services restarted',
             message: `${results.map((r) => r.id).join(', ')} restarted.`,
+            key: 'services.restart-all',
           });
       } catch (err) {
         notify({
           type: 'error',
           title: 'Restart All failed',
           message: err instanceof Error ? err.message : String(err),
+          key: 'services.restart-all',
         });
       }
     },
