@@ -156,7 +156,8 @@ export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSa
     net: parseNetDev(netdev),
     // The Network Connections list's "established" rows, counted the same way: CurrEstab would
     // add CLOSE_WAIT sockets, so the two screens would disagree.
-    established: countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
+    established:
+      countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
     processes,
     disk: disk
       ? {

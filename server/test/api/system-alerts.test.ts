@@ -285,7 +285,14 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     // A daemon Mailroom is starting or restarting on purpose raises nothing, however long.
     serviceStates = [
       { name: 'dovecot', state: 'stopped', pid: null, since: null, detail: 'Starting.', pending: 'starting' },
-      { name: 'named', state: 'stopped', pid: null, since: null, detail: 'Restarting.', pending: 'restarting' },
+      {
+        name: 'named',
+        state: 'stopped',
+        pid: null,
+        since: null,
+        detail: 'Restarting.',
+        pending: 'restarting',
+      },
     ];
     for (let i = 0; i < 20; i++) {
       metrics.emit({ cpuUsage: 5 });

@@ -144,7 +144,12 @@ describe('a failure of an action that then succeeds (issue 22 #19)', () => {
       message: 'Server Error: 500',
       key: 'system-status.refresh',
     });
-    const other = store.notify({ type: 'error', title: 'Failed to save', message: 'x', key: 'settings.save' });
+    const other = store.notify({
+      type: 'error',
+      title: 'Failed to save',
+      message: 'x',
+      key: 'settings.save',
+    });
     store.notify({
       type: 'success',
       title: 'System status refreshed',

@@ -158,20 +158,28 @@ describe('alert timing (fake clock)', () => {
 
   it('a daemon not started yet, starting or restarting on purpose is not "Service down"', async () => {
     // Mailroom's start: every daemon waits for its files, then starts (minutes on a slow machine).
-    await run(5 * 60, (i) =>
-      (daemons = [
-        down('postfix', { detail: 'Mailroom starts it once its files are rendered.', pending: 'starting' }),
-        down('dovecot', { pending: i < 4 ? 'starting' : 'restarting' }),
-        down('named', { pending: 'stopping' }),
-      ]),
+    await run(
+      5 * 60,
+      (i) =>
+        (daemons = [
+          down('postfix', { detail: 'Mailroom starts it once its files are rendered.', pending: 'starting' }),
+          down('dovecot', { pending: i < 4 ? 'starting' : 'restarting' }),
+          down('named', { pending: 'stopping' }),
+        ]),
     );
     expect(changes).toEqual([]);
   });
 
   it('a daemon down for a minute is "Service down"; a restart on purpose neither raises nor resolves it', async () => {
-    await run(30, () => (daemons = [down('postfix', { state: 'failed', detail: 'postfix exited (code 1).' })]));
+    await run(
+      30,
+      () => (daemons = [down('postfix', { state: 'failed', detail: 'postfix exited (code 1).' })]),
+    );
     expect(raised()).toHaveLength(0); // the supervisor restarts a crashed daemon within seconds
-    await run(60, () => (daemons = [down('postfix', { state: 'failed', detail: 'postfix exited (code 1).' })]));
+    await run(
+      60,
+      () => (daemons = [down('postfix', { state: 'failed', detail: 'postfix exited (code 1).' })]),
+    );
     expect(raised()).toHaveLength(1);
     expect(raised()[0]!.alert).toMatchObject({
       title: 'Service down: postfix',

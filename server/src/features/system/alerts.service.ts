@@ -4,7 +4,6 @@ import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Database } from '../../db/schema.ts';
 import type { SystemAlertTable } from '../../db/system-admin.tables.ts';
 import { notFound } from '../../http/errors.ts';
-import { notify } from '../events/notifications.service.ts';
 
 type Db = Kysely<Database>;
 const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
@@ -56,21 +55,28 @@ export async function openCriticalAlerts(db: Db): Promise<SystemAlert[]> {
  * A warning or critical alert reaches the notifications bell when raised (or escalated), and its
  * resolution is announced too; the bell shows an alert's notifications only while it is open.
  */
+export interface AlertNotice {
+  level: 'success' | 'warning' | 'error';
+  title: string;
+  message: string;
+  alertId: number;
+}
+
 export async function notifyAlert(
-  db: Db,
+  notify: (n: AlertNotice) => Promise<void>,
   change: { event: 'alert.raised' | 'alert.resolved'; alert: SystemAlert; escalated?: boolean },
 ): Promise<void> {
   const a = change.alert;
   if (a.severity !== 'warning' && a.severity !== 'critical') return;
   if (change.event === 'alert.raised')
-    await notify(db, {
+    await notify({
       level: a.severity === 'critical' ? 'error' : 'warning',
       title: a.title,
       message: a.message,
       alertId: a.id,
     });
   else
-    await notify(db, {
+    await notify({
       level: 'success',
       title: `Resolved: ${a.title}`,
       message: 'The condition is over.',

@@ -61,7 +61,8 @@ describe('active connections', () => {
   it('are the established TCP connections the Network Connections list shows (not CurrEstab, which adds CLOSE_WAIT)', async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), 'proc-'));
     mkdirSync(path.join(root, 'net'));
-    const head = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
+    const head =
+      '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n';
     const row = (st: string) =>
       `   0: 0100007F:0019 0100007F:A1B2 ${st} 00000000:00000000 00:00000000 00000000     0        0 1234 1\n`;
     writeFileSync(path.join(root, 'stat'), 'cpu  1 0 1 10 0 0 0 0 0 0\n');

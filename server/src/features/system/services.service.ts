@@ -192,10 +192,10 @@ export class ServicesService {
         ? true
         : Boolean(
             k.daemon &&
-              deps.services?.control &&
-              daemonState !== undefined &&
-              daemonState !== 'not-installed' &&
-              daemonState !== 'unmanaged',
+            deps.services?.control &&
+            daemonState !== undefined &&
+            daemonState !== 'not-installed' &&
+            daemonState !== 'unmanaged',
           );
       out.push({
         id: k.id,

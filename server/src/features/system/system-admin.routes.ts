@@ -8,7 +8,13 @@ import { Apt, aptOptions } from '../../host/apt.ts';
 import { conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
-import { acknowledgeAlert, acknowledgeAll, listAlerts, notifyAlert } from './alerts.service.ts';
+import {
+  acknowledgeAlert,
+  acknowledgeAll,
+  type AlertNotice,
+  listAlerts,
+  notifyAlert,
+} from './alerts.service.ts';
 import { startBackupScheduler } from './backups-scheduler.ts';
 import {
   BACKUP_JOB,
@@ -66,6 +72,8 @@ export interface SystemAdminOptions {
   alertIntervalMs?: number;
   /** How long conditions must hold or be over (tests shorten it; default DEFAULT_TIMING). */
   alertTiming?: AlertInputs['timing'];
+  /** Puts a notification in every administrator's bell (the events area's, wired in app.ts). */
+  notify?: (n: AlertNotice) => Promise<void>;
 }
 
 /**
@@ -116,7 +124,7 @@ export function registerSystemAdmin(
     async (changes) => {
       for (const c of changes) {
         await queueEvent(db, jobs, c.event, c.alert);
-        await notifyAlert(db, c);
+        if (opts.notify) await notifyAlert(opts.notify, c);
       }
     },
     (err) => app.log.error({ err }, 'alert evaluation failed'),

@@ -247,7 +247,10 @@ export function settingNumber(values: SettingValuesMap, id: string): number {
  * every metric card, gauge and the dashboard colour by them (sent with the metrics and the status).
  */
 export function alertThresholds(values: SettingValuesMap): MetricThresholds {
-  const pair = (w: string, c: string) => ({ warning: settingNumber(values, w), critical: settingNumber(values, c) });
+  const pair = (w: string, c: string) => ({
+    warning: settingNumber(values, w),
+    critical: settingNumber(values, c),
+  });
   return {
     cpu: pair('cpuWarning', 'cpuCritical'),
     memory: pair('memoryWarning', 'memoryCritical'),

@@ -23,13 +23,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import {
-  metricsKey,
-  metricStatus,
-  STATUS_COLOR,
-  trendOf,
-  useLiveMetrics,
-} from '../../api/live-metrics.ts';
+import { metricsKey, metricStatus, STATUS_COLOR, trendOf, useLiveMetrics } from '../../api/live-metrics.ts';
 import { servicesKey, useServiceAction, useSystemServices } from '../../api/system-services.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
@@ -220,7 +214,9 @@ function ServiceStatus({ every }: { every: number | false }) {
       const r = await action.mutateAsync({ id: s.id, action: verb });
       notify({
         type: r.ok ? 'success' : 'error',
-        title: r.ok ? `${s.name} ${verb === 'start' ? 'started' : 'restarted'}` : `Could not ${verb} ${s.name}`,
+        title: r.ok
+          ? `${s.name} ${verb === 'start' ? 'started' : 'restarted'}`
+          : `Could not ${verb} ${s.name}`,
         message: r.message,
         key: `service.${s.id}`,
       });

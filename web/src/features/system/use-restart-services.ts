@@ -11,7 +11,8 @@ export function restartable(services: SystemService[]): SystemService[] {
 /** The confirmation's words: every service that stops for a moment, and what pauses meanwhile. */
 export function restartAllMessage(list: SystemService[]): string {
   const names = list.map((s) => s.name);
-  const joined = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
+  const joined =
+    names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0];
   const impacts = list.map((s) => s.impact).filter((x): x is string => Boolean(x));
   return `${joined} will stop and start again, one after the other. ${impacts.join(' ')}`.trim();
 }

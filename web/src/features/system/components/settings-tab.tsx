@@ -35,7 +35,8 @@ export function SettingsTab({ data }: { data: SystemSettingsAnswer }) {
       onError: (err) => {
         // An error shown at its field is not repeated in a toast.
         if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-        else notify({ type: 'error', title: 'Saving failed', message: errorMessage(err), key: 'settings.save' });
+        else
+          notify({ type: 'error', title: 'Saving failed', message: errorMessage(err), key: 'settings.save' });
       },
     });
   const resetAll = async () => {
