@@ -196,3 +196,24 @@ test.describe('alerts, status and services on the screens', () => {
     });
   }
 });
+
+test('one MFA state for a person on /mfa and /mfa/management (required, not yet enrolled)', async ({
+  page,
+}) => {
+  const key = await signIn(page);
+  const api = apiClient(page.request, key);
+  const who = { email: 'enrol-later@example.com', password: 'enrol-later-password-1' };
+  await api.addAccount({ ...who });
+  await api.post('mfa/enable', { email: who.email });
+  for (const size of SIZES) {
+    await page.setViewportSize(size.viewport);
+    await page.goto('/mfa');
+    const onDashboard = page.getByRole('row').filter({ hasText: who.email });
+    await expect(onDashboard.first()).toContainText('Required, not enrolled');
+    await expect(onDashboard.first()).not.toContainText(/\bDisabled\b/);
+    await page.goto('/mfa/management');
+    const onManagement = page.getByRole('row').filter({ hasText: who.email });
+    await expect(onManagement.first()).toContainText('Required, not enrolled');
+    await expect(onManagement.first().getByRole('switch', { name: `MFA for ${who.email}` })).toBeChecked();
+  }
+});
