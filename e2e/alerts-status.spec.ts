@@ -29,11 +29,25 @@ const api = (path: string) => (url: URL) =>
 
 /** The buttons and links of the shell's header and of the page header that the toast covers. */
 async function coveredByToast(page: Page, toast: Locator): Promise<string[]> {
-  const box = await toast.boundingBox();
+  // Where it settles: a toast slides in, so wait until two readings 250 ms apart agree.
+  let box = await toast.boundingBox();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(250);
+    const next = await toast.boundingBox();
+    const same = box && next && box.x === next.x && box.y === next.y && box.width === next.width;
+    box = next;
+    if (same) break;
+  }
   expect(box).not.toBeNull();
   return page.evaluate((t) => {
     const hits: string[] = [];
-    for (const el of document.querySelectorAll('header button, header a, [data-page-header] button')) {
+    // The shell's header, and the page header: the row of the page's title (h1) and its buttons.
+    const pageHeader = document.querySelector('main h1')?.closest('.mantine-Group-root');
+    const els = [
+      ...document.querySelectorAll('header button, header a'),
+      ...(pageHeader ? pageHeader.querySelectorAll('button, a') : []),
+    ];
+    for (const el of els) {
       const r = el.getBoundingClientRect();
       if (!r.width || !r.height) continue;
       if (r.x < t.x + t.width && t.x < r.x + r.width && r.y < t.y + t.height && t.y < r.y + r.height)
@@ -168,6 +182,8 @@ test.describe('alerts, status and services on the screens', () => {
       await page.getByRole('textbox', { name: 'CPU warning (%)' }).fill('abc');
       await page.getByRole('button', { name: /Save All/ }).click();
       await expect(page.getByText('CPU warning must be a whole number from 1 to 100')).toHaveCount(1);
+      // Give a toast the time to appear: none may.
+      await page.waitForTimeout(1500);
       await expect(page.locator('.mantine-Notification-root')).toHaveCount(0);
 
       // "Failed to refresh system status", then the same Refresh works: the failure goes.
