@@ -44,8 +44,8 @@ async function coveredByToast(page: Page, toast: Locator): Promise<string[]> {
     // The shell's header, and the page header: the row of the page's title (h1) and its buttons.
     const pageHeader = document.querySelector('main h1')?.closest('.mantine-Group-root');
     const els = [
-      ...document.querySelectorAll('header button, header a'),
-      ...(pageHeader ? pageHeader.querySelectorAll('button, a') : []),
+      ...Array.from(document.querySelectorAll('header button, header a')),
+      ...(pageHeader ? Array.from(pageHeader.querySelectorAll('button, a')) : []),
     ];
     for (const el of els) {
       const r = el.getBoundingClientRect();
