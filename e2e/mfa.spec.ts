@@ -202,6 +202,10 @@ test.describe('multi-factor authentication', () => {
     await page.getByRole('tab', { name: /Policies/ }).click();
     await page.getByRole('button', { name: 'Add Policy' }).click();
     await page.getByLabel('Policy Name').fill('Administrators');
+    // Required, it would reach this administrator's own session at once (it has no factor): see the
+    // test below. Here the screens are the subject.
+    await page.getByRole('dialog').getByText('Require MFA', { exact: true }).click();
+    await expect(page.getByRole('dialog').getByRole('switch', { name: 'Require MFA' })).not.toBeChecked();
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('cell', { name: /^Administrators/ })).toBeVisible();
     await page.getByRole('tab', { name: /Devices/ }).click();
@@ -212,5 +216,24 @@ test.describe('multi-factor authentication', () => {
     await page.getByRole('button', { name: 'Delete Administrators' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText('No policies found')).toBeVisible();
+  });
+
+  test('MFA made required reaches a signed-in account: its next request leads to enrolment', async ({
+    page,
+    request,
+  }) => {
+    const adminKey = await signIn(page);
+    const user = { email: 'enrol-later@example.com', password: 'enrol-later-password' };
+    await api(request, adminKey).post('accounts', user);
+    await signOutHere(page);
+    await signIn(page, user);
+    await page.goto('/mail/mailboxes');
+    await expect(page.getByRole('heading', { level: 1, name: 'Mailboxes' })).toBeVisible();
+    // An administrator requires MFA for the account while it is signed in.
+    await api(request, adminKey).post('mfa/enable', { email: user.email });
+    await page.reload();
+    await page.waitForURL('**/account?enrol=1');
+    await expect(page.getByText('Second factor required')).toBeVisible();
+    await shot(page, 'mfa-enrol-forced');
   });
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite, in order, failing fast. Plain Node with no dependencies.
 //   node scripts/test.mjs [--only a,b] [--skip a,b] [--from step]
-// Steps: format, lint, typecheck, unit, build, e2e.
+// Steps: format, lint, typecheck, unit, api, integration, build, e2e.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +26,24 @@ const STEPS = [
     cmd: npm,
     args: ['run', '--silent', 'typecheck'],
   },
-  { name: 'unit', title: 'Unit and API tests (vitest, all projects)', cmd: bin('vitest'), args: ['run'] },
+  {
+    name: 'unit',
+    title: 'Unit tests: contract, server beside the code, web (vitest, the fast tier)',
+    cmd: bin('vitest'),
+    args: ['run', '--project', 'contract', '--project', 'unit', '--project', 'web'],
+  },
+  {
+    name: 'api',
+    title: 'API tests on SQLite and PostgreSQL (vitest)',
+    cmd: bin('vitest'),
+    args: ['run', '--project', 'api'],
+  },
+  {
+    name: 'integration',
+    title: 'Integration tests: the real daemons and the deploy files (vitest)',
+    cmd: bin('vitest'),
+    args: ['run', '--project', 'integration'],
+  },
   {
     name: 'build',
     title: 'Build (server to server/dist, web app with vite)',

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { OkResponse } from './common.ts';
 import { defineRoute } from './route.ts';
+import { emailField } from './validators.ts';
+
+/**
+ * Characters of an app password that Dovecot's SQL passdb looks it up by (the rest is checked
+ * against the hash): the generator and the rendered query must agree.
+ */
+export const APP_PASSWORD_KEY_LENGTH = 5;
 
 /** App passwords of a mailbox user: IMAP, POP3 and SMTP sign-in (the only one when MFA is on). */
 export const AppPassword = z.object({
@@ -59,5 +66,44 @@ export const appPasswordRoutes = {
     params: AppPasswordIdParams,
     response: OkResponse,
     audit: 'account.app_password.revoke',
+  }),
+};
+
+/** A mailbox's app passwords as its administrators see them (never the passwords). */
+export const MailboxAppPasswords = z.object({
+  email: z.string(),
+  /** Whether the mailbox has MFA on: then only app passwords sign in to IMAP/SMTP. */
+  mfaEnabled: z.boolean(),
+  items: z.array(AppPassword),
+});
+export type MailboxAppPasswords = z.infer<typeof MailboxAppPasswords>;
+
+const mailboxParam = z.object({ email: emailField('Email').transform((v) => v.toLowerCase()) });
+
+/**
+ * Administrators (and domain administrators, in their domains) list and revoke a mailbox's app
+ * passwords. A password reset, a suspension or MFA removed revokes all of them.
+ */
+export const mailboxAppPasswordRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: 'mail/users/:email/app-passwords',
+    summary: "A mailbox's app passwords (names and dates; the passwords are never shown again)",
+    tags: ['mail'],
+    params: mailboxParam,
+    response: MailboxAppPasswords,
+    access: 'domain',
+    domainFields: ['params.email'],
+  }),
+  revoke: defineRoute({
+    method: 'DELETE',
+    path: 'mail/users/:email/app-passwords/:id',
+    summary: "Revoke one of a mailbox's app passwords (IMAP, POP3 and SMTP refuse it at once)",
+    tags: ['mail'],
+    params: mailboxParam.extend({ id: z.coerce.number().int().positive() }),
+    response: OkResponse,
+    audit: 'mail.mailbox.app_password.revoke',
+    access: 'domain',
+    domainFields: ['params.email'],
   }),
 };

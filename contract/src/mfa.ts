@@ -503,7 +503,8 @@ export const mfaRoutes = {
   enable: defineRoute({
     method: 'POST',
     path: 'mfa/enable',
-    summary: 'Require the account to enrol a second factor at its next sign-in',
+    summary:
+      'Require the account to enrol a second factor: its live sessions reach only enrolment from their next request, and so does its next sign-in',
     tags: ['mfa'],
     body: MfaEmailRequest,
     response: OkResponse,
@@ -512,7 +513,8 @@ export const mfaRoutes = {
   disable: defineRoute({
     method: 'POST',
     path: 'mfa/disable',
-    summary: 'Remove every factor and backup code of the account (its sessions end)',
+    summary:
+      "Remove every factor and backup code of the account (its sessions end; a mailbox user's app passwords are revoked)",
     tags: ['mfa'],
     body: MfaEmailRequest,
     response: OkResponse,

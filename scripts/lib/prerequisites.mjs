@@ -44,6 +44,7 @@ export const PREREQUISITES = [
     for: 'DNS integration tests',
     paths: [['/usr/bin/named-checkzone', '/usr/bin/named-checkconf']],
   },
+  { pkg: 'bind9-dnsutils', for: 'the restore integration test (dig)', paths: [['/usr/bin/dig']] },
   { pkg: 'sqlite3', for: 'integration tests', paths: [['/usr/bin/sqlite3']] },
   { pkg: 'sudo', for: 'deploy tests (visudo -cf of deploy/sudoers)', paths: [['/usr/sbin/visudo']] },
   {

@@ -1,7 +1,6 @@
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
-import type { DnsChallenges } from './features/dns/dns-challenge.service.ts';
 import type { JobRunner } from './features/jobs/job-runner.ts';
 import type { MetricsSource } from './features/system/metrics-source.ts';
 import type { Host } from './host/host.ts';
@@ -24,4 +23,29 @@ export interface AppDeps {
   metrics?: MetricsSource;
   /** Milliseconds since the epoch for time-based codes (TOTP, lockouts); tests set it. Default Date.now. */
   clock?: () => number;
+}
+
+/** A challenge TXT record Mailroom added to one of its zones. */
+export interface ChallengeTxt {
+  zone: string;
+  /** Relative to the zone (`_acme-challenge`, `_acme-challenge.www`). */
+  qname: string;
+  value: string;
+  id: number;
+}
+
+/**
+ * What other areas (ACME DNS-01) may do with Mailroom's own zones: add a TXT record, see it served
+ * by the name server, and remove it. Each change goes through the DNS apply pipeline (checked by
+ * BIND, committed, reloaded), like an administrator's record edit. Made by the DNS area
+ * (`dnsChallenges` in features/dns/dns-challenge.service.ts); declared here so the deps every
+ * feature is given do not import a feature.
+ */
+export interface DnsChallenges {
+  /** The primary zone holding `fqdn` (longest match), or null when Mailroom serves none. */
+  zoneFor(fqdn: string): Promise<string | null>;
+  addChallengeTxt(fqdn: string, value: string): Promise<ChallengeTxt>;
+  removeChallengeTxt(record: ChallengeTxt): Promise<void>;
+  /** Answers when the name server serves `value` at `fqdn`; throws after `timeoutMs`. */
+  waitServed(fqdn: string, value: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
 }

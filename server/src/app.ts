@@ -30,7 +30,13 @@ import { registerMfa } from './features/mfa/mfa.routes.ts';
 import { mailContext } from './features/mail/mail-context.ts';
 import { changePassword } from './features/mail/mailbox.service.ts';
 import { readMailSettings } from './features/mail/mail-settings.service.ts';
-import type { ThrottlePolicy } from './features/auth/login-throttle.ts';
+import {
+  DEFAULT_THROTTLE,
+  recordSuccess,
+  reserveAttempt,
+  type ThrottlePolicy,
+} from './features/auth/login-throttle.ts';
+import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
@@ -117,7 +123,12 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     changePassword(mailContext(deps), email, password);
   // Codes and verification mails come from the mail server's own name (its mail settings).
   const mfaMailFrom = async () => `mailroom@${(await readMailSettings(deps.database.db)).settings.hostname}`;
-  registerAuth(app, deps, opts.throttle, registerMfa(app, deps, changeMailboxPassword, mfaMailFrom));
+  const throttle = opts.throttle ?? DEFAULT_THROTTLE;
+  const guesses: GuessThrottle = {
+    reserve: (email, ip) => reserveAttempt(deps.database.db, throttle, email, ip),
+    success: (email, ip, ids) => recordSuccess(deps.database.db, email, ip, ids),
+  };
+  registerAuth(app, deps, throttle, registerMfa(app, deps, changeMailboxPassword, guesses, mfaMailFrom));
   registerAccounts(app, deps);
   registerAppPasswords(app, deps);
   await jobs.start();

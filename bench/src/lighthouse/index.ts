@@ -1,8 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as chromeLauncher from 'chrome-launcher';
-import lighthouse from 'lighthouse';
-import puppeteer from 'puppeteer-core';
+import { loadBenchTools } from '../lib/bench-tools.ts';
 import { signInKey, startMailroom } from '../lib/servers.ts';
 import { webDistEnv } from '../lib/web-build.ts';
 import type { BenchContext, BenchRow, BenchSuite } from '../suite.ts';
@@ -103,6 +101,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * and 4× CPU slowdown) on /login and, signed in, on /dashboard. The median of a few runs.
  */
 async function run(ctx: BenchContext): Promise<BenchRow[]> {
+  const { lighthouse, puppeteer, chromeLauncher } = await loadBenchTools((m) => ctx.log(m));
   const server = await startMailroom(ctx.outDir, webDistEnv(ctx));
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME_PATH,

@@ -8,7 +8,8 @@ import type { ReloadResult, ServiceControl } from '../host/service-control.ts';
 import { AppError, checkFailed } from '../http/errors.ts';
 import { applyHooks, defaultRename } from './apply-hooks.ts';
 import { type ChangeAudit, currentActor, writeChangeAudit } from './audit-scope.ts';
-import { type ApplyFile, type FileChanges, type ProveResult, StagedSet } from './file-set.ts';
+import { StagedSet } from '../host/staged-set.ts';
+import type { ApplyFile, FileChanges, ProveResult } from './file-set.ts';
 import { type ApplyOutcome, type ApplyStep, writeOutcome } from './outcomes.ts';
 import { withTargetLock } from './target-lock.ts';
 

@@ -9,6 +9,10 @@ export interface MfaAccountTable {
   /** Failed second-factor attempts since the last success or lockout. */
   failed_attempts: Generated<number>;
   last_mfa_login: string | null;
+  /** When the last failure counted (ms; migration 0024): older failures decay after the lockout window. */
+  failed_at: number | null;
+  /** When the last e-mail code of any sign-in of the account was sent (ms; migration 0024). */
+  email_code_sent_at: number | null;
 }
 
 export interface MfaDeviceTable {

@@ -39,7 +39,9 @@ export async function daemonSpecs(
   const [postfix, dovecot, doveadm, rspamd, named] = await Promise.all(
     ['postfix', 'dovecot', 'doveadm', 'rspamd', 'named'].map((c) => host.which(c)),
   );
-  const tcp = (port: number) => ({ tcp: { host: LOOPBACK, port } });
+  const tcp = (port: number, greeting?: string) => ({
+    tcp: { host: LOOPBACK, port, ...(greeting ? { greeting } : {}) },
+  });
   const postfixDir = p(MAIL_PATHS.postfixDir);
   const dovecotConf = p(MAIL_PATHS.dovecotConf);
   const namedConf = p(BIND_SYSTEM_PATHS.main);
@@ -54,7 +56,8 @@ export async function daemonSpecs(
           program: postfix,
           args: ['-c', postfixDir, 'start-fg'],
           configPath: path.join(postfixDir, 'main.cf'),
-          ready: [tcp(config.ports.smtp), tcp(config.ports.submission)],
+          // Running means greeting: smtpd really starts (its sockets and lock are usable).
+          ready: [tcp(config.ports.smtp, '220'), tcp(config.ports.submission, '220')],
           pidFile: path.join(p(MAIL_PATHS.postfixQueue), 'pid', 'master.pid'),
           folders: [
             p(MAIL_PATHS.postfixQueue),
@@ -77,7 +80,7 @@ export async function daemonSpecs(
           program: dovecot,
           args: ['-F', '-c', dovecotConf],
           configPath: dovecotConf,
-          ready: [tcp(config.ports.imap)],
+          ready: [tcp(config.ports.imap, '* OK')],
           pidFile: path.join(p(MAIL_PATHS.dovecotRun), 'master.pid'),
           // The auth socket Postfix's SASL uses lives in Postfix's private folder.
           folders: [

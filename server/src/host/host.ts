@@ -1,20 +1,14 @@
 import { execFile } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { StagedSet } from '../apply/file-set.ts';
+import { StagedSet, type StagedFile } from './staged-set.ts';
+
+export type { StagedFile } from './staged-set.ts';
 
 export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-export interface StagedFile {
-  /** Absolute path of the file's final place (under the host root). */
-  target: string;
-  /** Absolute path of the staged copy, in the same folder, renamed over `target` on success. */
-  staged: string;
-  content: string;
 }
 
 export interface CheckResult {

@@ -1,11 +1,17 @@
 import { promises as fs } from 'node:fs';
 import net from 'node:net';
 
-/** How the supervisor knows a daemon is serving: a TCP port or a Unix socket that accepts, or a file. */
-export type ReadinessProbe = { tcp: { host: string; port: number } } | { socket: string } | { file: string };
+/**
+ * How the supervisor knows a daemon is serving: a TCP port or a Unix socket that accepts, or a file.
+ * `greeting`: the start of the first line the server must send (`220` for SMTP, `* OK` for IMAP).
+ * A port that only accepts is not enough there: Postfix's master accepts while its smtpd cannot
+ * start (its sockets gone, its lock not its own), and the client then waits for ever.
+ */
+export type ReadinessProbe =
+  { tcp: { host: string; port: number; greeting?: string } } | { socket: string } | { file: string };
 
-/** Connects once (or checks the file); true when the daemon answers. */
-export async function probe(p: ReadinessProbe, timeoutMs = 1000): Promise<boolean> {
+/** Connects once (or checks the file); true when the daemon answers (with its greeting when asked). */
+export async function probe(p: ReadinessProbe, timeoutMs?: number): Promise<boolean> {
   if ('file' in p) {
     try {
       await fs.access(p.file);
@@ -20,8 +26,17 @@ export async function probe(p: ReadinessProbe, timeoutMs = 1000): Promise<boolea
       sock.destroy();
       resolve(ok);
     };
-    sock.setTimeout(timeoutMs, () => done(false));
-    sock.once('connect', () => done(true));
+    const greeting = 'tcp' in p ? p.tcp.greeting : undefined;
+    // A greeting can take a moment (the server forks its worker first).
+    sock.setTimeout(timeoutMs ?? (greeting ? 5000 : 1000), () => done(false));
+    if (greeting) {
+      let buf = '';
+      sock.on('data', (d: Buffer) => {
+        buf += d.toString('latin1');
+        if (buf.length >= greeting.length || buf.includes('\n')) done(buf.startsWith(greeting));
+      });
+      sock.once('end', () => done(false));
+    } else sock.once('connect', () => done(true));
     sock.once('error', () => done(false));
   });
 }

@@ -77,6 +77,16 @@ const DOMAIN_ROUTES: Record<string, { other?: Call; own: Call }> = {
     other: { url: `/api/mail/users/purge/bob@${OTHER}`, expect: 404 },
     own: { url: `/api/mail/users/purge/gone@${OWN}`, expect: 200 },
   },
+  'GET /api/mail/users/:email/app-passwords': {
+    other: { url: `/api/mail/users/bob@${OTHER}/app-passwords`, expect: 404 },
+    own: { url: `/api/mail/users/alice@${OWN}/app-passwords`, expect: 200 },
+  },
+  'DELETE /api/mail/users/:email/app-passwords/:id': {
+    other: { url: `/api/mail/users/bob@${OTHER}/app-passwords/1`, expect: 404 },
+    // Alice has none: the call reaches the service, which finds no such app password (the
+    // revocation itself is proved in account-sessions.test.ts).
+    own: { url: `/api/mail/users/alice@${OWN}/app-passwords/1`, expect: 404 },
+  },
   'GET /api/mail/aliases': { own: { url: '/api/mail/aliases', expect: 200 } },
   'POST /api/mail/aliases/add': {
     other: {
@@ -430,7 +440,7 @@ describe.each(dialects())('domain administrators on %s', (dialect) => {
       payload: { role: 'domain-admin', domains: ['not a domain'] },
     });
     expect(badDomain.statusCode).toBe(400);
-    // Widening the scope takes effect on the next request of the same session.
+    // A change of scope ends the account's sessions (issue 22 item 5): it signs in again under it.
     const upd = await t.call({
       method: 'PUT',
       url: `/api/accounts/${DA.email}`,
@@ -438,6 +448,8 @@ describe.each(dialects())('domain administrators on %s', (dialect) => {
     });
     expect(upd.statusCode, upd.body).toBe(200);
     expect(upd.json().domains).toEqual([OTHER, OWN]);
+    expect((await asDa('GET', `/api/dns/zones/${OTHER}`)).statusCode).toBe(401);
+    daToken = await signIn(DA);
     expect((await asDa('GET', `/api/dns/zones/${OTHER}`)).statusCode).toBe(200);
     const narrowed = await t.call({
       method: 'PUT',
@@ -445,6 +457,8 @@ describe.each(dialects())('domain administrators on %s', (dialect) => {
       payload: { role: 'domain-admin', domains: [OWN] },
     });
     expect(narrowed.statusCode).toBe(200);
+    expect((await asDa('GET', `/api/dns/zones/${OTHER}`)).statusCode).toBe(401);
+    daToken = await signIn(DA);
     expect((await asDa('GET', `/api/dns/zones/${OTHER}`)).statusCode).toBe(404);
     // The only full administrator cannot be demoted (by anyone) or remove themself.
     const self = await t.call({

@@ -82,7 +82,26 @@ describe.each(dialects())('e-mail codes as a second step on %s', (dialect) => {
     expect(again.statusCode).toBe(401);
   });
 
+  it('the resend limit is per account: a new sign-in does not get a new code sooner', async () => {
+    now += 60_000;
+    const first = await challenge();
+    expect((await post('/auth/mfa/email-code', { challenge: first.challenge })).statusCode).toBe(200);
+    const sent = sink.messages.length;
+    // Someone who knows the password opens sign-in after sign-in: each would mail a code.
+    for (let i = 0; i < 3; i++) {
+      const again = await post('/auth/mfa/email-code', { challenge: (await challenge()).challenge });
+      expect(again.statusCode).toBe(429);
+      expect(again.json().message).toBe('A code was just sent. Wait a little before asking for another.');
+    }
+    expect(sink.messages.length).toBe(sent);
+    now += 30_000;
+    expect(
+      (await post('/auth/mfa/email-code', { challenge: (await challenge()).challenge })).statusCode,
+    ).toBe(200);
+  });
+
   it('a code expires after 10 minutes; a code is worth nothing for another sign-in', async () => {
+    now += 30_000;
     const ch = await challenge();
     expect((await post('/auth/mfa/email-code', { challenge: ch.challenge })).statusCode).toBe(200);
     const code = lastCode();

@@ -130,7 +130,14 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
     expect(byTarget.mail, JSON.stringify(r.reapplied)).toMatchObject({ ok: true });
     expect(byTarget.dns, JSON.stringify(r.reapplied)).toMatchObject({ ok: true });
     expect(new Set(reloads.map((x) => x.name))).toEqual(new Set(['postfix', 'dovecot', 'rspamd', 'named']));
-    expect(restored.message).toContain('applied and reloaded: ');
+    // The job says what happened: applied again (with the pipeline's own words) and, because the
+    // restore put their files back, each daemon reloaded by name.
+    expect(restored.message).toMatch(/applied again: .*dns \(/);
+    expect(restored.message).toContain('reloaded: dovecot, named, postfix, rspamd');
+    expect(restored.message).not.toContain('NOT live');
+    expect(r.reapplied.filter((x) => x.target === 'named').map((x) => (x as { kind?: string }).kind)).toEqual(
+      ['reload'],
+    );
     const outcomes = (await t.call({ url: '/api/apply' })).json<{ target: string; state: string }[]>();
     const live = outcomes.filter((x) => ['mail', 'dns'].includes(x.target));
     expect(live.map((o) => [o.target, o.state]).sort()).toEqual([

@@ -4,7 +4,7 @@ import { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import type { Job } from '@mailroom/contract/jobs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 import { scheduleTick } from '../../src/features/system/backups-scheduler.ts';
 
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
@@ -152,7 +152,7 @@ describe.each(dialects())('backups on %s', (dialect) => {
       await fs.readFile(path.join(t.dataDir, 'mail', 'backup.example', 'user0', 'cur', '2.eml'), 'utf8'),
     ).toBe('second\n');
 
-    // The API still answers with the restored data (and the session survived: it is in the backup).
+    // The API still answers with the restored data (the requester's session is the one kept).
     const list = await t.call({ url: '/api/mail/users?domain=backup.example' });
     expect(list.statusCode).toBe(200);
 
@@ -191,6 +191,91 @@ describe.each(dialects())('backups on %s', (dialect) => {
     expect((await t.call({ method: 'DELETE', url: `/api/backups/${inc.id}` })).statusCode).toBe(404);
     expect((await t.call({ method: 'POST', url: '/api/backups/abc/restore' })).statusCode).toBe(400);
   }, 120_000); // three restores, each applying the mail and DNS files again (real checkers)
+
+  it('never restores security state: sessions are ended but the requester’s, lockouts and sign-in attempts stay live', async () => {
+    const db = t.deps.database.db;
+    const login = async (payload: object) => t.app.inject({ method: 'POST', url: '/auth/login', payload });
+    const asKey = (key: string) =>
+      t.app.inject({ url: '/api/system/services', headers: { authorization: `Bearer ${key}` } });
+    // A second administrator, in the backup.
+    const bob = { email: 'bob-restore@example.com', password: 'bob-restore-password-1' };
+    const added = await t.call({ method: 'POST', url: '/api/accounts', payload: { ...bob, role: 'admin' } });
+    expect(added.statusCode, added.body).toBeLessThan(300);
+    const before = (await login(ADMIN)).json<{ api_key: string }>().api_key;
+    const bobKey = (await login(bob)).json<{ api_key: string }>().api_key;
+    expect((await asKey(before)).statusCode).toBe(200);
+
+    const job = await start('full');
+    expect(job.state, job.message ?? '').toBe('succeeded');
+    const backupId = (job.result as { backupId: number }).backupId;
+
+    // After the backup: one session signs out, a new one signs in, a wrong password is tried,
+    // and bob is locked out.
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/logout',
+          headers: { authorization: `Bearer ${before}` },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect((await asKey(before)).statusCode).toBe(401);
+    const after = (await login(ADMIN)).json<{ api_key: string }>().api_key;
+    expect((await asKey(after)).statusCode).toBe(200);
+    expect((await login({ email: bob.email, password: 'wrong-password-123' })).statusCode).toBe(401);
+    const attempts = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('login_attempts')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('bucket', '=', `account:${bob.email}`)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const attemptsBefore = await attempts();
+    expect(attemptsBefore).toBeGreaterThan(0);
+    const bobId = (
+      await db.selectFrom('admins').select('id').where('email', '=', bob.email).executeTakeFirstOrThrow()
+    ).id;
+    await db
+      .insertInto('mfa_lockouts')
+      .values({
+        admin_id: bobId,
+        lockout_type: 'mfa',
+        reason: 'Too many failed second-factor attempts',
+        locked_at: new Date().toISOString(),
+        expires_at: new Date(Date.now() + 15 * 60_000).toISOString(),
+        unlocked_at: null,
+        unlocked_by: null,
+        attempts: 5,
+        ip: '192.0.2.9',
+      })
+      .execute();
+
+    const res = await t.call({ method: 'POST', url: `/api/backups/${backupId}/restore` });
+    expect(res.statusCode).toBe(202);
+    const rj = await waitJob(t, res.json<{ jobId: number }>().jobId);
+    expect(rj.state, rj.message ?? '').toBe('succeeded');
+
+    // The session signed out after the backup stays out; the newer ones are ended; the requester stays.
+    expect((await asKey(before)).statusCode).toBe(401);
+    expect((await asKey(after)).statusCode).toBe(401);
+    expect((await asKey(bobKey)).statusCode).toBe(401);
+    expect((await t.call({ url: '/api/system/services' })).statusCode).toBe(200);
+    const left = await db.selectFrom('sessions').select('id').execute();
+    expect(left).toHaveLength(1);
+    // Throttling and lockouts are live state: never rewound.
+    expect(await attempts()).toBe(attemptsBefore);
+    const locks = await db
+      .selectFrom('mfa_lockouts')
+      .innerJoin('admins', 'admins.id', 'mfa_lockouts.admin_id')
+      .select(['admins.email', 'mfa_lockouts.attempts'])
+      .execute();
+    expect(locks).toEqual([{ email: bob.email, attempts: 5 }]);
+    expect(rj.message).toContain('sessions ended except the one that asked for the restore');
+  });
 
   it('schedules once per slot (across restarts: the slot is on the row) and applies retention', async () => {
     await t.call({

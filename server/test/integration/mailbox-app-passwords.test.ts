@@ -138,7 +138,57 @@ describe.each(dialects())('app passwords and MFA in Dovecot on %s', (dialect) =>
     expect(accepted(EMAIL, second.password)).toBe(true);
     expect((await t.call({ method: 'POST', url: `/api/mail/users/suspend/${EMAIL}` })).statusCode).toBe(200);
     expect(accepted(EMAIL, second.password)).toBe(false);
+    expect(await imapLogin(imapPort, EMAIL, second.password)).toMatch(/^NO/);
+    // A suspension revokes them: resuming does not bring them back (issue 22 item 6).
     expect((await t.call({ method: 'POST', url: `/api/mail/users/resume/${EMAIL}` })).statusCode).toBe(200);
-    expect(accepted(EMAIL, second.password)).toBe(true);
+    expect(accepted(EMAIL, second.password)).toBe(false);
+    expect(await imapLogin(imapPort, EMAIL, second.password)).toMatch(/^NO/);
+    const seen = await t.call({ method: 'GET', url: `/api/mail/users/${EMAIL}/app-passwords` });
+    expect(seen.json()).toMatchObject({ mfaEnabled: true, items: [] });
+  });
+
+  it('an administrator revokes an app password: IMAP refuses it at once; a password reset revokes the rest', async () => {
+    // The suspension ended the owner's session. An administrator removes the MFA (the owner lost
+    // the phone, say), so the owner signs in with the password alone and makes two new ones.
+    const off = await t.call({ method: 'POST', url: '/api/mfa/disable', payload: { email: EMAIL } });
+    expect(off.statusCode).toBe(200);
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email: EMAIL, password: MAIN },
+    });
+    expect(plain.json()).toMatchObject({ success: true });
+    userKey = plain.json().api_key;
+    const a = (await asUser('POST', '/api/account/app-passwords', { name: 'Tablet' })).json();
+    const b = (await asUser('POST', '/api/account/app-passwords', { name: 'Desktop' })).json();
+    expect(await imapLogin(imapPort, EMAIL, a.password)).toMatch(/^OK/);
+    expect(await imapLogin(imapPort, EMAIL, b.password)).toMatch(/^OK/);
+    const revoke = await t.call({ method: 'DELETE', url: `/api/mail/users/${EMAIL}/app-passwords/${a.id}` });
+    expect(revoke.statusCode, revoke.body).toBe(200);
+    expect(await imapLogin(imapPort, EMAIL, a.password)).toMatch(/^NO/);
+    expect(await imapLogin(imapPort, EMAIL, b.password)).toMatch(/^OK/);
+    // A row of a suspended mailbox that is still there (written back by a restore, say) is refused
+    // by Dovecot's passdb itself, not only by the console.
+    await t.deps.database.db
+      .updateTable('mailboxes')
+      .set({ status: 'suspended' })
+      .where('email', '=', EMAIL)
+      .execute();
+    expect(await imapLogin(imapPort, EMAIL, b.password)).toMatch(/^NO/);
+    await t.deps.database.db
+      .updateTable('mailboxes')
+      .set({ status: 'active' })
+      .where('email', '=', EMAIL)
+      .execute();
+    expect(await imapLogin(imapPort, EMAIL, b.password)).toMatch(/^OK/);
+    // A password reset by an administrator revokes every app password.
+    const reset = await t.call({
+      method: 'POST',
+      url: `/api/mail/users/password/${EMAIL}`,
+      payload: { password: 'carol-new-secret-2' },
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(await imapLogin(imapPort, EMAIL, b.password)).toMatch(/^NO/);
+    expect(await imapLogin(imapPort, EMAIL, 'carol-new-secret-2')).toMatch(/^OK/);
   });
 });

@@ -149,11 +149,24 @@ function sessionExpired(): void {
   notify({ type: 'warning', title: 'Signed out', message: apiMessages[401] });
 }
 
+/** The auth guard's answer to a session limited to enrolling a second factor. */
+const ENROL_FIRST = 'Enrol a second factor first.';
+
+/**
+ * MFA became required for a signed-in account (mfa/enable, a policy: issue 22 item 7): its session
+ * now reaches only its own account calls, so the console goes to the enrolment page.
+ */
+function enrolmentRequired(): void {
+  if (window.location.pathname === '/account') return;
+  window.location.assign('/account?enrol=1');
+}
+
 /** The ApiError of a failed answer (and sign-out on a 401 outside the login). */
 function failure(def: RouteDef, res: Response, json: unknown): ApiError {
   const errBody = json && typeof json === 'object' ? (json as Record<string, unknown>) : {};
   const serverMessage = typeof errBody.message === 'string' ? errBody.message : res.statusText || null;
   if (res.status === 401 && !isLogin(def)) sessionExpired();
+  if (res.status === 403 && serverMessage === ENROL_FIRST) enrolmentRequired();
   return new ApiError({
     status: res.status,
     code: typeof errBody.code === 'string' ? errBody.code : null,

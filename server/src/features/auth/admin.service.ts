@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { ADMIN_PASSWORD_MIN } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { revokeAdminSessions } from '../../http/sessions.ts';
+import { endAccountAccess } from '../../http/account-access.repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -94,9 +94,10 @@ async function countFullAdmins(trx: Kysely<Database>): Promise<number> {
 }
 
 /**
- * Sets an account's role and domains (and password: then every session of it ends). The last
- * administrator cannot become a domain administrator. Role and domains take effect on the
- * account's next request (the session reads them each time).
+ * Sets an account's role and domains (and password). The last administrator cannot become a
+ * domain administrator. A new password, or a role or domains that differ from before, ends every
+ * session of the account (and its pending sign-ins and remembered browsers): it signs in again
+ * under its new rights rather than carrying a session (and a re-authentication) across them.
  */
 export async function updateAdmin(
   db: Kysely<Database>,
@@ -111,6 +112,17 @@ export async function updateAdmin(
     const row = await consoleAdmin(trx, e);
     if (row.role === 'admin' && update.role !== 'admin' && (await countFullAdmins(trx)) <= 1)
       throw conflict('The last administrator cannot be removed');
+    const before = await trx
+      .selectFrom('admin_domains')
+      .select('domain')
+      .where('admin_id', '=', row.id)
+      .execute();
+    const rightsChanged =
+      row.role !== update.role ||
+      before
+        .map((d) => d.domain)
+        .sort()
+        .join('\n') !== domains.join('\n');
     await trx
       .updateTable('admins')
       .set({
@@ -121,14 +133,14 @@ export async function updateAdmin(
       .where('id', '=', row.id)
       .execute();
     await writeDomains(trx, row.id, domains);
-    if (passwordHash) await revokeAdminSessions(trx, row.id);
+    if (passwordHash || rightsChanged) await endAccountAccess(trx, [row.id]);
   });
   const entry = (await listAdmins(db)).find((a) => a.email === e);
   if (!entry) throw notFound(`No administrator ${e}`);
   return entry;
 }
 
-/** Changes the password and revokes every session of that administrator. */
+/** Changes the password and ends every session (and pending sign-in) of that administrator. */
 export async function setAdminPassword(db: Kysely<Database>, email: string, password: string): Promise<void> {
   const e = email.trim().toLowerCase();
   checkInput(e, password);
@@ -140,7 +152,7 @@ export async function setAdminPassword(db: Kysely<Database>, email: string, pass
       .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
       .where('id', '=', row.id)
       .execute();
-    await revokeAdminSessions(trx, row.id);
+    await endAccountAccess(trx, [row.id]);
   });
 }
 

@@ -104,6 +104,8 @@ export function registerAuth(
       return next.answer;
     }
     const token = await openSession(request, reply, admin, next);
+    // MFA may have become required between the check above and the session (closes that window).
+    if (secondStep && next.scope === null) await secondStep.sessionOpened(admin.id);
     const kind = account.mailboxId === null ? ('admin' as const) : ('mailbox' as const);
     return next.scope === 'enrol'
       ? { success: true, api_key: token, email: admin.email, enrol_required: true, kind }

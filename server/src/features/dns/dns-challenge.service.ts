@@ -1,30 +1,8 @@
 import { promises as dns } from 'node:dns';
+import type { DnsChallenges } from '../../app-deps.ts';
 import type { DnsContext } from './dns-context.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { addRecord, deleteRecord } from './record.service.ts';
-
-/** A challenge TXT record Mailroom added to one of its zones. */
-export interface ChallengeTxt {
-  zone: string;
-  /** Relative to the zone (`_acme-challenge`, `_acme-challenge.www`). */
-  qname: string;
-  value: string;
-  id: number;
-}
-
-/**
- * What other areas (ACME DNS-01) may do with Mailroom's own zones: add a TXT record, see it served
- * by the name server, and remove it. Each change goes through the DNS apply pipeline (checked by
- * BIND, committed, reloaded), like an administrator's record edit.
- */
-export interface DnsChallenges {
-  /** The primary zone holding `fqdn` (longest match), or null when Mailroom serves none. */
-  zoneFor(fqdn: string): Promise<string | null>;
-  addChallengeTxt(fqdn: string, value: string): Promise<ChallengeTxt>;
-  removeChallengeTxt(record: ChallengeTxt): Promise<void>;
-  /** Answers when the name server serves `value` at `fqdn`; throws after `timeoutMs`. */
-  waitServed(fqdn: string, value: string, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<void>;
-}
 
 const CHALLENGE_TTL = 60;
 const POLL_MS = 250;

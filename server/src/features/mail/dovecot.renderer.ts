@@ -1,3 +1,4 @@
+import { APP_PASSWORD_KEY_LENGTH } from '@mailroom/contract/app-passwords';
 import type { MailSettings } from '@mailroom/contract/mail';
 import type { MailTlsPolicy } from '@mailroom/contract/mail-tls';
 import type { MailDbConn } from './mail-db-conn.ts';
@@ -48,9 +49,6 @@ const sqlLiteral = (v: string) => assertOneLine(v, 'path').replace(/%/g, '%%').r
 
 /** The app passwords' passdb file, beside the main one. */
 export const appPasswordSqlConf = (sqlConf: string) => sqlConf.replace(/(\.conf\.ext)?$/, '-app-passwords$1');
-
-/** How many leading characters of an app password Dovecot looks its row up by (`%5w`). */
-export const APP_PASSWORD_KEY_LENGTH = 5;
 
 /**
  * passdb/userdb over Mailroom's tables: only active mailboxes sign in or resolve, so a suspended

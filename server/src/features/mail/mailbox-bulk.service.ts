@@ -1,6 +1,7 @@
 import type { BulkMailboxAction } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
+import { endMailboxAccess } from '../../http/account-access.repository.ts';
 import { fieldError } from '../../http/errors.ts';
 import { moveFolder } from '../../host/folders.ts';
 import { countOutOfDomain } from './domain.service.ts';
@@ -59,6 +60,8 @@ export async function bulkMailboxes(
           })
           .where('email', 'in', emails)
           .executeTakeFirst();
+        // As the single suspension: sessions, pending sign-ins and app passwords end with it.
+        if (action === 'suspend') await endMailboxAccess(trx, emails, { appPasswords: true });
         return { changed: Number(res.numUpdatedRows), domains: [] };
       }
       // The domain rows exclusively first (see mail-write-locks.ts): the system aliases below come

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { andDomainIn } from '../../db/domain-scope.ts';
 import type { Database } from '../../db/schema.ts';
+import { endMailboxAccess } from '../../http/account-access.repository.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
 import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
@@ -403,6 +404,13 @@ async function updateMailbox(
       .where('email', '=', email)
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw notFound(mailMessages.mailboxNotFound(email));
+    // A new password or a suspension ends what the old state opened: the console sessions of the
+    // mailbox's account (a session within its re-authentication window could otherwise mint app
+    // passwords or enrol a factor), its pending sign-ins and remembered browsers, its app passwords.
+    // Here, in the one place that changes them, so the console, domain administrators, the account
+    // itself and any later caller all end the same access (issue 22 items 5 and 6).
+    if (set.password_hash !== undefined || set.status === 'suspended')
+      await endMailboxAccess(trx, [email], { appPasswords: true });
   });
 }
 
@@ -414,6 +422,15 @@ export async function changePassword(ctx: MailCtx, email: string, password: stri
     .executeTakeFirst();
   if (!exists) throw notFound(mailMessages.mailboxNotFound(email));
   await updateMailbox(ctx.db, email, { password_hash: await ctx.hasher.hash(password) });
+  // Its app passwords went with the old password: open IMAP sessions signed in with either end now.
+  await kickMailSessions(ctx, email);
+}
+
+/** Ends the mailbox's open IMAP/POP3 sessions (they signed in with what is no longer valid). */
+async function kickMailSessions(ctx: MailCtx, email: string): Promise<void> {
+  if (!ctx.host.reloadEnabled) return;
+  const doveadm = await ctx.host.which('doveadm');
+  if (doveadm) await ctx.host.run(doveadm, ['kick', email]);
 }
 
 export async function changeQuota(ctx: MailCtx, email: string, quota: number): Promise<void> {
@@ -421,16 +438,16 @@ export async function changeQuota(ctx: MailCtx, email: string, quota: number): P
   await updateMailbox(ctx.db, email, { quota });
 }
 
-/** Suspended: Dovecot's passdb/userdb and Postfix's mailbox map skip it; its mail stays. */
+/**
+ * Suspended: Dovecot's passdb/userdb and Postfix's mailbox map skip it; its mail stays. Its console
+ * sessions end and its app passwords are revoked (a resumed mailbox makes new ones).
+ */
 export async function setMailboxStatus(
   ctx: MailCtx,
   email: string,
   status: 'active' | 'suspended',
 ): Promise<void> {
   await updateMailbox(ctx.db, email, { status });
-  if (status === 'suspended' && ctx.host.reloadEnabled) {
-    const doveadm = await ctx.host.which('doveadm');
-    // Open IMAP sessions end now rather than at their next login.
-    if (doveadm) await ctx.host.run(doveadm, ['kick', email]);
-  }
+  // Open IMAP sessions end now rather than at their next login.
+  if (status === 'suspended') await kickMailSessions(ctx, email);
 }

@@ -1,4 +1,4 @@
-import { appPasswordRoutes } from '@mailroom/contract/app-passwords';
+import { appPasswordRoutes, mailboxAppPasswordRoutes } from '@mailroom/contract/app-passwords';
 import { REAUTH_WINDOW_MINUTES } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
@@ -7,8 +7,10 @@ import { registerRoute } from '../../http/register-route.ts';
 import {
   createAppPassword,
   listAppPasswords,
+  mailboxAppPasswords,
   mailboxHasMfa,
   revokeAppPassword,
+  revokeMailboxAppPassword,
 } from './app-passwords.service.ts';
 
 function mailboxOf(request: FastifyRequest): number {
@@ -17,7 +19,10 @@ function mailboxOf(request: FastifyRequest): number {
   return request.admin.mailboxId;
 }
 
-/** /api/account/app-passwords: a mailbox user's passwords for IMAP, POP3 and SMTP. */
+/**
+ * /api/account/app-passwords: a mailbox user's passwords for IMAP, POP3 and SMTP; and
+ * /api/mail/users/:email/app-passwords: the same list and revocation for its administrators.
+ */
 export function registerAppPasswords(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps.database;
   const now = () => (deps.clock ? deps.clock() : Date.now());
@@ -53,6 +58,18 @@ export function registerAppPasswords(app: FastifyInstance, deps: AppDeps): void 
 
   registerRoute(app, appPasswordRoutes.revoke, async ({ params, request }) => {
     await revokeAppPassword(db, mailboxOf(request), params.id);
+    return { success: true as const, message: 'App password revoked.' };
+  });
+
+  // Administrators (domain administrators in their domains: checked on params.email by the guard).
+  registerRoute(app, mailboxAppPasswordRoutes.list, async ({ params }) =>
+    mailboxAppPasswords(db, params.email),
+  );
+
+  registerRoute(app, mailboxAppPasswordRoutes.revoke, async ({ params, request }) => {
+    request.auditTarget = params.email;
+    request.auditDetails = { appPassword: params.id };
+    await revokeMailboxAppPassword(db, params.email, params.id);
     return { success: true as const, message: 'App password revoked.' };
   });
 }

@@ -1,14 +1,23 @@
 import { randomInt } from 'node:crypto';
 import {
   APP_PASSWORDS_MAX,
-  type AppPassword,
   type AppPasswordCreated,
+  APP_PASSWORD_KEY_LENGTH,
+  type MailboxAppPasswords,
 } from '@mailroom/contract/app-passwords';
+import { mailMessages } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
-import { APP_PASSWORD_KEY_LENGTH } from '../mail/dovecot.renderer.ts';
+import {
+  deleteAppPassword,
+  insertAppPassword,
+  listAppPasswords,
+  lookupKeys,
+  mailboxHasMfa,
+  mailboxIdOf,
+} from './app-password.repository.ts';
 
 // Lower-case letters and digits without look-alikes (0/o, 1/l/i): easy to type into a mail client.
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -24,31 +33,6 @@ export function generateAppPassword(): string {
   return groups.join('-');
 }
 
-const toAppPassword = (r: { id: number; name: string; created_at: string }): AppPassword => ({
-  id: r.id,
-  name: r.name,
-  createdAt: r.created_at,
-});
-
-export async function mailboxHasMfa(db: Kysely<Database>, mailboxId: number): Promise<boolean> {
-  const r = await db
-    .selectFrom('mailbox_mfa')
-    .select('mailbox_id')
-    .where('mailbox_id', '=', mailboxId)
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
-export async function listAppPasswords(db: Kysely<Database>, mailboxId: number): Promise<AppPassword[]> {
-  const rows = await db
-    .selectFrom('mailbox_app_passwords')
-    .select(['id', 'name', 'created_at'])
-    .where('mailbox_id', '=', mailboxId)
-    .orderBy('id')
-    .execute();
-  return rows.map(toAppPassword);
-}
-
 /** Makes an app password; its hash is the ARGON2ID scheme Dovecot verifies. Answered once. */
 export async function createAppPassword(
   db: Kysely<Database>,
@@ -61,37 +45,44 @@ export async function createAppPassword(
     const { p: password, h } = await hash(generateAppPassword());
     const key = password.slice(0, APP_PASSWORD_KEY_LENGTH);
     const created = await db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('mailbox_app_passwords')
-        .select(['lookup_key'])
-        .where('mailbox_id', '=', mailboxId)
-        .execute();
-      if (rows.length >= APP_PASSWORDS_MAX)
+      const keys = await lookupKeys(trx, mailboxId);
+      if (keys.length >= APP_PASSWORDS_MAX)
         throw conflict(`A mailbox has at most ${APP_PASSWORDS_MAX} app passwords: revoke one first.`);
       // The lookup key is unique per mailbox (Dovecot must find exactly one row): draw again.
-      if (rows.some((r) => r.lookup_key === key)) return null;
-      return trx
-        .insertInto('mailbox_app_passwords')
-        .values({
-          mailbox_id: mailboxId,
-          name,
-          lookup_key: key,
-          password_hash: h,
-          created_at: new Date(now).toISOString(),
-        })
-        .returning(['id', 'name', 'created_at'])
-        .executeTakeFirstOrThrow();
+      if (keys.includes(key)) return null;
+      return insertAppPassword(trx, {
+        mailbox_id: mailboxId,
+        name,
+        lookup_key: key,
+        password_hash: h,
+        created_at: new Date(now).toISOString(),
+      });
     });
-    if (created) return { ...toAppPassword(created), password };
+    if (created) return { ...created, password };
   }
   throw conflict('Could not draw an unused app password; try again.');
 }
 
 export async function revokeAppPassword(db: Kysely<Database>, mailboxId: number, id: number): Promise<void> {
-  const res = await db
-    .deleteFrom('mailbox_app_passwords')
-    .where('id', '=', id)
-    .where('mailbox_id', '=', mailboxId)
-    .executeTakeFirst();
-  if (Number(res.numDeletedRows) === 0) throw notFound('No such app password.');
+  if (!(await deleteAppPassword(db, mailboxId, id))) throw notFound('No such app password.');
 }
+
+/** A mailbox's app passwords for its administrators; 404 when there is no such mailbox. */
+export async function mailboxAppPasswords(db: Kysely<Database>, email: string): Promise<MailboxAppPasswords> {
+  const id = await mailboxIdOf(db, email);
+  if (id === null) throw notFound(mailMessages.mailboxNotFound(email));
+  return { email, mfaEnabled: await mailboxHasMfa(db, id), items: await listAppPasswords(db, id) };
+}
+
+/** An administrator revokes one app password of the mailbox at `email`. */
+export async function revokeMailboxAppPassword(
+  db: Kysely<Database>,
+  email: string,
+  id: number,
+): Promise<void> {
+  const mailboxId = await mailboxIdOf(db, email);
+  if (mailboxId === null) throw notFound(mailMessages.mailboxNotFound(email));
+  await revokeAppPassword(db, mailboxId, id);
+}
+
+export { listAppPasswords, mailboxHasMfa };

@@ -1,8 +1,8 @@
 import { accountRoutes, REAUTH_WINDOW_MINUTES } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../../http/errors.ts';
+import { forbidden, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { revokeAdminSessions } from '../../http/sessions.ts';
+import { endAccountAccess } from '../../http/account-access.repository.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
 import { fieldError } from '../../http/errors.ts';
 import {
@@ -47,6 +47,27 @@ async function requireRecent(ctx: MfaContext, sessionId: number): Promise<void> 
     throw forbidden('Confirm your password or a code first (re-authentication required).');
 }
 
+/**
+ * Checks the signed-in account's password, throttled like sign-in (the same buckets: a guess here
+ * counts as a failed sign-in of the account from that address). After the free guesses even the
+ * right password waits: 429 with Retry-After. A wrong one answers 400 on `field`.
+ */
+async function checkOwnPassword(
+  ctx: MfaContext,
+  me: { id: number; email: string },
+  ip: string | null,
+  password: string,
+  field: string,
+  message: string,
+): Promise<void> {
+  const reserved = await ctx.guesses.reserve(me.email, ip);
+  if (reserved.ids === undefined)
+    throw tooManyRequests(reserved.wait, `Too many wrong passwords. Try again in ${reserved.wait} seconds.`);
+  if (!(await verifyPassword(await accountPasswordHash(ctx.db, me.id), password)))
+    throw fieldError(field, message);
+  await ctx.guesses.success(me.email, ip, reserved.ids);
+}
+
 /** The signed-in account's own factors, password and re-authentication (/api/account/*). */
 export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
   registerRoute(app, accountRoutes.mfa, async ({ request }) => {
@@ -81,8 +102,8 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
     const me = who(request);
     let ok = false;
     if (body.password !== undefined) {
-      ok = await verifyPassword(await accountPasswordHash(ctx.db, me.id), body.password);
-      if (!ok) throw fieldError('password', 'The password is not correct.');
+      await checkOwnPassword(ctx, me, request.ip, body.password, 'password', 'The password is not correct.');
+      ok = true;
     } else if (body.code !== undefined) {
       await refuseIfLocked(ctx, me.id);
       ok = (await verifyTotp(ctx, me.id, body.code)) || (await consumeBackupCode(ctx, me.id, body.code));
@@ -164,15 +185,18 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
 
   registerRoute(app, accountRoutes.password, async ({ body, request }) => {
     const me = who(request);
-    if (!(await verifyPassword(await accountPasswordHash(ctx.db, me.id), body.currentPassword)))
-      throw fieldError('currentPassword', 'The current password is not correct.');
+    await checkOwnPassword(
+      ctx,
+      me,
+      request.ip,
+      body.currentPassword,
+      'currentPassword',
+      'The current password is not correct.',
+    );
     if (request.admin?.mailboxId != null) {
-      // A mailbox user's password is its mailbox's: changed by the mail feature (Dovecot reads it).
+      // A mailbox user's password is its mailbox's: changed by the mail feature (Dovecot reads it),
+      // which ends the account's sessions, pending sign-ins, remembered browsers and app passwords.
       await ctx.changeMailboxPassword(me.email, body.newPassword);
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('mfa_trusted_devices').where('admin_id', '=', me.id).execute();
-        await revokeAdminSessions(trx, me.id);
-      });
       return { success: true as const, message: 'Password changed. Every session of the account has ended.' };
     }
     const hash = await hashPassword(body.newPassword);
@@ -182,8 +206,7 @@ export function registerAccount(app: FastifyInstance, ctx: MfaContext): void {
         .set({ password_hash: hash, updated_at: iso(ctx.now()) })
         .where('id', '=', me.id)
         .execute();
-      await trx.deleteFrom('mfa_trusted_devices').where('admin_id', '=', me.id).execute();
-      await revokeAdminSessions(trx, me.id);
+      await endAccountAccess(trx, [me.id]);
     });
     return { success: true as const, message: 'Password changed. Every session of the account has ended.' };
   });

@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { ensureAccountRow } from './lockout.ts';
 import type { MfaContext } from './mfa-context.ts';
 import { sendMail } from './smtp-send.ts';
 
 /** A mailed sign-in code stays valid this long, and is accepted once. */
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;
-/** A new code at most this often per sign-in. */
+/** A new code at most this often per account (over all its pending sign-ins). */
 const RESEND_MS = 30_000;
 
 /**
@@ -52,7 +53,19 @@ export async function sendEmailCode(
   const to = await emailCodeAddress(ctx, ch.admin_id);
   if (!to) throw unauthorized('No e-mail address can receive a code for this account.');
   const now = ctx.now();
-  if (ch.email_code_expires_at !== null && ch.email_code_expires_at - EMAIL_CODE_TTL_MS + RESEND_MS > now)
+  // Per account, not per sign-in: whoever knows the password could otherwise open sign-in after
+  // sign-in and have a code mailed for each. One statement claims the slot (compare-and-set), so
+  // parallel requests cannot both send.
+  await ensureAccountRow(ctx, ch.admin_id);
+  const claimed = await ctx.db
+    .updateTable('mfa_accounts')
+    .set({ email_code_sent_at: now })
+    .where('admin_id', '=', ch.admin_id)
+    .where((eb) =>
+      eb.or([eb('email_code_sent_at', 'is', null), eb('email_code_sent_at', '<=', now - RESEND_MS)]),
+    )
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0)
     throw tooManyRequests(RESEND_MS / 1000, 'A code was just sent. Wait a little before asking for another.');
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await ctx.db
@@ -64,12 +77,23 @@ export async function sendEmailCode(
     })
     .where('id', '=', ch.id)
     .execute();
-  await sendMail({
-    port: ctx.smtpPort,
-    from: await ctx.mailFrom(),
-    to,
-    subject: 'Mailroom: your sign-in code',
-    text: `Your sign-in code is ${code}.\nIt is valid for 10 minutes, once. It was requested for the account ${ch.email}.\nIf you did not try to sign in, change your password.\n`,
-  });
+  try {
+    await sendMail({
+      port: ctx.smtpPort,
+      from: await ctx.mailFrom(),
+      to,
+      subject: 'Mailroom: your sign-in code',
+      text: `Your sign-in code is ${code}.\nIt is valid for 10 minutes, once. It was requested for the account ${ch.email}.\nIf you did not try to sign in, change your password.\n`,
+    });
+  } catch (err) {
+    // Nothing was mailed: the slot is given back, so the owner may ask again at once.
+    await ctx.db
+      .updateTable('mfa_accounts')
+      .set({ email_code_sent_at: null })
+      .where('admin_id', '=', ch.admin_id)
+      .where('email_code_sent_at', '=', now)
+      .execute();
+    throw err;
+  }
   return mask(to);
 }

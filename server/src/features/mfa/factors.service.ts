@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 import type { MfaDeviceTable } from '../../db/mfa.tables.ts';
 import type { Database } from '../../db/schema.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
-import { revokeAdminSessions } from '../../http/sessions.ts';
+import { endAccountAccess, revokeAccountAppPasswords } from '../../http/account-access.repository.ts';
 import { recordActivity } from './activity.ts';
 import { ensureAccountRow } from './lockout.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
@@ -235,13 +235,15 @@ export async function backupCodeCounts(db: Kysely<Database>, adminId: number, no
 
 /**
  * Removes a factor and ends every session of the account. Removing the last one turns MFA off
- * for the account (its backup codes go too).
+ * for the account (its backup codes go too); when an administrator does that, a mailbox user's
+ * app passwords are revoked as well, as with mfa/disable (the owner removing its own keeps them).
  */
 export async function removeDevice(
   ctx: MfaContext,
   admin: { id: number; email: string },
   deviceId: number,
   ip: string | null,
+  opts: { byAdministrator: boolean } = { byAdministrator: false },
 ): Promise<void> {
   const last = await ctx.db.transaction().execute(async (trx) => {
     const res = await trx
@@ -251,8 +253,10 @@ export async function removeDevice(
       .executeTakeFirst();
     if (Number(res.numDeletedRows) === 0) throw notFound(`No device ${deviceId}`);
     const left = await activeFactorCount(trx, admin.id);
-    if (left === 0) await trx.deleteFrom('mfa_backup_codes').where('admin_id', '=', admin.id).execute();
-    else {
+    if (left === 0) {
+      await trx.deleteFrom('mfa_backup_codes').where('admin_id', '=', admin.id).execute();
+      if (opts.byAdministrator) await revokeAccountAppPasswords(trx, admin.id);
+    } else {
       const primary = await trx
         .selectFrom('mfa_devices')
         .select('id')
@@ -270,8 +274,7 @@ export async function removeDevice(
         await trx.updateTable('mfa_devices').set({ is_primary: 1 }).where('id', '=', first.id).execute();
       }
     }
-    await trx.deleteFrom('mfa_trusted_devices').where('admin_id', '=', admin.id).execute();
-    await revokeAdminSessions(trx, admin.id);
+    await endAccountAccess(trx, [admin.id]);
     return left === 0;
   });
   const at = ctx.now();
@@ -294,7 +297,10 @@ export async function removeDevice(
     });
 }
 
-/** Every factor, backup code and trusted browser of the account goes; its sessions end. */
+/**
+ * Every factor, backup code and trusted browser of the account goes; its sessions end, and a
+ * mailbox user's app passwords are revoked (they were made while MFA guarded the account).
+ */
 export async function resetFactors(
   trx: Kysely<Database>,
   adminId: number,
@@ -309,7 +315,8 @@ export async function resetFactors(
     .values({ admin_id: adminId, enrol_required: opts.enrolRequired ? 1 : 0 })
     .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: opts.enrolRequired ? 1 : 0 }))
     .execute();
-  await revokeAdminSessions(trx, adminId);
+  await endAccountAccess(trx, [adminId]);
+  await revokeAccountAppPasswords(trx, adminId);
 }
 
 export async function setPrimary(ctx: MfaContext, adminId: number, deviceId: number): Promise<void> {

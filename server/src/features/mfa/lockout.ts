@@ -33,20 +33,29 @@ async function ensureAccountRow(ctx: MfaContext, adminId: number): Promise<void>
     .execute();
 }
 
+/** Failures older than this (counted from the last one) are forgotten: the counter decays. */
+export const FAILURE_DECAY_MS = MFA_LOCKOUT_MINUTES * 60_000;
+
 /**
  * Counts one failed second-factor attempt; the one that reaches the limit locks the account.
- * The counter moves in one statement, so parallel guesses cannot slip past the limit.
+ * The counter moves in one statement, so parallel guesses cannot slip past the limit. It decays:
+ * a failure more than the lockout window after the previous one starts again from one (a slip
+ * last month does not bring today's owner closer to a lockout).
  */
 export async function countFailure(ctx: MfaContext, adminId: number, ip: string | null): Promise<boolean> {
   await ensureAccountRow(ctx, adminId);
+  const now = ctx.now();
   const row = await ctx.db
     .updateTable('mfa_accounts')
-    .set({ failed_attempts: sql`failed_attempts + 1` })
+    .set({
+      failed_attempts: sql<number>`case when failed_at is not null and failed_at > ${now - FAILURE_DECAY_MS}
+        then failed_attempts + 1 else 1 end`,
+      failed_at: now,
+    })
     .where('admin_id', '=', adminId)
     .returning('failed_attempts')
     .executeTakeFirstOrThrow();
   if (row.failed_attempts < MFA_MAX_FAILED_ATTEMPTS) return false;
-  const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
     const reset = await trx
       .updateTable('mfa_accounts')

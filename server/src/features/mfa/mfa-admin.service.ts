@@ -6,6 +6,7 @@ import type {
   MfaUser,
   RecoveryRequest,
 } from '@mailroom/contract/mfa';
+import { restrictToEnrolment } from '../../http/account-access.repository.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordActivity } from './activity.ts';
 import { removeDevice, resetFactors } from './factors.service.ts';
@@ -91,7 +92,10 @@ async function adminByEmail(ctx: MfaContext, email: string) {
   return { id: await ensureMailboxAccount(ctx.db, m), email: m.email };
 }
 
-/** Enable: the account must enrol a factor at its next sign-in (its current sessions end). */
+/**
+ * Enable: the account must enrol a factor at its next sign-in, and the sessions it already has
+ * (without a factor) reach only their own enrolment calls from their next request on.
+ */
 export async function enableFor(ctx: MfaContext, email: string): Promise<void> {
   const a = await adminByEmail(ctx, email);
   await ctx.db.transaction().execute(async (trx) => {
@@ -100,6 +104,7 @@ export async function enableFor(ctx: MfaContext, email: string): Promise<void> {
       .values({ admin_id: a.id, enrol_required: 1 })
       .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: 1 }))
       .execute();
+    await restrictToEnrolment(trx, [a.id]);
   });
 }
 
@@ -125,7 +130,7 @@ export async function revokeDeviceById(ctx: MfaContext, id: number, ip: string |
     .where('mfa_devices.id', '=', id)
     .executeTakeFirst();
   if (!d) throw notFound(`No device ${id}`);
-  await removeDevice(ctx, { id: d.admin_id, email: d.email }, id, ip);
+  await removeDevice(ctx, { id: d.admin_id, email: d.email }, id, ip, { byAdministrator: true });
   return d.email;
 }
 

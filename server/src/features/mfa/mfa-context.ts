@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
+import type { GuessThrottle } from '../../http/sign-in-step.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
 
 /** What the MFA services share: the database, the secret key and the clock. */
@@ -17,6 +18,8 @@ export interface MfaContext {
   changeMailboxPassword(email: string, password: string): Promise<void>;
   /** The envelope and header sender of code mails. */
   mailFrom(): Promise<string>;
+  /** The sign-in's guess throttle, for re-authentication and "current password" checks. */
+  guesses: GuessThrottle;
 }
 
 /** The sender when the mail settings give none (a test app without the mail feature). */
@@ -25,6 +28,7 @@ export const FALLBACK_MAIL_FROM = 'mailroom@localhost.localdomain';
 export function mfaContext(
   deps: AppDeps,
   changeMailboxPassword: MfaContext['changeMailboxPassword'],
+  guesses: GuessThrottle,
   mailFrom: MfaContext['mailFrom'] = async () => FALLBACK_MAIL_FROM,
 ): MfaContext {
   const rpId = process.env.MAILROOM_RP_ID ?? 'localhost';
@@ -41,6 +45,7 @@ export function mfaContext(
     smtpPort: deps.config.ports.smtp,
     changeMailboxPassword,
     mailFrom,
+    guesses,
   };
 }
 

@@ -2,7 +2,7 @@ import { authRoutes } from '@mailroom/contract/auth';
 import { mfaRoutes } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import type { SecondStep } from '../../http/sign-in-step.ts';
+import type { GuessThrottle, SecondStep } from '../../http/sign-in-step.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { registerAccount } from './account.routes.ts';
@@ -23,7 +23,13 @@ import {
 } from './mfa-admin.service.ts';
 import { listUserPage } from './mfa-users.service.ts';
 import { listRecoveryMethods } from './recovery-methods.service.ts';
-import { createPolicy, deletePolicy, listPolicies, updatePolicy } from './policy.service.ts';
+import {
+  createPolicy,
+  deletePolicy,
+  enforceEnrolment,
+  listPolicies,
+  updatePolicy,
+} from './policy.service.ts';
 import {
   afterPassword,
   createRecoveryRequest,
@@ -43,10 +49,12 @@ export function registerMfa(
   deps: AppDeps,
   /** A mailbox user's password change: the mail feature's, given by app.ts. */
   changeMailboxPassword: MfaContext['changeMailboxPassword'],
+  /** The sign-in's guess throttle: re-authentication and "current password" share its buckets. */
+  guesses: GuessThrottle,
   /** The sender of code mails (the mail server's own name); app.ts gives it from the mail settings. */
   mailFrom?: MfaContext['mailFrom'],
 ): SecondStep {
-  const ctx = mfaContext(deps, changeMailboxPassword, mailFrom);
+  const ctx = mfaContext(deps, changeMailboxPassword, guesses, mailFrom);
   registerAccount(app, ctx);
 
   registerRoute(app, mfaRoutes.dashboard, async () => {
@@ -141,5 +149,6 @@ export function registerMfa(
     verify: (body, meta) => verifySecondStep(ctx, body, meta),
     webauthnOptions: (challenge) => webauthnLoginOptions(ctx, challenge),
     recover: (body, meta) => createRecoveryRequest(ctx, body, meta),
+    sessionOpened: (adminId) => enforceEnrolment(ctx.db, adminId),
   };
 }

@@ -10,6 +10,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { MfaPolicyTable } from '../../db/mfa.tables.ts';
+import { restrictToEnrolment, signedInWithoutFactor } from '../../http/account-access.repository.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 
@@ -200,11 +201,50 @@ async function nameTaken(db: Kysely<Database>, name: string, exceptId?: number):
   if (await q.executeTakeFirst()) throw conflict(`A policy named ${name} already exists`);
 }
 
+/**
+ * A policy that now requires MFA reaches the accounts it covers that are signed in without a
+ * factor: their sessions are limited to enrolment from their next request (as a sign-in under the
+ * policy would be), in the transaction that saves the policy. Answers how many sessions changed.
+ */
+export async function applyRequiredMfa(db: Kysely<Database>): Promise<number> {
+  const signedIn = await signedInWithoutFactor(db);
+  if (!signedIn.length) return 0;
+  const resolve = await policyResolver(db);
+  let changed = 0;
+  for (let i = 0; i < signedIn.length; i += 500) {
+    const accounts = await db
+      .selectFrom('admins')
+      .select(['id', 'email', 'mailbox_id'])
+      .where('id', 'in', signedIn.slice(i, i + 500))
+      .execute();
+    changed += await restrictToEnrolment(
+      db,
+      accounts.filter((a) => resolve(a).requireMfa).map((a) => a.id),
+    );
+  }
+  return changed;
+}
+
+/**
+ * One account: without an active factor, and with MFA required (a policy or mfa/enable), its
+ * sessions are limited to enrolment.
+ */
+export async function enforceEnrolment(db: Kysely<Database>, adminId: number): Promise<void> {
+  const acct = await db
+    .selectFrom('mfa_accounts')
+    .select('enrol_required')
+    .where('admin_id', '=', adminId)
+    .executeTakeFirst();
+  if (acct?.enrol_required !== 1 && !(await effectivePolicy(db, adminId)).requireMfa) return;
+  await restrictToEnrolment(db, [adminId]);
+}
+
 export async function createPolicy(ctx: MfaContext, input: MfaPolicyInput): Promise<MfaPolicy> {
   const v = values(input, ctx.now());
   return ctx.db.transaction().execute(async (trx) => {
     await nameTaken(trx, v.name);
     const row = await trx.insertInto('mfa_policies').values(v).returningAll().executeTakeFirstOrThrow();
+    if (row.require_mfa === 1 && row.enabled === 1) await applyRequiredMfa(trx);
     return toPolicy(row);
   });
 }
@@ -220,6 +260,7 @@ export async function updatePolicy(ctx: MfaContext, id: number, input: MfaPolicy
       .returningAll()
       .executeTakeFirst();
     if (!row) throw notFound(`No policy ${id}`);
+    if (row.require_mfa === 1 && row.enabled === 1) await applyRequiredMfa(trx);
     return toPolicy(row);
   });
 }

@@ -1,25 +1,16 @@
 import { sslMessages } from '@mailroom/contract/ssl';
 import { conflict } from '../../http/errors.ts';
 import { servedMailCertificateId } from './mail-tls.ts';
-import type { SslContext } from './ssl-context.ts';
+import type { CertificateUsage, CertificateUsageRegistry, SslContext } from './ssl-context.ts';
 import { readSslSettings } from './ssl-settings.service.ts';
 
 export const MAIL_USE = 'mail server';
 
 /**
- * Something that serves stored certificates (the mail server; later a virtual host, DNS-over-TLS):
- * which certificate ids it uses now, each with the name a person recognises it by ("mail server",
- * "virtual host www.example.com"). Registered once with `CertificateUsages.register`.
- */
-export interface CertificateUsage {
-  uses(): Promise<{ id: number; user: string }[]>;
-}
-
-/**
  * The one registry of certificate usages: the list's "in use" column, the detail page and the
  * delete protection all ask it, so an area that starts serving certificates only registers itself.
  */
-export class CertificateUsages {
+export class CertificateUsages implements CertificateUsageRegistry {
   private readonly users = new Set<CertificateUsage>();
 
   /** Adds a usage; the returned function removes it again. */

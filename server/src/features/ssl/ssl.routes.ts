@@ -29,12 +29,12 @@ import {
   uploadCertificate,
 } from './certificate.service.ts';
 import { dueElsewhere } from './certificate-store.ts';
-import { type CertificateUsage, CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
+import { CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
 import { mailTlsSource } from './mail-tls.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
 import { ListCounts } from './certificate-list.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
-import type { SslContext } from './ssl-context.ts';
+import type { CertificateUsage, SslContext } from './ssl-context.ts';
 import {
   checkSslSettings,
   readSslSettings,

@@ -37,7 +37,8 @@ export interface Manifest {
 
 /** Names at the top of the data folder that are never archived as files. */
 export function excludedTopNames(dataDir: string, backupDir: string, sqlitePath?: string): string[] {
-  const names = ['.backup-staging'];
+  // Mailroom's own log folder: logs are never rewound by a restore.
+  const names = ['.backup-staging', 'logs'];
   const rel = path.relative(dataDir, backupDir);
   if (rel && !rel.startsWith('..')) names.push(rel.split(path.sep)[0]!);
   if (sqlitePath && path.dirname(sqlitePath) === dataDir) {
@@ -288,7 +289,8 @@ export async function extractFiles(into: string, filesDir: string, manifest: Man
       '--listed-incremental=/dev/null',
       '-C',
       filesDir,
-      '--no-same-owner',
+      // As root the files come back with their archived owners (Maildirs are the mail user's).
+      ...(process.getuid?.() === 0 ? ['--same-owner', '--same-permissions'] : ['--no-same-owner']),
     ]);
   } catch (err) {
     throw new DamagedArchive(`its files cannot be extracted (${(err as Error).message.split('\n').pop()})`);

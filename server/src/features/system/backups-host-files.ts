@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Host } from '../../host/host.ts';
+import type { DaemonName } from '../../host/service-control.ts';
 import { runCommand } from '../../host/run-command.ts';
 import { countEntries, DamagedArchive } from './backups-archive.ts';
 
@@ -31,10 +32,70 @@ export const MANAGED_HOST_PATHS = [
 
 export const HOST_PART = 'host.tar.gz';
 
+/**
+ * What the daemons write while they run, under the host root: sockets and pid files (`/run`),
+ * Postfix's queue with its `public/` and `private/` sockets and its `master.lock`, Dovecot's and
+ * rspamd's state, named's working folder, and every log. A restore never touches them (a running
+ * stack keeps its sockets, locks and queue; logs are never rewound), and a backup does not archive
+ * the ones below that hold nothing else (`ARCHIVE_KEEPS` names what must still be archived).
+ */
+export const RUNTIME_HOST_PATHS = [
+  '/run',
+  '/var/run',
+  '/var/log',
+  '/var/spool/postfix',
+  '/var/lib/postfix',
+  '/var/lib/dovecot',
+  '/var/cache/bind',
+  '/var/lib/rspamd',
+];
+
+/** Folders below a runtime path that are configuration all the same (the DKIM keys), restored as such. */
+export const RUNTIME_EXCEPTIONS = ['/var/lib/rspamd/dkim'];
+
+/** The daemon each managed path belongs to: whoever must read it again when a restore puts it back. */
+export const DAEMON_OF_PATH: [prefix: string, daemons: DaemonName[]][] = [
+  ['/etc/postfix', ['postfix']],
+  ['/etc/dovecot', ['dovecot']],
+  ['/var/vmail', ['dovecot']],
+  ['/etc/bind', ['named']],
+  ['/etc/rspamd', ['rspamd']],
+  ['/var/lib/rspamd/dkim', ['rspamd']],
+  ['/etc/mailroom/tls', ['postfix', 'dovecot']],
+];
+
+const under = (p: string, prefix: string) => p === prefix || p.startsWith(prefix + '/');
+
+/** Whether a system path (`/var/log/mail.log`) is daemon runtime state a restore leaves alone. */
+export function isRuntimePath(systemPath: string): boolean {
+  if (RUNTIME_EXCEPTIONS.some((e) => under(systemPath, e))) return false;
+  // The folders above an exception are walked into, not skipped whole.
+  if (RUNTIME_EXCEPTIONS.some((e) => under(e, systemPath) && e !== systemPath)) return false;
+  return RUNTIME_HOST_PATHS.some((r) => under(systemPath, r));
+}
+
+/** The runtime paths a backup leaves out whole (none of them holds an exception). */
+export const ARCHIVE_SKIPS = RUNTIME_HOST_PATHS.filter((r) => !RUNTIME_EXCEPTIONS.some((e) => under(e, r)));
+
+/** The daemons whose files are among `systemPaths` (sorted, once each). */
+export function daemonsOfPaths(systemPaths: Iterable<string>): DaemonName[] {
+  const out = new Set<DaemonName>();
+  for (const p of systemPaths)
+    for (const [prefix, daemons] of DAEMON_OF_PATH) if (under(p, prefix)) daemons.forEach((d) => out.add(d));
+  return [...out].sort();
+}
+
 /** Whether the host root is outside the data folder (system mode, or a separate MAILROOM_ROOT). */
 export function hostOutsideData(host: Host, dataDir: string): boolean {
   const rel = path.relative(path.resolve(dataDir), host.root);
   return rel.startsWith('..') || path.isAbsolute(rel);
+}
+
+/** The host root's path inside the data folder (`root`), or null when it lies outside (or is it). */
+export function hostRelative(host: Host, dataDir: string): string | null {
+  if (hostOutsideData(host, dataDir)) return null;
+  const rel = path.relative(path.resolve(dataDir), host.root).split(path.sep).join('/');
+  return rel || null;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { Host } from '../../host/host.ts';
+import type { DaemonName } from '../../host/service-control.ts';
 import { runCommand } from '../../host/run-command.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import {
@@ -26,7 +27,13 @@ import {
   sha256File,
   unpackArchive,
 } from './backups-archive.ts';
-import { archiveHostFiles, HOST_PART, hostOutsideData } from './backups-host-files.ts';
+import {
+  ARCHIVE_SKIPS,
+  archiveHostFiles,
+  HOST_PART,
+  hostOutsideData,
+  hostRelative,
+} from './backups-host-files.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
 
 type Db = Kysely<Database>;
@@ -37,9 +44,23 @@ const DAY = 86_400_000;
 
 /** What a restore did to make the running daemons match the restored database. */
 export interface Reapplied {
+  /** An apply target (mail, dns…) or a daemon. */
   target: string;
+  /** stop/restart: a mail daemon stopped and started again around the restore; apply: a target
+   * applied again through the apply pipeline; reload: a daemon told to read its restored files. */
+  kind: 'stop' | 'restart' | 'apply' | 'reload';
   ok: boolean;
   message: string;
+  /** A reload that was not attempted (the daemon is not run by Mailroom, reloads are off…): `message` says why. */
+  skipped?: boolean;
+}
+
+/** Stops the daemons that write into what a restore puts back, and starts them again after. */
+export interface RestoreDaemons {
+  /** Stops the running mail daemons: one entry per daemon stopped (ok) or that would not stop. */
+  pause(): Promise<Reapplied[]>;
+  /** Starts them again: one `restart` entry each, ok when it runs and answers again. */
+  resume(names: string[]): Promise<Reapplied[]>;
 }
 
 export interface BackupEnv {
@@ -51,9 +72,11 @@ export interface BackupEnv {
   host?: Host;
   /**
    * After a restore: apply every target's restored state through the apply pipeline (render,
-   * prove, swap, reload), and reload the daemons when restored host files changed under them.
+   * prove, swap, reload), then reload `daemons` (those whose files the restore put back).
    */
-  reapply?: (hostFilesChanged: boolean) => Promise<Reapplied[]>;
+  reapply?: (daemons: DaemonName[]) => Promise<Reapplied[]>;
+  /** The daemons a restore stops and starts again (local mode's supervisor). */
+  daemons?: RestoreDaemons;
 }
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
@@ -166,6 +189,12 @@ async function extractSnar(
   return target;
 }
 
+/** The daemons' runtime folders under a host root inside the data folder: never archived. */
+function runtimeExcludes(env: BackupEnv): string[] {
+  const rel = env.host ? hostRelative(env.host, env.dataDir) : null;
+  return rel ? ARCHIVE_SKIPS.map((p) => `${rel}${p}`) : [];
+}
+
 /** The job that writes a backup archive (one backup at a time across every process). */
 export function backupJob(env: BackupEnv) {
   return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
@@ -200,7 +229,10 @@ export function backupJob(env: BackupEnv) {
           await archiveFiles(
             env.dataDir,
             staging,
-            excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath),
+            [
+              ...excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath),
+              ...runtimeExcludes(env),
+            ],
             baseSnar,
             ctx.signal,
           );

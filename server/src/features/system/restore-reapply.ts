@@ -2,35 +2,76 @@ import type { AppDeps } from '../../app-deps.ts';
 import { servicesOf } from '../../apply/pipeline.ts';
 import { retryFor, retryTargets } from '../../apply/retry-registry.ts';
 import type { DaemonName } from '../../host/service-control.ts';
-import type { Reapplied } from './backups.service.ts';
+import type { Reapplied, RestoreDaemons } from './backups.service.ts';
 
-const DAEMONS: DaemonName[] = ['postfix', 'dovecot', 'rspamd', 'named'];
+/** The daemons that write into what a restore puts back: mail into the Maildirs, quota into the database. */
+const WRITERS: DaemonName[] = ['postfix', 'dovecot'];
 
 /**
- * After a restore, the running daemons are made to match the restored database: each area's
- * target (mail, DNS, …) is applied again through the apply pipeline, as its Retry does (render from
- * the database, prove with the real checker, swap the changed files, reload). When the restore put
- * daemon files or keys back itself (system mode), the pipeline may find nothing left to change, so
- * every daemon is then reloaded to read them.
+ * After a restore, the running daemons are made to match the restored database and files: each
+ * area's target (mail, DNS, …) is applied again through the apply pipeline, as its Retry does
+ * (render from the database, prove with the real checker, swap the changed files, reload the
+ * daemons of the files it changed). The pipeline compares with the files the restore has just put
+ * back, so it may find nothing to change ("No file had to change") and reload nothing: every daemon
+ * in `reload` (whose files the restore put back) is then reloaded here, and each entry says what
+ * really happened.
  */
 export function reapplyAfterRestore(deps: AppDeps) {
-  return async (hostFilesChanged: boolean): Promise<Reapplied[]> => {
+  return async (reload: DaemonName[]): Promise<Reapplied[]> => {
     const out: Reapplied[] = [];
     for (const target of retryTargets(deps)) {
       try {
         const o = await retryFor(deps, target)!();
-        out.push({ target, ok: o.state === 'applied', message: o.message });
+        out.push({ target, kind: 'apply', ok: o.state === 'applied', message: o.message });
       } catch (err) {
-        out.push({ target, ok: false, message: (err as Error).message });
+        out.push({ target, kind: 'apply', ok: false, message: (err as Error).message });
       }
     }
-    if (hostFilesChanged) {
-      const services = servicesOf(deps);
-      for (const d of DAEMONS) {
-        const r = await services.reload(d);
-        out.push({ target: `reload ${d}`, ok: r.ok, message: r.output });
-      }
+    const services = servicesOf(deps);
+    for (const d of reload) {
+      const r = await services.reload(d);
+      out.push({
+        target: d,
+        kind: 'reload',
+        ok: r.ok,
+        message: r.output,
+        ...(r.attempted ? {} : { skipped: true }),
+      });
     }
     return out;
+  };
+}
+
+/**
+ * Local mode: the restore stops the mail daemons Mailroom runs (its supervisor) while it puts the
+ * database and the Maildirs back, and starts them again on the restored files. Where systemd runs
+ * them (no `control`), nothing is stopped: the restore reloads them instead.
+ */
+export function restoreDaemons(deps: AppDeps): RestoreDaemons {
+  return {
+    async pause() {
+      const services = servicesOf(deps);
+      if (!services.control) return [];
+      const running = (await services.states()).filter(
+        (s) => WRITERS.includes(s.name) && s.state === 'running',
+      );
+      const out: Reapplied[] = [];
+      for (const s of running) {
+        const r = await services.control(s.name, 'stop');
+        out.push({ target: s.name, kind: 'stop', ok: r.ok, message: r.output });
+      }
+      return out;
+    },
+    async resume(names) {
+      const services = servicesOf(deps);
+      const out: Reapplied[] = [];
+      for (const name of names) {
+        const r = services.control
+          ? await services.control(name as DaemonName, 'start')
+          : { ok: false, output: `${name} cannot be started from here.` };
+        out.push({ target: name, kind: 'restart', ok: r.ok, message: r.output });
+      }
+      return out;
+    },
   };
 }

@@ -3,13 +3,22 @@ import { createWriteStream, promises as fs } from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
+import type { Database } from '../../db/schema.ts';
 import { runCommand } from '../../host/run-command.ts';
+import { syncTree } from '../../host/tree-sync.ts';
 import { conflict } from '../../http/errors.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import { appliedMigrations, excludedTopNames, listTables, type Manifest } from './backups-archive.ts';
-import { HOST_PART, restoreHostFiles } from './backups-host-files.ts';
+import {
+  daemonsOfPaths,
+  HOST_PART,
+  hostRelative,
+  isRuntimePath,
+  restoreHostFiles,
+  RUNTIME_HOST_PATHS,
+} from './backups-host-files.ts';
 import { type BackupEnv, type Reapplied, unpackChain } from './backups.service.ts';
 
 /**
@@ -18,6 +27,8 @@ import { type BackupEnv, type Reapplied, unpackChain } from './backups.service.t
  * migrations) — a restore puts the administrators' data and configuration back, not the past
  * of the server.
  */
+const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
 export const KEPT_TABLES = new Set([
   'jobs',
   'locks',
@@ -30,17 +41,97 @@ export const KEPT_TABLES = new Set([
   'list_versions',
   'kysely_migration',
   'kysely_migration_lock',
+  'mfa_activity',
 ]);
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/**
+ * Security state a restore never brings back from the archive (issue 22): the archived rows are
+ * dropped and the live ones are kept as `securityStatements` says: every session is ended except
+ * the one that asked for the restore; sign-in challenges and "trusted device" tokens are ended (the
+ * next sign-in asks for the second factor again); lockouts in force stay in force. (Sign-in attempts
+ * and rate-limit counters are in KEPT_TABLES: never restored, live counts kept.)
+ */
+export const SECURITY_TABLES = new Set(['sessions', 'mfa_challenges', 'mfa_trusted_devices', 'mfa_lockouts']);
 
-async function restoreSqlite(database: DatabaseHandle, copy: string, tables: string[]): Promise<void> {
+/** A SQL literal of a column value as read (text, number or null: the security tables hold no other). */
+const lit = (v: unknown): string => {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number' || typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (typeof v === 'string') return `'${v.replace(/'/g, "''")}'`;
+  throw new Error(`A security table holds a value that cannot be written back (${typeof v}).`);
+};
+
+/**
+ * Reads the live security state before a restore and answers the statements that put it back after
+ * the restored tables are filled (run in the restore's own transaction): the requester's session
+ * and the lockouts in force, each re-keyed to the restored account of the same e-mail address (an
+ * account the backup does not have loses them); backup codes used since the backup stay used, and
+ * TOTP steps and passkey counters never go back (a code or an assertion is accepted once).
+ */
+export async function securityStatements(
+  db: Kysely<Database>,
+  keepSessionId: number | null,
+): Promise<string[]> {
+  const out: string[] = [];
+  const rekeyed = (table: string, row: Record<string, unknown>, keepId: boolean) => {
+    const { admin_email: email, id, admin_id: _a, ...rest } = row;
+    const cols = [...(keepId ? ['id'] : []), 'admin_id', ...Object.keys(rest)];
+    const vals = [...(keepId ? [lit(id)] : []), 'a.id', ...Object.values(rest).map(lit)];
+    return `insert into ${q(table)} (${cols.map(q).join(', ')}) select ${vals.join(', ')} from admins a where a.email = ${lit(email)}`;
+  };
+  if (keepSessionId !== null) {
+    const rows = await sql<
+      Record<string, unknown>
+    >`select s.*, a.email as admin_email from sessions s join admins a on a.id = s.admin_id where s.id = ${keepSessionId}`.execute(
+      db,
+    );
+    for (const r of rows.rows) out.push(rekeyed('sessions', r, true));
+  }
+  const locks = await sql<
+    Record<string, unknown>
+  >`select l.*, a.email as admin_email from mfa_lockouts l join admins a on a.id = l.admin_id`.execute(db);
+  for (const r of locks.rows) out.push(rekeyed('mfa_lockouts', r, false));
+  const used = await db
+    .selectFrom('mfa_backup_codes')
+    .select(['code_hash', 'used_at'])
+    .where('used', '=', 1)
+    .execute();
+  for (const u of used)
+    out.push(
+      `update mfa_backup_codes set used = 1, used_at = ${lit(u.used_at)} where code_hash = ${lit(u.code_hash)} and used = 0`,
+    );
+  const devices = await db
+    .selectFrom('mfa_devices')
+    .select(['secret_enc', 'last_step', 'credential_id', 'sign_count'])
+    .execute();
+  for (const d of devices) {
+    if (d.secret_enc !== null && d.last_step !== null)
+      out.push(
+        `update mfa_devices set last_step = ${lit(Number(d.last_step))} where secret_enc = ${lit(d.secret_enc)} and (last_step is null or last_step < ${lit(Number(d.last_step))})`,
+      );
+    if (d.credential_id !== null && d.sign_count !== null)
+      out.push(
+        `update mfa_devices set sign_count = ${lit(Number(d.sign_count))} where credential_id = ${lit(d.credential_id)} and (sign_count is null or sign_count < ${lit(Number(d.sign_count))})`,
+      );
+  }
+  return out;
+}
+
+async function restoreSqlite(
+  database: DatabaseHandle,
+  copy: string,
+  tables: string[],
+  emptied: string[],
+  keepSessionId: number | null,
+): Promise<void> {
   const db = database.db;
   await sql`attach database ${sql.lit(copy)} as restore_src`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
       await sql`pragma defer_foreign_keys = on`.execute(trx);
-      for (const t of tables) await sql.raw(`delete from main.${q(t)}`).execute(trx);
+      const after = await securityStatements(trx, keepSessionId);
+      for (const t of [...tables, ...emptied]) await sql.raw(`delete from main.${q(t)}`).execute(trx);
       for (const t of tables) {
         const cols = (await sql<{ name: string }>`select name from pragma_table_info(${t})`.execute(trx)).rows
           .map((c) => q(c.name))
@@ -49,6 +140,7 @@ async function restoreSqlite(database: DatabaseHandle, copy: string, tables: str
           .raw(`insert into main.${q(t)} (${cols}) select ${cols} from restore_src.${q(t)}`)
           .execute(trx);
       }
+      for (const stmt of after) await sql.raw(stmt).execute(trx);
     });
   } finally {
     await sql`detach database restore_src`.execute(db);
@@ -94,6 +186,8 @@ async function restorePostgres(
   database: DatabaseHandle,
   dump: string,
   tables: string[],
+  emptied: string[],
+  keepSessionId: number | null,
   scratch: string,
 ): Promise<void> {
   // The dump's table of contents without the kept tables' data and sequence positions.
@@ -115,8 +209,14 @@ async function restorePostgres(
   );
   // The data script can be large (a million rows): streamed to a file, never held in memory.
   const script = path.join(scratch, 'restore.sql');
-  await fs.writeFile(script, `truncate ${tables.map(q).join(', ')};\n`);
+  await fs.writeFile(script, `truncate ${[...tables, ...emptied].map(q).join(', ')};\n`);
   await pgRestoreScript(dump, list, script);
+  // The live security state, read as late as possible (the requester's session, lockouts, used codes).
+  const after = await securityStatements(database.db, keepSessionId);
+  await fs.appendFile(
+    script,
+    `\nSELECT pg_catalog.set_config('search_path', 'public', false);\n${after.map((x) => `${x};\n`).join('')}`,
+  );
   // One transaction: the tables are emptied and refilled together, or not at all.
   await runCommand('psql', [
     '--no-psqlrc',
@@ -131,46 +231,59 @@ async function restorePostgres(
   ]);
 }
 
-/** Puts the data folder's files back as the archive holds them (only the archived names). */
-async function syncFiles(from: string, to: string, excluded: Set<string>, top = true): Promise<number> {
-  let changed = 0;
-  const wanted = new Map((await fs.readdir(from, { withFileTypes: true })).map((e) => [e.name, e]));
-  const present = await fs.readdir(to, { withFileTypes: true }).catch(() => []);
-  for (const e of present) {
-    if (top && excluded.has(e.name)) continue;
-    const w = wanted.get(e.name);
-    if (!w || w.isDirectory() !== e.isDirectory()) {
-      await fs.rm(path.join(to, e.name), { recursive: true, force: true });
-      changed++;
-    }
-  }
-  for (const [name, e] of wanted) {
-    if (top && excluded.has(name)) continue;
-    const src = path.join(from, name);
-    const dst = path.join(to, name);
-    if (e.isDirectory()) {
-      await fs.mkdir(dst, { recursive: true });
-      changed += await syncFiles(src, dst, excluded, false);
-    } else if (e.isSymbolicLink()) {
-      await fs.rm(dst, { force: true });
-      await fs.symlink(await fs.readlink(src), dst);
-      changed++;
-    } else if (e.isFile()) {
-      const tmp = `${dst}.restore-tmp`;
-      await fs.copyFile(src, tmp);
-      const st = await fs.stat(src);
-      await fs.chmod(tmp, st.mode);
-      await fs.rename(tmp, dst);
-      changed++;
-    }
-  }
-  return changed;
+export interface SyncResult {
+  /** Files and links written, and entries removed. */
+  changed: number;
+  /** System paths (under the host root) written or removed: whose daemons must read them again. */
+  hostPaths: string[];
+}
+
+/**
+ * Puts the data folder's files back as the archive holds them (only the archived names), with the
+ * archived owners and modes (as root: Maildirs stay the mail user's). Daemon runtime state under the
+ * host root (sockets, pids, locks, the queue, logs: `isRuntimePath`) is neither written nor removed,
+ * whatever the archive holds. Daemon configuration (under the host root's /etc) gets the time of
+ * the restore, so a daemon that reloads only files newer than it loaded (named's zones) reads it;
+ * mail and the rest keep the archived time (Dovecot reads a Maildir message's date from it).
+ */
+export async function syncFiles(
+  from: string,
+  to: string,
+  opts: { excluded: Set<string>; hostRel: string | null; asRoot: boolean },
+): Promise<SyncResult> {
+  const h = opts.hostRel;
+  const systemPath = (rel: string): string | null => {
+    if (!h) return null;
+    if (rel === h) return '/';
+    return rel.startsWith(h + '/') ? rel.slice(h.length) : null;
+  };
+  const r = await syncTree(from, to, {
+    excluded: opts.excluded,
+    asRoot: opts.asRoot,
+    leaveAlone: (rel) => {
+      const sp = systemPath(rel);
+      return sp !== null && isRuntimePath(sp);
+    },
+    holdsLeftAlone: (rel) => {
+      const sp = systemPath(rel);
+      if (sp === null) return h !== null && h.startsWith(rel + '/');
+      return RUNTIME_HOST_PATHS.some((p) => sp === '/' || p.startsWith(sp + '/'));
+    },
+    freshTime: (rel) => systemPath(rel)?.startsWith('/etc/') ?? false,
+  });
+  return {
+    changed: r.changed,
+    hostPaths: r.paths.flatMap((p) => {
+      const sp = systemPath(p);
+      return sp ? [sp] : [];
+    }),
+  };
 }
 
 /** The restore job: check the chain (as the drill does), then put the data and files back. */
 export function restoreJob(env: BackupEnv) {
   return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
-    const { backupId } = input as { backupId: number };
+    const { backupId, keepSessionId } = input as { backupId: number; keepSessionId?: number | null };
     return env.locks.withLock(
       'system.backup',
       async () => {
@@ -178,32 +291,86 @@ export function restoreJob(env: BackupEnv) {
         try {
           const { manifest, dir, filesDir, summary } = await unpackChain(env, backupId, scratch, ctx);
           await checkCompatible(env.database, manifest);
-          ctx.progress({ phase: 'Restoring the database', processed: 0, total: 3 });
           const current = await listTables(env.database.db, env.database.dialect);
-          const tables = current.filter((t) => !KEPT_TABLES.has(t) && t in manifest.tables);
-          if (env.database.dialect === 'sqlite')
-            await restoreSqlite(env.database, path.join(dir, 'database.sqlite'), tables);
-          else await restorePostgres(env.database, path.join(dir, 'database.pgdump'), tables, scratch);
-          ctx.progress({ phase: 'Restoring files', processed: 1, total: 3 });
-          const excluded = new Set(excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath));
-          const files = await syncFiles(filesDir, env.dataDir, excluded);
-          const hostWritten =
-            manifest.parts[HOST_PART] && env.host ? await restoreHostFiles(env.host, dir, scratch) : [];
-          // The running daemons must match the restored database: every target applied again.
-          ctx.progress({ phase: 'Applying and reloading the daemons', processed: 2, total: 3 });
-          const reapplied: Reapplied[] = env.reapply ? await env.reapply(hostWritten.length > 0) : [];
-          const notLive = reapplied.filter((r) => !r.ok);
-          ctx.progress({ phase: 'Done', processed: 3, total: 3 });
+          const tables = current.filter(
+            (t) => !KEPT_TABLES.has(t) && !SECURITY_TABLES.has(t) && t in manifest.tables,
+          );
+          const emptied = current.filter((t) => SECURITY_TABLES.has(t));
+          // The daemons that write into what is restored (mail into the Maildirs, quota into the
+          // database) are stopped while it is put back, and started again after.
+          ctx.progress({ phase: 'Stopping the mail daemons', processed: 0, total: 4 });
+          const daemons = env.daemons ?? null;
+          const paused = daemons ? await daemons.pause() : [];
+          const steps: Reapplied[] = paused.filter((p) => !p.ok);
+          let sync: SyncResult = { changed: 0, hostPaths: [] };
+          let hostWritten: string[] = [];
+          try {
+            ctx.progress({ phase: 'Restoring the database', processed: 1, total: 4 });
+            const keep = keepSessionId ?? null;
+            if (env.database.dialect === 'sqlite')
+              await restoreSqlite(env.database, path.join(dir, 'database.sqlite'), tables, emptied, keep);
+            else
+              await restorePostgres(
+                env.database,
+                path.join(dir, 'database.pgdump'),
+                tables,
+                emptied,
+                keep,
+                scratch,
+              );
+            ctx.progress({ phase: 'Restoring files', processed: 2, total: 4 });
+            const excluded = new Set(excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath));
+            sync = await syncFiles(filesDir, env.dataDir, {
+              excluded,
+              hostRel: env.host ? hostRelative(env.host, env.dataDir) : null,
+              asRoot: process.getuid?.() === 0,
+            });
+            hostWritten =
+              manifest.parts[HOST_PART] && env.host ? await restoreHostFiles(env.host, dir, scratch) : [];
+          } finally {
+            // Started again whatever happened: a failed restore must not leave mail stopped.
+            if (daemons)
+              steps.push(...(await daemons.resume(paused.filter((p) => p.ok).map((p) => p.target))));
+          }
+          // The running daemons must match the restored database: every target applied again, and
+          // every daemon whose files were put back (and that was not just started on them) reloaded.
+          ctx.progress({ phase: 'Applying and reloading the daemons', processed: 3, total: 4 });
+          const restarted = steps.filter((x) => x.ok && x.kind === 'restart').map((x) => x.target);
+          const touched = daemonsOfPaths([...sync.hostPaths, ...hostWritten]).filter(
+            (d) => !restarted.includes(d),
+          );
+          const reapplied: Reapplied[] = env.reapply ? await env.reapply(touched) : [];
+          const all = [...steps, ...reapplied];
+          const notLive = all.filter((r) => !r.ok);
+          const said = (kind: Reapplied['kind']) =>
+            all.filter((r) => r.ok && r.kind === kind).map((r) => r.target);
+          const parts = [
+            `Restored backup ${backupId} (${summary})`,
+            `${tables.length} tables replaced, ${sync.changed} files written or removed` +
+              (hostWritten.length ? `, ${hostWritten.length} daemon files put back` : ''),
+            `sessions ended except ${keepSessionId != null ? 'the one that asked for the restore' : 'none'}`,
+          ];
+          if (said('restart').length) parts.push(`stopped and started again: ${said('restart').join(', ')}`);
+          const applied = all.filter((r) => r.ok && r.kind === 'apply');
+          if (applied.length)
+            parts.push(`applied again: ${applied.map((r) => `${r.target} (${r.message})`).join(', ')}`);
+          const reloaded = all.filter((r) => r.ok && r.kind === 'reload' && !r.skipped);
+          if (reloaded.length) parts.push(`reloaded: ${reloaded.map((r) => r.target).join(', ')}`);
+          const skipped = all.filter((r) => r.ok && r.kind === 'reload' && r.skipped);
+          if (skipped.length)
+            parts.push(`not reloaded: ${skipped.map((r) => `${r.target} (${r.message})`).join(', ')}`);
+          if (notLive.length)
+            parts.push(`NOT live: ${notLive.map((r) => `${r.target}: ${r.message}`).join('; ')}`);
+          ctx.progress({ phase: 'Done', processed: 4, total: 4 });
           return {
-            result: { backupId, tables: tables.length, files, hostFiles: hostWritten, reapplied },
-            summary:
-              `Restored backup ${backupId} (${summary}); ${tables.length} tables replaced, ${files} files written or removed` +
-              (hostWritten.length ? `, ${hostWritten.length} daemon files put back` : '') +
-              (reapplied.length
-                ? notLive.length
-                  ? `; NOT live: ${notLive.map((r) => `${r.target}: ${r.message}`).join('; ')}`
-                  : `; applied and reloaded: ${reapplied.map((r) => r.target).join(', ')}`
-                : ''),
+            result: {
+              backupId,
+              tables: tables.length,
+              files: sync.changed,
+              hostFiles: hostWritten,
+              reapplied: all,
+            },
+            summary: parts.join('; '),
           };
         } finally {
           await fs.rm(scratch, { recursive: true, force: true });

@@ -33,7 +33,7 @@ import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
 import type { MetricsSource } from './metrics-source.ts';
 import { postfixQueueSize } from './queue-size.service.ts';
-import { reapplyAfterRestore } from './restore-reapply.ts';
+import { reapplyAfterRestore, restoreDaemons } from './restore-reapply.ts';
 import { restoreJob } from './restore.service.ts';
 import {
   formToValues,
@@ -222,6 +222,7 @@ export function registerSystemAdmin(
     backupDir,
     host: deps.host,
     reapply: reapplyAfterRestore(deps),
+    daemons: restoreDaemons(deps),
   };
   void fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
   jobs.register(BACKUP_JOB, backupJob(env));
@@ -255,8 +256,10 @@ export function registerSystemAdmin(
   registerRoute(app, r.deleteBackup, async ({ params }) => ({ deleted: await deleteBackup(env, params.id) }));
   registerRoute(app, r.restoreBackup, async ({ params, request, reply }) => {
     await backupChain(db, params.id); // 404 / 409 before a job is started
+    // Every session is ended by the restore except this one (its account restored under the same address).
     const job = await jobs.enqueue(RESTORE_JOB, `Restore backup ${params.id}`, actor(request), {
       backupId: params.id,
+      keepSessionId: request.admin?.sessionId ?? null,
     });
     void reply.code(202);
     return accepted(job, 'The restore');

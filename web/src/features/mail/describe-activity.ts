@@ -6,6 +6,7 @@ const ACTIONS: Record<string, string> = {
   'mail.mailbox.suspend': 'Mailbox suspended',
   'mail.mailbox.resume': 'Mailbox resumed',
   'mail.mailbox.purge': 'Mailbox mail purged',
+  'mail.mailbox.app_password.revoke': 'App password revoked',
   'mail.alias.create': 'Alias created',
   'mail.alias.remove': 'Alias deleted',
   'mail.alias.update': 'Alias updated',

@@ -8,6 +8,8 @@ export const mailKeys = {
   logs: () => ['mail', 'logs'] as const,
   mailboxes: () => ['mail', 'mailboxes'] as const,
   mailboxList: (q: MailboxListQuery) => ['mail', 'mailboxes', q] as const,
+  /** A mailbox's app passwords (administrators' view). */
+  appPasswords: (email: string) => ['mail', 'app-passwords', email] as const,
   aliases: () => ['mail', 'aliases'] as const,
   aliasList: (q: AliasListQuery) => ['mail', 'aliases', q] as const,
   settings: () => ['mail', 'settings'] as const,

@@ -8,6 +8,11 @@ export function useChangeMailboxPassword() {
   return useMutation({
     mutationFn: (v: { email: string; password: string }) =>
       apiCall(mailRoutes.changePassword, { params: { email: v.email }, body: { password: v.password } }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: mailKeys.activity() }),
+    // A new password ends the mailbox's console sessions and revokes its app passwords.
+    onSuccess: (_res, v) =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: mailKeys.activity() }),
+        qc.invalidateQueries({ queryKey: mailKeys.appPasswords(v.email) }),
+      ]),
   });
 }

@@ -6,8 +6,9 @@ import * as acme from 'acme-client';
 import type { AppDeps } from '../../../app-deps.ts';
 import { accountFor, registerAccount } from './acme-accounts.ts';
 import { ACME_DIRECTORIES } from './acme-directories.ts';
-import { createCertificateKey, keyProblem } from './acme-keys.ts';
-import { type DnsTxtProvider, type TxtHandle, dnsProviderFor, waitAuthoritative } from './dns-providers.ts';
+import { type AcmeKeySpec, createCertificateKey, keyProblem } from './acme-keys.ts';
+import { dnsProviderFor, waitAuthoritative } from './dns-providers.ts';
+import type { DnsTxtProvider, TxtHandle } from './dns-txt-provider.ts';
 import { type HttpChallengeSink, listenerSink, webrootSink } from './http-challenge.ts';
 
 /**
@@ -27,7 +28,7 @@ export interface AcmeIssueRequest {
   dnsProviderCredentials?: Record<string, string>;
   /** http-01: write the token files under this folder; absent: Mailroom's own listener answers. */
   webroot?: string;
-  key: { algorithm: 'RSA' | 'ECDSA' | 'Ed25519'; size: number };
+  key: AcmeKeySpec;
 }
 
 /** The spec's four generation steps, in order; `install` belongs to the ssl feature. */

@@ -1,5 +1,10 @@
 import * as acme from 'acme-client';
-import type { AcmeIssueRequest } from './acme-issuer.ts';
+
+/** The certificate key an order asks for. */
+export interface AcmeKeySpec {
+  algorithm: 'RSA' | 'ECDSA' | 'Ed25519';
+  size: number;
+}
 
 export const ACME_RSA_SIZES = [2048, 3072, 4096] as const;
 export const ACME_EC_CURVES = { 256: 'P-256', 384: 'P-384' } as const;
@@ -10,7 +15,7 @@ export const ED25519_REFUSED =
   'Choose RSA or ECDSA.';
 
 /** Why this key cannot be used for ACME, or null. */
-export function keyProblem(key: AcmeIssueRequest['key']): string | null {
+export function keyProblem(key: AcmeKeySpec): string | null {
   switch (key.algorithm) {
     case 'RSA':
       return (ACME_RSA_SIZES as readonly number[]).includes(key.size)
@@ -26,7 +31,7 @@ export function keyProblem(key: AcmeIssueRequest['key']): string | null {
 }
 
 /** The certificate's private key, PEM (PKCS#8 for ECDSA, PKCS#1 for RSA as acme-client makes them). */
-export async function createCertificateKey(key: AcmeIssueRequest['key']): Promise<Buffer> {
+export async function createCertificateKey(key: AcmeKeySpec): Promise<Buffer> {
   if (key.algorithm === 'ECDSA')
     return acme.crypto.createPrivateEcdsaKey(ACME_EC_CURVES[key.size as 256 | 384]);
   return acme.crypto.createPrivateRsaKey(key.size);

@@ -1,4 +1,4 @@
-import type { DnsTxtProvider } from './dns-providers.ts';
+import type { DnsTxtProvider } from './dns-txt-provider.ts';
 
 export const CLOUDFLARE_API = 'https://api.cloudflare.com/client/v4';
 

@@ -2,20 +2,7 @@ import { promises as dns } from 'node:dns';
 import type { AcmeDnsProvider } from '@mailroom/contract/ssl-acme';
 import type { AppDeps } from '../../../app-deps.ts';
 import { cloudflareProvider } from './cloudflare-provider.ts';
-
-export interface TxtHandle {
-  zone: string;
-  /** The provider's own reference of the record (ids), opaque to the caller. */
-  ref: string;
-}
-
-/** A DNS host that can publish and withdraw the `_acme-challenge` TXT records. */
-export interface DnsTxtProvider {
-  addTxt(fqdn: string, value: string): Promise<TxtHandle>;
-  removeTxt(handle: TxtHandle): Promise<void>;
-  /** Answers once the record is served; absent: the zone's authoritative servers are asked. */
-  waitServed?(fqdn: string, value: string, opts: { timeoutMs: number; signal: AbortSignal }): Promise<void>;
-}
+import type { DnsTxtProvider } from './dns-txt-provider.ts';
 
 /** The spec's providers plus Mailroom's own zones; those without an implementation say so. */
 export const ACME_DNS_PROVIDERS: readonly AcmeDnsProvider[] = [

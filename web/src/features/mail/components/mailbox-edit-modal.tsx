@@ -10,6 +10,7 @@ import { useChangeMailboxPassword } from '../use-change-mailbox-password.ts';
 import { useChangeMailboxQuota } from '../use-change-mailbox-quota.ts';
 import { useSetMailboxSuspended } from '../use-set-mailbox-suspended.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
+import { MailboxAppPasswords } from './mailbox-app-passwords.tsx';
 import { QuotaInput } from './quota-input.tsx';
 
 export interface MailboxEditModalProps {
@@ -185,6 +186,9 @@ function EditSections({ mailbox, onChanged }: { mailbox: Mailbox; onChanged: (m:
           </Button>
         </Group>
       </Stack>
+
+      <Divider />
+      <MailboxAppPasswords email={email} />
     </Stack>
   );
 }

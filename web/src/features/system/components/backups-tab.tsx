@@ -71,7 +71,7 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
     if (
       await confirmAction({
         title: 'Restore backup',
-        message: `Put the data and files back as they were at ${new Date(b.createdAt).toLocaleString()} (${b.name})? Changes made since then are lost; the audit log and job history stay.`,
+        message: `Put the data and files back as they were at ${new Date(b.createdAt).toLocaleString()} (${b.name})? Changes made since then are lost; the audit log, job history and logs stay. Postfix and Dovecot run by Mailroom stop while it runs (mail waits at the sender) and start again after. Every other session is signed out; yours stays.`,
         confirmLabel: 'Restore',
         danger: true,
       })

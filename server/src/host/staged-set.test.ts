@@ -11,8 +11,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Host } from '../host/host.ts';
-import { StagedSet } from './file-set.ts';
+import { Host } from './host.ts';
+import { StagedSet } from './staged-set.ts';
 
 describe('StagedSet', () => {
   let root: string;
