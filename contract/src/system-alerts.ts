@@ -20,8 +20,11 @@ export const SystemAlert = z.object({
 export type SystemAlert = z.infer<typeof SystemAlert>;
 
 export const AlertsQuery = z.object({
-  /** `active`: not acknowledged (the default); `all`: the latest 500 of every state. */
-  state: z.enum(['active', 'all']).optional(),
+  /**
+   * `active`: not acknowledged (the default); `open`: not resolved and not acknowledged (what is
+   * wrong now: /monitoring's Active Alerts); `all`: the latest 500 of every state.
+   */
+  state: z.enum(['active', 'open', 'all']).optional(),
 });
 export const AlertsAnswer = z.object({ alerts: z.array(SystemAlert) });
 export const AlertIdParams = z.object({ id: queryInt(1, undefined, 'Alert id') });

@@ -35,9 +35,19 @@ export const PerformanceSeries = z.object({
 });
 export type PerformanceSeries = z.infer<typeof PerformanceSeries>;
 
+/** A figure's thresholds (percent): warning at or above the first, critical at or above the second. */
+export const Threshold = z.object({ warning: z.number(), critical: z.number() });
+/**
+ * The one set of thresholds (System Settings: CPU/Memory/Disk warning and critical), used by the
+ * alert engine and by every card, gauge and bar that colours these figures.
+ */
+export const MetricThresholds = z.object({ cpu: Threshold, memory: Threshold, disk: Threshold });
+export type MetricThresholds = z.infer<typeof MetricThresholds>;
+
 export const MetricsAnswer = z.object({
   stats: SystemStats,
   series: PerformanceSeries,
+  thresholds: MetricThresholds,
   /** The live window: the samples of the last minute (every 2 s while someone watches). */
   live: z.array(SystemStats).optional(),
 });
@@ -59,6 +69,13 @@ export const SystemService = z.object({
   pid: z.number().nullable(),
   /** Why it is in this state when that is not obvious (e.g. "not run by Mailroom in this mode"). */
   note: z.string().optional(),
+  /**
+   * Whether Mailroom can start, stop and restart it (its own supervisor in local mode, systemd in
+   * system mode); Start/Stop/Restart are offered only then.
+   */
+  controllable: z.boolean(),
+  /** What stops while it is stopped or restarting, said in the confirmation (null: nothing notable). */
+  impact: z.string().nullable(),
 });
 export type SystemService = z.infer<typeof SystemService>;
 

@@ -12,6 +12,7 @@ import { installApiMonitoring } from './features/api-monitoring/api-monitoring.m
 import { registerApiMonitoring } from './features/api-monitoring/api-monitoring.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerNotifications } from './features/events/notifications.routes.ts';
+import { notify } from './features/events/notifications.service.ts';
 import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';
@@ -163,7 +164,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     if (ownLocks) await locks.close();
   });
   registerSystem(app, deps);
-  registerSystemAdmin(app, deps, { metrics: deps.metrics });
+  registerSystemAdmin(app, deps, {
+    metrics: deps.metrics,
+    // Warning and critical alerts reach the bell (shown there while the alert is open).
+    notify: (n) => notify(deps.database.db, n),
+  });
   registerAudit(app, deps);
   registerNotifications(app, deps);
   registerSearch(app, deps);

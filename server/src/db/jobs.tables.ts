@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface JobTable {
   id: Generated<number>;
@@ -45,6 +45,8 @@ export interface NotificationTable {
   title: string;
   message: string;
   job_id: number | null;
+  /** The system alert it announces (migration 0027): shown in the bell only while that is open. */
+  alert_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface JobTables {

@@ -134,8 +134,11 @@ export class LocalServices implements ServiceControl {
       const why = !s?.spec ? `${name} is not installed.` : (this.reason ?? `${name} is not run by Mailroom.`);
       return { ok: false, attempted: false, output: why };
     }
-    if (action !== 'start') await sup.stop(name);
-    if (action !== 'stop') {
+    if (action === 'restart') {
+      this.started = true;
+      await sup.restart(name);
+    } else if (action === 'stop') await sup.stop(name);
+    else {
       this.started = true;
       await sup.start(name);
     }
@@ -155,7 +158,8 @@ export class LocalServices implements ServiceControl {
         if (this.supervisor && s.spec) {
           const st = await this.supervisor.state(s.name);
           if (st && !(st.state === 'stopped' && !this.started)) return st;
-          if (st) return { ...st, detail: 'Mailroom starts it once its files are rendered.' };
+          if (st)
+            return { ...st, detail: 'Mailroom starts it once its files are rendered.', pending: 'starting' };
         }
         return observed(s, this.reason ?? '');
       }),

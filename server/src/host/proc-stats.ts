@@ -117,8 +117,21 @@ export interface HostSample {
   net: NetTotals;
   established: number;
   processes: number;
-  /** Bytes used and total of the file system holding `diskPath`. */
-  disk: { used: number; total: number };
+  /**
+   * Bytes of the file system holding `diskPath`: used, available to ordinary users (the blocks
+   * reserved for root excluded, as df shows them) and total.
+   */
+  disk: { used: number; available: number; total: number };
+}
+
+/**
+ * Disk usage in percent as df shows it: used / (used + available). The blocks the file system
+ * keeps for root count as neither, so 100 % means full for every user but root (used / total
+ * would read 10 % where df says 27 %, and a disk alert would fire only once it is full).
+ */
+export function diskPercent(d: { used: number; available: number }): number {
+  const base = d.used + d.available;
+  return base > 0 ? (100 * d.used) / base : 0;
 }
 
 /** One reading of the machine. `procRoot` is /proc (tests may point elsewhere). */
@@ -130,7 +143,6 @@ export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSa
   const stat = read(`${procRoot}/stat`);
   const meminfo = read(`${procRoot}/meminfo`);
   const netdev = read(`${procRoot}/net/dev`);
-  const snmp = read(`${procRoot}/net/snmp`);
   const entries = attempt(() => readdirSync(procRoot), [] as string[]);
   const disk = attempt(() => statfsSync(diskPath), null);
   let processes = 0;
@@ -142,12 +154,17 @@ export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSa
     cpu: parseCpuTimes(stat),
     mem: parseMeminfo(meminfo),
     net: parseNetDev(netdev),
+    // The Network Connections list's "established" rows, counted the same way: CurrEstab would
+    // add CLOSE_WAIT sockets, so the two screens would disagree.
     established:
-      parseCurrEstab(snmp) ??
       countEstablished(read(`${procRoot}/net/tcp`)) + countEstablished(read(`${procRoot}/net/tcp6`)),
     processes,
     disk: disk
-      ? { total: disk.blocks * disk.bsize, used: (disk.blocks - disk.bfree) * disk.bsize }
-      : { used: 0, total: 0 },
+      ? {
+          total: disk.blocks * disk.bsize,
+          used: (disk.blocks - disk.bfree) * disk.bsize,
+          available: disk.bavail * disk.bsize,
+        }
+      : { used: 0, available: 0, total: 0 },
   };
 }

@@ -14,6 +14,11 @@ export interface DaemonState {
   since: string | null;
   /** One plain sentence: what is true, and the fix when it is not running. */
   detail: string;
+  /**
+   * Set while it is not running on purpose and on its way: Mailroom (or systemd) is starting,
+   * stopping or restarting it, or has not started it yet. Not a daemon that is down.
+   */
+  pending?: 'starting' | 'stopping' | 'restarting';
 }
 
 export interface ReloadResult {

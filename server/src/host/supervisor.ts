@@ -71,6 +71,8 @@ interface Slot {
   lastError: string;
   output: string[];
   timer: NodeJS.Timeout | null;
+  /** A restart asked for (stop, then start) is under way. */
+  restarting: boolean;
 }
 
 const OUTPUT_LINES = 20;
@@ -143,6 +145,7 @@ export class Supervisor {
         lastError: '',
         output: [],
         timer: null,
+        restarting: false,
       });
     }
   }
@@ -179,6 +182,15 @@ export class Supervisor {
     const tail = slot.output.slice(-3).join(' | ');
     const why =
       slot.lastError + (tail ? ` Last output: ${tail}` : '') + (slot.spec.hint ? ` ${slot.spec.hint}` : '');
+    if (slot.restarting && slot.phase !== 'running' && slot.phase !== 'failed' && slot.phase !== 'backoff')
+      return {
+        name,
+        state: 'stopped',
+        pid,
+        since: null,
+        detail: `Restarting from ${slot.spec.configPath}.`,
+        pending: 'restarting',
+      };
     switch (slot.phase) {
       case 'running':
         return {
@@ -189,7 +201,14 @@ export class Supervisor {
           detail: `Run by Mailroom from ${slot.spec.configPath}${slot.restarts ? ` (restarted ${slot.restarts} time${slot.restarts === 1 ? '' : 's'})` : ''}.`,
         };
       case 'starting':
-        return { name, state: 'stopped', pid, since: null, detail: `Starting from ${slot.spec.configPath}.` };
+        return {
+          name,
+          state: 'stopped',
+          pid,
+          since: null,
+          detail: `Starting from ${slot.spec.configPath}.`,
+          pending: 'starting',
+        };
       case 'backoff':
         return {
           name,
@@ -206,8 +225,18 @@ export class Supervisor {
           since: null,
           detail: `${why} Mailroom gave up after ${slot.crashes} failed start${slot.crashes === 1 ? '' : 's'}; fix the cause and save the settings again, or restart Mailroom.`,
         };
-      case 'idle':
       case 'stopping':
+        return { name, state: 'stopped', pid, since: null, detail: 'Stopping.', pending: 'stopping' };
+      case 'idle':
+        // Never started yet, or its restart after a crash is about to begin.
+        return {
+          name,
+          state: 'stopped',
+          pid: null,
+          since: null,
+          detail: slot.lastError || 'Not started yet.',
+          ...(slot.lastError ? {} : { pending: 'starting' as const }),
+        };
       case 'stopped':
         return {
           name,
@@ -215,6 +244,8 @@ export class Supervisor {
           pid: null,
           since: null,
           detail: slot.lastError || 'Not started.',
+          // Its files are not rendered yet: Mailroom starts it once they are.
+          ...(/has not been rendered yet/.test(slot.lastError) ? { pending: 'starting' as const } : {}),
         };
     }
   }
@@ -275,6 +306,20 @@ export class Supervisor {
   async stop(name: DaemonName): Promise<void> {
     const slot = this.slots.get(name);
     if (slot) await this.stopSlot(slot);
+  }
+
+  /** Stops and starts it again; while it does, its state says `pending: 'restarting'` (not down). */
+  async restart(name: DaemonName): Promise<void> {
+    const slot = this.slots.get(name);
+    if (!slot) return;
+    slot.restarting = true;
+    try {
+      await this.stopSlot(slot);
+      slot.crashes = 0;
+      await this.launch(slot);
+    } finally {
+      slot.restarting = false;
+    }
   }
 
   private async stopSlot(slot: Slot, keepError = false): Promise<void> {

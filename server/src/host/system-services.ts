@@ -151,12 +151,18 @@ export function stateFromUnit(name: DaemonName, p: UnitProperties): DaemonState 
         detail: `${u.label} failed (${p.Result || 'unknown reason'}). Read \`journalctl -u ${u.stateUnit}\`, then: systemctl restart ${u.reloadUnit}`,
       };
     case 'activating':
-      return { ...base, state: 'stopped', detail: `${u.label} is starting (${p.SubState || 'activating'}).` };
+      return {
+        ...base,
+        state: 'stopped',
+        detail: `${u.label} is starting (${p.SubState || 'activating'}).`,
+        pending: 'starting',
+      };
     case 'deactivating':
       return {
         ...base,
         state: 'stopped',
         detail: `${u.label} is stopping (${p.SubState || 'deactivating'}).`,
+        pending: 'stopping',
       };
     default:
       return {

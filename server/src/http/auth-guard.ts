@@ -54,6 +54,7 @@ export function installAuthGuard(
   app.decorateRequest('auditTarget', null);
   app.decorateRequest('auditDetails', null);
   app.decorateRequest('auditDone', false);
+  app.decorateRequest('auditOutcome', null);
 
   // Callback-style hooks: most requests need no asynchronous work here, and an async hook costs
   // a promise per request on the hottest path.
@@ -148,7 +149,7 @@ export function installAuthGuard(
       action,
       target,
       ip: request.ip,
-      outcome: reply.statusCode < 400 ? 'success' : 'failure',
+      outcome: reply.statusCode < 400 && request.auditOutcome !== 'failure' ? 'success' : 'failure',
       details: request.auditDetails ?? (reply.statusCode >= 400 ? { status: reply.statusCode } : null),
     })
       .catch((err: unknown) => request.log.error({ err }, 'audit write failed'))

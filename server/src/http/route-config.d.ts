@@ -27,6 +27,11 @@ declare module 'fastify' {
     listEtag: string | null;
     /** What the response cache did with this request (features/api-monitoring); null: not a cached route. */
     apiCache: 'hit' | 'miss' | 'bypass' | null;
+    /**
+     * A call answered 2xx whose action did not happen (an answer with `ok: false`: refused or
+     * failed) is audited as a failure; null: the status code decides.
+     */
+    auditOutcome: 'failure' | null;
   }
   interface FastifyInstance {
     /** Every route registered on the app (see http/route-list.ts). */

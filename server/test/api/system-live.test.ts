@@ -131,6 +131,45 @@ describe.each(dialects())('system live view on %s', (dialect) => {
     expect(missing.statusCode).toBe(404);
   });
 
+  it('offers Start/Stop/Restart only for what Mailroom runs, and audits an ok:false answer as refused, never success', async () => {
+    const services = (await t.call({ url: '/api/system/services' })).json<{
+      services: { id: string; controllable: boolean; impact: string | null }[];
+    }>().services;
+    // No supervisor here (local mode, daemons not run): nothing is Mailroom's to start or stop.
+    expect(services.filter((s) => s.controllable)).toEqual([]);
+    // What a stop or restart interrupts, for the confirmation.
+    expect(services.find((s) => s.id === 'postfix')!.impact).toMatch(/^Mail delivery pauses/);
+    expect(services.find((s) => s.id === 'mailroom')!.impact).toBeNull();
+
+    for (const [id, action] of [
+      ['apache2', 'start'],
+      ['postfix', 'restart'],
+      ['mailroom', 'restart'],
+    ] as const) {
+      const res = await t.call({
+        method: 'POST',
+        url: `/api/system/services/${id}/action`,
+        payload: { action },
+      });
+      expect(res.json<{ ok: boolean }>().ok).toBe(false);
+    }
+    const restartAll = await t.call({ method: 'POST', url: '/api/system/services/restart-all' });
+    expect(restartAll.json<{ results: unknown[] }>().results).toEqual([]);
+
+    const lines = await t.deps.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target', 'outcome', 'details'])
+      .where('action', '=', 'system.service.action')
+      .orderBy('id')
+      .execute();
+    const byTarget = new Map(lines.map((l) => [l.target, l]));
+    for (const id of ['apache2', 'postfix', 'mailroom']) {
+      const line = byTarget.get(id)!;
+      expect(line.outcome, id).toBe('failure');
+      expect(JSON.parse(String(line.details)), id).toMatchObject({ result: 'refused' });
+    }
+  });
+
   it('lists processes, kills a throwaway one, refuses PID 1 and itself, and audits it', async () => {
     const pid = child.pid!;
     const list = await t.call({ method: 'GET', url: '/api/system/processes' });

@@ -23,13 +23,19 @@ export async function refreshSystemStatus(): Promise<boolean> {
       queryFn: fetchSystemStatus,
       staleTime: 0,
     });
-    notify({ type: 'success', title: 'System status refreshed', message: `Status: ${s.status}` });
+    notify({
+      type: 'success',
+      title: 'System status refreshed',
+      message: `Status: ${s.status}`,
+      key: 'system-status.refresh',
+    });
     return true;
   } catch (err) {
     notify({
       type: 'error',
       title: 'Failed to refresh system status',
       message: errorMessage(err),
+      key: 'system-status.refresh',
       actions: [{ label: 'Retry', style: 'primary', onClick: () => void refreshSystemStatus() }],
     });
     return false;

@@ -1,7 +1,7 @@
 import type { MetricsAnswer } from '@mailroom/contract/system-metrics';
 import { Card, Group, RingProgress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
-import { average, metricStatus, STATUS_COLOR, THRESHOLDS } from '../api/live-metrics.ts';
+import { average, metricStatus, STATUS_COLOR } from '../api/live-metrics.ts';
 import { formatBytes } from '../lib/format.ts';
 import { StatusBadge } from './status-badge.tsx';
 
@@ -61,16 +61,21 @@ export function MetricGauges({ data }: { data: MetricsAnswer }) {
       <Gauge
         label="CPU"
         value={s.cpuUsage}
-        t={THRESHOLDS.cpu}
+        t={data.thresholds.cpu}
         caption={`Average ${average(last30('cpu'))}% · load ${s.loadAverage[0]}`}
       />
       <Gauge
         label="Memory"
         value={s.memoryUsage}
-        t={THRESHOLDS.memory}
+        t={data.thresholds.memory}
         caption={`Average ${average(last30('memory'))}%`}
       />
-      <Gauge label="Disk" value={s.diskUsage} t={THRESHOLDS.disk} caption="Data folder's file system" />
+      <Gauge
+        label="Disk"
+        value={s.diskUsage}
+        t={data.thresholds.disk}
+        caption="Data folder's file system, used of what users can use (as df shows)"
+      />
       <Card withBorder radius="md" padding="md">
         <Text size="xs" tt="uppercase" fw={700} c="dimmed">
           Network
@@ -92,7 +97,7 @@ export function MetricGauges({ data }: { data: MetricsAnswer }) {
           </Text>
         </Group>
         <Text size="xs" c="dimmed" mt={4}>
-          {s.activeConnections} active connections
+          {s.activeConnections} active connections (established TCP)
         </Text>
       </Card>
     </SimpleGrid>

@@ -17,7 +17,7 @@ export interface PageHeaderProps {
 /** Breadcrumb (links, the last one plain text), title, optional subtitle and header buttons. */
 export function PageHeader({ title, breadcrumbs, subtitle, actions }: PageHeaderProps) {
   return (
-    <Stack gap="xs" mb="lg">
+    <Stack gap="xs" mb="lg" data-page-header>
       {breadcrumbs && breadcrumbs.length > 0 && (
         <Breadcrumbs component="nav" aria-label="Breadcrumb" separatorMargin={6}>
           {breadcrumbs.map((c, i) =>

@@ -132,3 +132,35 @@ describe('notification rules', () => {
     expect(reduceNotifications(s, { type: 'markAllRead' })).toBe(s);
   });
 });
+
+describe('a failure of an action that then succeeds (issue 22 #19)', () => {
+  it('goes away, from the bell and the screen, when the same action then succeeds', () => {
+    const store = createNotificationsStore();
+    const gone: string[] = [];
+    store.onSuperseded((id) => gone.push(id));
+    const failed = store.notify({
+      type: 'error',
+      title: 'Failed to refresh system status',
+      message: 'Server Error: 500',
+      key: 'system-status.refresh',
+    });
+    const other = store.notify({
+      type: 'error',
+      title: 'Failed to save',
+      message: 'x',
+      key: 'settings.save',
+    });
+    store.notify({
+      type: 'success',
+      title: 'System status refreshed',
+      message: 'Status: running',
+      key: 'system-status.refresh',
+    });
+    const ids = store.getSnapshot().map((n) => n.id);
+    expect(ids).not.toContain(failed);
+    expect(ids).toContain(other);
+    expect(gone).toEqual([failed]);
+    store.succeeded('settings.save');
+    expect(store.getSnapshot().map((n) => n.id)).not.toContain(other);
+  });
+});

@@ -20,6 +20,12 @@ export interface NotifyInput {
   message: string;
   persistent?: boolean;
   actions?: NotificationAction[];
+  /**
+   * The action this is about (`system-status.refresh`, `service.postfix.restart`…). A success with
+   * the same key takes away the earlier failures and warnings of that action: a "Failed to …"
+   * does not stay up once the same action worked.
+   */
+  key?: string;
 }
 
 export interface AppNotification {
@@ -31,6 +37,7 @@ export interface AppNotification {
   read: boolean;
   persistent: boolean;
   actions: NotificationAction[];
+  key?: string;
 }
 
 export type NotificationsAction =
@@ -89,6 +96,7 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
   const timers = new Map<string, unknown>();
   const listeners = new Set<() => void>();
   const addedListeners = new Set<(n: AppNotification) => void>();
+  const removedListeners = new Set<(id: string) => void>();
 
   function dispatch(action: NotificationsAction): void {
     const next = reduceNotifications(state, action);
@@ -104,7 +112,17 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
     for (const l of listeners) l();
   }
 
+  /** The action `key` worked: its earlier failures and warnings go (from the bell and the screen). */
+  function succeeded(key: string): void {
+    for (const old of state)
+      if (old.key === key && (old.type === 'error' || old.type === 'warning')) {
+        dispatch({ type: 'remove', id: old.id });
+        for (const l of removedListeners) l(old.id);
+      }
+  }
+
   function notify(input: NotifyInput): string {
+    if (input.key && (input.type === 'success' || input.type === 'info')) succeeded(input.key);
     seq += 1;
     const id = `n${Date.now().toString(36)}-${seq}`;
     const notification: AppNotification = {
@@ -116,6 +134,7 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
       read: false,
       persistent: input.persistent ?? defaultPersistent(input.type),
       actions: input.actions ?? [],
+      ...(input.key ? { key: input.key } : {}),
     };
     dispatch({ type: 'add', notification });
     if (!notification.persistent) {
@@ -133,6 +152,7 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
 
   return {
     notify,
+    succeeded,
     markRead: (id: string) => dispatch({ type: 'markRead', id }),
     markAllRead: () => dispatch({ type: 'markAllRead' }),
     remove: (id: string) => dispatch({ type: 'remove', id }),
@@ -148,6 +168,11 @@ export function createNotificationsStore(opts: StoreOptions = {}) {
       addedListeners.add(listener);
       return () => addedListeners.delete(listener);
     },
+    /** For the shell's toasts: a notification a later success of the same action took away. */
+    onSuperseded: (listener: (id: string) => void): (() => void) => {
+      removedListeners.add(listener);
+      return () => removedListeners.delete(listener);
+    },
   };
 }
 
@@ -158,6 +183,11 @@ export const notificationsStore = createNotificationsStore();
 
 export function notify(input: NotifyInput): string {
   return notificationsStore.notify(input);
+}
+
+/** The action `key` worked without a message of its own: its earlier failures go. */
+export function actionSucceeded(key: string): void {
+  notificationsStore.succeeded(key);
 }
 
 export function useNotifications() {

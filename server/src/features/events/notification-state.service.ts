@@ -30,8 +30,11 @@ export async function listNotifications(db: Db, adminId: number): Promise<Notifi
       j.onRef('m.notification_id', '=', 'n.id').on('m.admin_id', '=', adminId),
     )
     .select(['n.id', 'n.at', 'n.level', 'n.title', 'n.message', 'n.job_id', 'm.read', 'm.cleared'])
+    .leftJoin('system_alerts as sa', 'sa.id', 'n.alert_id')
     .where('n.id', '>', w.cleared_upto)
     .where((eb) => eb.or([eb('m.cleared', 'is', null), eb('m.cleared', '=', 0)]))
+    // An alert's notification leaves the bell once the alert is resolved.
+    .where((eb) => eb.or([eb('n.alert_id', 'is', null), eb('sa.resolved_at', 'is', null)]))
     .orderBy('n.id', 'desc')
     .limit(NOTIFICATIONS_SHOWN)
     .execute();

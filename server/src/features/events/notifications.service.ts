@@ -7,7 +7,14 @@ type Db = Kysely<Database>;
 /** Stores a notification; every process's events stream delivers it to the consoles. */
 export async function notify(
   db: Db,
-  n: { level: NotificationEvent['level']; title: string; message: string; jobId?: number | null },
+  n: {
+    level: NotificationEvent['level'];
+    title: string;
+    message: string;
+    jobId?: number | null;
+    /** A system alert's notification: the bell shows it while the alert is open. */
+    alertId?: number | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('notifications')
@@ -17,6 +24,7 @@ export async function notify(
       title: n.title.slice(0, 200),
       message: n.message.slice(0, 1000),
       job_id: n.jobId ?? null,
+      alert_id: n.alertId ?? null,
     })
     .execute();
 }

@@ -23,11 +23,65 @@ export function toAlert(r: Selectable<SystemAlertTable>): SystemAlert {
   };
 }
 
-/** `active`: every alert not yet acknowledged (open or resolved); `all`: the latest 500. */
-export async function listAlerts(db: Db, state: 'active' | 'all' = 'active'): Promise<SystemAlert[]> {
+/**
+ * `active`: every alert not yet acknowledged (open or resolved); `open`: not resolved and not
+ * acknowledged (what is wrong now); `all`: the latest 500.
+ */
+export async function listAlerts(
+  db: Db,
+  state: 'active' | 'open' | 'all' = 'active',
+): Promise<SystemAlert[]> {
   let q = db.selectFrom('system_alerts').selectAll().orderBy('raised_at', 'desc').orderBy('id', 'desc');
-  q = state === 'active' ? q.where('acknowledged_at', 'is', null) : q.limit(500);
+  if (state === 'all') q = q.limit(500);
+  else q = q.where('acknowledged_at', 'is', null);
+  if (state === 'open') q = q.where('resolved_at', 'is', null);
   return (await q.execute()).map(toAlert);
+}
+
+/** Open critical alerts (the dashboard's status). */
+export async function openCriticalAlerts(db: Db): Promise<SystemAlert[]> {
+  const rows = await db
+    .selectFrom('system_alerts')
+    .selectAll()
+    .where('resolved_at', 'is', null)
+    .where('severity', '=', 'critical')
+    .orderBy('id', 'desc')
+    .limit(20)
+    .execute();
+  return rows.map(toAlert);
+}
+
+/**
+ * A warning or critical alert reaches the notifications bell when raised (or escalated), and its
+ * resolution is announced too; the bell shows an alert's notifications only while it is open.
+ */
+export interface AlertNotice {
+  level: 'success' | 'warning' | 'error';
+  title: string;
+  message: string;
+  alertId: number;
+}
+
+export async function notifyAlert(
+  notify: (n: AlertNotice) => Promise<void>,
+  change: { event: 'alert.raised' | 'alert.resolved'; alert: SystemAlert; escalated?: boolean },
+): Promise<void> {
+  const a = change.alert;
+  if (a.severity !== 'warning' && a.severity !== 'critical') return;
+  if (change.event === 'alert.raised')
+    await notify({
+      level: a.severity === 'critical' ? 'error' : 'warning',
+      title: a.title,
+      message: a.message,
+      alertId: a.id,
+    });
+  else
+    await notify({
+      level: 'success',
+      title: `Resolved: ${a.title}`,
+      message: 'The condition is over.',
+      alertId: a.id,
+    });
 }
 
 export async function acknowledgeAlert(db: Db, id: number, actor: string): Promise<number> {

@@ -5,7 +5,7 @@ import type {
   SeriesPoint,
   SystemStats,
 } from '@mailroom/contract/system-metrics';
-import { cpuPercent, type HostSample, readHostSample } from '../../host/proc-stats.ts';
+import { cpuPercent, diskPercent, type HostSample, readHostSample } from '../../host/proc-stats.ts';
 import type { MetricsSource } from './metrics-source.ts';
 
 export interface CollectorOptions {
@@ -109,7 +109,7 @@ export class MetricsCollector implements MetricsSource {
   }
 
   /** The latest figures with the 60-minute series (the running minute included) and the live window. */
-  async snapshot(): Promise<MetricsAnswer> {
+  async snapshot(): Promise<Omit<MetricsAnswer, 'thresholds'>> {
     if (!this.current) await this.sample();
     const series = {} as PerformanceSeries;
     for (const k of KEYS) {
@@ -167,7 +167,7 @@ export class MetricsCollector implements MetricsSource {
       // The first reading has no earlier one: the average since boot.
       cpuUsage: round1(cpuPercent(prev?.sample.cpu ?? { idle: 0, total: 0 }, s.cpu)),
       memoryUsage: s.mem.total ? round1((100 * (s.mem.total - s.mem.available)) / s.mem.total) : 0,
-      diskUsage: s.disk.total ? round1((100 * s.disk.used) / s.disk.total) : 0,
+      diskUsage: round1(diskPercent(s.disk)),
       networkIn: Math.round(prev ? rate(s.net.rx, prev.sample.net.rx) : 0),
       networkOut: Math.round(prev ? rate(s.net.tx, prev.sample.net.tx) : 0),
       activeConnections: s.established,

@@ -22,6 +22,8 @@ interface Known {
   /** Process names (comm) that are this service when systemd gives no pid. */
   comm: string[];
   port: (deps: AppDeps) => number | null;
+  /** What stops while it is stopped or restarting (the confirmation says it). */
+  impact: string;
 }
 
 const pgPort = (deps: AppDeps) => {
@@ -43,6 +45,7 @@ const KNOWN: Known[] = [
     unit: 'postfix.service',
     comm: ['master'],
     port: (d) => d.config.ports.smtp,
+    impact: 'Mail delivery pauses: no mail is received or sent while Postfix is down.',
   },
   {
     id: 'dovecot',
@@ -52,6 +55,7 @@ const KNOWN: Known[] = [
     unit: 'dovecot.service',
     comm: ['dovecot'],
     port: (d) => d.config.ports.imap,
+    impact: 'Mailbox access pauses: IMAP clients are disconnected and incoming mail waits in the queue.',
   },
   {
     id: 'named',
@@ -61,6 +65,7 @@ const KNOWN: Known[] = [
     unit: 'named.service',
     comm: ['named'],
     port: (d) => d.config.ports.dns,
+    impact: 'DNS answers for your zones stop: mail to your domains may be delayed while BIND is down.',
   },
   {
     id: 'rspamd',
@@ -70,6 +75,7 @@ const KNOWN: Known[] = [
     unit: 'rspamd.service',
     comm: ['rspamd'],
     port: () => null,
+    impact: 'Spam filtering and DKIM signing pause while Rspamd is down.',
   },
   {
     id: 'apache2',
@@ -78,6 +84,7 @@ const KNOWN: Known[] = [
     unit: 'apache2.service',
     comm: ['apache2'],
     port: () => 80,
+    impact: 'The websites this server hosts stop answering.',
   },
   {
     id: 'postgresql',
@@ -86,6 +93,7 @@ const KNOWN: Known[] = [
     unit: 'postgresql.service',
     comm: ['postgres'],
     port: pgPort,
+    impact: 'The database stops: the console and mail lookups fail until it is back.',
   },
 ];
 
@@ -179,6 +187,16 @@ export class ServicesService {
           : `Not run by Mailroom in local mode${p ? ' (found running on this machine)' : ''}; start it with systemd or by hand.`;
       }
       const use = treeUsage(rows, status === 'running' ? pid : null);
+      const daemonState = k.daemon ? daemons.find((x) => x.name === k.daemon)?.state : undefined;
+      const controllable = systemMode(deps)
+        ? true
+        : Boolean(
+            k.daemon &&
+            deps.services?.control &&
+            daemonState !== undefined &&
+            daemonState !== 'not-installed' &&
+            daemonState !== 'unmanaged',
+          );
       out.push({
         id: k.id,
         name: k.name,
@@ -191,6 +209,8 @@ export class ServicesService {
         port: k.port(deps),
         pid: status === 'running' ? pid : null,
         ...(note ? { note } : {}),
+        controllable,
+        impact: k.impact,
       });
     }
     const self = rows.find((r) => r.pid === process.pid);
@@ -206,6 +226,8 @@ export class ServicesService {
       port: deps.config.port,
       pid: process.pid,
       note: 'Mailroom does not stop or restart itself from its own console (systemctl restart mailroom).',
+      controllable: false,
+      impact: null,
     });
     return out;
   }
@@ -215,15 +237,16 @@ export class ServicesService {
     return { running: list.filter((s) => s.status === 'running').length, total: list.length };
   }
 
-  async act(id: string, action: Action): Promise<{ ok: boolean; message: string }> {
+  async act(id: string, action: Action): Promise<{ ok: boolean; message: string; refused?: boolean }> {
     const k = KNOWN.find((x) => x.id === id);
     if (id === 'mailroom')
       return {
         ok: false,
+        refused: true,
         message:
           'Mailroom does not stop or restart itself from its own console: run systemctl restart mailroom on the server.',
       };
-    if (!k) return { ok: false, message: `No service ${id}.` };
+    if (!k) return { ok: false, refused: true, message: `No service ${id}.` };
     if (systemMode(this.deps)) {
       const sudo = process.getuid?.() !== 0;
       const [cmd, ...args] = controlCommand(k.unit, action, sudo);
@@ -242,16 +265,19 @@ export class ServicesService {
     if (!k.daemon)
       return {
         ok: false,
+        refused: true,
         message: `${k.name} is not run by Mailroom in local mode; start or stop it with systemd or by hand.`,
       };
     const control = this.deps.services?.control?.bind(this.deps.services);
     if (!control)
       return {
         ok: false,
+        refused: true,
         message: `Mailroom was started without its daemon supervisor, so it cannot ${action} ${k.name}.`,
       };
     const r = await control(k.daemon, action);
-    return { ok: r.ok, message: `${k.name}: ${r.output}` };
+    // Not attempted: the supervisor does not run it (not installed, not root, MAILROOM_RUN_DAEMONS=0).
+    return { ok: r.ok, message: `${k.name}: ${r.output}`, ...(r.ok || r.attempted ? {} : { refused: true }) };
   }
 
   private async unitStates(units: string[]): Promise<Map<string, Record<string, string>>> {

@@ -5,11 +5,16 @@ import { systemAdminRoutes as r } from '@mailroom/contract/system-admin';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { Apt, aptOptions } from '../../host/apt.ts';
-import { runCommand } from '../../host/run-command.ts';
 import { conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
-import { acknowledgeAlert, acknowledgeAll, listAlerts } from './alerts.service.ts';
+import {
+  acknowledgeAlert,
+  acknowledgeAll,
+  type AlertNotice,
+  listAlerts,
+  notifyAlert,
+} from './alerts.service.ts';
 import { startBackupScheduler } from './backups-scheduler.ts';
 import {
   BACKUP_JOB,
@@ -27,6 +32,7 @@ import {
 import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
 import type { MetricsSource } from './metrics-source.ts';
+import { postfixQueueSize } from './queue-size.service.ts';
 import { reapplyAfterRestore, restoreDaemons } from './restore-reapply.ts';
 import { restoreJob } from './restore.service.ts';
 import {
@@ -64,19 +70,10 @@ export interface SystemAdminOptions {
   queueSize?: AlertInputs['queueSize'];
   /** How often alerts are evaluated without a metrics sample (default 30 s). */
   alertIntervalMs?: number;
-}
-
-/** Messages in the Postfix queue (`postqueue -j`: one JSON line per message), null when unreadable. */
-function postfixQueueSize(configDir: string) {
-  return async (): Promise<number | null> => {
-    try {
-      await fs.access(path.join(configDir, 'main.cf'));
-      const { stdout } = await runCommand('postqueue', ['-c', configDir, '-j']);
-      return stdout.split('\n').filter((l) => l.startsWith('{')).length;
-    } catch {
-      return null;
-    }
-  };
+  /** How long conditions must hold or be over (tests shorten it; default DEFAULT_TIMING). */
+  alertTiming?: AlertInputs['timing'];
+  /** Puts a notification in every administrator's bell (the events area's, wired in app.ts). */
+  notify?: (n: AlertNotice) => Promise<void>;
 }
 
 /**
@@ -120,9 +117,15 @@ export function registerSystemAdmin(
       metrics: opts.metrics,
       services: deps.services,
       queueSize: opts.queueSize ?? postfixQueueSize(deps.host.path('/etc/postfix')),
+      // Read at each evaluation: tests set deps.clock after the app is built.
+      clock: () => (deps.clock ?? Date.now)(),
+      timing: opts.alertTiming,
     },
     async (changes) => {
-      for (const c of changes) await queueEvent(db, jobs, c.event, c.alert);
+      for (const c of changes) {
+        await queueEvent(db, jobs, c.event, c.alert);
+        if (opts.notify) await notifyAlert(opts.notify, c);
+      }
     },
     (err) => app.log.error({ err }, 'alert evaluation failed'),
   );

@@ -29,6 +29,7 @@ import { flushQueue, listQueue, showQueued, superviseQueued } from './mail-queue
 import type { MetricsCollector } from './metrics-collector.ts';
 import { killProcess } from './processes.service.ts';
 import type { ServicesService } from './services.service.ts';
+import { alertThresholds, readSettingValues } from './system-settings.service.ts';
 
 export interface SystemLiveParts {
   collector: MetricsCollector;
@@ -40,22 +41,39 @@ export interface SystemLiveParts {
 export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: SystemLiveParts): void {
   const { collector, processes, services } = parts;
 
-  registerRoute(app, systemMetricsRoutes.metrics, async () => collector.snapshot());
+  registerRoute(app, systemMetricsRoutes.metrics, async () => ({
+    ...(await collector.snapshot()),
+    thresholds: alertThresholds(await readSettingValues(deps.database.db)),
+  }));
   registerRoute(app, systemMetricsRoutes.services, async () => ({ services: await services.list() }));
   registerRoute(app, r.serviceAction, async ({ params, body, request }) => {
     if (!(await services.list()).some((s) => s.id === params.id)) throw notFound(`No service ${params.id}.`);
-    request.auditDetails = { action: body.action };
     const res = await services.act(params.id, body.action);
+    // ok:false is a refusal (Mailroom does not run it) or a failure, never a success.
+    request.auditDetails = {
+      action: body.action,
+      result: res.ok ? 'done' : res.refused ? 'refused' : 'failed',
+      ...(res.ok ? {} : { message: res.message }),
+    };
+    if (!res.ok) request.auditOutcome = 'failure';
     collector.servicesChanged();
     const service = (await services.list()).find((s) => s.id === params.id)!;
     return { ...res, service };
   });
-  registerRoute(app, r.restartAll, async () => {
+  registerRoute(app, r.restartAll, async ({ request }) => {
     const results = [];
     for (const s of await services.list()) {
-      if (s.status !== 'running' || s.id === 'mailroom') continue;
-      results.push({ id: s.id, ...(await services.act(s.id, 'restart')) });
+      // Only what Mailroom runs (or systemd runs for it) and is running now.
+      if (s.status !== 'running' || !s.controllable) continue;
+      const res = await services.act(s.id, 'restart');
+      results.push({ id: s.id, ok: res.ok, message: res.message });
     }
+    const failed = results.filter((x) => !x.ok);
+    request.auditDetails = {
+      restarted: results.filter((x) => x.ok).map((x) => x.id),
+      ...(failed.length ? { failed: failed.map((x) => `${x.id}: ${x.message}`) } : {}),
+    };
+    if (failed.length) request.auditOutcome = 'failure';
     collector.servicesChanged();
     return { results };
   });

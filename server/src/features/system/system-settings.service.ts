@@ -5,6 +5,7 @@ import {
   type SystemSettingsForm,
 } from '@mailroom/contract/system-admin';
 import { fieldMessages } from '@mailroom/contract/messages';
+import type { MetricThresholds } from '@mailroom/contract/system-metrics';
 import { isEmailAddress } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
@@ -239,6 +240,22 @@ export async function readSettingValues(db: Db): Promise<SettingValuesMap> {
 
 export function settingNumber(values: SettingValuesMap, id: string): number {
   return Number(values[id] ?? DEFS.get(id)?.defaultValue);
+}
+
+/**
+ * The one set of CPU, memory and disk thresholds (percent): the alert engine raises from them and
+ * every metric card, gauge and the dashboard colour by them (sent with the metrics and the status).
+ */
+export function alertThresholds(values: SettingValuesMap): MetricThresholds {
+  const pair = (w: string, c: string) => ({
+    warning: settingNumber(values, w),
+    critical: settingNumber(values, c),
+  });
+  return {
+    cpu: pair('cpuWarning', 'cpuCritical'),
+    memory: pair('memoryWarning', 'memoryCritical'),
+    disk: pair('diskWarning', 'diskCritical'),
+  };
 }
 
 export function toAnswer(values: SettingValuesMap): SystemSettingsAnswer {

@@ -1,30 +1,127 @@
 import os from 'node:os';
-import si from 'systeminformation';
+import type { StatusReason, SystemStatus } from '@mailroom/contract/system';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { diskPercent, readHostSampleSync } from '../../host/proc-stats.ts';
+import type { DaemonState } from '../../host/service-control.ts';
+import { openCriticalAlerts } from './alerts.service.ts';
+import { alertThresholds, readSettingValues, settingNumber } from './system-settings.service.ts';
 
-export interface MachineStatus {
-  status: string;
-  uptime: number;
-  memory: { used: number; total: number };
-  disk: { used: number; total: number };
+const LABEL: Record<DaemonState['name'], string> = {
+  postfix: 'Postfix',
+  dovecot: 'Dovecot',
+  rspamd: 'Rspamd',
+  named: 'BIND',
+};
+/** What each daemon's absence means for the mail server, in the reason line. */
+const ROLE: Record<DaemonState['name'], string> = {
+  postfix: 'mail is neither received nor sent',
+  dovecot: 'mailboxes cannot be read and local delivery waits',
+  rspamd: 'spam filtering and DKIM signing are off',
+  named: "the server's zones are not answered",
+};
+
+export interface StatusSources {
+  dataDir: string;
+  /** The mail and DNS daemons' states (the supervisor's or systemd's own knowledge). */
+  daemons: () => Promise<DaemonState[]>;
+  /** Messages in the mail queue (a shared, cached reading), null when unreadable. */
+  queueSize: () => Promise<number | null>;
 }
 
-/** Reads the machine: uptime, memory in use (without caches) and the disk holding `dataDir`. */
-export async function readMachineStatus(dataDir: string): Promise<MachineStatus> {
-  const [mem, disks] = await Promise.all([si.mem(), si.fsSize()]);
-  // The file system that holds the data folder: the longest mount point that prefixes it.
-  const disk =
-    disks
-      .filter(
-        (d) => dataDir === d.mount || dataDir.startsWith(d.mount.endsWith('/') ? d.mount : d.mount + '/'),
-      )
-      .sort((a, b) => b.mount.length - a.mount.length)[0] ?? disks.find((d) => d.mount === '/');
-  const memUsed = mem.active > 0 ? mem.active : mem.total - mem.available;
-  const diskFull = disk ? disk.use >= 98 : false;
-  const memFull = mem.total > 0 ? mem.available / mem.total < 0.02 : false;
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * The dashboard's status (issue 22 #14): the mail and DNS daemons, open critical alerts, the mail
+ * queue, disk and memory, with one reason per problem. Memory and disk are read as the metrics
+ * collector reads them (/proc/meminfo's MemAvailable, statfs of the data folder), so every screen
+ * shows the same figures, judged by the same thresholds as the alerts.
+ */
+export async function readMachineStatus(db: Kysely<Database>, src: StatusSources): Promise<SystemStatus> {
+  const sample = readHostSampleSync(src.dataDir);
+  const [settings, daemons, critical, queueSize] = await Promise.all([
+    readSettingValues(db),
+    src.daemons().catch((): DaemonState[] => []),
+    openCriticalAlerts(db),
+    src.queueSize().catch(() => null),
+  ]);
+  const thresholds = alertThresholds(settings);
+  const memUsed = Math.max(0, sample.mem.total - sample.mem.available);
+  const memory = {
+    used: memUsed,
+    total: sample.mem.total,
+    percent: sample.mem.total ? round1((100 * memUsed) / sample.mem.total) : 0,
+  };
+  const disk = { ...sample.disk, percent: round1(diskPercent(sample.disk)) };
+
+  const reasons: StatusReason[] = [];
+  for (const d of daemons) {
+    const label = LABEL[d.name];
+    if (d.state === 'failed')
+      reasons.push({
+        severity: 'critical',
+        source: d.name,
+        message: `${label} has failed: ${ROLE[d.name]}. ${d.detail}`,
+      });
+    else if (d.state === 'stopped' && d.pending)
+      reasons.push({ severity: 'warning', source: d.name, message: `${label} is ${d.pending}. ${d.detail}` });
+    else if (d.state === 'stopped')
+      reasons.push({
+        severity: 'critical',
+        source: d.name,
+        message: `${label} is stopped: ${ROLE[d.name]}. ${d.detail}`,
+      });
+  }
+  // A daemon's own line already says it is down; other critical alerts are named here.
+  const others = critical.filter((a) => a.type !== 'service');
+  if (others.length)
+    reasons.push({
+      severity: 'critical',
+      source: 'alerts',
+      message: `${others.length} open critical alert${others.length === 1 ? '' : 's'}: ${others
+        .slice(0, 3)
+        .map((a) => a.title)
+        .join('; ')}${others.length > 3 ? '; …' : ''}.`,
+    });
+  const queueLimit = settingNumber(settings, 'mailQueueSize');
+  if (queueSize !== null && queueSize > queueLimit)
+    reasons.push({
+      severity: 'warning',
+      source: 'queue',
+      message: `${queueSize} messages are waiting in the mail queue (alert above ${queueLimit}).`,
+    });
+  for (const [source, label, pct, t] of [
+    ['disk', 'Disk', disk.percent, thresholds.disk],
+    ['memory', 'Memory', memory.percent, thresholds.memory],
+  ] as const) {
+    if (pct >= t.critical)
+      reasons.push({
+        severity: 'critical',
+        source,
+        message: `${label} usage is ${pct.toFixed(1)}% (critical threshold ${t.critical}%).`,
+      });
+    else if (pct >= t.warning)
+      reasons.push({
+        severity: 'warning',
+        source,
+        message: `${label} usage is ${pct.toFixed(1)}% (warning threshold ${t.warning}%).`,
+      });
+  }
+  reasons.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'critical' ? -1 : 1));
+  const status = reasons.some((r) => r.severity === 'critical')
+    ? 'critical'
+    : reasons.length
+      ? 'degraded'
+      : 'running';
   return {
-    status: diskFull || memFull ? 'degraded' : 'running',
+    status,
     uptime: Math.floor(os.uptime()),
-    memory: { used: memUsed, total: mem.total },
-    disk: { used: disk?.used ?? 0, total: disk?.size ?? 0 },
+    memory,
+    disk,
+    reasons,
+    daemons: daemons.map(({ name, state, pid, since, detail }) => ({ name, state, pid, since, detail })),
+    openCriticalAlerts: critical.length,
+    queueSize,
+    thresholds,
   };
 }

@@ -46,8 +46,17 @@ beforeEach(() => {
           JSON.stringify({
             status: 'running',
             uptime: 86400 + 2 * 3600 + 3 * 60 + 9,
-            memory: { used: GB, total: 4 * GB },
-            disk: { used: 1.5 * GB, total: 10 * GB },
+            memory: { used: GB, total: 4 * GB, percent: 25 },
+            disk: { used: 1.5 * GB, total: 10 * GB, available: 8.5 * GB, percent: 15 },
+            reasons: [],
+            daemons: [],
+            openCriticalAlerts: 0,
+            queueSize: 0,
+            thresholds: {
+              cpu: { warning: 80, critical: 95 },
+              memory: { warning: 85, critical: 95 },
+              disk: { warning: 85, critical: 95 },
+            },
           }),
           { status: 200 },
         ),
@@ -167,8 +176,8 @@ describe('the console shell', () => {
     // The dashboard page is loaded on demand: give it time on a busy machine.
     expect(await screen.findByText('1d 2h 3m', {}, { timeout: 8000 })).toBeInTheDocument();
     expect(screen.getByText('running')).toBeInTheDocument();
-    expect(screen.getByText('1.00 GB / 4.00 GB')).toBeInTheDocument();
-    expect(screen.getByText('1.50 GB / 10.00 GB')).toBeInTheDocument();
+    expect(screen.getByText('1.00 GB / 4.00 GB · 25.0%')).toBeInTheDocument();
+    expect(screen.getByText('1.50 GB / 10.00 GB · 15.0%')).toBeInTheDocument();
     expect(
       screen.getAllByRole('link', { name: /Management|Monitoring|Operations/ }).length,
     ).toBeGreaterThanOrEqual(9);

@@ -28,7 +28,7 @@ import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { ACTION_LABELS, percent, when } from './mfa-format.ts';
+import { ACTION_LABELS, MFA_STATE_LABEL, mfaStateOf, percent, when } from './mfa-format.ts';
 import { UserDevicesModal } from './user-devices-modal.tsx';
 import { UsersTable } from './users-table.tsx';
 import { useMfaDashboard } from './use-mfa-data.ts';
@@ -44,7 +44,7 @@ function downloadReport(users: MfaUser[]): void {
     ...users.map((u) => [
       u.name,
       u.email,
-      u.mfaEnabled ? 'Enabled' : 'Disabled',
+      MFA_STATE_LABEL[mfaStateOf(u)],
       u.mfaMethod ?? '',
       String(u.mfaDevicesCount),
       String(u.backupCodesCount),

@@ -17,3 +17,17 @@ export const ACTION_LABELS: Record<string, string> = {
   device_added: 'Device added',
   device_removed: 'Device removed',
 };
+
+/**
+ * One MFA state per person, the same on /mfa and /mfa/management (badge, toggle, export):
+ * enabled (an active factor), required (must enrol at the next sign-in, none yet), disabled.
+ */
+export type MfaState = 'enabled' | 'required' | 'disabled';
+export function mfaStateOf(u: { mfaEnabled: boolean; status: string }): MfaState {
+  return u.mfaEnabled ? 'enabled' : u.status === 'enrolment required' ? 'required' : 'disabled';
+}
+export const MFA_STATE_LABEL: Record<MfaState, string> = {
+  enabled: 'Enabled',
+  required: 'Required, not enrolled',
+  disabled: 'Disabled',
+};

@@ -21,7 +21,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { AccountModal } from './account-modal.tsx';
 import { CONSOLE_ACCOUNTS_KEY, ConsoleAccounts, useDomainOptions } from './console-accounts.tsx';
-import { when } from './mfa-format.ts';
+import { mfaStateOf, when } from './mfa-format.ts';
 import { PolicyModal } from './policy-modal.tsx';
 import { runAction } from './run-action.ts';
 import { useInvalidateMfa, useMfaManagement } from './use-mfa-data.ts';
@@ -69,7 +69,7 @@ export default function MfaManagementPage() {
   const policies = data.policies ?? [];
 
   const toggleUser = (u: MfaUser) => {
-    const on = u.mfaEnabled || u.status === 'enrolment required';
+    const on = mfaStateOf(u) !== 'disabled';
     void runAction({
       confirm: {
         title: on ? 'Disable MFA' : 'Enable MFA for User',

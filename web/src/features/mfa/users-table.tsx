@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { DataTable, type TableSort } from '../../components/data-table/data-table.tsx';
 import type { ListPagerProps } from '../../components/list-pager.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
-import { when } from './mfa-format.ts';
+import { MFA_STATE_LABEL, mfaStateOf, when } from './mfa-format.ts';
 
 const rowId = (u: MfaUser) => `${u.kind ?? 'console'}:${u.id}`;
 const rowLabel = (u: MfaUser) => u.email;
@@ -58,8 +58,8 @@ export function UsersTable({
         enableSorting: false,
         cell: ({ row: { original: u } }) => (
           <StatusBadge
-            status={u.mfaEnabled ? 'enabled' : 'inactive'}
-            label={u.mfaEnabled ? 'Enabled' : 'Disabled'}
+            status={{ enabled: 'enabled', required: 'pending', disabled: 'inactive' }[mfaStateOf(u)]}
+            label={MFA_STATE_LABEL[mfaStateOf(u)]}
           />
         ),
       },
@@ -121,7 +121,7 @@ export function UsersTable({
               <Switch
                 size="sm"
                 aria-label={`MFA for ${u.email}`}
-                checked={u.mfaEnabled || u.status === 'enrolment required'}
+                checked={mfaStateOf(u) !== 'disabled'}
                 onChange={() => onToggle(u)}
               />
             )}

@@ -1,6 +1,5 @@
-import type { MetricsAnswer } from '@mailroom/contract/system-metrics';
+import type { MetricsAnswer, SystemService } from '@mailroom/contract/system-metrics';
 import {
-  ActionIcon,
   Alert,
   Button,
   Card,
@@ -20,26 +19,19 @@ import {
   IconCheck,
   IconCircleCheck,
   IconRefresh,
-  IconX,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import {
-  metricsKey,
-  metricStatus,
-  STATUS_COLOR,
-  THRESHOLDS,
-  trendOf,
-  useLiveMetrics,
-} from '../../api/live-metrics.ts';
+import { metricsKey, metricStatus, STATUS_COLOR, trendOf, useLiveMetrics } from '../../api/live-metrics.ts';
 import { servicesKey, useServiceAction, useSystemServices } from '../../api/system-services.ts';
+import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { TrendCharts } from '../../components/metric-trend-charts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatusBadge } from '../../components/status-badge.tsx';
 import { formatUptime } from '../../lib/format.ts';
-import { notify } from '../../lib/notifications-store.ts';
+import { actionSucceeded, notify } from '../../lib/notifications-store.ts';
 import { LiveLogStream } from './live-log-stream.tsx';
 import { alertsKey, useAcknowledge, useActiveAlerts } from './use-alerts.ts';
 
@@ -103,7 +95,7 @@ function Overview({ data }: { data: MetricsAnswer }) {
         name="CPU Usage"
         value={s.cpuUsage}
         unit="%"
-        t={THRESHOLDS.cpu}
+        t={data.thresholds.cpu}
         history={hist((x) => x.cpuUsage)}
         testId="metric-cpu"
       />
@@ -111,7 +103,7 @@ function Overview({ data }: { data: MetricsAnswer }) {
         name="Memory Usage"
         value={s.memoryUsage}
         unit="%"
-        t={THRESHOLDS.memory}
+        t={data.thresholds.memory}
         history={hist((x) => x.memoryUsage)}
         testId="metric-memory"
       />
@@ -119,7 +111,7 @@ function Overview({ data }: { data: MetricsAnswer }) {
         name="Disk Usage"
         value={s.diskUsage}
         unit="%"
-        t={THRESHOLDS.disk}
+        t={data.thresholds.disk}
         history={hist((x) => x.diskUsage)}
         testId="metric-disk"
       />
@@ -143,8 +135,14 @@ function ActiveAlerts({ every }: { every: number | false }) {
   const act = async (id: number | 'all') => {
     try {
       await ack.mutateAsync(id);
+      actionSucceeded('alerts.acknowledge');
     } catch (err) {
-      notify({ type: 'error', title: 'Failed to acknowledge', message: errorMessage(err) });
+      notify({
+        type: 'error',
+        title: 'Failed to acknowledge',
+        message: errorMessage(err),
+        key: 'alerts.acknowledge',
+      });
     }
   };
   return (
@@ -196,19 +194,39 @@ function ActiveAlerts({ every }: { every: number | false }) {
   );
 }
 
+/** The daemons whose restart or stop interrupts mail or DNS: always confirmed first. */
+const MAIL_DNS = new Set(['postfix', 'dovecot', 'rspamd', 'named']);
+
 function ServiceStatus({ every }: { every: number | false }) {
   const services = useSystemServices(every);
   const action = useServiceAction();
-  const run = async (id: string, name: string, verb: 'start' | 'restart') => {
+  const run = async (s: SystemService, verb: 'start' | 'restart') => {
+    if (verb === 'restart') {
+      const ok = await confirmAction({
+        title: `Restart ${s.name}?`,
+        message: `${s.name} stops while it restarts. ${s.impact ?? ''}`.trim(),
+        confirmLabel: 'Restart',
+        danger: MAIL_DNS.has(s.id),
+      });
+      if (!ok) return;
+    }
     try {
-      const r = await action.mutateAsync({ id, action: verb });
+      const r = await action.mutateAsync({ id: s.id, action: verb });
       notify({
         type: r.ok ? 'success' : 'error',
-        title: r.ok ? `${name} ${verb === 'start' ? 'started' : 'restarted'}` : `Could not ${verb} ${name}`,
+        title: r.ok
+          ? `${s.name} ${verb === 'start' ? 'started' : 'restarted'}`
+          : `Could not ${verb} ${s.name}`,
         message: r.message,
+        key: `service.${s.id}`,
       });
     } catch (err) {
-      notify({ type: 'error', title: `Could not ${verb} ${name}`, message: errorMessage(err) });
+      notify({
+        type: 'error',
+        title: `Could not ${verb} ${s.name}`,
+        message: errorMessage(err),
+        key: `service.${s.id}`,
+      });
     }
   };
   return (
@@ -230,7 +248,7 @@ function ServiceStatus({ every }: { every: number | false }) {
           </Table.Thead>
           <Table.Tbody>
             {(services.data?.services ?? []).map((s) => (
-              <Table.Tr key={s.id}>
+              <Table.Tr key={s.id} data-testid={`service-${s.id}`}>
                 <Table.Td>
                   <Text size="sm" fw={500}>
                     {s.name}
@@ -247,17 +265,18 @@ function ServiceStatus({ every }: { every: number | false }) {
                 <Table.Td>{s.status === 'running' ? formatUptime(s.uptime) : '—'}</Table.Td>
                 <Table.Td>{s.lastRestart ? new Date(s.lastRestart).toLocaleString() : '—'}</Table.Td>
                 <Table.Td>
-                  {s.id === 'mailroom' ? (
-                    <Tooltip label={s.note ?? ''}>
-                      <ActionIcon variant="subtle" disabled aria-label="Mailroom is not restarted from here">
-                        <IconX size={16} aria-hidden />
-                      </ActionIcon>
+                  {!s.controllable ? (
+                    // Start/Restart only for what Mailroom runs (or systemd runs for it).
+                    <Tooltip label={s.note ?? 'Not run by Mailroom'} multiline maw={320}>
+                      <Text size="xs" c="dimmed" tabIndex={0}>
+                        Not run by Mailroom
+                      </Text>
                     </Tooltip>
                   ) : s.status === 'running' ? (
                     <Button
                       size="xs"
                       variant="default"
-                      onClick={() => void run(s.id, s.name, 'restart')}
+                      onClick={() => void run(s, 'restart')}
                       loading={action.isPending && action.variables?.id === s.id}
                     >
                       Restart
@@ -266,7 +285,7 @@ function ServiceStatus({ every }: { every: number | false }) {
                     <Button
                       size="xs"
                       leftSection={<IconCheck size={14} aria-hidden />}
-                      onClick={() => void run(s.id, s.name, 'start')}
+                      onClick={() => void run(s, 'start')}
                       loading={action.isPending && action.variables?.id === s.id}
                     >
                       Start

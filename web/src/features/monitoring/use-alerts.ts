@@ -2,12 +2,13 @@ import { systemAlertRoutes } from '@mailroom/contract/system-alerts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../api/client.ts';
 
-export const alertsKey = ['system', 'alerts', 'active'] as const;
+/** Active Alerts on /monitoring: what is wrong now (open, not acknowledged); resolved ones leave. */
+export const alertsKey = ['system', 'alerts', 'open'] as const;
 
 export function useActiveAlerts(refetchInterval: number | false) {
   return useQuery({
     queryKey: alertsKey,
-    queryFn: () => apiCall(systemAlertRoutes.list, { query: { state: 'active' } }),
+    queryFn: () => apiCall(systemAlertRoutes.list, { query: { state: 'open' } }),
     refetchInterval,
     retry: false,
   });

@@ -12,7 +12,7 @@ type Filter = (typeof FILTERS)[number];
 /** Service Status (spec §2.8); `services` null: the monitoring service does not answer yet. */
 export function ServicesTable({ services }: { services: SystemService[] | null }) {
   const [filter, setFilter] = useState<Filter>('All');
-  const restart = useRestartServices();
+  const restart = useRestartServices(services);
   const list = services ?? [];
   const rows = list.filter((s) => filter === 'All' || s.status === filter.toLowerCase());
   const button = (

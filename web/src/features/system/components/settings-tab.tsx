@@ -29,11 +29,14 @@ export function SettingsTab({ data }: { data: SystemSettingsAnswer }) {
           type: 'success',
           title: 'Settings saved',
           message: `${Object.keys(values).length} setting(s) saved.`,
+          key: 'settings.save',
         });
       },
       onError: (err) => {
+        // An error shown at its field is not repeated in a toast.
         if (err instanceof ApiError && Object.keys(err.fieldErrors).length) setErrors(err.fieldErrors);
-        notify({ type: 'error', title: 'Saving failed', message: errorMessage(err) });
+        else
+          notify({ type: 'error', title: 'Saving failed', message: errorMessage(err), key: 'settings.save' });
       },
     });
   const resetAll = async () => {
@@ -122,7 +125,7 @@ export function SettingsTab({ data }: { data: SystemSettingsAnswer }) {
           </Table.Td>
           <Table.Td>{s.category}</Table.Td>
           <Table.Td miw={180}>
-            {editing === s.id || s.id in edits ? (
+            {editing === s.id || s.id in edits || s.id in errors ? (
               editor(s)
             ) : (
               <Text size="sm">{s.options?.find((o) => o.value === s.value)?.label ?? s.value}</Text>

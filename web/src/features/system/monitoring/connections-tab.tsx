@@ -32,6 +32,10 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
   const [search, setSearch] = useState('');
   const [details, setDetails] = useState<SystemConnection | null>(null);
   const { mutateAsync: closeAsync } = useCloseConnection();
+  // The same definition as the metrics' activeConnections: TCP sockets in ESTABLISHED.
+  const established = connections.filter(
+    (c) => c.state === 'established' && c.protocol.startsWith('tcp'),
+  ).length;
   const rows = useMemo(() => {
     const s = search.trim().toLowerCase();
     return connections.filter(
@@ -140,6 +144,10 @@ export function ConnectionsTab({ connections }: { connections: SystemConnection[
         search={search}
         onSearch={setSearch}
       />
+      <Text size="xs" c="dimmed" mb="xs" data-testid="connections-summary">
+        {established} established TCP connection{established === 1 ? '' : 's'} (the “active connections”
+        figure) among {connections.length} sockets listed (listening, time-wait and UDP included).
+      </Text>
       <LiveTable
         label="Network connections"
         rows={rows}
