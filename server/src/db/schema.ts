@@ -1,4 +1,5 @@
 import type { AcmeTables } from './acme.tables.ts';
+import type { BulkTables } from './bulk.tables.ts';
 import type { ConsoleTables } from './console.tables.ts';
 import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
@@ -20,6 +21,7 @@ export interface Database
     DnsTables,
     MailTables,
     AcmeTables,
+    BulkTables,
     ConsoleTables,
     DomainAdminTables,
     JobTables,

@@ -16,6 +16,7 @@ import * as m0018 from './0018-domain-admins.ts';
 import * as m0019 from './0019-mailbox-accounts.ts';
 import * as m0020 from './0020-ssl-finish.ts';
 import * as m0021 from './0021-mailbox-export-json.ts';
+import * as m0028 from './0028-bulk.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0019-mailbox-accounts': m0019,
   '0020-ssl-finish': m0020,
   '0021-mailbox-export-json': m0021,
+  '0028-bulk': m0028,
 };

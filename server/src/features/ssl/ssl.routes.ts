@@ -32,6 +32,8 @@ import { dueElsewhere } from './certificate-store.ts';
 import { type CertificateUsage, CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
 import { mailTlsSource } from './mail-tls.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
+import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
+import { sslBulkOperations } from './certificate-bulk-ops.service.ts';
 import { ListCounts } from './certificate-list.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
 import type { SslContext } from './ssl-context.ts';
@@ -55,6 +57,8 @@ export interface SslHandle {
   /** For the mail area: the certificate to serve and the TLS policy. */
   mailTls: MailTlsSource<Kysely<Database>>;
   ctx: SslContext;
+  /** Renew SSL Certificates for the bulk operations (issue 21). */
+  bulkOperations: BulkOperationHandler[];
   /** How many certificates are stored (the DNS dashboard shows it). */
   count(): Promise<number>;
   /**
@@ -193,6 +197,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   return {
     mailTls: mailTlsSource(vault),
     ctx,
+    bulkOperations: sslBulkOperations(ctx),
     registerUsage: (u) => ctx.usages.register(u),
     count: async () =>
       Number(
