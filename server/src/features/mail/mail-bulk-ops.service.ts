@@ -72,7 +72,7 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
     const password = cell(rec, 'password');
     if (!raw && !password && rec.every((c) => c.trim() === '')) continue;
     const invalid = (reason: string, key = raw || `row ${row}`) =>
-      items.push({ key, label: `Row ${row}: ${key}`, action: 'invalid', reason });
+      items.push({ key, label: key, action: 'invalid', reason: `row ${row}: ${reason}` });
     if (!raw) {
       invalid(`email: ${fieldMessages.required('Email')}`);
       continue;
