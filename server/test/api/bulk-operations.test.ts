@@ -1,5 +1,6 @@
 import type { BulkRun, PlanAnswer, PlanRequest } from '@mailroom/contract/bulk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DaemonName, ReloadResult, ServiceControl } from '../../src/host/service-control.ts';
 import { zoneForm } from '../dns-zone-form.ts';
 import { eventually } from '../eventually.ts';
@@ -19,6 +20,8 @@ class CountingServices implements ServiceControl {
 }
 
 const FINISHED = ['completed', 'failed', 'cancelled'];
+// Runs of hundreds of argon2id hashes and BIND checks take longer than the default 30 s on a busy machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 describe.each(dialects())('bulk operations on %s', (dialect) => {
   let t: TestContext;
@@ -49,12 +52,10 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     return res.json<{ jobId: number }>();
   };
   const count = async (table: 'mailboxes' | 'mail_aliases' | 'dns_records', col: string, prefix: string) => {
-    const r = await t.deps.database.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(col as never, 'like', `${prefix}%`)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
+    const r = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(col)} like ${`${prefix}%`}`.execute(
+      t.deps.database.db,
+    );
+    return Number(r.rows[0]!.n);
   };
   const mailboxesOf = async (domain: string) => {
     const r = await t.deps.database.db
@@ -82,7 +83,7 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     const lines = ['email,password,quota'];
     for (let i = 0; i < 5; i++) lines.push(`old${i}@${domain},new-password-${i},`);
     lines.push(`not-an-address,password-long-1,`);
-    lines.push(`=cmd|calc@${domain},password-long-2,`);
+    lines.push(`=cmd|calc,password-long-2,`);
     lines.push(`short@${domain},abc,`);
     for (let i = 0; i < N - 8; i++) lines.push(`user${i}@${domain},password-${i}-long,10`);
     const p = await plan({
@@ -149,7 +150,7 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(rows[0]).toBe('seq,item,action,result,errorCode,message');
     expect(rows).toHaveLength(1 + N);
     expect(rows.filter((r) => r.includes(',create,succeeded,'))).toHaveLength(N - 8);
-    expect(rows.find((r) => r.includes('cmd|calc'))).toMatch(/^\d+,'=cmd\|calc@/);
+    expect(rows.find((r) => r.includes('cmd|calc'))).toMatch(/^\d+,'=cmd\|calc,invalid,skipped,,row 8: email: /);
     expect(rows.filter((r) => r.includes(',skip,skipped,'))).toHaveLength(5);
 
     // The history shows it; Clear History hides it and keeps the audit lines.

@@ -12,7 +12,7 @@ import { csvHeader, csvLine } from '@mailroom/contract/csv-cell';
 import type { Job } from '@mailroom/contract/jobs';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { recordAudit } from '../../http/audit.ts';
+import { type AuditInput, recordAudit, recordAudits } from '../../http/audit.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { type BatchTools, type LedgerEntry, errorOf } from '../../lib/bulk-operation.ts';
 import { BULK_JOB_KIND, type BulkCtx, type JobContext, type JobOutcome } from './bulk-context.ts';
@@ -25,6 +25,7 @@ import {
   bumpBatches,
   configOf,
   endItem,
+  endItems,
   failPending,
   markInFlight,
   markNotProcessed,
@@ -208,48 +209,59 @@ function batchTools(
   signal: AbortSignal,
   stopNow: () => boolean,
 ): BatchTools {
-  const audit = (db: Db, e: LedgerEntry, before: unknown, after: unknown) =>
-    recordAudit(db, {
-      actor: run.actor,
-      action: run.operation,
-      target: e.key,
-      outcome: 'success',
-      details: { bulkRun: Number(run.id), item: e.seq, ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) },
-    });
+  const auditLine = (e: LedgerEntry, before: unknown, after: unknown): AuditInput => ({
+    actor: run.actor,
+    action: run.operation,
+    target: e.key,
+    outcome: 'success',
+    details: {
+      bulkRun: Number(run.id),
+      item: e.seq,
+      ...(before !== undefined ? { before } : {}),
+      ...(after !== undefined ? { after } : {}),
+    },
+  });
+  const audit = (db: Db, e: LedgerEntry, before: unknown, after: unknown) => recordAudit(db, auditLine(e, before, after));
   return {
     signal,
     actor: run.actor,
     options,
     async items(trx, entries, step) {
-      let done = 0;
-      let failed = 0;
+      // Ledger rows and audit lines are gathered and written together at the end, in `trx`.
+      const ends: Parameters<typeof endItems>[2] = [];
+      const lines: AuditInput[] = [];
+      const at = Date.now();
       for (const e of entries) {
         if (stopNow()) break;
         await sql`savepoint ${SAVEPOINT}`.execute(trx);
         try {
           const r = await step(e, trx);
           await sql`release savepoint ${SAVEPOINT}`.execute(trx);
-          await endItem(trx, e.id, {
-            state: r.skipped ? 'skipped' : 'succeeded',
-            batch,
-            reason: r.skipped ?? undefined,
-            before: r.before,
-            after: r.after,
-            at: Date.now(),
-            keepPayload: false,
+          ends.push({
+            entry: e,
+            end: {
+              state: r.skipped ? 'skipped' : 'succeeded',
+              batch,
+              reason: r.skipped ?? null,
+              before: r.before,
+              after: r.after,
+              at,
+              keepPayload: false,
+            },
           });
-          if (!r.skipped) await audit(trx, e, r.before, r.after);
-          done++;
+          if (!r.skipped) lines.push(auditLine(e, r.before, r.after));
         } catch (err) {
           await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
           await sql`release savepoint ${SAVEPOINT}`.execute(trx);
           const { code, message } = errorOf(err);
-          await endItem(trx, e.id, { state: 'failed', batch, errorCode: code, errorMessage: message, at: Date.now(), keepPayload: true });
-          failed++;
+          ends.push({ entry: e, end: { state: 'failed', batch, errorCode: code, errorMessage: message, at, keepPayload: true } });
           if (!continueOnError) break;
         }
       }
-      return { done, failed };
+      await endItems(trx, Number(run.id), ends);
+      await recordAudits(trx, lines);
+      const failed = ends.filter((x) => x.end.state === 'failed').length;
+      return { done: ends.length - failed, failed };
     },
     async each(entries, work) {
       let done = 0;

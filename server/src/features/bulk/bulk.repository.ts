@@ -200,6 +200,54 @@ export async function endItem(db: Db, id: number, end: ItemEnd): Promise<void> {
     .execute();
 }
 
+/** Several items' ends in one statement (a batch's ledger rows, written in its transaction). */
+export async function endItems(
+  db: Db,
+  runId: number,
+  ends: { entry: { seq: number; key: string; label: string; action: PlanAction }; end: ItemEnd }[],
+): Promise<void> {
+  for (let i = 0; i < ends.length; i += 100) {
+    await db
+      .insertInto('bulk_items')
+      .values(
+        ends.slice(i, i + 100).map(({ entry, end }) => ({
+          run_id: runId,
+          seq: entry.seq,
+          item_key: entry.key,
+          label: entry.label,
+          action: entry.action,
+          state: end.state,
+          batch: end.batch,
+          error_code: end.errorCode ?? null,
+          error_message: end.errorMessage ?? null,
+          before: json(end.before),
+          after: json(end.after),
+          reason: end.reason ?? null,
+          done_at: end.at,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(['run_id', 'seq'])
+          .doUpdateSet((eb) => ({
+            state: eb.ref('excluded.state'),
+            attempt: eb('bulk_items.attempt', '+', 1),
+            batch: eb.ref('excluded.batch'),
+            error_code: eb.ref('excluded.error_code'),
+            error_message: eb.ref('excluded.error_message'),
+            before: eb.fn.coalesce('excluded.before', 'bulk_items.before'),
+            after: eb.ref('excluded.after'),
+            reason: eb.fn.coalesce('excluded.reason', 'bulk_items.reason'),
+            // A failed item keeps its payload (Retry failed); a done one drops it and its secrets.
+            payload: eb.case().when('excluded.state', '=', 'failed').then(eb.ref('bulk_items.payload')).else(null).end(),
+            done_at: eb.ref('excluded.done_at'),
+          }))
+          .where('bulk_items.state', '=', 'pending'),
+      )
+      .execute();
+  }
+}
+
 /** A whole batch refused (its apply failed before anything was saved): each pending item failed. */
 export async function failPending(
   db: Db,

@@ -220,8 +220,28 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
         const { settings } = await loadSettings(trx);
         const deltas = new CountDeltas();
         const touched = new Set<string>();
+        // The batch's zones and the records at its names, read once (the items then add to them).
+        const zoneNames = [...new Set(entries.map((e) => String(e.payload.zone)))];
+        const zones = new Map(
+          (await trx.selectFrom('dns_zones').selectAll().where('domain', 'in', zoneNames).execute()).map((z) => [z.domain, z]),
+        );
+        const names = [...new Set(entries.map((e) => String(e.payload.qname)))];
+        const here = new Map<string, ExistingRecord[]>();
+        for (let i = 0; i < names.length; i += 500) {
+          const rows = await trx
+            .selectFrom('dns_records')
+            .select(['id', 'zone', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
+            .where('zone', 'in', zoneNames)
+            .where('qname', 'in', names.slice(i, i + 500))
+            .execute();
+          for (const r of rows) {
+            const k = `${r.zone}|${r.qname}`;
+            here.set(k, [...(here.get(k) ?? []), r]);
+          }
+        }
         await tools.items(trx, entries, async (e, t) => {
-          const zone = await requireZone(t, String(e.payload.zone));
+          const zone = zones.get(String(e.payload.zone));
+          if (!zone) throw notFound(dnsMessages.zoneNotFound(String(e.payload.zone)));
           if (zone.zone_type !== 'primary') throw conflict(dnsMessages.secondaryNoRecords(zone.domain));
           const p = e.payload as Record<string, unknown>;
           const res = normalizeRecord(
@@ -239,7 +259,8 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
           );
           if ('problem' in res) throw fieldError(res.problem.field, res.problem.message);
           const rec = res.record;
-          const clash = conflictAtName(rec, await atName(t, zone.domain, rec.qname));
+          const atThisName = here.get(`${zone.domain}|${rec.qname}`) ?? [];
+          const clash = conflictAtName(rec, atThisName);
           if (clash?.message === dnsMessages.recordExists) return { skipped: `exists: ${clash.message}` };
           if (clash) throw conflict(clash.message, [{ field: clash.field, message: clash.message }]);
           const row = await t
@@ -247,6 +268,7 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
             .values({ zone: zone.domain, ...rec })
             .returningAll()
             .executeTakeFirstOrThrow();
+          here.set(`${zone.domain}|${rec.qname}`, [...atThisName, row]);
           deltas.add(zone.domain, rec.rtype, 1);
           touched.add(zone.domain);
           return { after: toRecord(row) };

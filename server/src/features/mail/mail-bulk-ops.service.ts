@@ -349,20 +349,27 @@ export function mailBulkOperations(
         const known = await knownDomains(trx, domains);
         const counts = new Map<string, number>();
         const now = new Date().toISOString();
+        // What the batch's items are checked against, read once under the locks: the sources taken
+        // (aliases, system or not; mailboxes) and which destinations are mailboxes. An alias whose
+        // destinations are all mailboxes cannot close a loop; the others walk the graph.
+        const sources = entries.map((e) => String(e.payload.source));
+        const dests = [...new Set(entries.flatMap((e) => String(e.payload.destination).split(',').map((d) => d.trim())))];
+        const taken = new Map(
+          (await trx.selectFrom('mail_aliases').select(['source', 'system']).where('source', 'in', sources).execute()).map(
+            (r) => [r.source, Number(r.system)],
+          ),
+        );
+        const boxes = await existing(trx, 'mailboxes', 'email', [...new Set([...sources, ...dests])], Number.MAX_SAFE_INTEGER);
         await tools.items(trx, entries, async (e, t) => {
           const source = String(e.payload.source);
           const destination = String(e.payload.destination);
           const domain = splitAddress(source).domain;
           if (!known.has(domain)) throw fieldError('source', mailMessages.domainUnknown(domain));
-          const exists = await t
-            .selectFrom('mail_aliases')
-            .select(['system'])
-            .where('source', '=', source)
-            .executeTakeFirst();
-          if (exists && Number(exists.system) !== 1) return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
-          const box = await t.selectFrom('mailboxes').select('id').where('email', '=', source).executeTakeFirst();
-          if (box) throw conflict(mailMessages.aliasIsMailbox(source));
-          await refuseLoop(t, source, destination);
+          const system = taken.get(source);
+          if (system !== undefined && system !== 1) return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
+          if (boxes.has(source)) throw conflict(mailMessages.aliasIsMailbox(source));
+          if (!destination.split(',').every((d) => boxes.has(d.trim()))) await refuseLoop(t, source, destination);
+          const exists = system !== undefined;
           if (exists) {
             // An administrator's alias replaces Mailroom's required one (the count stays).
             await t
@@ -377,6 +384,7 @@ export function mailBulkOperations(
               .execute();
             counts.set(domain, (counts.get(domain) ?? 0) + 1);
           }
+          taken.set(source, 0);
           return { after: { source, destination, status: 'active' } };
         });
         for (const [domain, n] of counts) await addToCounters(trx, domain, { aliases: n });
