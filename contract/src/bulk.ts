@@ -91,7 +91,8 @@ export const BULK_OPERATIONS: readonly BulkOperationInfo[] = [
   {
     id: 'dns.record.update',
     name: 'Update DNS Records',
-    description: 'Set the TTL of the chosen records, or update records from a CSV file (id, value, ttl, priority)',
+    description:
+      'Set the TTL of the chosen records, or update records from a CSV file (id, value, ttl, priority)',
     category: 'dns',
     icon: 'edit',
     destructive: false,

@@ -172,7 +172,12 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   });
 
   // Bulk operations run each area's own service; the areas hand their operations over here.
-  bulk.add([...mail.bulkOperations, ...dns.bulkOperations, ...ssl.bulkOperations, ...systemAdmin.bulkOperations]);
+  bulk.add([
+    ...mail.bulkOperations,
+    ...dns.bulkOperations,
+    ...ssl.bulkOperations,
+    ...systemAdmin.bulkOperations,
+  ]);
   registerBulk(app, bulk);
 
   await installSpa(app, deps.config.webDist);

@@ -65,7 +65,10 @@ export interface BatchTools {
    * each entry on its own (the area's service commits it), then writes its ledger row and audit
    * line. Stops early like `items`.
    */
-  each(entries: LedgerEntry[], work: (entry: LedgerEntry) => Promise<ItemResult>): Promise<{ done: number; failed: number }>;
+  each(
+    entries: LedgerEntry[],
+    work: (entry: LedgerEntry) => Promise<ItemResult>,
+  ): Promise<{ done: number; failed: number }>;
   /** Aborted when the run is cancelled or the server stops. */
   readonly signal: AbortSignal;
   /** The administrator who started the run. */

@@ -45,14 +45,21 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
   };
   const run = async (id: number) => (await get(`bulk/runs/${id}`)).json<BulkRun>();
   const finished = (id: number, ms = 120_000) =>
-    eventually(`run ${id} ends`, () => run(id), (r) => FINISHED.includes(r.state), ms);
+    eventually(
+      `run ${id} ends`,
+      () => run(id),
+      (r) => FINISHED.includes(r.state),
+      ms,
+    );
   const start = async (id: number, confirm?: number) => {
     const res = await post(`bulk/runs/${id}/start`, confirm === undefined ? {} : { confirm });
     expect(res.statusCode, res.body).toBe(202);
     return res.json<{ jobId: number }>();
   };
   const count = async (table: 'mailboxes' | 'mail_aliases' | 'dns_records', col: string, prefix: string) => {
-    const r = await sql<{ n: number }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(col)} like ${`${prefix}%`}`.execute(
+    const r = await sql<{
+      n: number;
+    }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(col)} like ${`${prefix}%`}`.execute(
       t.deps.database.db,
     );
     return Number(r.rows[0]!.n);
@@ -69,7 +76,11 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect((await post('mail/domains/add', { domain })).statusCode).toBe(200);
   const addBox = async (email: string) =>
     expect((await post('mail/users/add', { email, password: 'box-password-1' })).statusCode).toBe(200);
-  const config = (batchSize: number, continueOnError = false, targetItems: 'csv' | 'all' | 'selected' | 'filtered' = 'csv') => ({
+  const config = (
+    batchSize: number,
+    continueOnError = false,
+    targetItems: 'csv' | 'all' | 'selected' | 'filtered' = 'csv',
+  ) => ({
     targetItems,
     batchSize,
     continueOnError,
@@ -96,13 +107,17 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(p.run.counts.total).toBe(N - 8);
     // The plan changed nothing.
     expect(await mailboxesOf(domain)).toBe(5);
-    const invalid = (await get(`bulk/runs/${p.run.id}/items?action=invalid`)).json<{ items: { reason: string }[] }>();
+    const invalid = (await get(`bulk/runs/${p.run.id}/items?action=invalid`)).json<{
+      items: { reason: string }[];
+    }>();
     expect(invalid.items.map((i) => i.reason)).toEqual([
       expect.stringMatching(/^row 7: email: /),
       expect.stringMatching(/^row 8: email: /),
       expect.stringMatching(/^row 9: password: Password must be at least 8 characters/),
     ]);
-    const skipped = (await get(`bulk/runs/${p.run.id}/items?action=skip`)).json<{ items: { reason: string }[] }>();
+    const skipped = (await get(`bulk/runs/${p.run.id}/items?action=skip`)).json<{
+      items: { reason: string }[];
+    }>();
     expect(skipped.items[0]!.reason).toMatch(/^exists: /);
     // The ledger does not hold the passwords in clear.
     const raw = await t.deps.database.db
@@ -117,9 +132,18 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     await start(p.run.id);
     const done = await finished(p.run.id);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`[figure] ${dialect}: ${N - 8} mailboxes created in ${seconds.toFixed(2)} s (${((N - 8) / seconds).toFixed(1)} mailboxes/s, batch 50)`);
+    console.log(
+      `[figure] ${dialect}: ${N - 8} mailboxes created in ${seconds.toFixed(2)} s (${((N - 8) / seconds).toFixed(1)} mailboxes/s, batch 50)`,
+    );
     expect(done.state).toBe('completed');
-    expect(done.counts).toMatchObject({ total: N - 8, succeeded: N - 8, failed: 0, notProcessed: 0, pending: 0, skipped: 8 });
+    expect(done.counts).toMatchObject({
+      total: N - 8,
+      succeeded: N - 8,
+      failed: 0,
+      notProcessed: 0,
+      pending: 0,
+      skipped: 8,
+    });
     expect(done.batches).toBe(4);
     expect(await mailboxesOf(domain)).toBe(5 + N - 8);
     // Passwords are gone from the ledger once each item is done.
@@ -136,8 +160,12 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
       .select(['action', 'details'])
       .where('action', 'in', ['mail.mailbox.create', 'bulk.run.finish', 'bulk.plan', 'bulk.run.start'])
       .execute();
-    expect(audit.filter((a) => a.action === 'mail.mailbox.create' && a.details?.includes(`"bulkRun":${p.run.id}`))).toHaveLength(N - 8);
-    const fin = audit.find((a) => a.action === 'bulk.run.finish' && a.details?.includes(`"succeeded":${N - 8}`));
+    expect(
+      audit.filter((a) => a.action === 'mail.mailbox.create' && a.details?.includes(`"bulkRun":${p.run.id}`)),
+    ).toHaveLength(N - 8);
+    const fin = audit.find(
+      (a) => a.action === 'bulk.run.finish' && a.details?.includes(`"succeeded":${N - 8}`),
+    );
     expect(fin).toBeDefined();
     expect(audit.some((a) => a.action === 'bulk.plan')).toBe(true);
     expect(audit.some((a) => a.action === 'bulk.run.start')).toBe(true);
@@ -150,7 +178,9 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(rows[0]).toBe('seq,item,action,result,errorCode,message');
     expect(rows).toHaveLength(1 + N);
     expect(rows.filter((r) => r.includes(',create,succeeded,'))).toHaveLength(N - 8);
-    expect(rows.find((r) => r.includes('cmd|calc'))).toMatch(/^\d+,'=cmd\|calc,invalid,skipped,,row 8: email: /);
+    expect(rows.find((r) => r.includes('cmd|calc'))).toMatch(
+      /^\d+,'=cmd\|calc,invalid,skipped,,row 8: email: /,
+    );
     expect(rows.filter((r) => r.includes(',skip,skipped,'))).toHaveLength(5);
 
     // The history shows it; Clear History hides it and keeps the audit lines.
@@ -171,7 +201,11 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect((await post('dns/zones/add', zoneForm(zone))).statusCode).toBe(200);
     const lines = ['zone,name,type,value,ttl'];
     for (let i = 0; i < 1000; i++) lines.push(`${zone},h${i},A,192.0.2.${i % 250},3600`);
-    const p = await plan({ operation: 'dns.record.create', target: { kind: 'csv', csv: lines.join('\n') }, config: config(100) });
+    const p = await plan({
+      operation: 'dns.record.create',
+      target: { kind: 'csv', csv: lines.join('\n') },
+      config: config(100),
+    });
     expect(p.run.plan.create).toBe(1000);
     expect(await count('dns_records', 'qname', 'h')).toBe(0);
     services.calls = [];
@@ -179,7 +213,9 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     await start(p.run.id);
     const done = await finished(p.run.id);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`[figure] ${dialect}: 1,000 DNS records at batch 100 in ${seconds.toFixed(2)} s (${(1000 / seconds).toFixed(0)} records/s)`);
+    console.log(
+      `[figure] ${dialect}: 1,000 DNS records at batch 100 in ${seconds.toFixed(2)} s (${(1000 / seconds).toFixed(0)} records/s)`,
+    );
     expect(done.state).toBe('completed');
     expect(done.counts.succeeded).toBe(1000);
     expect(done.batches).toBe(10);
@@ -191,7 +227,11 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
       .where('rtype', '=', 'A')
       .executeTakeFirstOrThrow();
     expect(Number(rec.n)).toBe(1000);
-    const zoneRow = await t.deps.database.db.selectFrom('dns_zones').select('record_count').where('domain', '=', zone).executeTakeFirstOrThrow();
+    const zoneRow = await t.deps.database.db
+      .selectFrom('dns_zones')
+      .select('record_count')
+      .where('domain', '=', zone)
+      .executeTakeFirstOrThrow();
     expect(Number(zoneRow.record_count)).toBeGreaterThanOrEqual(1000);
 
     // Update: a new TTL for the filtered records, before/after in the ledger.
@@ -204,7 +244,9 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(u.run.plan.update).toBe(11); // h99, h990…h999
     await start(u.run.id);
     expect((await finished(u.run.id)).counts.succeeded).toBe(11);
-    const items = (await get(`bulk/runs/${u.run.id}/items`)).json<{ items: { before: { ttl: number }; after: { ttl: number } }[] }>();
+    const items = (await get(`bulk/runs/${u.run.id}/items`)).json<{
+      items: { before: { ttl: number }; after: { ttl: number } }[];
+    }>();
     expect(items.items[0]).toMatchObject({ before: { ttl: 3600 }, after: { ttl: 600 } });
   });
 
@@ -215,16 +257,26 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     const N = 2000;
     const lines = ['source,destination'];
     for (let i = 0; i < N; i++) lines.push(`al${i}@${domain},target@${domain}`);
-    const p = await plan({ operation: 'mail.alias.create', target: { kind: 'csv', csv: lines.join('\n') }, config: config(100) });
+    const p = await plan({
+      operation: 'mail.alias.create',
+      target: { kind: 'csv', csv: lines.join('\n') },
+      config: config(100),
+    });
     expect(p.run.plan.create).toBe(N);
     const started = Date.now();
     await start(p.run.id);
     const done = await finished(p.run.id);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`[figure] ${dialect}: ${N} aliases at batch 100 in ${seconds.toFixed(2)} s (${(N / seconds).toFixed(0)} aliases/s)`);
+    console.log(
+      `[figure] ${dialect}: ${N} aliases at batch 100 in ${seconds.toFixed(2)} s (${(N / seconds).toFixed(0)} aliases/s)`,
+    );
     expect(done.counts.succeeded).toBe(N);
     expect(await count('mail_aliases', 'source', 'al')).toBe(N);
-    const d = await t.deps.database.db.selectFrom('mail_domains').select('alias_count').where('domain', '=', domain).executeTakeFirstOrThrow();
+    const d = await t.deps.database.db
+      .selectFrom('mail_domains')
+      .select('alias_count')
+      .where('domain', '=', domain)
+      .executeTakeFirstOrThrow();
     expect(Number(d.alias_count)).toBeGreaterThanOrEqual(N);
   });
 
@@ -234,9 +286,18 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     const N = 150;
     const lines = ['email,password'];
     for (let i = 0; i < N; i++) lines.push(`c${i}@${domain},password-${i}-long`);
-    const p = await plan({ operation: 'mail.mailbox.create', target: { kind: 'csv', csv: lines.join('\n') }, config: config(1) });
+    const p = await plan({
+      operation: 'mail.mailbox.create',
+      target: { kind: 'csv', csv: lines.join('\n') },
+      config: config(1),
+    });
     await start(p.run.id);
-    await eventually('some items done', () => run(p.run.id), (r) => r.counts.succeeded >= 5, 60_000);
+    await eventually(
+      'some items done',
+      () => run(p.run.id),
+      (r) => r.counts.succeeded >= 5,
+      60_000,
+    );
     const cancel = await post(`bulk/runs/${p.run.id}/cancel`);
     expect(cancel.statusCode, cancel.body).toBe(200);
     const done = await finished(p.run.id);
@@ -245,7 +306,12 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(done.counts.succeeded + done.counts.notProcessed + done.counts.failed).toBe(N);
     expect(await mailboxesOf(domain)).toBe(done.counts.succeeded);
     // The active entry leaves 2 s after the cancel; the history keeps it.
-    await eventually('leaves the active list', async () => (await get('bulk/runs')).json<{ active: BulkRun[] }>(), (r) => !r.active.some((a) => a.id === p.run.id), 10_000);
+    await eventually(
+      'leaves the active list',
+      async () => (await get('bulk/runs')).json<{ active: BulkRun[] }>(),
+      (r) => !r.active.some((a) => a.id === p.run.id),
+      10_000,
+    );
   });
 
   it('delete filtered acts on the frozen plan: a mailbox created after planning survives; the count must be typed', async () => {
@@ -268,7 +334,11 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     await start(p.run.id, 3);
     const done = await finished(p.run.id);
     expect(done.counts.succeeded).toBe(3);
-    const left = await t.deps.database.db.selectFrom('mailboxes').select('email').where('domain', '=', domain).execute();
+    const left = await t.deps.database.db
+      .selectFrom('mailboxes')
+      .select('email')
+      .where('domain', '=', domain)
+      .execute();
     expect(left.map((r) => r.email)).toEqual([`late@${domain}`]);
   });
 
@@ -278,8 +348,16 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     const lines = ['email,password'];
     for (let i = 0; i < 30; i++) lines.push(`g${i}@${domain},password-${i}-long`);
     const csv = lines.join('\n');
-    const first = await plan({ operation: 'mail.mailbox.create', target: { kind: 'csv', csv }, config: config(5, false) });
-    const budget = await plan({ operation: 'mail.mailbox.create', target: { kind: 'csv', csv }, config: config(5, true) });
+    const first = await plan({
+      operation: 'mail.mailbox.create',
+      target: { kind: 'csv', csv },
+      config: config(5, false),
+    });
+    const budget = await plan({
+      operation: 'mail.mailbox.create',
+      target: { kind: 'csv', csv },
+      config: config(5, true),
+    });
     expect(first.run.plan.create).toBe(30);
     // The domain goes after planning: every create now fails.
     expect((await post(`mail/domains/remove/${domain}`)).statusCode).toBe(200);
@@ -288,14 +366,18 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     const a = await finished(first.run.id);
     expect(a.state).toBe('failed');
     expect(a.counts).toMatchObject({ failed: 1, notProcessed: 29, succeeded: 0 });
-    expect(a.cause).toMatch(/^Stopped at the first failure \(g0@gone\.example: gone\.example is not a mail domain yet/);
+    expect(a.cause).toMatch(
+      /^Stopped at the first failure \(g0@gone\.example: gone\.example is not a mail domain yet/,
+    );
 
     await start(budget.run.id);
     const b = await finished(budget.run.id);
     expect(b.state).toBe('failed');
     expect(b.counts).toMatchObject({ failed: 10, notProcessed: 20, succeeded: 0 });
     expect(b.cause).toMatch(/10 items in a row failed, which looks like a systemic fault/);
-    const failed = (await get(`bulk/runs/${budget.run.id}/items?state=failed&limit=1`)).json<{ items: { errorCode: string; errorMessage: string }[] }>();
+    const failed = (await get(`bulk/runs/${budget.run.id}/items?state=failed&limit=1`)).json<{
+      items: { errorCode: string; errorMessage: string }[];
+    }>();
     expect(failed.items[0]!.errorCode).toBe('VALIDATION_ERROR');
 
     await addDomain(domain);
@@ -316,19 +398,29 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
       payload: { enabled: true, config: { targetItems: 'csv', batchSize: 100, continueOnError: true } },
     });
     expect(put.statusCode, put.body).toBe(200);
-    const ops = (await get('bulk/operations')).json<{ operations: { id: string; enabled: boolean; config: unknown; unavailable: string | null }[] }>();
+    const ops = (await get('bulk/operations')).json<{
+      operations: { id: string; enabled: boolean; config: unknown; unavailable: string | null }[];
+    }>();
     expect(ops.operations.find((o) => o.id === 'dns.record.create')).toMatchObject({
       enabled: true,
       config: { targetItems: 'csv', batchSize: 100, continueOnError: true },
     });
     expect(ops.operations.find((o) => o.id === 'web.app.deploy')!.unavailable).toMatch(/^Not available yet/);
-    const big = await post('bulk/plans', { operation: 'dns.record.create', target: { kind: 'csv', csv: 'x' }, config: config(101) });
+    const big = await post('bulk/plans', {
+      operation: 'dns.record.create',
+      target: { kind: 'csv', csv: 'x' },
+      config: config(101),
+    });
     expect(big.statusCode).toBe(400);
     expect(big.json<{ details: { field: string; message: string }[] }>().details[0]).toEqual({
       field: 'config.batchSize',
       message: 'Batch Size must be at most 100',
     });
-    const web = await post('bulk/plans', { operation: 'web.app.deploy', target: { kind: 'all' }, config: config(10, false, 'all') });
+    const web = await post('bulk/plans', {
+      operation: 'web.app.deploy',
+      target: { kind: 'all' },
+      config: config(10, false, 'all'),
+    });
     expect(web.statusCode).toBe(400);
   });
 });

@@ -127,9 +127,17 @@ describe.each(dialects())('a bulk run on %s whose server is killed (kill -9) mid
       expect(at).toBeLessThan(N);
       // The ledger and the mailboxes agree at the moment of the crash (one transaction per batch).
       expect(await boxes()).toBe(at);
-      const run = await db.selectFrom('bulk_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+      const run = await db
+        .selectFrom('bulk_runs')
+        .selectAll()
+        .where('id', '=', runId)
+        .executeTakeFirstOrThrow();
       expect(run.state).toBe('running');
-      const job = await db.selectFrom('jobs').selectAll().where('id', '=', Number(run.job_id)).executeTakeFirstOrThrow();
+      const job = await db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', Number(run.job_id))
+        .executeTakeFirstOrThrow();
       expect(job.state).toBe('running');
 
       // The next start, on the same database: the stale job is queued again and resumed.
@@ -161,7 +169,11 @@ describe.each(dialects())('a bulk run on %s whose server is killed (kill -9) mid
         .execute();
       expect(audit).toHaveLength(N);
       expect(new Set(audit.map((a) => a.target)).size).toBe(N);
-      const job2 = await db.selectFrom('jobs').selectAll().where('id', '=', Number(ended.job_id)).executeTakeFirstOrThrow();
+      const job2 = await db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('id', '=', Number(ended.job_id))
+        .executeTakeFirstOrThrow();
       expect(job2.state).toBe('succeeded');
       expect(Number(job2.resumable)).toBe(1);
     } finally {

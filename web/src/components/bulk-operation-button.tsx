@@ -14,10 +14,18 @@ export interface BulkOperationButtonProps {
 }
 
 /** "Run a bulk operation on the selection": hands the selection (and the filter) to /bulk-operations. */
-export function BulkOperationButton({ operation, keys, filter, label = 'Bulk operation…', disabled }: BulkOperationButtonProps) {
+export function BulkOperationButton({
+  operation,
+  keys,
+  filter,
+  label = 'Bulk operation…',
+  disabled,
+}: BulkOperationButtonProps) {
   const navigate = useNavigate();
   const clean = filter
-    ? (Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== '' && v !== null)) as BulkFilter)
+    ? (Object.fromEntries(
+        Object.entries(filter).filter(([, v]) => v !== undefined && v !== '' && v !== null),
+      ) as BulkFilter)
     : undefined;
   return (
     <Button
@@ -28,7 +36,9 @@ export function BulkOperationButton({ operation, keys, filter, label = 'Bulk ope
       title="Run a bulk operation on the selection"
       onClick={() =>
         void navigate('/bulk-operations', {
-          state: { bulk: { operation, ...(keys?.length ? { keys } : {}), ...(clean ? { filter: clean } : {}) } },
+          state: {
+            bulk: { operation, ...(keys?.length ? { keys } : {}), ...(clean ? { filter: clean } : {}) },
+          },
         })
       }
     >

@@ -35,7 +35,9 @@ function describe(target: BulkTarget, rows: number): string {
       return `${target.keys.length} selected`;
     case 'filtered': {
       const f = Object.entries(target.filter).filter(([, v]) => v !== undefined && v !== '');
-      return f.length ? `Filtered: ${f.map(([k, v]) => `${k}=${String(v)}`).join(', ')}` : 'Filtered: no filter';
+      return f.length
+        ? `Filtered: ${f.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`
+        : 'Filtered: no filter';
     }
     case 'csv':
       return `CSV file (${rows} rows)`;
@@ -95,7 +97,12 @@ async function storePlan(
  */
 export async function makePlan(
   b: BulkCtx,
-  req: { operation: BulkOperationId; target: BulkTarget; config: BulkConfig; options?: BulkOptions | undefined },
+  req: {
+    operation: BulkOperationId;
+    target: BulkTarget;
+    config: BulkConfig;
+    options?: BulkOptions | undefined;
+  },
   actor: string,
 ): Promise<PlanAnswer> {
   const info = operationInfo(req.operation);
@@ -107,7 +114,10 @@ export async function makePlan(
   const options = req.options ?? {};
   const planned: PlannedItem[] = await handler.plan({ target: req.target, options, actor });
   if (planned.length > BULK_MAX_ITEMS)
-    throw fieldError('target', `At most ${BULK_MAX_ITEMS} items in one operation (this target holds ${planned.length}).`);
+    throw fieldError(
+      'target',
+      `At most ${BULK_MAX_ITEMS} items in one operation (this target holds ${planned.length}).`,
+    );
   const secrets = handler.secretFields ?? [];
   const items: NewItem[] = planned.map((it, i) => {
     let payload: string | null = null;
@@ -159,7 +169,7 @@ export async function planRetry(b: BulkCtx, id: number, actor: string): Promise<
     actor,
     config: configOf(run),
     target: { kind: 'selected', description: `${failed.length} failed of run ${id}` },
-    options: optionsOf(run) as BulkOptions | null,
+    options: optionsOf(run),
     items,
     retryOf: id,
   });

@@ -41,17 +41,29 @@ import {
 type Db = Kysely<Database>;
 
 /** Starts a planned run as a queued, resumable job; a destructive one needs its count typed. */
-export async function startRun(b: BulkCtx, id: number, confirm: number | undefined, actor: string): Promise<Job> {
+export async function startRun(
+  b: BulkCtx,
+  id: number,
+  confirm: number | undefined,
+  actor: string,
+): Promise<Job> {
   const run = await readRun(b.db, id);
   if (!run) throw notFound(`Bulk operation ${id} was not found.`);
   if (run.state !== 'planned') throw conflict(bulkMessages.notPlanned);
   const info = operationInfo(run.operation as BulkOperationId);
   const plan = planCountsOf(run);
-  if (info.destructive && confirm !== plan.delete) throw fieldError('confirm', bulkMessages.confirmMismatch(plan.delete));
+  if (info.destructive && confirm !== plan.delete)
+    throw fieldError('confirm', bulkMessages.confirmMismatch(plan.delete));
   if (Number(run.total) === 0) throw fieldError('target', bulkMessages.noItems);
   if (!(await moveRun(b.db, id, 'planned', { state: 'running', started_at: Date.now() })))
     throw conflict(bulkMessages.notPlanned);
-  const job = await b.jobs.enqueue(BULK_JOB_KIND, `${info.name}: ${Number(run.total)} items`, actor, { runId: id }, { resumable: true });
+  const job = await b.jobs.enqueue(
+    BULK_JOB_KIND,
+    `${info.name}: ${Number(run.total)} items`,
+    actor,
+    { runId: id },
+    { resumable: true },
+  );
   await updateRun(b.db, id, { job_id: job.id });
   return job;
 }
@@ -63,7 +75,12 @@ export async function discardPlan(b: BulkCtx, id: number): Promise<BulkRun> {
 }
 
 /** Ends a run: what is still pending is not processed; the end is audited with its counts. */
-async function finishRun(b: BulkCtx, run: RunRow, state: 'completed' | 'failed' | 'cancelled', cause: string | null) {
+async function finishRun(
+  b: BulkCtx,
+  run: RunRow,
+  state: 'completed' | 'failed' | 'cancelled',
+  cause: string | null,
+) {
   await markNotProcessed(b.db, Number(run.id));
   await updateRun(b.db, Number(run.id), { state, cause, finished_at: Date.now(), current_item: null });
   const counts = await runCounts(b.db, run);
@@ -108,7 +125,14 @@ const SAVEPOINT = sql`bulk_item`;
 function openEntry(b: BulkCtx, r: ItemRow, secrets: readonly string[]): LedgerEntry {
   const payload = (r.payload ? JSON.parse(r.payload) : {}) as Record<string, unknown>;
   for (const f of secrets) if (typeof payload[f] === 'string') payload[f] = b.vault.open(payload[f]);
-  return { id: Number(r.id), seq: Number(r.seq), key: r.item_key, label: r.label, action: r.action as PlanAction, payload };
+  return {
+    id: Number(r.id),
+    seq: Number(r.seq),
+    key: r.item_key,
+    label: r.label,
+    action: r.action as PlanAction,
+    payload,
+  };
 }
 
 /**
@@ -160,7 +184,14 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
     } catch (err) {
       // The batch as a whole: refused by the checker (nothing saved), or saved but not live.
       const { code, message } = errorOf(err);
-      await failPending(b.db, entries.map((e) => e.id), batch, code, message, Date.now());
+      await failPending(
+        b.db,
+        entries.map((e) => e.id),
+        batch,
+        code,
+        message,
+        Date.now(),
+      );
       cause = `Batch ${batch} failed as a whole (${code}): ${message}`;
     }
     await bumpBatches(b.db, runId);
@@ -195,7 +226,12 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
   if (state === 'failed') throw new Error(`${cause} ${summary}`);
   return {
     result: { runId, state, counts },
-    counts: { succeeded: counts.succeeded, failed: counts.failed, notProcessed: counts.notProcessed, skipped: counts.skipped },
+    counts: {
+      succeeded: counts.succeeded,
+      failed: counts.failed,
+      notProcessed: counts.notProcessed,
+      skipped: counts.skipped,
+    },
     summary,
   };
 }
@@ -221,7 +257,8 @@ function batchTools(
       ...(after !== undefined ? { after } : {}),
     },
   });
-  const audit = (db: Db, e: LedgerEntry, before: unknown, after: unknown) => recordAudit(db, auditLine(e, before, after));
+  const audit = (db: Db, e: LedgerEntry, before: unknown, after: unknown) =>
+    recordAudit(db, auditLine(e, before, after));
   return {
     signal,
     actor: run.actor,
@@ -254,7 +291,10 @@ function batchTools(
           await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
           await sql`release savepoint ${SAVEPOINT}`.execute(trx);
           const { code, message } = errorOf(err);
-          ends.push({ entry: e, end: { state: 'failed', batch, errorCode: code, errorMessage: message, at, keepPayload: true } });
+          ends.push({
+            entry: e,
+            end: { state: 'failed', batch, errorCode: code, errorMessage: message, at, keepPayload: true },
+          });
           if (!continueOnError) break;
         }
       }
@@ -288,7 +328,14 @@ function batchTools(
           done++;
         } catch (err) {
           const { code, message } = errorOf(err);
-          await endItem(b.db, e.id, { state: 'failed', batch, errorCode: code, errorMessage: message, at: Date.now(), keepPayload: true });
+          await endItem(b.db, e.id, {
+            state: 'failed',
+            batch,
+            errorCode: code,
+            errorMessage: message,
+            at: Date.now(),
+            keepPayload: true,
+          });
           failed++;
           if (!continueOnError) break;
         }

@@ -63,7 +63,7 @@ export async function toRun(b: BulkCtx, r: RunRow): Promise<BulkRun> {
     actor: r.actor,
     config: configOf(r),
     target: { kind: target.kind as BulkRun['target']['kind'], description: target.description },
-    options: options ? (options as BulkRun['options']) : null,
+    options: options ? options : null,
     plan: planCountsOf(r),
     counts,
     progress: total === 0 ? 100 : Math.round((terminal / total) * 1000) / 10,
@@ -97,10 +97,20 @@ export async function getRun(b: BulkCtx, id: number): Promise<BulkRun> {
 export async function listRunItems(
   b: BulkCtx,
   id: number,
-  q: { state?: ItemState | undefined; action?: PlanAction | undefined; limit?: number | undefined; offset?: number | undefined },
+  q: {
+    state?: ItemState | undefined;
+    action?: PlanAction | undefined;
+    limit?: number | undefined;
+    offset?: number | undefined;
+  },
 ): Promise<ItemsAnswer> {
   await requireRun(b, id);
-  return listItems(b.db, id, { state: q.state, action: q.action, limit: q.limit ?? 100, offset: q.offset ?? 0 });
+  return listItems(b.db, id, {
+    state: q.state,
+    action: q.action,
+    limit: q.limit ?? 100,
+    offset: q.offset ?? 0,
+  });
 }
 
 /** Clear History: the runs leave the history; the audit log keeps every line about them. */

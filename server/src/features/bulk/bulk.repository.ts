@@ -34,10 +34,7 @@ function parse<T>(text: string | null, fallback: T): T {
   }
 }
 
-export async function insertRun(
-  db: Db,
-  run: Omit<Insertable<BulkRunTable>, 'id'>,
-): Promise<RunRow> {
+export async function insertRun(db: Db, run: Omit<Insertable<BulkRunTable>, 'id'>): Promise<RunRow> {
   return db.insertInto('bulk_runs').values(run).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -138,7 +135,10 @@ export async function runCounts(db: Db, run: RunRow): Promise<RunCounts> {
 }
 
 /** Items a run acted on that are done (or found done) since it started, and their time span. */
-export async function doneSpan(db: Db, runId: number): Promise<{ n: number; first: number | null; last: number | null }> {
+export async function doneSpan(
+  db: Db,
+  runId: number,
+): Promise<{ n: number; first: number | null; last: number | null }> {
   const r = await db
     .selectFrom('bulk_items')
     .select([
@@ -239,7 +239,12 @@ export async function endItems(
             after: eb.ref('excluded.after'),
             reason: eb.fn.coalesce('excluded.reason', 'bulk_items.reason'),
             // A failed item keeps its payload (Retry failed); a done one drops it and its secrets.
-            payload: eb.case().when('excluded.state', '=', 'failed').then(eb.ref('bulk_items.payload')).else(null).end(),
+            payload: eb
+              .case()
+              .when('excluded.state', '=', 'failed')
+              .then(eb.ref('bulk_items.payload'))
+              .else(null)
+              .end(),
             done_at: eb.ref('excluded.done_at'),
           }))
           .where('bulk_items.state', '=', 'pending'),
@@ -382,7 +387,8 @@ export async function failedItems(db: Db, runId: number): Promise<ItemRow[]> {
 export const planCountsOf = (r: RunRow): PlanCounts =>
   parse<PlanCounts>(r.plan_counts, { create: 0, update: 0, delete: 0, run: 0, skip: 0, invalid: 0 });
 export const configOf = (r: RunRow): BulkConfig => parse<BulkConfig>(r.config, {} as BulkConfig);
-export const targetOf = (r: RunRow) => parse<{ kind: string; description: string }>(r.target, { kind: 'all', description: '' });
+export const targetOf = (r: RunRow) =>
+  parse<{ kind: string; description: string }>(r.target, { kind: 'all', description: '' });
 export const optionsOf = (r: RunRow) => parse<Record<string, unknown> | null>(r.options, null);
 
 // ---------- preferences ----------
@@ -393,7 +399,10 @@ export async function readPreferences(
 ): Promise<Map<string, { enabled: boolean; config: BulkConfig }>> {
   const rows = await db.selectFrom('bulk_preferences').selectAll().where('admin_email', '=', admin).execute();
   return new Map(
-    rows.map((r) => [r.operation, { enabled: Number(r.enabled) === 1, config: parse<BulkConfig>(r.config, {} as BulkConfig) }]),
+    rows.map((r) => [
+      r.operation,
+      { enabled: Number(r.enabled) === 1, config: parse<BulkConfig>(r.config, {} as BulkConfig) },
+    ]),
   );
 }
 
@@ -403,7 +412,11 @@ export async function savePreference(
   operation: BulkOperationId,
   value: { enabled: boolean; config: BulkConfig },
 ): Promise<void> {
-  const row = { enabled: value.enabled ? 1 : 0, config: JSON.stringify(value.config), updated_at: Date.now() };
+  const row = {
+    enabled: value.enabled ? 1 : 0,
+    config: JSON.stringify(value.config),
+    updated_at: Date.now(),
+  };
   await db
     .insertInto('bulk_preferences')
     .values({ admin_email: admin, operation, ...row })

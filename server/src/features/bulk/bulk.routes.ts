@@ -20,7 +20,9 @@ const who = (req: { admin: { email: string } | null }) => req.admin?.email ?? 'u
 /** Bulk operations (spec §2.12, issue 21): HTTP only; the services do the work. */
 export function registerBulk(app: FastifyInstance, b: BulkCtx): void {
   const r = bulkRoutes;
-  registerRoute(app, r.operations, async ({ request }) => ({ operations: await listOperations(b, who(request)) }));
+  registerRoute(app, r.operations, async ({ request }) => ({
+    operations: await listOperations(b, who(request)),
+  }));
   registerRoute(app, r.savePreference, async ({ params, body, request }) => {
     const { operation, before } = await saveOperationPreference(b, who(request), params.id, body);
     request.auditTarget = params.id;

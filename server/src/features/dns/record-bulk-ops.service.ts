@@ -45,7 +45,10 @@ async function planCreate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
   const { db } = ctx.deps.database;
   const { settings } = await loadSettings(db);
   const zones = new Map(
-    (await db.selectFrom('dns_zones').select(['domain', 'zone_type']).execute()).map((z) => [z.domain, z.zone_type]),
+    (await db.selectFrom('dns_zones').select(['domain', 'zone_type']).execute()).map((z) => [
+      z.domain,
+      z.zone_type,
+    ]),
   );
   const seen = new Map<string, ExistingRecord[]>();
   const items: PlannedItem[] = [];
@@ -60,16 +63,31 @@ async function planCreate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
     }
     const zoneType = zones.get(p.zone);
     if (!zoneType) {
-      items.push({ key: rowKey, label: `Row ${line}: ${p.zone}`, action: 'invalid', reason: dnsMessages.zoneNotFound(p.zone) });
+      items.push({
+        key: rowKey,
+        label: `Row ${line}: ${p.zone}`,
+        action: 'invalid',
+        reason: dnsMessages.zoneNotFound(p.zone),
+      });
       continue;
     }
     if (zoneType !== 'primary') {
-      items.push({ key: rowKey, label: `Row ${line}: ${p.zone}`, action: 'invalid', reason: dnsMessages.secondaryNoRecords(p.zone) });
+      items.push({
+        key: rowKey,
+        label: `Row ${line}: ${p.zone}`,
+        action: 'invalid',
+        reason: dnsMessages.secondaryNoRecords(p.zone),
+      });
       continue;
     }
     const res = normalizeRecord(p.input, p.zone, settings);
     if ('problem' in res) {
-      items.push({ key: rowKey, label: `Row ${line}: ${p.input.qname}.${p.zone}`, action: 'invalid', reason: res.problem.message });
+      items.push({
+        key: rowKey,
+        label: `Row ${line}: ${p.input.qname}.${p.zone}`,
+        action: 'invalid',
+        reason: res.problem.message,
+      });
       continue;
     }
     const rec = res.record;
@@ -83,13 +101,28 @@ async function planCreate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
     }
     const clash = conflictAtName(rec, here);
     if (clash) {
-      const inDb = conflictAtName(rec, here.filter((h) => h.id !== undefined));
+      const inDb = conflictAtName(
+        rec,
+        here.filter((h) => h.id !== undefined),
+      );
       if (clash.message === dnsMessages.recordExists && inDb)
         items.push({ key, label, action: 'skip', reason: `exists: ${clash.message}` });
-      else items.push({ key, label, action: 'invalid', reason: inDb ? clash.message : `${clash.message} (an earlier row)` });
+      else
+        items.push({
+          key,
+          label,
+          action: 'invalid',
+          reason: inDb ? clash.message : `${clash.message} (an earlier row)`,
+        });
       continue;
     }
-    here.push({ rtype: rec.rtype, value: rec.value, priority: rec.priority, weight: rec.weight, port: rec.port });
+    here.push({
+      rtype: rec.rtype,
+      value: rec.value,
+      priority: rec.priority,
+      weight: rec.weight,
+      port: rec.port,
+    });
     items.push({ key, label, action: 'create', payload: { zone: p.zone, ...rec } });
   }
   return items;
@@ -105,18 +138,33 @@ async function planUpdate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
       if (isBlank(fields)) continue;
       if (!cols) {
         cols = new Map(fields.map((f, i) => [f.trim().toLowerCase(), i]));
-        if (!cols.has('id')) throw fieldError('target', 'The CSV needs an id column (and value, ttl or priority).');
+        if (!cols.has('id'))
+          throw fieldError('target', 'The CSV needs an id column (and value, ttl or priority).');
         continue;
       }
       const cell = (n: string) => (cols!.has(n) ? (fields[cols!.get(n)!] ?? '').trim() : '');
       const rawId = cell('id');
       if (!/^\d{1,10}$/.test(rawId)) {
-        items.push({ key: `row ${line}`, label: `Row ${line}`, action: 'invalid', reason: 'id: the record id must be a whole number' });
+        items.push({
+          key: `row ${line}`,
+          label: `Row ${line}`,
+          action: 'invalid',
+          reason: 'id: the record id must be a whole number',
+        });
         continue;
       }
-      const current = await db.selectFrom('dns_records').selectAll().where('id', '=', Number(rawId)).executeTakeFirst();
+      const current = await db
+        .selectFrom('dns_records')
+        .selectAll()
+        .where('id', '=', Number(rawId))
+        .executeTakeFirst();
       if (!current) {
-        items.push({ key: rawId, label: `Row ${line}: record ${rawId}`, action: 'invalid', reason: dnsMessages.recordNotFound });
+        items.push({
+          key: rawId,
+          label: `Row ${line}: record ${rawId}`,
+          action: 'invalid',
+          reason: dnsMessages.recordNotFound,
+        });
         continue;
       }
       const change: Record<string, unknown> = {};
@@ -126,7 +174,12 @@ async function planUpdate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
       if (v !== '') change.value = v;
       if (t !== '') {
         if (!/^\d{1,10}$/.test(t)) {
-          items.push({ key: rawId, label: labelOf(current.zone, current), action: 'invalid', reason: 'ttl: TTL must be a whole number' });
+          items.push({
+            key: rawId,
+            label: labelOf(current.zone, current),
+            action: 'invalid',
+            reason: 'ttl: TTL must be a whole number',
+          });
           continue;
         }
         change.ttl = Number(t);
@@ -142,12 +195,17 @@ async function planUpdate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
   if (target.kind === 'selected') {
     const ids = [...new Set(target.keys.map(Number).filter((n) => Number.isInteger(n) && n > 0))];
     for (let i = 0; i < ids.length; i += 500) {
-      const found = await db.selectFrom('dns_records').select(['id', 'zone']).where('id', 'in', ids.slice(i, i + 500)).execute();
+      const found = await db
+        .selectFrom('dns_records')
+        .select(['id', 'zone'])
+        .where('id', 'in', ids.slice(i, i + 500))
+        .execute();
       rows.push(...found.map((r) => ({ id: Number(r.id), zone: r.zone })));
     }
   } else {
     const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
-    const type = f.type && TYPES.has(f.type.toUpperCase()) ? (f.type.toUpperCase() as DnsRecordType) : undefined;
+    const type =
+      f.type && TYPES.has(f.type.toUpperCase()) ? (f.type.toUpperCase() as DnsRecordType) : undefined;
     let cursor: string | undefined;
     for (;;) {
       const page = await listRecords(db, {
@@ -223,7 +281,9 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
         // The batch's zones and the records at its names, read once (the items then add to them).
         const zoneNames = [...new Set(entries.map((e) => String(e.payload.zone)))];
         const zones = new Map(
-          (await trx.selectFrom('dns_zones').selectAll().where('domain', 'in', zoneNames).execute()).map((z) => [z.domain, z]),
+          (await trx.selectFrom('dns_zones').selectAll().where('domain', 'in', zoneNames).execute()).map(
+            (z) => [z.domain, z],
+          ),
         );
         const names = [...new Set(entries.map((e) => String(e.payload.qname)))];
         const here = new Map<string, ExistingRecord[]>();
@@ -243,7 +303,7 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
           const zone = zones.get(String(e.payload.zone));
           if (!zone) throw notFound(dnsMessages.zoneNotFound(String(e.payload.zone)));
           if (zone.zone_type !== 'primary') throw conflict(dnsMessages.secondaryNoRecords(zone.domain));
-          const p = e.payload as Record<string, unknown>;
+          const p = e.payload;
           const res = normalizeRecord(
             {
               qname: nameOf(String(p.qname)),
@@ -274,7 +334,10 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
           return { after: toRecord(row) };
         });
         await applyCountDeltas(trx, dialect, deltas);
-        return { value: null, plan: { zones: [...touched].sort().map((domain) => ({ domain, bump: 'always' as const })) } };
+        return {
+          value: null,
+          plan: { zones: [...touched].sort().map((domain) => ({ domain, bump: 'always' as const })) },
+        };
       });
     },
   };
@@ -288,7 +351,11 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
         const touched = new Set<string>();
         await tools.items(trx, entries, async (e, t) => {
           const id = Number(e.payload.id);
-          const current = await t.selectFrom('dns_records').selectAll().where('id', '=', id).executeTakeFirst();
+          const current = await t
+            .selectFrom('dns_records')
+            .selectAll()
+            .where('id', '=', id)
+            .executeTakeFirst();
           if (!current) throw notFound(dnsMessages.recordNotFound);
           const zone = await requireZone(t, current.zone);
           if (zone.zone_type !== 'primary') throw conflict(dnsMessages.secondaryNoRecords(zone.domain));
@@ -319,7 +386,10 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
           touched.add(zone.domain);
           return { before: toRecord(current), after: toRecord(row) };
         });
-        return { value: null, plan: { zones: [...touched].sort().map((domain) => ({ domain, bump: 'always' as const })) } };
+        return {
+          value: null,
+          plan: { zones: [...touched].sort().map((domain) => ({ domain, bump: 'always' as const })) },
+        };
       });
     },
   };

@@ -124,10 +124,24 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
   const system = await systemSources(ctx.db, emails.filter(isRequiredAddress));
   for (const it of creates) {
     const domain = splitAddress(it.key).domain;
-    if (!known.has(domain)) Object.assign(it, { action: 'invalid', reason: `email: ${mailMessages.domainUnknown(domain)}`, payload: null });
-    else if (boxes.has(it.key)) Object.assign(it, { action: 'skip', reason: `exists: ${mailMessages.mailboxExists(it.key)}`, payload: null });
+    if (!known.has(domain))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `email: ${mailMessages.domainUnknown(domain)}`,
+        payload: null,
+      });
+    else if (boxes.has(it.key))
+      Object.assign(it, {
+        action: 'skip',
+        reason: `exists: ${mailMessages.mailboxExists(it.key)}`,
+        payload: null,
+      });
     else if (aliases.has(it.key) && !system.has(it.key))
-      Object.assign(it, { action: 'invalid', reason: `email: ${mailMessages.mailboxIsAlias(it.key)}`, payload: null });
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `email: ${mailMessages.mailboxIsAlias(it.key)}`,
+        payload: null,
+      });
   }
   return items;
 }
@@ -146,7 +160,8 @@ async function systemSources(db: Db, sources: string[]): Promise<Set<string>> {
 /** Mailboxes to delete: the selected addresses, the list's filter, or every mailbox. */
 async function planMailboxDelete(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
   const { target } = input;
-  if (target.kind === 'csv') throw fieldError('target', 'Delete Mailboxes takes selected, filtered or all mailboxes.');
+  if (target.kind === 'csv')
+    throw fieldError('target', 'Delete Mailboxes takes selected, filtered or all mailboxes.');
   if (target.kind === 'selected') {
     const keys = [...new Set(target.keys.map((k) => k.trim().toLowerCase()))];
     const found = await existing(ctx.db, 'mailboxes', 'email', keys, Number.MAX_SAFE_INTEGER);
@@ -157,7 +172,10 @@ async function planMailboxDelete(ctx: MailCtx, input: PlanInput): Promise<Planne
     );
   }
   const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
-  const status = f.status && (MAILBOX_STATUSES as readonly string[]).includes(f.status) ? (f.status as 'active' | 'suspended') : undefined;
+  const status =
+    f.status && (MAILBOX_STATUSES as readonly string[]).includes(f.status)
+      ? (f.status as 'active' | 'suspended')
+      : undefined;
   const items: PlannedItem[] = [];
   let cursor: string | undefined;
   for (;;) {
@@ -169,7 +187,8 @@ async function planMailboxDelete(ctx: MailCtx, input: PlanInput): Promise<Planne
       ...(status ? { status } : {}),
       ...(cursor ? { cursor } : {}),
     });
-    for (const m of page.items) items.push({ key: m.email, label: m.email, action: 'delete', payload: { email: m.email } });
+    for (const m of page.items)
+      items.push({ key: m.email, label: m.email, action: 'delete', payload: { email: m.email } });
     if (!page.next || page.items.length < PAGE) break;
     cursor = page.next;
   }
@@ -194,22 +213,42 @@ async function planAliasCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedI
     const parsed = CreateAliasRequest.safeParse({ source: rawSource, destination: rawDest });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      items.push({ key, label: `Row ${row}: ${key}`, action: 'invalid', reason: `${String(issue.path[0] ?? 'row')}: ${issue.message}` });
+      items.push({
+        key,
+        label: `Row ${row}: ${key}`,
+        action: 'invalid',
+        reason: `${String(issue.path[0] ?? 'row')}: ${issue.message}`,
+      });
       continue;
     }
     const { source, destination } = parsed.data;
     const dests = destination.split(',').map((d) => d.trim().toLowerCase());
     if (dests.includes(source)) {
-      items.push({ key: source, label: source, action: 'invalid', reason: `destination: ${mailMessages.aliasSelf}` });
+      items.push({
+        key: source,
+        label: source,
+        action: 'invalid',
+        reason: `destination: ${mailMessages.aliasSelf}`,
+      });
       continue;
     }
     const dup = first.get(source);
     if (dup !== undefined) {
-      items.push({ key: source, label: source, action: 'invalid', reason: `source: ${source} appears more than once (first on row ${dup})` });
+      items.push({
+        key: source,
+        label: source,
+        action: 'invalid',
+        reason: `source: ${source} appears more than once (first on row ${dup})`,
+      });
       continue;
     }
     first.set(source, row);
-    items.push({ key: source, label: `${source} → ${destination}`, action: 'create', payload: { source, destination } });
+    items.push({
+      key: source,
+      label: `${source} → ${destination}`,
+      action: 'create',
+      payload: { source, destination },
+    });
   }
   const creates = items.filter((i) => i.action === 'create');
   const sources = creates.map((i) => i.key);
@@ -222,10 +261,24 @@ async function planAliasCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedI
   const system = await systemSources(ctx.db, sources.filter(isRequiredAddress));
   for (const it of creates) {
     const domain = splitAddress(it.key).domain;
-    if (!known.has(domain)) Object.assign(it, { action: 'invalid', reason: `source: ${mailMessages.domainUnknown(domain)}`, payload: null });
+    if (!known.has(domain))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `source: ${mailMessages.domainUnknown(domain)}`,
+        payload: null,
+      });
     else if (aliases.has(it.key) && !system.has(it.key))
-      Object.assign(it, { action: 'skip', reason: `exists: ${mailMessages.aliasExists(it.key)}`, payload: null });
-    else if (boxes.has(it.key)) Object.assign(it, { action: 'invalid', reason: `source: ${mailMessages.aliasIsMailbox(it.key)}`, payload: null });
+      Object.assign(it, {
+        action: 'skip',
+        reason: `exists: ${mailMessages.aliasExists(it.key)}`,
+        payload: null,
+      });
+    else if (boxes.has(it.key))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `source: ${mailMessages.aliasIsMailbox(it.key)}`,
+        payload: null,
+      });
   }
   return items;
 }
@@ -257,7 +310,11 @@ export function mailBulkOperations(
           const email = String(e.payload.email);
           const domain = splitAddress(email).domain;
           if (!known.has(domain)) throw fieldError('email', mailMessages.domainUnknown(domain));
-          const box = await t.selectFrom('mailboxes').select('id').where('email', '=', email).executeTakeFirst();
+          const box = await t
+            .selectFrom('mailboxes')
+            .select('id')
+            .where('email', '=', email)
+            .executeTakeFirst();
           if (box) return { skipped: `exists: ${mailMessages.mailboxExists(email)}` };
           const clash = await t
             .selectFrom('mail_aliases')
@@ -280,7 +337,8 @@ export function mailBulkOperations(
             })
             .execute();
           await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-          if (clash) await t.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
+          if (clash)
+            await t.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
           const c = counts.get(domain) ?? { mailboxes: 0, aliases: 0 };
           c.mailboxes++;
           if (clash) c.aliases--;
@@ -353,22 +411,42 @@ export function mailBulkOperations(
         // (aliases, system or not; mailboxes) and which destinations are mailboxes. An alias whose
         // destinations are all mailboxes cannot close a loop; the others walk the graph.
         const sources = entries.map((e) => String(e.payload.source));
-        const dests = [...new Set(entries.flatMap((e) => String(e.payload.destination).split(',').map((d) => d.trim())))];
-        const taken = new Map(
-          (await trx.selectFrom('mail_aliases').select(['source', 'system']).where('source', 'in', sources).execute()).map(
-            (r) => [r.source, Number(r.system)],
+        const dests = [
+          ...new Set(
+            entries.flatMap((e) =>
+              String(e.payload.destination)
+                .split(',')
+                .map((d) => d.trim()),
+            ),
           ),
+        ];
+        const taken = new Map(
+          (
+            await trx
+              .selectFrom('mail_aliases')
+              .select(['source', 'system'])
+              .where('source', 'in', sources)
+              .execute()
+          ).map((r) => [r.source, Number(r.system)]),
         );
-        const boxes = await existing(trx, 'mailboxes', 'email', [...new Set([...sources, ...dests])], Number.MAX_SAFE_INTEGER);
+        const boxes = await existing(
+          trx,
+          'mailboxes',
+          'email',
+          [...new Set([...sources, ...dests])],
+          Number.MAX_SAFE_INTEGER,
+        );
         await tools.items(trx, entries, async (e, t) => {
           const source = String(e.payload.source);
           const destination = String(e.payload.destination);
           const domain = splitAddress(source).domain;
           if (!known.has(domain)) throw fieldError('source', mailMessages.domainUnknown(domain));
           const system = taken.get(source);
-          if (system !== undefined && system !== 1) return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
+          if (system !== undefined && system !== 1)
+            return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
           if (boxes.has(source)) throw conflict(mailMessages.aliasIsMailbox(source));
-          if (!destination.split(',').every((d) => boxes.has(d.trim()))) await refuseLoop(t, source, destination);
+          if (!destination.split(',').every((d) => boxes.has(d.trim())))
+            await refuseLoop(t, source, destination);
           const exists = system !== undefined;
           if (exists) {
             // An administrator's alias replaces Mailroom's required one (the count stays).

@@ -17,7 +17,8 @@ const NOT_RENEWABLE =
 
 async function planRenew(ctx: SslContext, input: PlanInput): Promise<PlannedItem[]> {
   const { target } = input;
-  if (target.kind === 'csv') throw fieldError('target', 'Renew SSL Certificates takes selected, filtered or all certificates.');
+  if (target.kind === 'csv')
+    throw fieldError('target', 'Renew SSL Certificates takes selected, filtered or all certificates.');
   let ids: number[] = [];
   if (target.kind === 'selected') {
     ids = [...new Set(target.keys.map(Number).filter((n) => Number.isInteger(n) && n > 0))];
@@ -49,7 +50,13 @@ async function planRenew(ctx: SslContext, input: PlanInput): Promise<PlannedItem
     const found = new Map(rows.map((r) => [Number(r.id), r]));
     for (const id of ids.slice(i, i + 500)) {
       const r = found.get(id);
-      if (!r) items.push({ key: String(id), label: `Certificate ${id}`, action: 'skip', reason: 'Certificate not found' });
+      if (!r)
+        items.push({
+          key: String(id),
+          label: `Certificate ${id}`,
+          action: 'skip',
+          reason: 'Certificate not found',
+        });
       else if (r.renewal === null)
         items.push({ key: String(id), label: r.domain, action: 'invalid', reason: NOT_RENEWABLE });
       else
@@ -73,7 +80,12 @@ export function sslBulkOperations(ctx: SslContext): BulkOperationHandler[] {
       async runBatch(entries, tools) {
         await tools.each(entries, async (e) => {
           const id = Number(e.payload.id);
-          const noop = { jobId: 0, signal: tools.signal, progress: () => undefined, checkpoint: async () => undefined };
+          const noop = {
+            jobId: 0,
+            signal: tools.signal,
+            progress: () => undefined,
+            checkpoint: async () => undefined,
+          };
           const newId = await renewOne(ctx, id, tools.actor, noop);
           const row = await ctx.db
             .selectFrom('ssl_certificates')

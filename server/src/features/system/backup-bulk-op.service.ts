@@ -13,7 +13,8 @@ export function backupBulkOperation(env: BackupEnv): BulkOperationHandler {
   return {
     id: 'system.backup',
     async plan(input) {
-      if (input.target.kind !== 'all') throw fieldError('target', 'Backup Services backs up everything: choose all.');
+      if (input.target.kind !== 'all')
+        throw fieldError('target', 'Backup Services backs up everything: choose all.');
       return [{ key: 'full', label: 'Full backup', action: 'run', payload: {} }];
     },
     async runBatch(entries, tools) {
@@ -28,7 +29,12 @@ export function backupBulkOperation(env: BackupEnv): BulkOperationHandler {
         if (done) return { skipped: `done: ${done.name} was made before the restart` };
         await fs.mkdir(env.backupDir, { recursive: true, mode: 0o700 });
         const backupId = await insertBackupRow(env.database.db, 'full', mark, 'manual');
-        const noop = { jobId: 0, signal: tools.signal, progress: () => undefined, checkpoint: async () => undefined };
+        const noop = {
+          jobId: 0,
+          signal: tools.signal,
+          progress: () => undefined,
+          checkpoint: async () => undefined,
+        };
         await backupJob(env)({ backupId }, noop);
         const row = await env.database.db
           .selectFrom('system_backups')

@@ -72,7 +72,8 @@ function ActiveOperation({ run, onDetails }: { run: BulkRun; onDetails: () => vo
                 loading={cancel.isPending}
                 onClick={() =>
                   cancel.mutate(run.id, {
-                    onError: (e) => notify({ type: 'error', title: 'Cancel failed', message: errorMessage(e) }),
+                    onError: (e) =>
+                      notify({ type: 'error', title: 'Cancel failed', message: errorMessage(e) }),
                   })
                 }
               >
@@ -89,8 +90,8 @@ function ActiveOperation({ run, onDetails }: { run: BulkRun; onDetails: () => vo
         />
         <Group justify="space-between" gap="xs" wrap="wrap">
           <Text size="sm">
-            {done.toLocaleString()} of {run.counts.total.toLocaleString()} ({run.progress}%) · {run.counts.succeeded} ok ·{' '}
-            {run.counts.failed} failed
+            {done.toLocaleString()} of {run.counts.total.toLocaleString()} ({run.progress}%) ·{' '}
+            {run.counts.succeeded} ok · {run.counts.failed} failed
             {run.counts.notProcessed ? ` · ${run.counts.notProcessed} not processed` : ''}
           </Text>
           <Text size="sm" c="dimmed">
@@ -134,7 +135,10 @@ function OperationCard({ op, onConfigure }: { op: BulkOperation; onConfigure: ()
             onChange={(e) =>
               save.mutate(
                 { id: op.id, body: { enabled: e.currentTarget.checked } },
-                { onError: (err) => notify({ type: 'error', title: 'Could not save', message: errorMessage(err) }) },
+                {
+                  onError: (err) =>
+                    notify({ type: 'error', title: 'Could not save', message: errorMessage(err) }),
+                },
               )
             }
           />
@@ -179,7 +183,8 @@ export default function BulkOperationsPage() {
   const loading = ops.isPending || runs.isPending;
   const error = ops.error ?? runs.error;
   const fetching = ops.isFetching || runs.isFetching;
-  const enabledBy = (c: BulkCategory) => (ops.data ?? []).filter((o) => o.category === c && o.enabled && !o.unavailable);
+  const enabledBy = (c: BulkCategory) =>
+    (ops.data ?? []).filter((o) => o.category === c && o.enabled && !o.unavailable);
   const showPlan = (id: number | null) =>
     setParams(
       (p) => {
@@ -196,7 +201,12 @@ export default function BulkOperationsPage() {
       {
         id: 'state',
         header: 'Status',
-        cell: ({ row }) => <StatusBadge status={RUN_TONES[row.original.state] ?? row.original.state} label={row.original.state} />,
+        cell: ({ row }) => (
+          <StatusBadge
+            status={RUN_TONES[row.original.state] ?? row.original.state}
+            label={row.original.state}
+          />
+        ),
         meta: { label: 'Status' },
       },
       {
@@ -205,7 +215,11 @@ export default function BulkOperationsPage() {
         accessorFn: (r) => `${r.counts.succeeded} / ${r.counts.failed} / ${r.counts.notProcessed}`,
       },
       { id: 'total', header: 'Items', accessorFn: (r) => r.counts.total, meta: { align: 'right' } },
-      { id: 'when', header: 'Started', accessorFn: (r) => (r.startedAt ? new Date(r.startedAt).toLocaleString() : '—') },
+      {
+        id: 'when',
+        header: 'Started',
+        accessorFn: (r) => (r.startedAt ? new Date(r.startedAt).toLocaleString() : '—'),
+      },
       { id: 'duration', header: 'Duration', accessorFn: (r) => formatDuration(r.duration) },
       {
         id: 'actions',

@@ -8,7 +8,10 @@ export function useStartBulkRun() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (v: { id: number; confirm?: number }) =>
-      apiCall(bulkRoutes.start, { params: { id: v.id }, body: v.confirm === undefined ? {} : { confirm: v.confirm } }),
+      apiCall(bulkRoutes.start, {
+        params: { id: v.id },
+        body: v.confirm === undefined ? {} : { confirm: v.confirm },
+      }),
     onSuccess: (_a, v) => {
       void qc.invalidateQueries({ queryKey: bulkKeys.runs() });
       void qc.invalidateQueries({ queryKey: bulkKeys.run(v.id) });

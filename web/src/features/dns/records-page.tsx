@@ -192,7 +192,13 @@ export default function RecordsPage() {
                 deleting={removeMany.isPending}
                 onDelete={() => void deleteSelected()}
                 onClear={clearSelection}
-                extra={<BulkOperationButton operation="dns.record.update" keys={[...selection]} filter={bulkFilter} />}
+                extra={
+                  <BulkOperationButton
+                    operation="dns.record.update"
+                    keys={[...selection]}
+                    filter={bulkFilter}
+                  />
+                }
               />
             )}
             <RecordsTable

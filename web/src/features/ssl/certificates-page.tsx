@@ -86,7 +86,10 @@ export default function CertificatesPage() {
               filter={{ q: filter.q.trim() || undefined, status: filter.status || undefined }}
               label="Bulk renew…"
             />
-            <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={() => setUploading((u) => !u)}>
+            <Button
+              leftSection={<IconUpload size={16} aria-hidden />}
+              onClick={() => setUploading((u) => !u)}
+            >
               Upload Certificate
             </Button>
           </>

@@ -46,7 +46,8 @@ export function ConfigureModal({ op, onClose }: { op: BulkOperation; onClose: ()
           notify({ type: 'success', title: 'Configuration saved', message: `${op.name}: saved` });
           onClose();
         },
-        onError: (e) => notify({ type: 'error', title: 'Could not save the configuration', message: errorMessage(e) }),
+        onError: (e) =>
+          notify({ type: 'error', title: 'Could not save the configuration', message: errorMessage(e) }),
       },
     );
   });

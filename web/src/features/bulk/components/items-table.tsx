@@ -57,7 +57,10 @@ export function ItemsTable({
               id: 'result',
               header: 'Result',
               cell: ({ row }) => (
-                <StatusBadge status={RESULT_TONES[row.original.state]} label={itemResultLabel(row.original.state)} />
+                <StatusBadge
+                  status={RESULT_TONES[row.original.state]}
+                  label={itemResultLabel(row.original.state)}
+                />
               ),
               meta: { label: 'Result' },
             } satisfies ColumnDef<BulkItem, unknown>,
@@ -67,12 +70,15 @@ export function ItemsTable({
         id: 'why',
         header: mode === 'plan' ? 'Reason' : 'Reason / error',
         accessorFn: (r) =>
-          [r.errorCode && r.errorMessage ? `${r.errorCode}: ${r.errorMessage}` : '', r.reason ?? ''].filter(Boolean).join(' · '),
+          [r.errorCode && r.errorMessage ? `${r.errorCode}: ${r.errorMessage}` : '', r.reason ?? '']
+            .filter(Boolean)
+            .join(' · '),
       },
       {
         id: 'change',
         header: 'Before → after',
-        accessorFn: (r) => (r.before || r.after ? `${brief(r.before)}${r.after ? ` → ${brief(r.after)}` : ''}` : ''),
+        accessorFn: (r) =>
+          r.before || r.after ? `${brief(r.before)}${r.after ? ` → ${brief(r.after)}` : ''}` : '',
         meta: { hideOnCard: mode === 'plan' },
       },
     ],

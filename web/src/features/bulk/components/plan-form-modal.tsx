@@ -56,12 +56,10 @@ export function PlanFormModal({
 }) {
   const [opId, setOpId] = useState<BulkOperationId>(seed?.operation ?? operations[0]!.id);
   const op = operations.find((o) => o.id === opId) ?? operations[0]!;
-  const initialKind: TargetKind = seed?.keys
-    ? 'selected'
-    : seed?.filter
-      ? 'filtered'
-      : (op.config.targetItems as TargetKind);
-  const [kind, setKind] = useState<TargetKind>(op.targets.includes(initialKind) ? initialKind : op.targets[0]!);
+  const initialKind: TargetKind = seed?.keys ? 'selected' : seed?.filter ? 'filtered' : op.config.targetItems;
+  const [kind, setKind] = useState<TargetKind>(
+    op.targets.includes(initialKind) ? initialKind : op.targets[0]!,
+  );
   const [csv, setCsv] = useState('');
   const [fileName, setFileName] = useState<File | null>(null);
   const [keys, setKeys] = useState((seed?.keys ?? []).join('\n'));
@@ -72,7 +70,7 @@ export function PlanFormModal({
   const changeOp = (id: BulkOperationId) => {
     setOpId(id);
     const next = operations.find((o) => o.id === id)!;
-    setKind(next.targets.includes(kind) ? kind : (next.config.targetItems as TargetKind));
+    setKind(next.targets.includes(kind) ? kind : next.config.targetItems);
   };
   const readFile = async (f: File | null) => {
     setFileName(f);
@@ -112,7 +110,13 @@ export function PlanFormModal({
       : op.category === 'ssl'
         ? (['q', 'status'] as const)
         : (['q', 'domain', 'status'] as const);
-  const filterLabels: Record<string, string> = { q: 'Search', zone: 'Zone', type: 'Type', domain: 'Domain', status: 'Status' };
+  const filterLabels: Record<string, string> = {
+    q: 'Search',
+    zone: 'Zone',
+    type: 'Type',
+    domain: 'Domain',
+    status: 'Status',
+  };
 
   return (
     <Modal opened onClose={onClose} title="Plan a bulk operation" centered size="lg">
@@ -129,8 +133,8 @@ export function PlanFormModal({
           <Text fw={500}>{op.name}</Text>
         )}
         <Text size="sm" c="dimmed">
-          {op.description}. {bulkLabels.batchSize}: {op.config.batchSize} ·{' '}
-          {bulkLabels.continueOnError}: {op.config.continueOnError ? 'on' : 'off'}
+          {op.description}. {bulkLabels.batchSize}: {op.config.batchSize} · {bulkLabels.continueOnError}:{' '}
+          {op.config.continueOnError ? 'on' : 'off'}
         </Text>
         {op.targets.length > 1 && (
           <div>
@@ -166,7 +170,9 @@ export function PlanFormModal({
                 setFileName(null);
                 setCsv(e.currentTarget.value);
               }}
-              error={csv.length > BULK_CSV_MAX ? `The CSV must be at most ${BULK_CSV_MAX} characters` : undefined}
+              error={
+                csv.length > BULK_CSV_MAX ? `The CSV must be at most ${BULK_CSV_MAX} characters` : undefined
+              }
             />
           </>
         )}
@@ -194,9 +200,18 @@ export function PlanFormModal({
             ))}
           </Group>
         )}
-        {kind === 'all' && <Text size="sm">Every item of this kind, as it stands when the plan is made.</Text>}
+        {kind === 'all' && (
+          <Text size="sm">Every item of this kind, as it stands when the plan is made.</Text>
+        )}
         {needsTtl && (
-          <NumberInput label={bulkLabels.ttl} description="The TTL to set (seconds)" min={1} allowDecimal={false} value={ttl} onChange={setTtl} />
+          <NumberInput
+            label={bulkLabels.ttl}
+            description="The TTL to set (seconds)"
+            min={1}
+            allowDecimal={false}
+            value={ttl}
+            onChange={setTtl}
+          />
         )}
         {plan.error && (
           <Alert color="red" variant="light" title="The plan could not be made" role="alert">

@@ -35,7 +35,15 @@ export function PlanCountBadges({ run }: { run: BulkRun }) {
  * The plan made by the dry run: what each item would do (nothing has changed yet), and the start.
  * A destructive run shows its count and needs it typed.
  */
-export function PlanPanel({ run, onClose, onStarted }: { run: BulkRun; onClose: () => void; onStarted: () => void }) {
+export function PlanPanel({
+  run,
+  onClose,
+  onStarted,
+}: {
+  run: BulkRun;
+  onClose: () => void;
+  onStarted: () => void;
+}) {
   const start = useStartBulkRun();
   const discard = useDiscardBulkPlan();
   const destructive = BULK_OPERATIONS.find((o) => o.id === run.operation)?.destructive ?? false;
@@ -91,10 +99,15 @@ export function PlanPanel({ run, onClose, onStarted }: { run: BulkRun; onClose: 
                   { id: run.id, ...(destructive ? { confirm: Number(typed) } : {}) },
                   {
                     onSuccess: () => {
-                      notify({ type: 'info', title: `${run.name} started`, message: `${run.counts.total} items` });
+                      notify({
+                        type: 'info',
+                        title: `${run.name} started`,
+                        message: `${run.counts.total} items`,
+                      });
                       onStarted();
                     },
-                    onError: (e) => notify({ type: 'error', title: 'Could not start', message: errorMessage(e) }),
+                    onError: (e) =>
+                      notify({ type: 'error', title: 'Could not start', message: errorMessage(e) }),
                   },
                 )
               }

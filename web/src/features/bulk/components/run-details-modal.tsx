@@ -76,7 +76,8 @@ export function RunDetailsModal({
               loading={download.isPending}
               onClick={() =>
                 download.mutate(run.id, {
-                  onError: (e) => notify({ type: 'error', title: 'Download failed', message: errorMessage(e) }),
+                  onError: (e) =>
+                    notify({ type: 'error', title: 'Download failed', message: errorMessage(e) }),
                 })
               }
             >
@@ -92,7 +93,12 @@ export function RunDetailsModal({
                 onClick={() =>
                   retry.mutate(run.id, {
                     onSuccess: (a) => onRetryPlanned(a.run.id),
-                    onError: (e) => notify({ type: 'error', title: 'Retry failed could not be planned', message: errorMessage(e) }),
+                    onError: (e) =>
+                      notify({
+                        type: 'error',
+                        title: 'Retry failed could not be planned',
+                        message: errorMessage(e),
+                      }),
                   })
                 }
               >
