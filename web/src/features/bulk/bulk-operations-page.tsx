@@ -110,12 +110,15 @@ function ActiveOperation({ run, onDetails }: { run: BulkRun; onDetails: () => vo
 
 function OperationCard({ op, onConfigure }: { op: BulkOperation; onConfigure: () => void }) {
   const save = useSaveBulkPreference();
+  // Shown at once; the saved value follows from the server (and comes back if the save fails).
+  const [checked, setChecked] = useState(op.enabled);
+  useEffect(() => setChecked(op.enabled), [op.enabled]);
   return (
     <Card withBorder padding="sm" radius="md" aria-label={op.name}>
       <Stack gap={6} h="100%">
         <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
           <Text fw={600}>{op.name}</Text>
-          <Badge variant="light" size="sm">
+          <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
             {op.category.toUpperCase()}
           </Badge>
         </Group>
@@ -123,7 +126,7 @@ function OperationCard({ op, onConfigure }: { op: BulkOperation; onConfigure: ()
           {op.description}
         </Text>
         {op.unavailable && (
-          <Text size="xs" c="orange.8">
+          <Text size="xs" fw={500}>
             {op.unavailable}
           </Text>
         )}
@@ -146,7 +149,7 @@ function OperationCard({ op, onConfigure }: { op: BulkOperation; onConfigure: ()
             size="xs"
             variant="default"
             leftSection={<IconSettings size={14} aria-hidden />}
-            disabled={!op.enabled}
+            disabled={!checked}
             onClick={onConfigure}
           >
             Configure

@@ -23,7 +23,7 @@ export function PlanCountBadges({ run }: { run: BulkRun }) {
       {parts
         .filter(([, n]) => n > 0)
         .map(([label, n, color]) => (
-          <Badge key={label} color={color} variant="light" size="lg">
+          <Badge key={label} color={color} variant="dot" size="lg">
             {label}: {n.toLocaleString()}
           </Badge>
         ))}
