@@ -34,7 +34,9 @@ test.describe('bulk operations', () => {
     await expect(mail).toContainText('0 enabled');
     await expect(mail).toBeDisabled();
     // The web card is disabled with its reason.
-    const web = page.getByRole('region', { name: 'Deploy Web Applications' }).or(page.locator('[aria-label="Deploy Web Applications"]'));
+    const web = page
+      .getByRole('region', { name: 'Deploy Web Applications' })
+      .or(page.locator('[aria-label="Deploy Web Applications"]'));
     await expect(web.getByText(/^Not available yet/)).toBeVisible();
     await expect(web.getByRole('checkbox', { name: 'Enabled' })).toBeDisabled();
     await screens(page, 'bulk-operations-empty');
@@ -58,9 +60,9 @@ test.describe('bulk operations', () => {
     // Saved on the server for this administrator: a reload keeps both choices.
     await page.reload();
     await expect(card.getByRole('checkbox', { name: 'Enabled' })).toBeChecked();
-    const ops = await api.get<{ operations: { id: string; enabled: boolean; config: { batchSize: number } }[] }>(
-      'bulk/operations',
-    );
+    const ops = await api.get<{
+      operations: { id: string; enabled: boolean; config: { batchSize: number } }[];
+    }>('bulk/operations');
     expect(ops.operations.find((o) => o.id === 'mail.mailbox.create')).toMatchObject({
       enabled: true,
       config: { batchSize: 2 },
@@ -91,7 +93,9 @@ test.describe('bulk operations', () => {
     await screens(page, 'bulk-operations-plan');
 
     await plan.getByRole('button', { name: /^Start run \(3 items\)/ }).click();
-    const history = page.getByRole('region', { name: 'Operation history' }).or(page.locator('#bulk-history').locator('..').locator('..'));
+    const history = page
+      .getByRole('region', { name: 'Operation history' })
+      .or(page.locator('#bulk-history').locator('..').locator('..'));
     await expect(page.getByText('completed').first()).toBeVisible({ timeout: 60_000 });
     expect(await api.total('mail/users?domain=bulk-e2e.example')).toBe(4);
     await expect(history.getByText('Create Mailboxes').first()).toBeVisible();
@@ -101,6 +105,9 @@ test.describe('bulk operations', () => {
     const details = page.getByRole('dialog', { name: 'Operation details' });
     await expect(details.getByText('Succeeded', { exact: true }).first()).toBeVisible();
     await expect(details.getByText('one@bulk-e2e.example').first()).toBeVisible();
+    // Each item's result as the ledger holds it (not the plan's "pending").
+    await expect(details.getByText('succeeded', { exact: true }).first()).toBeVisible();
+    await expect(details.getByText('pending', { exact: true })).toHaveCount(0);
     const download = page.waitForEvent('download');
     await details.getByRole('button', { name: 'Download results (CSV)' }).click();
     const file = await download;
@@ -110,10 +117,17 @@ test.describe('bulk operations', () => {
     expect(text).toContain('one@bulk-e2e.example,create,succeeded');
     expect(text).toContain('not-an-address,invalid,skipped');
     await screens(page, 'bulk-operations-details');
-    await details.getByRole('button', { name: 'Close' }).or(page.locator('.mantine-Modal-close')).first().click();
+    await details
+      .getByRole('button', { name: 'Close' })
+      .or(page.locator('.mantine-Modal-close'))
+      .first()
+      .click();
   });
 
-  test('the mailbox list hands its selection to a delete, which needs the count typed', async ({ page, request }) => {
+  test('the mailbox list hands its selection to a delete, which needs the count typed', async ({
+    page,
+    request,
+  }) => {
     const key = await signIn(page);
     const api = apiClient(request, key);
     await api.post('mail/domains/add', { domain: 'bulk-del.example' });

@@ -10,6 +10,8 @@ export function useBulkItems(id: number | null, q: ItemsQuery, live = false) {
     queryFn: () => apiCall(bulkRoutes.items, { params: { id: id! }, query: q }),
     enabled: id !== null,
     placeholderData: keepPreviousData,
+    // A plan's items change as the run goes: a view opened later reads them again.
+    refetchOnMount: 'always',
     refetchInterval: live ? 2000 : false,
   });
 }
