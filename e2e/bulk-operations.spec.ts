@@ -112,7 +112,7 @@ test.describe('bulk operations', () => {
     await details.getByRole('button', { name: 'Download results (CSV)' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^bulk-operation-\d+-results\.csv$/);
-    const text = readFileSync((await file.path()), 'utf8');
+    const text = readFileSync(await file.path(), 'utf8');
     expect(text.split('\r\n')[0]).toBe('seq,item,action,result,errorCode,message');
     expect(text).toContain('one@bulk-e2e.example,create,succeeded');
     expect(text).toContain('not-an-address,invalid,skipped');
