@@ -391,6 +391,67 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(await mailboxesOf(domain)).toBe(10);
   });
 
+  it('renews selected certificates through the renewal the Renew button runs, and makes a backup', async () => {
+    const gen = await post('ssl/certificates/generate', {
+      domain: 'renew-bulk.example.com',
+      certificateType: 'DV',
+      keyAlgorithm: 'ECDSA',
+      keySize: 256,
+      signatureAlgorithm: 'SHA256',
+      validityPeriod: 30,
+      challengeType: 'tls',
+    });
+    expect(gen.statusCode, gen.body).toBe(202);
+    const job = await eventually(
+      'the certificate is made',
+      async () =>
+        (await get(`jobs/${gen.json<{ jobId: number }>().jobId}`)).json<{
+          state: string;
+          result: { certificateId: number };
+        }>(),
+      (j) => j.state !== 'running' && j.state !== 'queued',
+    );
+    expect(job.state).toBe('succeeded');
+    const id = job.result.certificateId;
+    const before = await t.deps.database.db
+      .selectFrom('ssl_certificates')
+      .select('not_after')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const p = await plan({
+      operation: 'ssl.certificate.renew',
+      target: { kind: 'selected', keys: [String(id), '999999'] },
+      config: config(10, true, 'selected'),
+    });
+    expect(p.run.plan).toMatchObject({ run: 1, skip: 1 });
+    await start(p.run.id);
+    const done = await finished(p.run.id);
+    expect(done.state, done.cause ?? '').toBe('completed');
+    expect(done.counts.succeeded).toBe(1);
+    const items = (await get(`bulk/runs/${p.run.id}/items?state=succeeded`)).json<{
+      items: { after: { certificateId: number; notAfter: number } }[];
+    }>();
+    // The renewal's validity runs from now: never earlier than the first one's.
+    expect(Number(items.items[0]!.after.notAfter)).toBeGreaterThanOrEqual(Number(before.not_after));
+
+    const b = await plan({
+      operation: 'system.backup',
+      target: { kind: 'all' },
+      config: config(1, false, 'all'),
+    });
+    expect(b.run.plan.run).toBe(1);
+    await start(b.run.id);
+    const bd = await finished(b.run.id);
+    expect(bd.state, bd.cause ?? '').toBe('completed');
+    const backup = await t.deps.database.db
+      .selectFrom('system_backups')
+      .select(['status', 'size'])
+      .where('description', 'like', 'Bulk operation item %')
+      .executeTakeFirstOrThrow();
+    expect(backup.status).toBe('completed');
+    expect(Number(backup.size)).toBeGreaterThan(0);
+  });
+
   it('keeps each administrator’s enable and configuration choices, and refuses bad input naming the field', async () => {
     const put = await t.call({
       method: 'PUT',
