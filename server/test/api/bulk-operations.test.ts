@@ -433,6 +433,13 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     }>();
     // The renewal's validity runs from now: never earlier than the first one's.
     expect(Number(items.items[0]!.after.notAfter)).toBeGreaterThanOrEqual(Number(before.not_after));
+    const renewed = await t.deps.database.db
+      .selectFrom('audit_log')
+      .select('target')
+      .where('action', '=', 'ssl.certificate.renew')
+      .where('details', 'like', `%"bulkRun":${p.run.id},%`)
+      .execute();
+    expect(renewed.map((r) => r.target)).toEqual([String(id)]);
 
     const b = await plan({
       operation: 'system.backup',
