@@ -40,6 +40,11 @@ export interface LedgerEntry {
   label: string;
   action: PlanAction;
   payload: Record<string, unknown>;
+  /**
+   * Started on its own (`each`) before the process stopped, and not recorded as ended: the work
+   * may or may not have happened; check the real state before doing it again.
+   */
+  inFlight: boolean;
 }
 
 /** What one item did: `skipped` (found done already, e.g. it exists now) or its before/after. */
@@ -74,6 +79,8 @@ export interface BatchTools {
   /** The administrator who started the run. */
   readonly actor: string;
   readonly options: BulkOptions;
+  /** When the run started (ms): what changed since may be this run's own work. */
+  readonly startedAt: number;
 }
 
 export interface BulkOperationHandler {

@@ -132,6 +132,8 @@ function openEntry(b: BulkCtx, r: ItemRow, secrets: readonly string[]): LedgerEn
     label: r.label,
     action: r.action as PlanAction,
     payload,
+    // Only `each` marks a pending item (a batch's items end with their transaction or not at all).
+    inFlight: r.batch !== null,
   };
 }
 
@@ -263,6 +265,7 @@ function batchTools(
     signal,
     actor: run.actor,
     options,
+    startedAt: Number(run.started_at ?? run.created_at),
     async items(trx, entries, step) {
       // Ledger rows and audit lines are gathered and written together at the end, in `trx`.
       const ends: Parameters<typeof endItems>[2] = [];

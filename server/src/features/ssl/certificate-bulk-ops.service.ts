@@ -80,6 +80,19 @@ export function sslBulkOperations(ctx: SslContext): BulkOperationHandler[] {
       async runBatch(entries, tools) {
         await tools.each(entries, async (e) => {
           const id = Number(e.payload.id);
+          if (e.inFlight) {
+            // Started before a restart: renewed already if its row changed since the run began.
+            const row = await ctx.db
+              .selectFrom('ssl_certificates')
+              .select(['updated_at', 'not_after'])
+              .where('id', '=', id)
+              .executeTakeFirst();
+            if (row && Date.parse(row.updated_at) >= tools.startedAt)
+              return {
+                skipped: 'done: renewed before the restart',
+                after: { certificateId: id, notAfter: row.not_after },
+              };
+          }
           const noop = {
             jobId: 0,
             signal: tools.signal,
