@@ -11,6 +11,7 @@ export interface BulkOperationButtonProps {
   filter?: BulkFilter;
   label?: string;
   disabled?: boolean;
+  size?: 'xs' | 'sm';
 }
 
 /** "Run a bulk operation on the selection": hands the selection (and the filter) to /bulk-operations. */
@@ -20,6 +21,7 @@ export function BulkOperationButton({
   filter,
   label = 'Bulk operation…',
   disabled,
+  size = 'xs',
 }: BulkOperationButtonProps) {
   const navigate = useNavigate();
   const clean = filter
@@ -29,7 +31,7 @@ export function BulkOperationButton({
     : undefined;
   return (
     <Button
-      size="xs"
+      size={size}
       variant="light"
       leftSection={<IconStack2 size={14} aria-hidden />}
       disabled={disabled}

@@ -170,6 +170,12 @@ export default function CertificatesPage() {
             <Button variant="light" loading={busy === 'renew'} onClick={() => void renewExpiring()}>
               Renew Expiring Certificates
             </Button>
+            <BulkOperationButton
+              operation="ssl.certificate.renew"
+              filter={{ q: filter.q.trim() || undefined, status: filter.status || undefined }}
+              label="Renew as a bulk operation…"
+              size="sm"
+            />
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}
