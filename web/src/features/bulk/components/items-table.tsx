@@ -60,6 +60,7 @@ export function ItemsTable({
                 <StatusBadge
                   status={RESULT_TONES[row.original.state]}
                   label={itemResultLabel(row.original.state)}
+                  style={{ minWidth: 'max-content' }}
                 />
               ),
               meta: { label: 'Result' },
