@@ -25,6 +25,8 @@ import { sessionCheck } from './features/events/stream-session.ts';
 import { jobFeed } from './features/jobs/job-feed.ts';
 import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.ts';
 import { registerJobs } from './features/jobs/jobs.routes.ts';
+import { createBulk } from './features/bulk/bulk.module.ts';
+import { registerBulk } from './features/bulk/bulk.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
 import { registerSsl } from './features/ssl/ssl.routes.ts';
@@ -147,6 +149,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerAuth(app, deps, throttle, registerMfa(app, deps, changeMailboxPassword, guesses, mfaMailFrom));
   registerAccounts(app, deps);
   registerAppPasswords(app, deps);
+  // Bulk runs are resumable jobs: their kind is registered before the runner's first sweep.
+  const bulk = createBulk(deps);
   await jobs.start();
   const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
   registerJobs(app, deps, jobs);
@@ -164,7 +168,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     if (ownLocks) await locks.close();
   });
   registerSystem(app, deps);
-  registerSystemAdmin(app, deps, {
+  const systemAdmin = registerSystemAdmin(app, deps, {
     metrics: deps.metrics,
     // Warning and critical alerts reach the bell (shown there while the alert is open).
     notify: (n) => notify(deps.database.db, n),
@@ -203,6 +207,15 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   });
 
   opts.testRoutes?.(app);
+  // Bulk operations run each area's own service; the areas hand their operations over here.
+  bulk.add([
+    ...mail.bulkOperations,
+    ...dns.bulkOperations,
+    ...ssl.bulkOperations,
+    ...systemAdmin.bulkOperations,
+  ]);
+  registerBulk(app, bulk);
+
   await installSpa(app, deps.config.webDist);
   await app.ready();
   return app;

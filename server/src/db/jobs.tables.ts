@@ -30,6 +30,8 @@ export interface JobTable {
   updated_at: number;
   finished_at: number | null;
   heartbeat_at: number | null;
+  /** 1: a later start queues it again instead of ending it interrupted (migration 0028). */
+  resumable: Generated<number>;
 }
 
 export interface LockTable {

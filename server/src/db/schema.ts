@@ -1,5 +1,6 @@
 import type { AcmeTables } from './acme.tables.ts';
 import type { ApiMonitoringTables } from './api-monitoring.tables.ts';
+import type { BulkTables } from './bulk.tables.ts';
 import type { ConsoleTables } from './console.tables.ts';
 import type { CoreTables } from './core.tables.ts';
 import type { DnsTables } from './dns.tables.ts';
@@ -23,6 +24,7 @@ export interface Database
     MailTables,
     AcmeTables,
     ApiMonitoringTables,
+    BulkTables,
     ConsoleTables,
     DomainAdminTables,
     JobTables,

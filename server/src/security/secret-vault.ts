@@ -13,6 +13,8 @@ export const VAULT_FILES = {
   acme: 'acme-secret.key',
   /** Second-factor secrets, and the key of the backup-code hashes. */
   mfa: 'mfa.key',
+  /** Secrets of planned bulk items (a mailbox password), kept until each item is done. */
+  bulk: 'bulk-ledger.key',
 } as const;
 export type VaultFile = (typeof VAULT_FILES)[keyof typeof VAULT_FILES];
 

@@ -1,5 +1,6 @@
 import { Button, Group, Paper, Text } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 
 export interface SelectionBarProps {
   count: number;
@@ -8,10 +9,12 @@ export interface SelectionBarProps {
   deleting: boolean;
   onDelete: () => void;
   onClear: () => void;
+  /** Extra actions (the bulk operation on the selection). */
+  extra?: ReactNode;
 }
 
 /** What to do with the rows selected in a data table (here: delete them, in one call). */
-export function SelectionBar({ count, noun, deleting, onDelete, onClear }: SelectionBarProps) {
+export function SelectionBar({ count, noun, deleting, onDelete, onClear, extra }: SelectionBarProps) {
   if (count === 0) return null;
   return (
     <Paper withBorder p="xs" radius="md" role="region" aria-label={`Selected ${noun[1]}`}>
@@ -30,6 +33,7 @@ export function SelectionBar({ count, noun, deleting, onDelete, onClear }: Selec
           >
             Delete
           </Button>
+          {extra}
           <Button size="xs" variant="subtle" onClick={onClear} disabled={deleting}>
             Clear selection
           </Button>

@@ -20,6 +20,7 @@ import * as m0022 from './0022-web.ts';
 import * as m0023 from './0023-web-traffic.ts';
 import * as m0024 from './0024-account-sessions.ts';
 import * as m0027 from './0027-alert-notifications.ts';
+import * as m0028 from './0028-bulk.ts';
 import * as m0029 from './0029-api-monitoring.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
@@ -45,5 +46,6 @@ export const migrations: Record<string, Migration> = {
   '0023-web-traffic': m0023,
   '0024-account-sessions': m0024,
   '0027-alert-notifications': m0027,
+  '0028-bulk': m0028,
   '0029-api-monitoring': m0029,
 };

@@ -1,4 +1,6 @@
 import { dnsRoutes } from '@mailroom/contract/dns';
+import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
+import { dnsBulkOperations } from './record-bulk-ops.service.ts';
 import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
@@ -46,6 +48,8 @@ export interface DnsHandle {
   republishMailZones(domains?: string[] | 'all'): Promise<void>;
   /** ACME DNS-01 through Mailroom's own zones (wired into AppDeps by app.ts). */
   challenges: DnsChallenges;
+  /** Create and update DNS records for the bulk operations (issue 21). */
+  bulkOperations: BulkOperationHandler[];
 }
 
 export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
@@ -174,5 +178,6 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
   return {
     republishMailZones: (domains) => republishMailZones(ctx, domains),
     challenges: dnsChallenges(ctx),
+    bulkOperations: dnsBulkOperations(ctx),
   };
 }

@@ -44,7 +44,7 @@ const u16 = (s: string) => (/^\d{1,5}$/.test(s) && Number(s) <= 65535 ? Number(s
  * ttl, priority (optional) and, for SRV, weight and port — or an SRV value written
  * "weight port target" (priority in its column) or "priority weight port target".
  */
-function parseRow(line: number, f: string[]): ParsedRow | { line: number; message: string } {
+export function parseRow(line: number, f: string[]): ParsedRow | { line: number; message: string } {
   const zone = (f[0] ?? '').trim();
   const name = (f[1] ?? '').trim();
   const type = (f[2] ?? '').trim();
@@ -107,7 +107,7 @@ function parseRow(line: number, f: string[]): ParsedRow | { line: number; messag
   };
 }
 
-function isBlank(fields: string[]): boolean {
+export function isBlank(fields: string[]): boolean {
   for (const f of fields) if (f.trim() !== '') return false;
   return true;
 }

@@ -51,6 +51,7 @@ export interface RunnerTuning {
 }
 
 const NOTIFICATION_DAYS = 7;
+const RESUME_MESSAGE = 'The server running it stopped; it resumes where it stopped at the next start';
 
 export class JobCancelled extends Error {
   constructor(readonly state: 'cancelled' | 'interrupted') {
@@ -122,6 +123,11 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     this.handlers.set(kind, handler);
   }
 
+  /** Whether this process can run queued jobs of `kind`. */
+  handles(kind: string): boolean {
+    return this.handlers.has(kind);
+  }
+
   /** Starts `work` now, in this process. */
   async run(kind: string, title: string, actor: string | null, work: JobWork): Promise<Job> {
     if (this.closed) throw conflict('The server is stopping; try again in a moment.');
@@ -147,7 +153,21 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   }
 
   /** Queues a job any process may run (the queue leader picks it up within `pollMs`). */
-  async enqueue(kind: string, title: string, actor: string | null, input: unknown): Promise<Job> {
+  async enqueue(
+    kind: string,
+    title: string,
+    actor: string | null,
+    input: unknown,
+    opts: {
+      /**
+       * A job whose work can pick up where it stopped (its handler keeps its own ledger): when its
+       * process stops or dies it is queued again, and the next process to claim it resumes it,
+       * instead of ending "interrupted".
+       */
+      resumable?: boolean;
+    } = {},
+  ): Promise<Job> {
+    if (this.closed) throw conflict('The server is stopping; try again in a moment.');
     if (!this.handlers.has(kind)) throw new Error(`no handler for job kind ${kind}`);
     const now = Date.now();
     const row = await this.db
@@ -161,6 +181,7 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
         created_at: now,
         updated_at: now,
         version: 1,
+        resumable: opts.resumable ? 1 : 0,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -326,6 +347,36 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   private async finish(local: LocalJob, end: Partial<JobRow> & { state: JobState }): Promise<void> {
     await local.writing;
     const now = Date.now();
+    if (end.state === 'interrupted' && Number(local.row.resumable) === 1) {
+      // This process stops: the job goes back to the queue, and the next process resumes it.
+      local.row = {
+        ...local.row,
+        state: 'queued',
+        phase: null,
+        owner: null,
+        heartbeat_at: null,
+        message: RESUME_MESSAGE,
+        updated_at: now,
+        version: local.row.version + 1,
+      };
+      await this.db
+        .updateTable('jobs')
+        .set({
+          state: 'queued',
+          phase: null,
+          owner: null,
+          heartbeat_at: null,
+          processed: local.row.processed,
+          counts: local.row.counts,
+          message: RESUME_MESSAGE,
+          updated_at: now,
+          version: local.row.version,
+        })
+        .where('id', '=', local.row.id)
+        .execute();
+      this.changed(local.row);
+      return;
+    }
     local.row = {
       ...local.row,
       ...end,
@@ -431,10 +482,31 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     }
   }
 
-  /** Running jobs whose process stopped beating are marked interrupted (once, under a lock). */
+  /**
+   * Running jobs whose process stopped beating are marked interrupted (once, under a lock); the
+   * resumable ones are queued again instead, for a process with their handler to resume.
+   */
   async recoverStale(): Promise<number> {
     return this.locks.withLock('jobs.recover', async () => {
       const now = Date.now();
+      const requeued = await this.db
+        .updateTable('jobs')
+        .set((eb) => ({
+          state: 'queued',
+          message: RESUME_MESSAGE,
+          owner: null,
+          phase: null,
+          heartbeat_at: null,
+          updated_at: now,
+          version: eb('version', '+', 1),
+        }))
+        .where('state', '=', 'running')
+        .where('resumable', '=', 1)
+        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
+        .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', now - this.staleMs)]))
+        .returningAll()
+        .execute();
+      for (const row of requeued) this.changed(row);
       const stale = await this.db
         .updateTable('jobs')
         .set((eb) => ({
@@ -447,6 +519,7 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
           version: eb('version', '+', 1),
         }))
         .where('state', '=', 'running')
+        .where('resumable', '=', 0)
         // This process's own jobs are alive whatever their heartbeat says (a long transaction
         // on SQLite can hold the heartbeat back).
         .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
@@ -466,7 +539,7 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
           })
           .execute();
       }
-      return stale.length;
+      return stale.length + requeued.length;
     });
   }
 

@@ -261,7 +261,7 @@ export async function listAliases(
   };
 }
 
-async function refuseLoop(db: Db, source: string, destination: string): Promise<void> {
+export async function refuseLoop(db: Db, source: string, destination: string): Promise<void> {
   const dests = splitDestinations(destination);
   if (dests.includes(source)) throw fieldError('destination', mailMessages.aliasSelf);
   const chain = await new AliasGraph(db).findLoop(source, dests);

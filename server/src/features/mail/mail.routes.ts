@@ -1,4 +1,6 @@
 import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
+import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
+import { mailBulkOperations } from './mail-bulk-ops.service.ts';
 import { JOB_IMPORT_ROWS, JOB_KINDS, JOB_MAILBOX_IMPORT_ROWS } from '@mailroom/contract/jobs';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { Kysely } from 'kysely';
@@ -53,6 +55,8 @@ export interface MailHandle {
   hostname(): Promise<string>;
   /** Renders and applies the mail stack again (the served certificate or TLS policy changed). */
   reapply(): Promise<void>;
+  /** Create mailboxes, delete mailboxes, create aliases for the bulk operations (issue 21). */
+  bulkOperations: BulkOperationHandler[];
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -376,6 +380,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     registerRoute(scope, mailRoutes.dkim, async () => listDkimRecords(db));
   });
   return {
+    bulkOperations: mailBulkOperations(ctx, factsChanged),
     hostname: async () => (await readMailSettings(db)).settings.hostname,
     async reapply() {
       await startup;

@@ -180,7 +180,12 @@ function renewalRequest(ctx: SslContext, row: CertRow): GenerateCertificateParse
   return JSON.parse(ctx.vault.open(row.renewal)) as GenerateCertificateParsed;
 }
 
-async function renewOne(ctx: SslContext, id: number, actor: string | null, job: JobContext): Promise<number> {
+export async function renewOne(
+  ctx: SslContext,
+  id: number,
+  actor: string | null,
+  job: JobContext,
+): Promise<number> {
   const row = await readRow(ctx.db, id);
   const req = renewalRequest(ctx, row);
   const issued = await issue(ctx, req, job);

@@ -33,6 +33,8 @@ import { CertificateUsages, mailServedId, mailUsage } from './certificate-usage.
 import { mailTlsSource } from './mail-tls.ts';
 import { webTlsSource, type WebTls } from './web-tls.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
+import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
+import { sslBulkOperations } from './certificate-bulk-ops.service.ts';
 import { ListCounts } from './certificate-list.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
 import type { CertificateUsage, SslContext } from './ssl-context.ts';
@@ -58,6 +60,8 @@ export interface SslHandle {
   /** For the web area: a stored certificate (PEMs, names) for a virtual host. */
   webTls: (id: number, db: Kysely<Database>) => Promise<WebTls | null>;
   ctx: SslContext;
+  /** Renew SSL Certificates for the bulk operations (issue 21). */
+  bulkOperations: BulkOperationHandler[];
   /** How many certificates are stored (the DNS dashboard shows it). */
   count(): Promise<number>;
   /**
@@ -197,6 +201,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     mailTls: mailTlsSource(vault),
     webTls: webTlsSource(vault),
     ctx,
+    bulkOperations: sslBulkOperations(ctx),
     registerUsage: (u) => ctx.usages.register(u),
     count: async () =>
       Number(

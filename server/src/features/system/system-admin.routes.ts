@@ -3,6 +3,8 @@ import path from 'node:path';
 import { systemAlertRoutes } from '@mailroom/contract/system-alerts';
 import { systemAdminRoutes as r } from '@mailroom/contract/system-admin';
 import type { FastifyInstance } from 'fastify';
+import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
+import { backupBulkOperation } from './backup-bulk-op.service.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { Apt, aptOptions } from '../../host/apt.ts';
 import { conflict } from '../../http/errors.ts';
@@ -88,7 +90,7 @@ export function registerSystemAdmin(
   app: FastifyInstance,
   deps: AppDeps,
   opts: SystemAdminOptions = {},
-): void {
+): { bulkOperations: BulkOperationHandler[] } {
   const db = deps.database.db;
   const jobs = deps.jobs!;
   const locks = deps.locks!;
@@ -226,6 +228,7 @@ export function registerSystemAdmin(
   };
   void fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
   jobs.register(BACKUP_JOB, backupJob(env));
+  const bulkOperations = [backupBulkOperation(env)];
   jobs.register(VERIFY_JOB, verifyJob(env));
   jobs.register(RESTORE_JOB, restoreJob(env));
   registerRoute(app, r.backupStatus, async () => backupStatus(env));
@@ -282,4 +285,5 @@ export function registerSystemAdmin(
     stopScheduler();
     await engine.stop();
   });
+  return { bulkOperations };
 }

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client.ts';
 import { confirmDelete } from '../../components/confirm-action.ts';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { SelectionBar } from '../../components/selection-bar.tsx';
+import { BulkOperationButton } from '../../components/bulk-operation-button.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useListPager, useListPaging } from '../../components/use-list-paging.ts';
@@ -57,6 +58,7 @@ export default function RecordsPage() {
     ...(sort ? { sort: sortParam(sort) } : {}),
   };
   const filtered = query.q !== undefined || query.zone !== undefined || query.type !== undefined;
+  const bulkFilter = { q: query.q, zone: query.zone, type: query.type };
   const records = useRecords(query);
   // No total while a new filter loads: not the previous filter's count.
   const pager = useListPager(paging, records, 'records');
@@ -190,6 +192,13 @@ export default function RecordsPage() {
                 deleting={removeMany.isPending}
                 onDelete={() => void deleteSelected()}
                 onClear={clearSelection}
+                extra={
+                  <BulkOperationButton
+                    operation="dns.record.update"
+                    keys={[...selection]}
+                    filter={bulkFilter}
+                  />
+                }
               />
             )}
             <RecordsTable

@@ -1,4 +1,5 @@
 import type { Mailbox, RemoveMailboxResponse } from '@mailroom/contract/mail';
+import { BulkOperationButton } from '../../components/bulk-operation-button.tsx';
 import type { BulkMailboxAction, MailboxListQuery } from '@mailroom/contract/mail';
 import { Alert, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { IconPlus, IconUpload, IconX } from '@tabler/icons-react';
@@ -216,6 +217,13 @@ export default function MailboxesPage() {
             pending={bulk.isPending ? (bulk.variables?.action ?? null) : null}
             onAction={(a) => void runBulk(a)}
             onClear={clearSelection}
+            extra={
+              <BulkOperationButton
+                operation="mail.mailbox.delete"
+                keys={[...selection]}
+                filter={{ q, ...(domain ? { domain } : {}), ...(status ? { status } : {}) }}
+              />
+            }
           />
           <MailboxTable
             mailboxes={rows}

@@ -8,6 +8,7 @@ import { followJob } from '../../api/follow-job.ts';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { BulkOperationButton } from '../../components/bulk-operation-button.tsx';
 import { type PagePosition, pagePosition } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { exportCertificates } from './certificate-actions.ts';
@@ -79,9 +80,19 @@ export default function CertificatesPage() {
         ]}
         subtitle="Upload, renew, download and remove certificates"
         actions={
-          <Button leftSection={<IconUpload size={16} aria-hidden />} onClick={() => setUploading((u) => !u)}>
-            Upload Certificate
-          </Button>
+          <>
+            <BulkOperationButton
+              operation="ssl.certificate.renew"
+              filter={{ q: filter.q.trim() || undefined, status: filter.status || undefined }}
+              label="Bulk renew…"
+            />
+            <Button
+              leftSection={<IconUpload size={16} aria-hidden />}
+              onClick={() => setUploading((u) => !u)}
+            >
+              Upload Certificate
+            </Button>
+          </>
         }
       />
       <Stack gap="md">
@@ -159,6 +170,12 @@ export default function CertificatesPage() {
             <Button variant="light" loading={busy === 'renew'} onClick={() => void renewExpiring()}>
               Renew Expiring Certificates
             </Button>
+            <BulkOperationButton
+              operation="ssl.certificate.renew"
+              filter={{ q: filter.q.trim() || undefined, status: filter.status || undefined }}
+              label="Renew as a bulk operation…"
+              size="sm"
+            />
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} aria-hidden />}

@@ -1,16 +1,19 @@
 import type { BulkMailboxAction } from '@mailroom/contract/mail';
 import { Button, Group, Paper, Text } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconTrash } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 
 export interface MailboxBulkBarProps {
   count: number;
   pending: BulkMailboxAction | null;
   onAction: (action: BulkMailboxAction) => void;
   onClear: () => void;
+  /** Extra actions (the bulk operation on the selection). */
+  extra?: ReactNode;
 }
 
 /** What to do with the selected mailboxes: one call, one transaction, all or none. */
-export function MailboxBulkBar({ count, pending, onAction, onClear }: MailboxBulkBarProps) {
+export function MailboxBulkBar({ count, pending, onAction, onClear, extra }: MailboxBulkBarProps) {
   if (count === 0) return null;
   return (
     <Paper withBorder p="xs" radius="md" role="region" aria-label="Selected mailboxes">
@@ -50,6 +53,7 @@ export function MailboxBulkBar({ count, pending, onAction, onClear }: MailboxBul
           >
             Delete
           </Button>
+          {extra}
           <Button size="xs" variant="subtle" onClick={onClear} disabled={pending !== null}>
             Clear selection
           </Button>

@@ -1,0 +1,474 @@
+import type { BulkFilter } from '@mailroom/contract/bulk';
+import {
+  CreateAliasRequest,
+  MAILBOX_STATUSES,
+  MAX_QUOTA_BYTES,
+  MB,
+  mailMessages,
+  mbToBytes,
+} from '@mailroom/contract/mail';
+import { fieldMessages } from '@mailroom/contract/messages';
+import { emailField, passwordField } from '@mailroom/contract/validators';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { moveFolder } from '../../host/folders.ts';
+import { conflict, fieldError } from '../../http/errors.ts';
+import type { BulkOperationHandler, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
+import { parseCsv } from './alias-import.service.ts';
+import { refuseLoop } from './alias.service.ts';
+import { existing } from './bulk-sql.ts';
+import { addToCounters, countOutOfDomain, knownDomains } from './domain.service.ts';
+import { folderName, isHostedDomain, maildirOf, splitAddress } from './mail-address.ts';
+import type { MailCtx } from './mail-context.ts';
+import { MAIL_PATHS } from './mail-paths.ts';
+import { readMailSettings } from './mail-settings.service.ts';
+import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
+import { listMailboxes } from './mailbox.service.ts';
+import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
+
+/**
+ * The mail area's bulk operations (issue 21): create mailboxes and aliases from a CSV, delete
+ * mailboxes. Plans use the import's CSV reader and the single create's rules; a batch is one
+ * transaction with the import's lock order (the alias graph, the domain rows, the lists, the
+ * counters last) and a savepoint per item. Mailboxes and aliases are read by Postfix and Dovecot
+ * from the database, so a batch has no daemon file to apply.
+ */
+
+type Db = Kysely<Database>;
+
+const emailRule = emailField('Email');
+const passwordRule = passwordField('Password', 8);
+const PAGE = 1000;
+
+function header(records: string[][], wanted: string[]): Map<string, number> {
+  const names = (records[0] ?? []).map((h) => h.trim().toLowerCase());
+  const at = new Map<string, number>();
+  for (const w of wanted) at.set(w, names.indexOf(w));
+  return at;
+}
+
+function csvOf(input: PlanInput): string {
+  if (input.target.kind !== 'csv') throw fieldError('target', 'This operation takes a CSV file.');
+  return input.target.csv;
+}
+
+/** Mailboxes to create, from `email,password[,quota]` (quota in MB; empty: the Default Quota). */
+async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
+  const records = parseCsv(csvOf(input));
+  const col = header(records, ['email', 'password', 'quota']);
+  if (col.get('email') === -1 || col.get('password') === -1)
+    throw fieldError('target', mailMessages.mailboxImportMissingColumns);
+  const { settings } = await readMailSettings(ctx.db);
+  const items: PlannedItem[] = [];
+  const first = new Map<string, number>();
+  const cell = (rec: string[], name: string) => {
+    const i = col.get(name)!;
+    return i === -1 ? '' : (rec[i] ?? '');
+  };
+  for (let i = 1; i < records.length; i++) {
+    const rec = records[i]!;
+    const row = i + 1;
+    const raw = cell(rec, 'email').trim();
+    const password = cell(rec, 'password');
+    if (!raw && !password && rec.every((c) => c.trim() === '')) continue;
+    const invalid = (reason: string, key = raw || `row ${row}`) =>
+      items.push({ key, label: key, action: 'invalid', reason: `row ${row}: ${reason}` });
+    if (!raw) {
+      invalid(`email: ${fieldMessages.required('Email')}`);
+      continue;
+    }
+    const e = emailRule.safeParse(raw);
+    if (!e.success) {
+      invalid(`email: ${e.error.issues[0]!.message}`);
+      continue;
+    }
+    const email = e.data.toLowerCase();
+    if (!isHostedDomain(splitAddress(email).domain)) {
+      invalid(`email: ${fieldMessages.email}`, email);
+      continue;
+    }
+    const p = passwordRule.safeParse(password);
+    if (!p.success) {
+      invalid(`password: ${p.error.issues[0]!.message}`, email);
+      continue;
+    }
+    const rawQuota = cell(rec, 'quota').trim();
+    let quota = mbToBytes(settings.defaultQuota);
+    if (rawQuota !== '') {
+      if (!/^\d{1,12}(\.\d{1,6})?$/.test(rawQuota)) {
+        invalid('quota: Quota must be a number of MB (0 = unlimited)', email);
+        continue;
+      }
+      quota = Math.min(mbToBytes(Number(rawQuota)), MAX_QUOTA_BYTES);
+      if (quota > settings.maxQuota * MB) {
+        invalid(`quota: ${mailMessages.quotaAboveMax(settings.maxQuota)}`, email);
+        continue;
+      }
+    }
+    const dup = first.get(email);
+    if (dup !== undefined) {
+      invalid(`email: ${email} appears more than once (first on row ${dup})`, email);
+      continue;
+    }
+    first.set(email, row);
+    items.push({ key: email, label: email, action: 'create', payload: { email, password, quota } });
+  }
+  const creates = items.filter((i) => i.action === 'create');
+  const emails = creates.map((i) => i.key);
+  const domains = [...new Set(emails.map((e) => splitAddress(e).domain))];
+  const [known, boxes, aliases] = await Promise.all([
+    knownDomains(ctx.db, domains),
+    existing(ctx.db, 'mailboxes', 'email', emails, Number.MAX_SAFE_INTEGER),
+    existing(ctx.db, 'mail_aliases', 'source', emails, Number.MAX_SAFE_INTEGER),
+  ]);
+  const system = await systemSources(ctx.db, emails.filter(isRequiredAddress));
+  for (const it of creates) {
+    const domain = splitAddress(it.key).domain;
+    if (!known.has(domain))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `email: ${mailMessages.domainUnknown(domain)}`,
+        payload: null,
+      });
+    else if (boxes.has(it.key))
+      Object.assign(it, {
+        action: 'skip',
+        reason: `exists: ${mailMessages.mailboxExists(it.key)}`,
+        payload: null,
+      });
+    else if (aliases.has(it.key) && !system.has(it.key))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `email: ${mailMessages.mailboxIsAlias(it.key)}`,
+        payload: null,
+      });
+  }
+  return items;
+}
+
+async function systemSources(db: Db, sources: string[]): Promise<Set<string>> {
+  if (!sources.length) return new Set();
+  const rows = await db
+    .selectFrom('mail_aliases')
+    .select('source')
+    .where('source', 'in', sources)
+    .where('system', '=', 1)
+    .execute();
+  return new Set(rows.map((r) => r.source));
+}
+
+/** Mailboxes to delete: the selected addresses, the list's filter, or every mailbox. */
+async function planMailboxDelete(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
+  const { target } = input;
+  if (target.kind === 'csv')
+    throw fieldError('target', 'Delete Mailboxes takes selected, filtered or all mailboxes.');
+  if (target.kind === 'selected') {
+    const keys = [...new Set(target.keys.map((k) => k.trim().toLowerCase()))];
+    const found = await existing(ctx.db, 'mailboxes', 'email', keys, Number.MAX_SAFE_INTEGER);
+    return keys.map((k) =>
+      found.has(k)
+        ? { key: k, label: k, action: 'delete' as const, payload: { email: k } }
+        : { key: k, label: k, action: 'skip' as const, reason: mailMessages.mailboxNotFound(k) },
+    );
+  }
+  const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
+  const status =
+    f.status && (MAILBOX_STATUSES as readonly string[]).includes(f.status)
+      ? (f.status as 'active' | 'suspended')
+      : undefined;
+  const items: PlannedItem[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await listMailboxes(ctx.db, {
+      limit: PAGE,
+      sort: 'email',
+      ...(f.q ? { q: f.q } : {}),
+      ...(f.domain ? { domain: f.domain.toLowerCase() } : {}),
+      ...(status ? { status } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const m of page.items)
+      items.push({ key: m.email, label: m.email, action: 'delete', payload: { email: m.email } });
+    if (!page.next || page.items.length < PAGE) break;
+    cursor = page.next;
+  }
+  return items;
+}
+
+/** Aliases to create, from `source,destination`. */
+async function planAliasCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
+  const records = parseCsv(csvOf(input));
+  const col = header(records, ['source', 'destination']);
+  if (col.get('source') === -1 || col.get('destination') === -1)
+    throw fieldError('target', mailMessages.importMissingColumns);
+  const items: PlannedItem[] = [];
+  const first = new Map<string, number>();
+  for (let i = 1; i < records.length; i++) {
+    const rec = records[i]!;
+    if (rec.every((c) => c.trim() === '')) continue;
+    const row = i + 1;
+    const rawSource = (rec[col.get('source')!] ?? '').trim();
+    const rawDest = (rec[col.get('destination')!] ?? '').trim();
+    const key = rawSource.toLowerCase() || `row ${row}`;
+    const parsed = CreateAliasRequest.safeParse({ source: rawSource, destination: rawDest });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      items.push({
+        key,
+        label: `Row ${row}: ${key}`,
+        action: 'invalid',
+        reason: `${String(issue.path[0] ?? 'row')}: ${issue.message}`,
+      });
+      continue;
+    }
+    const { source, destination } = parsed.data;
+    const dests = destination.split(',').map((d) => d.trim().toLowerCase());
+    if (dests.includes(source)) {
+      items.push({
+        key: source,
+        label: source,
+        action: 'invalid',
+        reason: `destination: ${mailMessages.aliasSelf}`,
+      });
+      continue;
+    }
+    const dup = first.get(source);
+    if (dup !== undefined) {
+      items.push({
+        key: source,
+        label: source,
+        action: 'invalid',
+        reason: `source: ${source} appears more than once (first on row ${dup})`,
+      });
+      continue;
+    }
+    first.set(source, row);
+    items.push({
+      key: source,
+      label: `${source} → ${destination}`,
+      action: 'create',
+      payload: { source, destination },
+    });
+  }
+  const creates = items.filter((i) => i.action === 'create');
+  const sources = creates.map((i) => i.key);
+  const domains = [...new Set(sources.map((s) => splitAddress(s).domain))];
+  const [known, aliases, boxes] = await Promise.all([
+    knownDomains(ctx.db, domains),
+    existing(ctx.db, 'mail_aliases', 'source', sources, Number.MAX_SAFE_INTEGER),
+    existing(ctx.db, 'mailboxes', 'email', sources, Number.MAX_SAFE_INTEGER),
+  ]);
+  const system = await systemSources(ctx.db, sources.filter(isRequiredAddress));
+  for (const it of creates) {
+    const domain = splitAddress(it.key).domain;
+    if (!known.has(domain))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `source: ${mailMessages.domainUnknown(domain)}`,
+        payload: null,
+      });
+    else if (aliases.has(it.key) && !system.has(it.key))
+      Object.assign(it, {
+        action: 'skip',
+        reason: `exists: ${mailMessages.aliasExists(it.key)}`,
+        payload: null,
+      });
+    else if (boxes.has(it.key))
+      Object.assign(it, {
+        action: 'invalid',
+        reason: `source: ${mailMessages.aliasIsMailbox(it.key)}`,
+        payload: null,
+      });
+  }
+  return items;
+}
+
+const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, '').replace('.', '');
+
+/** The three mail operations, given the mail context and the DNS republish of domains that went. */
+export function mailBulkOperations(
+  ctx: MailCtx,
+  factsChanged: (domains: string[]) => Promise<void>,
+): BulkOperationHandler[] {
+  const createMailboxes: BulkOperationHandler = {
+    id: 'mail.mailbox.create',
+    secretFields: ['password'],
+    plan: (input) => planMailboxCreate(ctx, input),
+    async runBatch(entries, tools) {
+      // Hashed before the transaction (the pool spreads them over the cores); no database is held.
+      const hashes = new Map<number, string>();
+      await Promise.all(
+        entries.map(async (e) => hashes.set(e.id, await ctx.hasher.hash(String(e.payload.password)))),
+      );
+      const domains = [...new Set(entries.map((e) => splitAddress(String(e.payload.email)).domain))];
+      await ctx.db.transaction().execute(async (trx) => {
+        await lockDomainRows(trx, domains);
+        const known = await knownDomains(trx, domains);
+        const counts = new Map<string, { mailboxes: number; aliases: number }>();
+        const now = new Date().toISOString();
+        await tools.items(trx, entries, async (e, t) => {
+          const email = String(e.payload.email);
+          const domain = splitAddress(email).domain;
+          if (!known.has(domain)) throw fieldError('email', mailMessages.domainUnknown(domain));
+          const box = await t
+            .selectFrom('mailboxes')
+            .select('id')
+            .where('email', '=', email)
+            .executeTakeFirst();
+          if (box) return { skipped: `exists: ${mailMessages.mailboxExists(email)}` };
+          const clash = await t
+            .selectFrom('mail_aliases')
+            .select(['source', 'system'])
+            .where('source', '=', email)
+            .executeTakeFirst();
+          if (clash && Number(clash.system) !== 1) throw conflict(mailMessages.mailboxIsAlias(email));
+          const quota = Number(e.payload.quota ?? 0);
+          await t
+            .insertInto('mailboxes')
+            .values({
+              email,
+              domain,
+              password_hash: hashes.get(e.id)!,
+              quota,
+              status: 'active',
+              maildir: maildirOf(email),
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
+          if (clash)
+            await t.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
+          const c = counts.get(domain) ?? { mailboxes: 0, aliases: 0 };
+          c.mailboxes++;
+          if (clash) c.aliases--;
+          counts.set(domain, c);
+          return { after: { email, quota, status: 'active' } };
+        });
+        for (const [domain, c] of counts) await addToCounters(trx, domain, c);
+      });
+    },
+  };
+
+  const deleteMailboxes: BulkOperationHandler = {
+    id: 'mail.mailbox.delete',
+    plan: (input) => planMailboxDelete(ctx, input),
+    async runBatch(entries, tools) {
+      const gone: string[] = [];
+      await ctx.db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .selectFrom('mailboxes')
+          .select(['email', 'domain'])
+          .where(
+            'email',
+            'in',
+            entries.map((e) => String(e.payload.email)),
+          )
+          .execute();
+        await lockDomainRows(
+          trx,
+          rows.map((r) => r.domain),
+        );
+        const at = stamp();
+        await tools.items(trx, entries, async (e, t) => {
+          const email = String(e.payload.email);
+          const row = await t
+            .selectFrom('mailboxes')
+            .select(['maildir', 'domain', 'quota', 'status'])
+            .where('email', '=', email)
+            .executeTakeFirst();
+          if (!row) return { skipped: mailMessages.mailboxNotFound(email) };
+          await t.deleteFrom('mailboxes').where('email', '=', email).execute();
+          await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
+          if (isRequiredAddress(email)) await ensureSystemAliases(t, [row.domain]);
+          if (await countOutOfDomain(t, row.domain, { mailboxes: 1 })) gone.push(row.domain);
+          // Last: a failed move rolls this item back (the folder stays where it was).
+          const to = `${MAIL_PATHS.removedMail}/${row.domain}/${folderName(splitAddress(email).local)}-${at}`;
+          const moved = await moveFolder(ctx.host, `${MAIL_PATHS.vmail}/${row.maildir}`, to);
+          return {
+            before: { email, quota: Number(row.quota), status: row.status },
+            after: { deleted: true, movedTo: moved ? ctx.host.path(to) : null },
+          };
+        });
+      });
+      if (gone.length) await factsChanged([...new Set(gone)]);
+    },
+  };
+
+  const createAliases: BulkOperationHandler = {
+    id: 'mail.alias.create',
+    plan: (input) => planAliasCreate(ctx, input),
+    async runBatch(entries, tools) {
+      const domains = [...new Set(entries.map((e) => splitAddress(String(e.payload.source)).domain))];
+      await ctx.db.transaction().execute(async (trx) => {
+        // The import's order: the alias graph (destinations may be aliases), then the domain rows.
+        await lockAliasGraph(trx);
+        await lockDomainRows(trx, domains);
+        const known = await knownDomains(trx, domains);
+        const counts = new Map<string, number>();
+        const now = new Date().toISOString();
+        // What the batch's items are checked against, read once under the locks: the sources taken
+        // (aliases, system or not; mailboxes) and which destinations are mailboxes. An alias whose
+        // destinations are all mailboxes cannot close a loop; the others walk the graph.
+        const sources = entries.map((e) => String(e.payload.source));
+        const dests = [
+          ...new Set(
+            entries.flatMap((e) =>
+              String(e.payload.destination)
+                .split(',')
+                .map((d) => d.trim()),
+            ),
+          ),
+        ];
+        const taken = new Map(
+          (
+            await trx
+              .selectFrom('mail_aliases')
+              .select(['source', 'system'])
+              .where('source', 'in', sources)
+              .execute()
+          ).map((r) => [r.source, Number(r.system)]),
+        );
+        const boxes = await existing(
+          trx,
+          'mailboxes',
+          'email',
+          [...new Set([...sources, ...dests])],
+          Number.MAX_SAFE_INTEGER,
+        );
+        await tools.items(trx, entries, async (e, t) => {
+          const source = String(e.payload.source);
+          const destination = String(e.payload.destination);
+          const domain = splitAddress(source).domain;
+          if (!known.has(domain)) throw fieldError('source', mailMessages.domainUnknown(domain));
+          const system = taken.get(source);
+          if (system !== undefined && system !== 1)
+            return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
+          if (boxes.has(source)) throw conflict(mailMessages.aliasIsMailbox(source));
+          if (!destination.split(',').every((d) => boxes.has(d.trim())))
+            await refuseLoop(t, source, destination);
+          const exists = system !== undefined;
+          if (exists) {
+            // An administrator's alias replaces Mailroom's required one (the count stays).
+            await t
+              .updateTable('mail_aliases')
+              .set({ destination, status: 'active', system: 0, updated_at: now })
+              .where('source', '=', source)
+              .execute();
+          } else {
+            await t
+              .insertInto('mail_aliases')
+              .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
+              .execute();
+            counts.set(domain, (counts.get(domain) ?? 0) + 1);
+          }
+          taken.set(source, 0);
+          return { after: { source, destination, status: 'active' } };
+        });
+        for (const [domain, n] of counts) await addToCounters(trx, domain, { aliases: n });
+      });
+    },
+  };
+
+  return [createMailboxes, deleteMailboxes, createAliases];
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs/promises';
+import { fieldError } from '../../http/errors.ts';
+import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
+import { type BackupEnv, backupJob, insertBackupRow } from './backups.service.ts';
+
+/**
+ * Backup Services as a bulk operation (issue 21): one item, a full backup made by the same job
+ * work as Create Backup (database copy, data folder, daemon configuration; one backup at a time
+ * across every process). After a crash the item is checked against the backups table: a backup
+ * this item finished before the crash is not made twice.
+ */
+export function backupBulkOperation(env: BackupEnv): BulkOperationHandler {
+  return {
+    id: 'system.backup',
+    async plan(input) {
+      if (input.target.kind !== 'all')
+        throw fieldError('target', 'Backup Services backs up everything: choose all.');
+      return [{ key: 'full', label: 'Full backup', action: 'run', payload: {} }];
+    },
+    async runBatch(entries, tools) {
+      await tools.each(entries, async (e) => {
+        const mark = `Bulk operation item ${e.id}`;
+        const done = await env.database.db
+          .selectFrom('system_backups')
+          .select(['id', 'name'])
+          .where('description', '=', mark)
+          .where('status', '=', 'completed')
+          .executeTakeFirst();
+        if (done) return { skipped: `done: ${done.name} was made before the restart` };
+        await fs.mkdir(env.backupDir, { recursive: true, mode: 0o700 });
+        const backupId = await insertBackupRow(env.database.db, 'full', mark, 'manual');
+        const noop = {
+          jobId: 0,
+          signal: tools.signal,
+          progress: () => undefined,
+          checkpoint: async () => undefined,
+        };
+        await backupJob(env)({ backupId }, noop);
+        const row = await env.database.db
+          .selectFrom('system_backups')
+          .select(['name', 'status', 'size'])
+          .where('id', '=', backupId)
+          .executeTakeFirstOrThrow();
+        if (row.status !== 'completed') throw new Error(`The backup ended ${row.status}`);
+        return { after: { backupId, name: row.name, size: Number(row.size) } };
+      });
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import type { ItemsQuery } from '@mailroom/contract/bulk';
+
+/** The one query-key factory of the bulk area; invalidate only through it. */
+export const bulkKeys = {
+  all: ['bulk'] as const,
+  operations: () => ['bulk', 'operations'] as const,
+  runs: () => ['bulk', 'runs'] as const,
+  run: (id: number) => ['bulk', 'run', id] as const,
+  items: (id: number, q: ItemsQuery) => ['bulk', 'run', id, 'items', q] as const,
+};
