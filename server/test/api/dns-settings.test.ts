@@ -88,9 +88,10 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     });
     const o = options();
     for (const line of [
-      'listen-on port 5353 { any; };',
+      'listen-on port 5353 { 127.0.0.1; };',
       'listen-on-v6 { none; };',
       'recursion no;',
+      'allow-recursion { none; };',
       'allow-transfer { none; };',
       'dnssec-validation no;',
       'max-cache-size 256M;',
@@ -103,7 +104,7 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     ]) {
       expect(o).toContain(line);
     }
-    expect(o).not.toContain('allow-recursion');
+    expect(o).not.toContain('allow-recursion { localhost');
     const l = logging();
     expect(l).toContain('severity warning;');
     expect(l).toContain('versions 7 size 20m');
@@ -195,8 +196,8 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     expect(again.statusCode, again.body).toBe(200);
     const o = options();
     expect(o).toContain(`tls mailroom-tls {\n\tcert-file "${cert}";`);
-    expect(o).toContain('listen-on port 853 tls mailroom-tls { any; };');
-    expect(o).toContain('listen-on port 443 tls mailroom-tls http default { any; };');
+    expect(o).toContain('listen-on port 853 tls mailroom-tls { 127.0.0.1; };');
+    expect(o).toContain('listen-on port 443 tls mailroom-tls http default { 127.0.0.1; };');
     expect((await call('GET', 'dns/status')).json().notes.join('\n')).not.toContain('no certificate');
   });
 
