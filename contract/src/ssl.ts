@@ -322,13 +322,33 @@ export type SslDashboard = z.infer<typeof SslDashboard>;
 export const RenewExpiringAnswer = z.object({ jobId: z.number().nullable(), message: z.string() });
 
 export const MailCertificateChoice = z.object({
-  /** null: the certificate covering the mail host name (the latest to expire). */
+  /**
+   * null: automatic, the certificate covering the mail host name (the latest to expire); when none
+   * covers it, Mailroom's self-signed fallback certificate.
+   */
   certificateId: z.number().int().nullable(),
 });
+
+/**
+ * Mailroom's own self-signed certificate for the mail host name (`/etc/mailroom/tls/fallback.crt`,
+ * subject O=Mailroom self-signed fallback): what Postfix and Dovecot serve while no stored
+ * certificate is served. Clients do not trust it.
+ */
+export const MailFallbackCertificate = z.object({
+  hostname: z.string(),
+  fingerprint: z.string(),
+  validFrom: z.string(),
+  validTo: z.string(),
+  path: z.string(),
+});
+export type MailFallbackCertificate = z.infer<typeof MailFallbackCertificate>;
+
 export const MailCertificateState = MailCertificateChoice.extend({
-  /** The certificate actually served (chosen or found), null: none covers the host name. */
+  /** The certificate actually served (chosen or found), null: none; the fallback is served. */
   servedId: z.number().nullable(),
   hostname: z.string(),
+  /** The fallback on disk (served when servedId is null); null: not made yet (TLS off). */
+  fallback: MailFallbackCertificate.nullable(),
 });
 
 // ---------------------------------------------------------------------------------------------

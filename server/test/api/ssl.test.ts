@@ -406,7 +406,11 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
     const state = (await t.call({ method: 'GET', url: '/api/ssl/mail-certificate' })).json();
     expect(state).toMatchObject({ certificateId: null, servedId: up.json().id });
     const crt = readFileSync(t.deps.host.path('/etc/mailroom/tls/mail.crt'), 'utf8');
-    expect(crt).toBe(mine.leaf.pem.trim() + '\n' + mine.inter.pem.trim() + '\n');
+    // Mailroom's mark first (its own file: not copied aside when replaced), then the leaf and chain.
+    expect(crt.split('\n')[0]).toMatch(/Managed by Mailroom/);
+    expect(crt.slice(crt.indexOf('-----BEGIN'))).toBe(
+      mine.leaf.pem.trim() + '\n' + mine.inter.pem.trim() + '\n',
+    );
     expect(readFileSync(t.deps.host.path('/etc/postfix/main.cf'), 'utf8')).toMatch(
       /smtpd_tls_chain_files = \S+mail\.key, \S+mail\.crt/,
     );

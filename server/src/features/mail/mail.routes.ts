@@ -25,6 +25,7 @@ import { mailDbConn } from './mail-db-conn.ts';
 import { bulkMailboxes } from './mailbox-bulk.service.ts';
 import { type MailboxImportOutcome, importMailboxes } from './mailbox-import.service.ts';
 import { readMailSettings, settingsResponse } from './mail-settings.service.ts';
+import { type FallbackCertificate, readFallbackCertificate } from './mail-stack.ts';
 import { type FilterTarget, mailFilterStatus } from './mail-filter.ts';
 import {
   changePassword,
@@ -53,6 +54,8 @@ export interface MailHandle {
   hostname(): Promise<string>;
   /** Renders and applies the mail stack again (the served certificate or TLS policy changed). */
   reapply(): Promise<void>;
+  /** Mailroom's self-signed fallback certificate, served when the SSL area serves none. */
+  fallbackCertificate(): Promise<FallbackCertificate | null>;
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -377,6 +380,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   });
   return {
     hostname: async () => (await readMailSettings(db)).settings.hostname,
+    fallbackCertificate: async () => {
+      await startup;
+      return readFallbackCertificate(host);
+    },
     async reapply() {
       await startup;
       const r = await applyMailCommitted(deps, conn);
