@@ -419,7 +419,10 @@ export const MailSettings = z
 export type MailSettings = z.output<typeof MailSettings>;
 export type MailSettingsInput = z.input<typeof MailSettings>;
 
-/** §9 defaults; hostname and domain come from the machine (placeholders in the spec). */
+/**
+ * §9 defaults; hostname and domain come from the machine (placeholders in the spec). Virus scanning
+ * stays on only where ClamAV can scan: the server answers its defaults with it off otherwise.
+ */
 export function defaultMailSettings(hostname: string, domain: string): MailSettings {
   return {
     hostname,

@@ -32,9 +32,11 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     const body = await get();
     expect(body.version).toBe(1);
     expect(body.settings).toEqual(body.defaults);
+    // Virus scanning is on by default only where ClamAV can scan (issue 22 item 15).
+    expect(body.settings.enableVirusScan).toBe(body.filter.virusScan.available);
+    expect(body.defaults.enableVirusScan).toBe(body.filter.virusScan.available);
     expect(body.settings).toMatchObject({
       enableSpamFilter: true,
-      enableVirusScan: true,
       enableDKIM: true,
       enableSPF: true,
       enableDMARC: false,

@@ -95,7 +95,27 @@ export async function settingsToRender(db: Db): Promise<MailSettings> {
 
 export function settingsResponse(s: StoredSettings, filter: MailFilterStatus): MailSettingsResponse {
   const { problem: _problem, ...rest } = s;
-  return { ...rest, defaults: machineDefaults(), filter };
+  // Virus scanning is on by default only where ClamAV can scan (issue 22 item 15).
+  return {
+    ...rest,
+    defaults: { ...machineDefaults(), enableVirusScan: filter.virusScan.available },
+    filter,
+  };
+}
+
+/**
+ * At start: while the settings are still the untouched defaults (version 1, never saved), virus
+ * scanning is on only when ClamAV is there to scan. A saved choice is never changed.
+ */
+export async function alignVirusScanDefault(db: Db, clamAvAvailable: boolean): Promise<void> {
+  const s = await readMailSettings(db);
+  if (s.problem || s.version !== 1 || s.settings.enableVirusScan === clamAvAvailable) return;
+  await db
+    .updateTable('mail_settings')
+    .set({ settings: JSON.stringify({ ...s.settings, enableVirusScan: clamAvAvailable }) })
+    .where('id', '=', SETTINGS_ID)
+    .where('version', '=', 1)
+    .execute();
 }
 
 /** Writes new settings when `version` is still current; false when someone saved in between. */

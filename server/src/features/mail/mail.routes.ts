@@ -24,9 +24,9 @@ import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
 import { bulkMailboxes } from './mailbox-bulk.service.ts';
 import { type MailboxImportOutcome, importMailboxes } from './mailbox-import.service.ts';
-import { readMailSettings, settingsResponse } from './mail-settings.service.ts';
+import { alignVirusScanDefault, readMailSettings, settingsResponse } from './mail-settings.service.ts';
 import { type FallbackCertificate, readFallbackCertificate } from './mail-stack.ts';
-import { type FilterTarget, mailFilterStatus } from './mail-filter.ts';
+import { type FilterTarget, mailFilterStatus, virusScanSupport } from './mail-filter.ts';
 import {
   changePassword,
   changeQuota,
@@ -114,6 +114,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   app.addHook('onReady', async () => {
     startup = (async () => {
       try {
+        await alignVirusScanDefault(db, (await virusScanSupport(host)).available);
         const r = await applyMailCommitted(deps, conn);
         if (r.outcome.state !== 'applied')
           app.log.warn(
