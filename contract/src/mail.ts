@@ -486,6 +486,8 @@ export const MailSettingsResponse = z.object({
   check: ConfigCheck.nullable(),
   /** Whether the mail filter runs now, and whether virus scanning is really possible. */
   filter: MailFilterStatus,
+  /** Host names published as MX or autoconfig targets that are not public FQDNs (warnings). */
+  hostWarnings: z.array(z.string()),
 });
 export type MailSettingsResponse = z.infer<typeof MailSettingsResponse>;
 

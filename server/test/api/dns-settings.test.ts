@@ -236,4 +236,28 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
       'Allow Zone Transfers is on, but no Secondary Servers are listed: no server may transfer the zones.',
     );
   });
+
+  it('warns in Settings Status when a name server (NS target) is not a public host name (issue 22 item 16)', async () => {
+    const s = (await call('GET', 'dns/settings')).json();
+    const lan = await call('POST', 'dns/settings', {
+      ...s,
+      serverHostname: 'ns1.example.com',
+      primaryNameserver: 'ns1.localdomain',
+      secondaryNameserver: 'ns2.lan',
+      tertiaryNameserver: 'ns3.example.com',
+    });
+    expect(lan.statusCode, lan.body).toBe(200);
+    const status = (await call('GET', 'dns/status')).json();
+    expect(status.warnings).toEqual([
+      'Primary name server (NS target) ns1.localdomain is not a public host name (.localdomain names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+      'Secondary name server (NS target) ns2.lan is not a public host name (.lan names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+    ]);
+    const fixed = await call('POST', 'dns/settings', {
+      ...lan.json(),
+      primaryNameserver: 'ns1.example.com',
+      secondaryNameserver: 'ns2.example.com',
+    });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect((await call('GET', 'dns/status')).json().warnings).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { ConfigCheck, MailFilterStatus, MailSettingsResponse } from '@mailroom/contract/mail';
 import { defaultMailSettings, MailSettings, mailMessages } from '@mailroom/contract/mail';
-import { DOMAIN_RE } from '@mailroom/contract/validators';
+import { DOMAIN_RE, publicHostWarning } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -100,7 +100,20 @@ export function settingsResponse(s: StoredSettings, filter: MailFilterStatus): M
     ...rest,
     defaults: { ...machineDefaults(), enableVirusScan: filter.virusScan.available },
     filter,
+    hostWarnings: mailHostWarnings(s.settings),
   };
+}
+
+/** MX hosts and the mail host (the autoconfig/autodiscover target) that are not public FQDNs. */
+export function mailHostWarnings(s: MailSettings): string[] {
+  const out = new Set<string>();
+  for (const mx of s.mxRecords) {
+    const w = publicHostWarning('MX target', mx.host);
+    if (w) out.add(w);
+  }
+  const w = publicHostWarning('Mail host name (autoconfig and autodiscover target)', s.hostname);
+  if (w) out.add(w);
+  return [...out];
 }
 
 /**
