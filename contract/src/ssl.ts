@@ -46,6 +46,24 @@ export const GENERATION_STEPS = [
   'Installing certificate',
 ] as const;
 
+/**
+ * The steps a self-signed certificate really goes through (issue 22 item 10): no CA validates or
+ * signs it, so the card does not claim so.
+ */
+export const SELF_SIGNED_STEPS = [
+  'Checking the names against the SSL settings',
+  'Generating private key',
+  'Signing the certificate with its own key (self-signed)',
+  'Installing certificate',
+] as const;
+
+/** The steps of a generation job for this method (`phase` is one of them while it runs). */
+export const generationSteps = (method: string): readonly string[] =>
+  method === 'self-signed' ? SELF_SIGNED_STEPS : GENERATION_STEPS;
+
+/** Shown wherever a self-signed certificate is listed: it is not "valid, no issues" to a client. */
+export const SELF_SIGNED_WARNING = 'Self-signed: not trusted by clients';
+
 export const SSL_CSV_COLUMNS = [
   'domain',
   'status',
@@ -109,6 +127,8 @@ export const SslCertificate = z.object({
   autoRenewal: z.boolean(),
   /** Where it is served: `mail server` when Postfix and Dovecot use it. */
   inUse: z.array(z.string()),
+  /** Signed with its own key (generated self-signed, or uploaded so): clients do not trust it. */
+  selfSigned: z.boolean(),
 });
 export type SslCertificate = z.infer<typeof SslCertificate>;
 
@@ -302,6 +322,8 @@ export const SslStats = z.object({
   validCertificates: z.number(),
   expiringSoon: z.number(),
   expiredCertificates: z.number(),
+  /** Unexpired self-signed certificates (counted as valid or expiring, yet not trusted by clients). */
+  selfSignedCertificates: z.number(),
 });
 export type SslStats = z.infer<typeof SslStats>;
 
