@@ -147,12 +147,14 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
     expect(
       fieldOf(await upload({ domain: 'shop', certificate: leaf.pem, privateKey: leaf.keyPem })),
     ).toMatchObject({ field: 'domain', message: 'Please enter a valid domain name' });
+    // The spec's minimum is about RSA keys: an RSA certificate sent with 512 is refused…
+    const rsa = await makeCert({ cn: 'rsa.example.com', names: ['rsa.example.com'] });
     expect(
       fieldOf(
         await upload({
-          domain: 'shop.example.com',
-          certificate: leaf.pem,
-          privateKey: leaf.keyPem,
+          domain: 'rsa.example.com',
+          certificate: rsa.pem,
+          privateKey: rsa.keyPem,
           keySize: 512,
         }),
       ),
@@ -174,8 +176,10 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
       privateKey: leaf.keyPem,
       certificateChain: inter.pem,
       certificateType: 'EV',
+      // …an ECDSA P-256 one is 256 bits, and is not refused for it (issue 22 item 9).
+      keySize: 256,
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode, res.body).toBe(200);
     const c = res.json();
     expect(c).toMatchObject({
       domain: 'shop.example.com',
@@ -293,7 +297,7 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
       const job = await waitJob(accepted.json().jobId);
       expect(job.state).toBe('failed');
       // The CA's words once, not twice (issue 22 item 9).
-      expect(job.message.split(detail)).toHaveLength(2);
+      expect((job.message ?? '').split(detail)).toHaveLength(2);
     } finally {
       ca.close();
     }
