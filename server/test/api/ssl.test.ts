@@ -654,4 +654,49 @@ describe.each(dialects())('SSL API on %s', (dialect) => {
     await deleteCertificate(ctx, id, true);
     expect((await t.call({ method: 'GET', url: `/api/ssl/certificates/${id}` })).statusCode).toBe(404);
   });
+
+  it('ACME accounts: listed per directory and reset from the settings, audited; bad input names the field (issue 22 item 9)', async () => {
+    const url = 'https://acme.example.net/directory';
+    const now = new Date().toISOString();
+    await t.deps.database.db
+      .insertInto('acme_accounts')
+      .values({
+        directory_url: url,
+        contact_email: 'hostmaster@example.net',
+        account_key: 'sealed',
+        account_url: 'https://acme.example.net/acct/1',
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const list = await t.call({ method: 'GET', url: '/api/ssl/acme/accounts' });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toContainEqual({
+      directoryUrl: url,
+      contactEmail: 'hostmaster@example.net',
+      accountUrl: 'https://acme.example.net/acct/1',
+      createdAt: now,
+      updatedAt: now,
+    });
+    expect(JSON.stringify(list.json())).not.toContain('sealed');
+    const reset = await post('/api/ssl/acme/accounts/reset', { directoryUrl: url });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toEqual({
+      reset: true,
+      message: `The ACME account for ${url} was forgotten: the next order registers a new one`,
+    });
+    expect((await t.call({ method: 'GET', url: '/api/ssl/acme/accounts' })).json()).not.toContainEqual(
+      expect.objectContaining({ directoryUrl: url }),
+    );
+    expect((await post('/api/ssl/acme/accounts/reset', { directoryUrl: url })).json().reset).toBe(false);
+    const bad = await post('/api/ssl/acme/accounts/reset', { directoryUrl: ' ' });
+    expect(bad.statusCode).toBe(400);
+    expect(fieldOf(bad).field).toBe('directoryUrl');
+    const audit = await t.deps.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target'])
+      .where('action', '=', 'ssl.acme.account.reset')
+      .execute();
+    expect(audit).toContainEqual({ action: 'ssl.acme.account.reset', target: url });
+  });
 });
