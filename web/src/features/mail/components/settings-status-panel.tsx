@@ -112,6 +112,8 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
               // White on orange.9 is 4.3:1; black on it reads at 4.9:1 (WCAG AA).
               c={check.ok && warnings > 0 ? 'black' : undefined}
               variant="filled"
+              // "passed, 2 warnings" whole, never cut to "passed, 2 warnin…".
+              style={{ flexShrink: 0 }}
             >
               {!check.ok
                 ? 'failed'
