@@ -104,4 +104,14 @@ test.describe('certificates and host names say what they are', () => {
     await expect(page.getByTestId('host-warnings')).toBeVisible();
     await shot(page, 'issue22-mail-settings-host-warnings-390');
   });
+
+  test('SSL settings list the ACME accounts, each with Reset Account', async ({ page }) => {
+    await signIn(page);
+    await page.goto('/ssl/settings');
+    const card = page.getByRole('region', { name: 'ACME Accounts' });
+    await expect(card).toContainText('registers a new one once and retries the order');
+    await expect(card.getByText('No ACME account yet: the first ACME order registers one.')).toBeVisible();
+    await axeCheck(page, 'ssl settings with ACME accounts');
+    await shot(page, 'issue22-ssl-settings-acme-accounts');
+  });
 });
