@@ -34,7 +34,7 @@ async function looks(page: Page, name: string) {
 }
 
 test.describe('SSL', () => {
-  test('generate a self-signed certificate: the four steps follow the job, then it is listed', async ({
+  test('generate a self-signed certificate: its own four steps follow the job, then it is listed', async ({
     page,
     request,
   }) => {
@@ -54,19 +54,21 @@ test.describe('SSL', () => {
     await page.getByRole('button', { name: 'Generate Certificate' }).click();
     const progress = page.getByTestId('generation-progress');
     await expect(progress.getByText('Certificate generated')).toBeVisible({ timeout: 30_000 });
+    // What really happens for a self-signed certificate: no CA is asked (issue 22 item 10).
     for (const step of [
-      'Validating domain ownership',
+      'Checking the names against the SSL settings',
       'Generating private key',
-      'Requesting certificate from CA',
+      'Signing the certificate with its own key (self-signed)',
       'Installing certificate',
     ])
       await expect(progress.getByText(step)).toBeVisible();
+    await expect(progress.getByText('Requesting certificate from CA')).toHaveCount(0);
     await shot(page, 'ssl-generate-done');
     // The form reset after success and cleared the SAN list.
     await expect(page.getByRole('textbox', { name: /^Domain/ })).toHaveValue('');
     const certs = await api(request, key).get<Cert[]>('ssl/certificates?q=gen.example.com');
     expect(certs).toHaveLength(1);
-    expect(certs[0]).toMatchObject({ issuer: 'Self-signed', source: 'self-signed' });
+    expect(certs[0]).toMatchObject({ issuer: 'Self-signed', source: 'self-signed', selfSigned: true });
   });
 
   test('generation: OV asks for the organisation, ACME failure shows the error and Retry', async ({

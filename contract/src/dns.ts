@@ -309,6 +309,8 @@ export const SystemRecord = z.object({
   published: z.boolean(),
   /** Why: served, no primary zone for the domain yet, or the administrator's own record wins. */
   state: z.enum(['served', 'no-zone', 'overridden']),
+  /** Set when the target (MX host, autoconfig CNAME) is not a public host name. */
+  warning: z.string().optional(),
 });
 export type SystemRecord = z.infer<typeof SystemRecord>;
 
@@ -762,6 +764,8 @@ export const DnsCheckStatus = z.object({
   reload: z.object({ attempted: z.boolean(), ok: z.boolean().nullable(), output: z.string() }),
   /** Settings BIND cannot honour as given, or listeners left out (e.g. DoT on but no certificate). */
   notes: z.array(z.string()),
+  /** Name servers and the server host name that are not public host names (NS targets). */
+  warnings: z.array(z.string()),
 });
 export type DnsCheckStatus = z.infer<typeof DnsCheckStatus>;
 

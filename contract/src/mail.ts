@@ -419,7 +419,10 @@ export const MailSettings = z
 export type MailSettings = z.output<typeof MailSettings>;
 export type MailSettingsInput = z.input<typeof MailSettings>;
 
-/** §9 defaults; hostname and domain come from the machine (placeholders in the spec). */
+/**
+ * §9 defaults; hostname and domain come from the machine (placeholders in the spec). Virus scanning
+ * stays on only where ClamAV can scan: the server answers its defaults with it off otherwise.
+ */
 export function defaultMailSettings(hostname: string, domain: string): MailSettings {
   return {
     hostname,
@@ -483,6 +486,8 @@ export const MailSettingsResponse = z.object({
   check: ConfigCheck.nullable(),
   /** Whether the mail filter runs now, and whether virus scanning is really possible. */
   filter: MailFilterStatus,
+  /** Host names published as MX or autoconfig targets that are not public FQDNs (warnings). */
+  hostWarnings: z.array(z.string()),
 });
 export type MailSettingsResponse = z.infer<typeof MailSettingsResponse>;
 

@@ -31,7 +31,45 @@ export const AcmeOptions = z.object({
 });
 export type AcmeOptions = z.infer<typeof AcmeOptions>;
 
+/** The account Mailroom holds with one CA directory (its key stays on the server). */
+export const AcmeAccount = z.object({
+  directoryUrl: z.string(),
+  contactEmail: z.string(),
+  /** The CA's URL of the account; empty until the CA registered it. */
+  accountUrl: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type AcmeAccount = z.infer<typeof AcmeAccount>;
+
+export const AcmeAccountReset = z.object({
+  directoryUrl: z
+    .string({ error: 'Directory URL is required' })
+    .trim()
+    .min(1, 'Directory URL is required')
+    .max(2000, 'Directory URL must be at most 2000 characters'),
+});
+
+export const AcmeAccountResetAnswer = z.object({ reset: z.boolean(), message: z.string() });
+
 export const sslAcmeRoutes = {
+  accounts: defineRoute({
+    method: 'GET',
+    path: 'ssl/acme/accounts',
+    summary: 'The ACME accounts Mailroom holds, one per CA directory',
+    tags: ['ssl'],
+    response: z.array(AcmeAccount),
+  }),
+  resetAccount: defineRoute({
+    method: 'POST',
+    path: 'ssl/acme/accounts/reset',
+    summary:
+      'Forget the ACME account of a CA directory: the next order registers a new one (a CA that was reset, or an account deactivated)',
+    tags: ['ssl'],
+    body: AcmeAccountReset,
+    response: AcmeAccountResetAnswer,
+    audit: 'ssl.acme.account.reset',
+  }),
   options: defineRoute({
     method: 'GET',
     path: 'ssl/acme/providers',

@@ -46,6 +46,24 @@ export const GENERATION_STEPS = [
   'Installing certificate',
 ] as const;
 
+/**
+ * The steps a self-signed certificate really goes through (issue 22 item 10): no CA validates or
+ * signs it, so the card does not claim so.
+ */
+export const SELF_SIGNED_STEPS = [
+  'Checking the names against the SSL settings',
+  'Generating private key',
+  'Signing the certificate with its own key (self-signed)',
+  'Installing certificate',
+] as const;
+
+/** The steps of a generation job for this method (`phase` is one of them while it runs). */
+export const generationSteps = (method: string): readonly string[] =>
+  method === 'self-signed' ? SELF_SIGNED_STEPS : GENERATION_STEPS;
+
+/** Shown wherever a self-signed certificate is listed: it is not "valid, no issues" to a client. */
+export const SELF_SIGNED_WARNING = 'Self-signed: not trusted by clients';
+
 export const SSL_CSV_COLUMNS = [
   'domain',
   'status',
@@ -109,6 +127,8 @@ export const SslCertificate = z.object({
   autoRenewal: z.boolean(),
   /** Where it is served: `mail server` when Postfix and Dovecot use it. */
   inUse: z.array(z.string()),
+  /** Signed with its own key (generated self-signed, or uploaded so): clients do not trust it. */
+  selfSigned: z.boolean(),
 });
 export type SslCertificate = z.infer<typeof SslCertificate>;
 
@@ -135,6 +155,8 @@ export const uploadLabels = {
 } as const;
 
 export const UPLOAD_DEFAULTS = { certificateType: 'DV' as CertificateType, keySize: 2048 };
+/** The spec's upload minimum, for RSA keys. */
+export const UPLOAD_RSA_MIN_KEY_SIZE = 1024;
 const PEM_MAX = 200_000;
 
 /**
@@ -147,7 +169,11 @@ export const UploadCertificate = z.object({
   certificate: requiredString(uploadLabels.certificate).max(PEM_MAX),
   privateKey: z.string().max(PEM_MAX).optional().default(''),
   certificateChain: z.string().max(PEM_MAX).optional().default(''),
-  keySize: requiredInt(uploadLabels.keySize, 1024, 16384),
+  /**
+   * The size stored is read from the certificate. The spec's minimum of 1024 applies to RSA keys
+   * (checked once the certificate is read): an ECDSA P-256 certificate is 256 bits (issue 22 item 9).
+   */
+  keySize: requiredInt(uploadLabels.keySize, 1, 16384),
   passphrase: z.string().max(1024).optional(),
   format: z.enum(['pem', 'der', 'pkcs12']).optional().default('pem'),
 });
@@ -318,6 +344,8 @@ export const SslStats = z.object({
   validCertificates: z.number(),
   expiringSoon: z.number(),
   expiredCertificates: z.number(),
+  /** Unexpired self-signed certificates (counted as valid or expiring, yet not trusted by clients). */
+  selfSignedCertificates: z.number(),
 });
 export type SslStats = z.infer<typeof SslStats>;
 
@@ -338,13 +366,33 @@ export type SslDashboard = z.infer<typeof SslDashboard>;
 export const RenewExpiringAnswer = z.object({ jobId: z.number().nullable(), message: z.string() });
 
 export const MailCertificateChoice = z.object({
-  /** null: the certificate covering the mail host name (the latest to expire). */
+  /**
+   * null: automatic, the certificate covering the mail host name (the latest to expire); when none
+   * covers it, Mailroom's self-signed fallback certificate.
+   */
   certificateId: z.number().int().nullable(),
 });
+
+/**
+ * Mailroom's own self-signed certificate for the mail host name (`/etc/mailroom/tls/fallback.crt`,
+ * subject O=Mailroom self-signed fallback): what Postfix and Dovecot serve while no stored
+ * certificate is served. Clients do not trust it.
+ */
+export const MailFallbackCertificate = z.object({
+  hostname: z.string(),
+  fingerprint: z.string(),
+  validFrom: z.string(),
+  validTo: z.string(),
+  path: z.string(),
+});
+export type MailFallbackCertificate = z.infer<typeof MailFallbackCertificate>;
+
 export const MailCertificateState = MailCertificateChoice.extend({
-  /** The certificate actually served (chosen or found), null: none covers the host name. */
+  /** The certificate actually served (chosen or found), null: none; the fallback is served. */
   servedId: z.number().nullable(),
   hostname: z.string(),
+  /** The fallback on disk (served when servedId is null); null: not made yet (TLS off). */
+  fallback: MailFallbackCertificate.nullable(),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -92,3 +92,45 @@ export const requiredInt = (label: string, min: number, max?: number, blankMessa
   if (max !== undefined) s = s.max(max, fieldMessages.max(label, max));
   return strictNumber(s);
 };
+
+/**
+ * Suffixes that never resolve on the public Internet (RFC 6762 .local, RFC 2606/6761 test names,
+ * ICANN's .internal, and the usual private ones): a host named so cannot be reached by other
+ * mail servers, resolvers or mail clients.
+ */
+const PRIVATE_SUFFIXES = [
+  'local',
+  'localdomain',
+  'localhost',
+  'internal',
+  'intranet',
+  'private',
+  'lan',
+  'home',
+  'home.arpa',
+  'corp',
+  'test',
+  'example',
+  'invalid',
+] as const;
+
+/**
+ * Why a host name is not a public fully qualified domain name (null: it is one). Used for the
+ * warnings where a host name is published as a target: MX, NS, autoconfig (issue 22 item 16).
+ */
+export function nonPublicHostReason(host: string): string | null {
+  const h = host.trim().toLowerCase().replace(/\.$/, '');
+  if (!h) return 'it is empty';
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(h) || h.includes(':')) return 'it is an IP address, not a host name';
+  if (!h.includes('.')) return 'it has no dot: not a fully qualified domain name';
+  const suffix = PRIVATE_SUFFIXES.find((s) => h === s || h.endsWith(`.${s}`));
+  return suffix ? `.${suffix} names are not resolvable on the public Internet` : null;
+}
+
+/** The warning for a host name used as `role` (e.g. "MX target"), or null when it is public. */
+export function publicHostWarning(role: string, host: string): string | null {
+  const why = nonPublicHostReason(host);
+  return why
+    ? `${role} ${host} is not a public host name (${why}): other servers and clients cannot reach it.`
+    : null;
+}

@@ -190,6 +190,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   const ssl = registerSsl(app, deps, {
     mailHostname: () => mailHandle().hostname(),
     reapplyMail: () => mailHandle().reapply(),
+    mailFallback: () => mailHandle().fallbackCertificate(),
   });
   const dns = registerDns(app, deps, {
     mailFacts: () => listMailDnsFacts(deps.database.db),

@@ -88,9 +88,10 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     });
     const o = options();
     for (const line of [
-      'listen-on port 5353 { any; };',
+      'listen-on port 5353 { 127.0.0.1; };',
       'listen-on-v6 { none; };',
       'recursion no;',
+      'allow-recursion { none; };',
       'allow-transfer { none; };',
       'dnssec-validation no;',
       'max-cache-size 256M;',
@@ -103,7 +104,7 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     ]) {
       expect(o).toContain(line);
     }
-    expect(o).not.toContain('allow-recursion');
+    expect(o).not.toContain('allow-recursion { localhost');
     const l = logging();
     expect(l).toContain('severity warning;');
     expect(l).toContain('versions 7 size 20m');
@@ -195,8 +196,8 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     expect(again.statusCode, again.body).toBe(200);
     const o = options();
     expect(o).toContain(`tls mailroom-tls {\n\tcert-file "${cert}";`);
-    expect(o).toContain('listen-on port 853 tls mailroom-tls { any; };');
-    expect(o).toContain('listen-on port 443 tls mailroom-tls http default { any; };');
+    expect(o).toContain('listen-on port 853 tls mailroom-tls { 127.0.0.1; };');
+    expect(o).toContain('listen-on port 443 tls mailroom-tls http default { 127.0.0.1; };');
     expect((await call('GET', 'dns/status')).json().notes.join('\n')).not.toContain('no certificate');
   });
 
@@ -234,5 +235,29 @@ describe.each(dialects())('DNS settings on %s', (dialect) => {
     expect((await call('GET', 'dns/status')).json().notes).toContain(
       'Allow Zone Transfers is on, but no Secondary Servers are listed: no server may transfer the zones.',
     );
+  });
+
+  it('warns in Settings Status when a name server (NS target) is not a public host name (issue 22 item 16)', async () => {
+    const s = (await call('GET', 'dns/settings')).json();
+    const lan = await call('POST', 'dns/settings', {
+      ...s,
+      serverHostname: 'ns1.example.com',
+      primaryNameserver: 'ns1.localdomain',
+      secondaryNameserver: 'ns2.lan',
+      tertiaryNameserver: 'ns3.example.com',
+    });
+    expect(lan.statusCode, lan.body).toBe(200);
+    const status = (await call('GET', 'dns/status')).json();
+    expect(status.warnings).toEqual([
+      'Primary name server (NS target) ns1.localdomain is not a public host name (.localdomain names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+      'Secondary name server (NS target) ns2.lan is not a public host name (.lan names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+    ]);
+    const fixed = await call('POST', 'dns/settings', {
+      ...lan.json(),
+      primaryNameserver: 'ns1.example.com',
+      secondaryNameserver: 'ns2.example.com',
+    });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    expect((await call('GET', 'dns/status')).json().warnings).toEqual([]);
   });
 });

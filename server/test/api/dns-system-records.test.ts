@@ -16,6 +16,7 @@ interface SysRec {
   published: boolean;
   state: string;
   explanation: string;
+  warning?: string;
 }
 
 // The DNS feature as app.ts wires it once the mail area exists: with a provider of mail facts.
@@ -136,5 +137,46 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
     const after = await zoneFile();
     expect(after.serial).toBe(first.serial + 1);
     expect(after.content).toContain('@\t3600\tIN\tMX\t20 mx2.mail.test.\n');
+  });
+
+  it('marks MX and autoconfig targets that are not public host names with a warning (issue 22 item 16)', async () => {
+    facts.push(
+      {
+        domain: 'public.example.org',
+        mx: [{ priority: 10, host: 'mx.example.org' }],
+        mailHost: 'mx.example.org',
+        spf: false,
+        dmarc: false,
+        dkim: null,
+      },
+      {
+        domain: 'lan.example.org',
+        mx: [{ priority: 10, host: 'mailhost' }],
+        mailHost: 'mail.corp.internal',
+        spf: false,
+        dmarc: false,
+        dkim: null,
+      },
+    );
+    const pub = (await call('GET', 'dns/system-records?zone=public.example.org')).json<SysRec[]>();
+    expect(pub.map((r) => r.warning)).toEqual([undefined, undefined, undefined]);
+    const lan = (await call('GET', 'dns/system-records?zone=lan.example.org')).json<SysRec[]>();
+    expect(lan.map((r) => [r.rtype, r.qname, r.warning])).toEqual([
+      [
+        'MX',
+        '',
+        'MX target mailhost is not a public host name (it has no dot: not a fully qualified domain name): other servers and clients cannot reach it.',
+      ],
+      [
+        'CNAME',
+        'autoconfig',
+        'Autoconfig target mail.corp.internal is not a public host name (.internal names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+      ],
+      [
+        'CNAME',
+        'autodiscover',
+        'Autodiscover target mail.corp.internal is not a public host name (.internal names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+      ],
+    ]);
   });
 });

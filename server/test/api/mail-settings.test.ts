@@ -32,9 +32,11 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     const body = await get();
     expect(body.version).toBe(1);
     expect(body.settings).toEqual(body.defaults);
+    // Virus scanning is on by default only where ClamAV can scan (issue 22 item 15).
+    expect(body.settings.enableVirusScan).toBe(body.filter.virusScan.available);
+    expect(body.defaults.enableVirusScan).toBe(body.filter.virusScan.available);
     expect(body.settings).toMatchObject({
       enableSpamFilter: true,
-      enableVirusScan: true,
       enableDKIM: true,
       enableSPF: true,
       enableDMARC: false,
@@ -335,5 +337,36 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     });
     expect((await t.call({ method: 'GET', url: '/api/mail/logs' })).json().lines).toHaveLength(200);
     expect((await t.call({ method: 'GET', url: '/api/mail/logs?lines=0' })).statusCode).toBe(400);
+  });
+
+  it('warns in Settings Status when the MX or autoconfig target is not a public host name (issue 22 item 16)', async () => {
+    const body = await get();
+    const pub = await save(
+      {
+        ...body.settings,
+        hostname: 'mail.example.com',
+        mxRecords: [{ priority: 10, host: 'mail.example.com' }],
+      },
+      body.version,
+    );
+    expect(pub.statusCode, pub.body).toBe(200);
+    expect(pub.json().hostWarnings).toEqual([]);
+    const lan = await save(
+      {
+        ...pub.json().settings,
+        hostname: 'mail.localdomain',
+        mxRecords: [
+          { priority: 10, host: 'mail.localdomain' },
+          { priority: 20, host: 'mx.example.com' },
+        ],
+      },
+      pub.json().version,
+    );
+    expect(lan.statusCode, lan.body).toBe(200);
+    expect(lan.json().hostWarnings).toEqual([
+      'MX target mail.localdomain is not a public host name (.localdomain names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+      'Mail host name (autoconfig and autodiscover target) mail.localdomain is not a public host name (.localdomain names are not resolvable on the public Internet): other servers and clients cannot reach it.',
+    ]);
+    expect((await get()).hostWarnings).toHaveLength(2);
   });
 });

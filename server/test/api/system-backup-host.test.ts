@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonName, ServiceControl } from '../../src/host/service-control.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { zoneForm } from '../dns-zone-form.ts';
+import { makeChain } from '../ssl-certs.ts';
 
 // System mode keeps the daemon configuration and keys outside the data folder (under /). Here the
 // host root is a temporary folder outside the data folder, as / is in system mode: a backup must
@@ -66,9 +67,25 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
     const dkim = at('var/lib/rspamd/dkim/restore.example.mail.key');
     mkdirSync(path.dirname(dkim), { recursive: true });
     writeFileSync(dkim, '-----BEGIN PRIVATE KEY-----\nDKIM-1\n-----END PRIVATE KEY-----\n', { mode: 0o600 });
+    // The mail TLS key is the served certificate's (a key no certificate serves is removed).
+    const hostname = (await t.call({ url: '/api/mail/settings' })).json().settings.hostname as string;
+    const { inter, leaf } = await makeChain([hostname]);
+    const up = await t.call({
+      method: 'POST',
+      url: '/api/ssl/certificates/upload',
+      payload: {
+        domain: hostname,
+        certificateType: 'DV',
+        keySize: 256,
+        certificate: leaf.pem,
+        privateKey: leaf.keyPem,
+        certificateChain: inter.pem,
+      },
+    });
+    expect(up.statusCode, up.body).toBe(200);
     const tlsKey = at('etc/mailroom/tls/mail.key');
-    mkdirSync(path.dirname(tlsKey), { recursive: true });
-    writeFileSync(tlsKey, 'TLS-KEY-1\n', { mode: 0o600 });
+    const tlsKeyText = readFileSync(tlsKey, 'utf8');
+    expect(tlsKeyText).toContain('PRIVATE KEY');
     // Not Mailroom's: never archived.
     writeFileSync(at('etc/postfix/not-ours.cf'), 'x');
 
@@ -121,7 +138,7 @@ describe.each(dialects())('backups of the daemon files outside the data folder o
     expect(readFileSync(zoneFile, 'utf8')).toContain('restore.example');
     expect(readFileSync(dkim, 'utf8')).toContain('DKIM-1');
     expect(statSync(dkim).mode & 0o777).toBe(0o600);
-    expect(readFileSync(tlsKey, 'utf8')).toBe('TLS-KEY-1\n');
+    expect(readFileSync(tlsKey, 'utf8')).toBe(tlsKeyText);
     expect(r.hostFiles).toEqual(
       expect.arrayContaining(['/var/lib/rspamd/dkim/restore.example.mail.key', '/etc/mailroom/tls/mail.key']),
     );

@@ -10,6 +10,8 @@ import {
   AcmeError,
   createAcmeIssuer,
 } from '../../src/features/ssl/acme/acme-issuer.ts';
+import * as acme from 'acme-client';
+import { SecretVault, VAULT_FILES } from '../../src/security/secret-vault.ts';
 import { ACME_LAB_MISSING, type AcmeLab, startAcmeLab } from '../acme-lab.ts';
 import { skipLoudly } from '../skip-loudly.ts';
 
@@ -201,5 +203,63 @@ describe.skipIf(!!ACME_LAB_MISSING)('ACME issuance against pebble', () => {
     expect((err as Error).name).toBe('AbortError');
     expect(stages.some((d) => /added to acme-it\.test/.test(d))).toBe(true);
     expect(await challengeTxt()).toEqual([]);
+  });
+
+  describe('an account the CA no longer knows (issue 22 item 9)', () => {
+    const account = async () =>
+      lab.deps.database.db
+        .selectFrom('acme_accounts')
+        .selectAll()
+        .where('directory_url', '=', lab.directoryUrl)
+        .executeTakeFirstOrThrow();
+
+    it('CA reset (account URL unknown): registered again once and the order retried', async () => {
+      await issue({ domains: [`www.${ZONE}`] });
+      const before = await account();
+      // What a CA reset looks like from here: the stored account URL names nothing at the CA.
+      const gone = before.account_url.replace(/[^/]+$/, 'ffffffff');
+      await lab.deps.database.db
+        .updateTable('acme_accounts')
+        .set({ account_url: gone })
+        .where('id', '=', before.id)
+        .execute();
+      const { issued, stages } = await issue({ domains: [`www.${ZONE}`] });
+      expect(sans(issued.certificatePem)).toEqual([`www.${ZONE}`]);
+      const after = await account();
+      expect(after.account_url).not.toBe(gone);
+      expect(after.account_url).toMatch(/^https:/);
+      expect(stages.filter((s) => /no longer knows the ACME account/.test(s.detail))).toHaveLength(1);
+    }, 120_000);
+
+    it('a deactivated account: a new key is registered and the order retried', async () => {
+      const before = await account();
+      const key = SecretVault.open(lab.deps.config.dataDir, VAULT_FILES.acme).open(before.account_key);
+      const client = new acme.Client({
+        directoryUrl: lab.directoryUrl,
+        accountKey: key,
+        accountUrl: before.account_url,
+      });
+      await client.updateAccount({ status: 'deactivated' });
+      const { issued } = await issue({ domains: [`www.${ZONE}`] });
+      expect(sans(issued.certificatePem)).toEqual([`www.${ZONE}`]);
+      const after = await account();
+      expect(after.account_key).not.toBe(before.account_key);
+      expect(after.account_url).not.toBe(before.account_url);
+    }, 120_000);
+
+    it('the settings reset the account of a directory; the next order registers a new one', async () => {
+      const before = await account();
+      const list = await lab.call('GET', 'ssl/acme/accounts');
+      expect(list.status).toBe(200);
+      expect(list.body).toContainEqual(
+        expect.objectContaining({ directoryUrl: lab.directoryUrl, accountUrl: before.account_url }),
+      );
+      const reset = await lab.call('POST', 'ssl/acme/accounts/reset', { directoryUrl: lab.directoryUrl });
+      expect(reset.status).toBe(200);
+      expect(reset.body).toMatchObject({ reset: true });
+      expect((await lab.call('GET', 'ssl/acme/accounts')).body).toEqual([]);
+      await issue({ domains: [`www.${ZONE}`] });
+      expect((await account()).account_url).not.toBe(before.account_url);
+    }, 120_000);
   });
 });

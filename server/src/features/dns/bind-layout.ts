@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Host } from '../../host/host.ts';
 
 /** System paths of what Mailroom renders for BIND (mapped under the host root when written). */
@@ -36,12 +37,20 @@ export interface BindLayout {
   rndcKey: string;
   /** Addresses named listens on (BIND address match list elements). */
   listenOn: string[];
+  /** IPv6 addresses named listens on when Enable IPv6 is on (`any` in system mode, `::1` in local mode). */
+  listenOnV6?: string[];
+  /**
+   * Local mode (the host root is a data folder): named serves only Mailroom's zones, on loopback,
+   * to the machine itself; no recursion and no cache, whatever Allow Recursive Queries says.
+   */
+  authoritativeOnly?: boolean;
   /** Local mode under Mailroom's supervisor: named listens here (MAILROOM_DNS_PORT), not on Server Port. */
   port?: number;
 }
 
 export function bindLayout(host: Host, opts: { listenOn?: string[]; port?: number } = {}): BindLayout {
   const p = BIND_SYSTEM_PATHS;
+  const local = path.resolve(host.root) !== '/';
   return {
     main: host.path(p.main),
     options: host.path(p.options),
@@ -53,7 +62,9 @@ export function bindLayout(host: Host, opts: { listenOn?: string[]; port?: numbe
     sessionKeyFile: host.path(p.sessionKeyFile),
     controls: host.reloadEnabled,
     rndcKey: host.path(p.rndcKey),
-    listenOn: opts.listenOn ?? ['any'],
+    listenOn: opts.listenOn ?? (local ? ['127.0.0.1'] : ['any']),
+    listenOnV6: local ? ['::1'] : ['any'],
+    authoritativeOnly: local,
     ...(opts.port ? { port: opts.port } : {}),
   };
 }

@@ -1,7 +1,8 @@
-import type { DnsCheckStatus } from '@mailroom/contract/dns';
+import type { DnsCheckStatus, DnsSettings } from '@mailroom/contract/dns';
+import { publicHostWarning } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { ensureSettingsRow } from './dns-settings.service.ts';
+import { ensureSettingsRow, loadSettings } from './dns-settings.service.ts';
 
 const NEVER: DnsCheckStatus = {
   ok: null,
@@ -11,12 +12,32 @@ const NEVER: DnsCheckStatus = {
   output: '',
   reload: { attempted: false, ok: null, output: '' },
   notes: [],
+  warnings: [],
 };
+
+/** The name servers (NS targets) and the server's own name that are not public host names. */
+export function nameServerWarnings(s: DnsSettings): string[] {
+  const out: string[] = [];
+  const named: [string, string][] = [
+    ['Primary name server (NS target)', s.primaryNameserver],
+    ['Secondary name server (NS target)', s.secondaryNameserver],
+    ['Tertiary name server (NS target)', s.tertiaryNameserver],
+    ['Server host name', s.serverHostname],
+  ];
+  for (const [role, host] of named) {
+    if (!host.trim()) continue;
+    const w = publicHostWarning(role, host);
+    if (w) out.push(w);
+  }
+  return out;
+}
 
 export async function readStatus(db: Kysely<Database>): Promise<DnsCheckStatus> {
   const row = await db.selectFrom('dns_settings').selectAll().where('id', '=', 1).executeTakeFirst();
-  if (!row || row.checked_at === null) return NEVER;
+  const warnings = nameServerWarnings((await loadSettings(db)).settings);
+  if (!row || row.checked_at === null) return { ...NEVER, warnings };
   return {
+    warnings,
     ok: row.check_ok === null ? null : row.check_ok === 1,
     checkedAt: row.checked_at,
     appliedAt: row.applied_at,

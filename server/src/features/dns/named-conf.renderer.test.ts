@@ -119,4 +119,26 @@ describe('named.conf renderer', () => {
     expect(withCert.options).toContain('listen-on port 853 tls mailroom-tls { any; };');
     expect(withCert.options).not.toContain('http default');
   });
+
+  it('system mode follows the settings: every address, recursion for local networks when allowed', () => {
+    const p = renderNamedConf({ ...SETTINGS, enableIPv6: true, allowRecursiveQueries: true }, layout, noTls);
+    expect(p.options).toContain('listen-on-v6 port 53 { any; };');
+    expect(p.options).toContain('recursion yes;');
+    expect(p.options).toContain('allow-recursion { localhost; localnets; };');
+  });
+
+  it('local mode: loopback only and authoritative only, whatever the settings allow (issue 22 item 20)', () => {
+    const local = { ...layout, listenOn: ['127.0.0.1'], listenOnV6: ['::1'], authoritativeOnly: true };
+    const p = renderNamedConf({ ...SETTINGS, enableIPv6: true, allowRecursiveQueries: true }, local, noTls);
+    expect(p.options).toContain('listen-on port 53 { 127.0.0.1; };');
+    expect(p.options).toContain('listen-on-v6 port 53 { ::1; };');
+    expect(p.options).not.toContain('any;');
+    expect(p.options).toContain('recursion no;');
+    expect(p.options).toContain('allow-recursion { none; };');
+    expect(p.options).toContain('allow-query-cache { none; };');
+    expect(p.options).not.toContain('localnets');
+    expect(p.notes.join('\n')).toContain(
+      'Local mode: named listens on loopback only (127.0.0.1, ::1) and answers only for its own zones, with no recursion; Allow Recursive Queries applies in system mode.',
+    );
+  });
 });

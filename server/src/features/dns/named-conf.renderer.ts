@@ -57,7 +57,11 @@ export function renderNamedConf(s: DnsSettings, layout: BindLayout, tls: TlsMate
   o.push(`session-keyfile ${q(layout.sessionKeyFile)};`);
   o.push(`hostname ${q(s.serverHostname)};`);
   o.push(`listen-on port ${port} ${listen};`);
-  o.push(s.enableIPv6 ? `listen-on-v6 port ${port} { any; };` : 'listen-on-v6 { none; };');
+  o.push(
+    s.enableIPv6
+      ? `listen-on-v6 port ${port} ${list(layout.listenOnV6 ?? ['any'])};`
+      : 'listen-on-v6 { none; };',
+  );
   if (s.serverProtocol !== 'both') {
     notes.push(
       `Server Protocol is ${s.serverProtocol.toUpperCase()}, but BIND always answers over both UDP and TCP (TCP is needed for large answers and transfers).`,
@@ -76,8 +80,18 @@ export function renderNamedConf(s: DnsSettings, layout: BindLayout, tls: TlsMate
     if (s.enableDnsOverHttps) o.push(`listen-on port 443 tls mailroom-tls http default ${listen};`);
   }
 
-  o.push(`recursion ${s.allowRecursiveQueries ? 'yes' : 'no'};`);
-  if (s.allowRecursiveQueries) o.push('allow-recursion { localhost; localnets; };');
+  if (layout.authoritativeOnly) {
+    // Local mode: the zones Mailroom serves, to this machine only; nothing is looked up elsewhere.
+    o.push('recursion no;');
+    o.push('allow-recursion { none; };');
+    o.push('allow-query-cache { none; };');
+    notes.push(
+      `Local mode: named listens on loopback only (${[...layout.listenOn, ...(s.enableIPv6 ? (layout.listenOnV6 ?? []) : [])].join(', ')}) and answers only for its own zones, with no recursion${s.allowRecursiveQueries ? '; Allow Recursive Queries applies in system mode' : ''}.`,
+    );
+  } else {
+    o.push(`recursion ${s.allowRecursiveQueries ? 'yes' : 'no'};`);
+    if (s.allowRecursiveQueries) o.push('allow-recursion { localhost; localnets; };');
+  }
   // Transfers and NOTIFY go to the listed secondaries only; with none listed, to no one.
   const secondaries = s.allowTransfer ? s.secondaryServers : [];
   if (secondaries.length) {

@@ -1,10 +1,16 @@
 import type { SystemRecord } from '@mailroom/contract/dns';
 import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
+import { publicHostWarning } from '@mailroom/contract/validators';
 
 export const SPF_VALUE = 'v=spf1 mx -all';
 export const dmarcValue = (domain: string) => `v=DMARC1; p=quarantine; rua=mailto:postmaster@${domain}`;
 
 type Derived = Omit<SystemRecord, 'published' | 'state' | 'ttl'>;
+
+const warn = (role: string, host: string) => {
+  const warning = publicHostWarning(role, host);
+  return warning ? { warning } : {};
+};
 
 /** The records a mail domain needs, with why each exists. Names are relative to the domain. */
 export function deriveMailRecords(f: MailDnsFacts): Derived[] {
@@ -19,6 +25,7 @@ export function deriveMailRecords(f: MailDnsFacts): Derived[] {
       value: mx.host.toLowerCase().replace(/\.$/, ''),
       priority: mx.priority,
       explanation: `Mail for ${domain} is delivered to ${mx.host} (mail settings).`,
+      ...warn('MX target', mx.host),
     });
   }
   if (f.spf) {
@@ -57,6 +64,7 @@ export function deriveMailRecords(f: MailDnsFacts): Derived[] {
       rtype: 'CNAME',
       value: mailHost,
       explanation: `Mail clients look up ${name}.${domain} to configure themselves; it points to the mail host.`,
+      ...warn(`${name === 'autoconfig' ? 'Autoconfig' : 'Autodiscover'} target`, mailHost),
     });
   }
   return out;

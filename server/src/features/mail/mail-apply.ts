@@ -15,7 +15,12 @@ import {
 } from './mail-settings.service.ts';
 import { staleMessage } from './mail-settings.service.ts';
 import { prepareLocalMailHost } from './mail-setup.service.ts';
-import { checkStagedMailFiles, ensureTlsCertificate, renderMailFiles } from './mail-stack.ts';
+import {
+  checkStagedMailFiles,
+  ensureFallbackCertificate,
+  mailTlsRemovals,
+  renderMailFiles,
+} from './mail-stack.ts';
 import { conflict } from '../../http/errors.ts';
 
 type Db = Parameters<typeof settingsToRender>[0];
@@ -66,12 +71,11 @@ async function renderCommitted(deps: AppDeps, conn: MailDbConn, db: Parameters<t
   const settings = await settingsToRender(db);
   const { ports } = deps.config;
   const tls = (await tlsSources.get(deps)?.(settings.hostname, db)) ?? null;
+  const opts = { ports, filter: { milterPort: ports.milter, dnsPort: ports.dns }, tls };
   return {
-    files: await renderMailFiles(db, deps.host, conn, settings, {
-      ports,
-      filter: { milterPort: ports.milter, dnsPort: ports.dns },
-      tls,
-    }),
+    files: await renderMailFiles(db, deps.host, conn, settings, opts),
+    // Unassigned or deleted: the certificate's key and certificate leave the disk (the fallback is served).
+    remove: mailTlsRemovals(settings, opts),
   };
 }
 
@@ -92,7 +96,7 @@ export async function applyMailCommitted(deps: AppDeps, conn: MailDbConn): Promi
   await prepareLocalMailHost(deps.host, conn);
   const { settings, problem } = await readMailSettings(deps.database.db);
   if (!problem && settings.enableTLS) {
-    const tls = await ensureTlsCertificate(deps.host, settings.hostname);
+    const tls = await ensureFallbackCertificate(deps.host, settings.hostname);
     if (tls) throw checkFailed(tls, tls);
   }
   const r = await applyCommitted(deps, mailTarget(deps, conn), (db) => renderCommitted(deps, conn, db));
@@ -115,7 +119,7 @@ export async function saveMailSettings(
   if (version !== current.version) throw conflict(staleMessage, { version: current.version });
   await prepareLocalMailHost(deps.host, conn);
   if (next.enableTLS) {
-    const tls = await ensureTlsCertificate(deps.host, next.hostname);
+    const tls = await ensureFallbackCertificate(deps.host, next.hostname);
     if (tls) throw checkFailed(tls, tls);
   }
   try {

@@ -21,6 +21,13 @@ export const MAIL_PATHS = {
   mailLog: '/var/log/mail.log',
   tlsCert: '/etc/mailroom/tls/mail.crt',
   tlsKey: '/etc/mailroom/tls/mail.key',
+  /**
+   * Mailroom's own self-signed certificate for the host name, served when the SSL area serves
+   * none (none chosen and none covering the host name). Made once, again when the host name
+   * changes or it nears its end; marked in its first line and in its subject.
+   */
+  tlsFallbackCert: '/etc/mailroom/tls/fallback.crt',
+  tlsFallbackKey: '/etc/mailroom/tls/fallback.key',
   dovecotLmtp: '/usr/lib/dovecot/lmtp',
   dovecotQuotaStatus: '/usr/lib/dovecot/quota-status',
   dovecotModules: '/usr/lib/dovecot/modules',

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { ConfigCheck, MailFilterStatus, MailSettingsResponse } from '@mailroom/contract/mail';
 import { defaultMailSettings, MailSettings, mailMessages } from '@mailroom/contract/mail';
-import { DOMAIN_RE } from '@mailroom/contract/validators';
+import { DOMAIN_RE, publicHostWarning } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
@@ -95,7 +95,40 @@ export async function settingsToRender(db: Db): Promise<MailSettings> {
 
 export function settingsResponse(s: StoredSettings, filter: MailFilterStatus): MailSettingsResponse {
   const { problem: _problem, ...rest } = s;
-  return { ...rest, defaults: machineDefaults(), filter };
+  // Virus scanning is on by default only where ClamAV can scan (issue 22 item 15).
+  return {
+    ...rest,
+    defaults: { ...machineDefaults(), enableVirusScan: filter.virusScan.available },
+    filter,
+    hostWarnings: mailHostWarnings(s.settings),
+  };
+}
+
+/** MX hosts and the mail host (the autoconfig/autodiscover target) that are not public FQDNs. */
+export function mailHostWarnings(s: MailSettings): string[] {
+  const out = new Set<string>();
+  for (const mx of s.mxRecords) {
+    const w = publicHostWarning('MX target', mx.host);
+    if (w) out.add(w);
+  }
+  const w = publicHostWarning('Mail host name (autoconfig and autodiscover target)', s.hostname);
+  if (w) out.add(w);
+  return [...out];
+}
+
+/**
+ * At start: while the settings are still the untouched defaults (version 1, never saved), virus
+ * scanning is on only when ClamAV is there to scan. A saved choice is never changed.
+ */
+export async function alignVirusScanDefault(db: Db, clamAvAvailable: boolean): Promise<void> {
+  const s = await readMailSettings(db);
+  if (s.problem || s.version !== 1 || s.settings.enableVirusScan === clamAvAvailable) return;
+  await db
+    .updateTable('mail_settings')
+    .set({ settings: JSON.stringify({ ...s.settings, enableVirusScan: clamAvAvailable }) })
+    .where('id', '=', SETTINGS_ID)
+    .where('version', '=', 1)
+    .execute();
 }
 
 /** Writes new settings when `version` is still current; false when someone saved in between. */

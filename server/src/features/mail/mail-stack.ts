@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,8 +128,13 @@ export async function renderMailFiles(
   s: MailSettings,
   opts: MailRenderOptions = {},
 ): Promise<FileSpec[]> {
-  const pp = { ...postfixPaths(host, opts), tlsPolicy: opts.tls?.policy ?? null };
-  const dp = { ...dovecotPaths(host, conn, opts), tlsPolicy: opts.tls?.policy ?? null };
+  const served = opts.tls?.certificate ?? null;
+  // No certificate from the SSL area: Mailroom's own self-signed fallback (ensureFallbackCertificate).
+  const tlsFiles = served
+    ? {}
+    : { tlsCert: host.path(MAIL_PATHS.tlsFallbackCert), tlsKey: host.path(MAIL_PATHS.tlsFallbackKey) };
+  const pp = { ...postfixPaths(host, opts), ...tlsFiles, tlsPolicy: opts.tls?.policy ?? null };
+  const dp = { ...dovecotPaths(host, conn, opts), ...tlsFiles, tlsPolicy: opts.tls?.policy ?? null };
   const filter: FilterTarget = opts.filter ?? defaultFilterTarget(host);
   const milter = filterWanted(s, await virusScanSupport(host)) ? milterAddress(filter) : null;
   // A PostgreSQL table holds the password: readable by root and (see checkStagedMailFiles) postfix.
@@ -162,15 +168,23 @@ export async function renderMailFiles(
     files.push({ path: MAIL_PATHS.dovecotConf, content: renderDovecotConf() });
   }
   files.push(...(await rspamdFiles(db, host, s, filter)));
-  const served = opts.tls?.certificate;
   if (s.enableTLS && served) {
     // The SSL area's certificate, in the same atomic file set: checked, swapped and reloaded together.
+    const mark = `${MANAGED_HEADER}\n# Certificate ${served.certificateId} of the SSL area (SHA-256 ${served.fingerprint}).\n`;
     files.push(
-      { path: MAIL_PATHS.tlsKey, content: served.keyPem, mode: 0o600 },
-      { path: MAIL_PATHS.tlsCert, content: served.fullchainPem, mode: 0o644 },
+      { path: MAIL_PATHS.tlsKey, content: mark + served.keyPem, mode: 0o600 },
+      { path: MAIL_PATHS.tlsCert, content: mark + served.fullchainPem, mode: 0o644 },
     );
   }
   return files;
+}
+
+/**
+ * The served certificate's files that must go: when the SSL area serves none (unassigned,
+ * deleted) or TLS is off, its key and certificate leave the disk with the same apply.
+ */
+export function mailTlsRemovals(s: MailSettings, opts: MailRenderOptions = {}): string[] {
+  return s.enableTLS && opts.tls?.certificate ? [] : [MAIL_PATHS.tlsCert, MAIL_PATHS.tlsKey];
 }
 
 const failed = (text: string) => /\b(fatal|error)\b/i.test(text);
@@ -305,9 +319,17 @@ export async function checkStagedMailFiles(
     if (doveconf && mailroomConf && servicesConf) {
       ran = true;
       const wrapper = path.join(tmp, 'dovecot-check.conf');
+      // doveconf reads `ssl_cert = <file`: a certificate staged with this set is read from its staged copy.
+      let mailroomText = mailroomConf.content;
+      for (const p of [MAIL_PATHS.tlsCert, MAIL_PATHS.tlsKey]) {
+        const f = stagedOf(p);
+        if (f) mailroomText = mailroomText.split(`<${f.target}\n`).join(`<${f.staged}\n`);
+      }
+      const mailroomCopy = path.join(tmp, '90-mailroom.conf');
+      await fs.writeFile(mailroomCopy, mailroomText);
       await fs.writeFile(
         wrapper,
-        `protocols = imap lmtp\n!include ${mailroomConf.staged}\n!include ${servicesConf.staged}\n`,
+        `protocols = imap lmtp\n!include ${mailroomCopy}\n!include ${servicesConf.staged}\n`,
       );
       const r = await host.run(doveconf, ['-c', wrapper, '-n']);
       if (r.code !== 0 || failed(r.stderr)) fail(`doveconf: ${r.stderr.trim() || `exit ${r.code}`}`);
@@ -328,16 +350,60 @@ export async function checkStagedMailFiles(
   return ran ? { ok, output: out.join('\n') } : null;
 }
 
+/** Lines in front of the fallback's PEM files: Mailroom made it, and why it is served. */
+export const fallbackMark = (hostname: string) =>
+  `${MANAGED_HEADER}\n# Mailroom's self-signed fallback certificate for ${hostname}: served by Postfix and Dovecot while no certificate is chosen for the mail server (SSL area). Clients do not trust it.\n`;
+
+/** The subject that marks the fallback in the certificate itself. */
+export const FALLBACK_ORGANIZATION = 'Mailroom self-signed fallback';
+
+/** Renewed this long before its end (it is made for 825 days). */
+const FALLBACK_RENEW_MS = 30 * 86_400_000;
+
+export interface FallbackCertificate {
+  hostname: string;
+  fingerprint: string;
+  validFrom: string;
+  validTo: string;
+  path: string;
+}
+
+/** The fallback on disk, or null when there is none (or it does not parse). */
+export async function readFallbackCertificate(host: Host): Promise<FallbackCertificate | null> {
+  const pem = await host.readFile(MAIL_PATHS.tlsFallbackCert);
+  if (!pem) return null;
+  try {
+    const x = new X509Certificate(pem);
+    const cn = /(?:^|\n)CN=([^\n]+)/.exec(x.subject)?.[1] ?? '';
+    return {
+      hostname: cn,
+      fingerprint: x.fingerprint256,
+      validFrom: new Date(x.validFrom).toISOString(),
+      validTo: new Date(x.validTo).toISOString(),
+      path: host.path(MAIL_PATHS.tlsFallbackCert),
+    };
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A self-signed certificate for the mail host when TLS is on and none is in place yet, so
- * Postfix and Dovecot can start; replace it with a real one (SSL area) at the same paths.
+ * Mailroom's self-signed fallback certificate for the mail host, so Postfix and Dovecot always
+ * have one to serve: made when TLS is on and there is none yet, for another host name, or near
+ * its end. The SSL area's certificate, when it serves one, is written beside it (mail.crt).
  */
-export async function ensureTlsCertificate(host: Host, hostname: string): Promise<string | null> {
-  if ((await fileExists(host, MAIL_PATHS.tlsCert)) && (await fileExists(host, MAIL_PATHS.tlsKey)))
+export async function ensureFallbackCertificate(host: Host, hostname: string): Promise<string | null> {
+  const current = await readFallbackCertificate(host);
+  if (
+    current &&
+    (await fileExists(host, MAIL_PATHS.tlsFallbackKey)) &&
+    current.hostname === hostname &&
+    Date.parse(current.validTo) - Date.now() > FALLBACK_RENEW_MS
+  )
     return null;
   const openssl = await host.which('openssl');
   if (!openssl)
-    return `TLS is on but there is no certificate at ${host.path(MAIL_PATHS.tlsCert)} and openssl is not installed (Debian package: openssl)`;
+    return `TLS is on but there is no certificate at ${host.path(MAIL_PATHS.tlsFallbackCert)} and openssl is not installed (Debian package: openssl)`;
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-tls-'));
   try {
     const key = path.join(tmp, 'key.pem');
@@ -351,7 +417,7 @@ export async function ensureTlsCertificate(host: Host, hostname: string): Promis
       '-days',
       '825',
       '-subj',
-      `/CN=${hostname}`,
+      `/O=${FALLBACK_ORGANIZATION}/CN=${hostname}`,
       '-addext',
       `subjectAltName=DNS:${hostname}`,
       '-keyout',
@@ -360,9 +426,10 @@ export async function ensureTlsCertificate(host: Host, hostname: string): Promis
       crt,
     ]);
     if (r.code !== 0) return `could not make a self-signed certificate: ${r.stderr.trim()}`;
+    const mark = fallbackMark(hostname);
     await host.commitFiles([
-      { path: MAIL_PATHS.tlsKey, content: await fs.readFile(key, 'utf8'), mode: 0o600 },
-      { path: MAIL_PATHS.tlsCert, content: await fs.readFile(crt, 'utf8') },
+      { path: MAIL_PATHS.tlsFallbackKey, content: mark + (await fs.readFile(key, 'utf8')), mode: 0o600 },
+      { path: MAIL_PATHS.tlsFallbackCert, content: mark + (await fs.readFile(crt, 'utf8')) },
     ]);
     return null;
   } finally {

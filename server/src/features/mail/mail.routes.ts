@@ -26,8 +26,9 @@ import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
 import { mailDbConn } from './mail-db-conn.ts';
 import { bulkMailboxes } from './mailbox-bulk.service.ts';
 import { type MailboxImportOutcome, importMailboxes } from './mailbox-import.service.ts';
-import { readMailSettings, settingsResponse } from './mail-settings.service.ts';
-import { type FilterTarget, mailFilterStatus } from './mail-filter.ts';
+import { alignVirusScanDefault, readMailSettings, settingsResponse } from './mail-settings.service.ts';
+import { type FallbackCertificate, readFallbackCertificate } from './mail-stack.ts';
+import { type FilterTarget, mailFilterStatus, virusScanSupport } from './mail-filter.ts';
 import {
   changePassword,
   changeQuota,
@@ -57,6 +58,8 @@ export interface MailHandle {
   reapply(): Promise<void>;
   /** Create mailboxes, delete mailboxes, create aliases for the bulk operations (issue 21). */
   bulkOperations: BulkOperationHandler[];
+  /** Mailroom's self-signed fallback certificate, served when the SSL area serves none. */
+  fallbackCertificate(): Promise<FallbackCertificate | null>;
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
@@ -115,6 +118,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   app.addHook('onReady', async () => {
     startup = (async () => {
       try {
+        await alignVirusScanDefault(db, (await virusScanSupport(host)).available);
         const r = await applyMailCommitted(deps, conn);
         if (r.outcome.state !== 'applied')
           app.log.warn(
@@ -382,6 +386,10 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   return {
     bulkOperations: mailBulkOperations(ctx, factsChanged),
     hostname: async () => (await readMailSettings(db)).settings.hostname,
+    fallbackCertificate: async () => {
+      await startup;
+      return readFallbackCertificate(host);
+    },
     async reapply() {
       await startup;
       const r = await applyMailCommitted(deps, conn);

@@ -1,7 +1,7 @@
 import {
   ACME_WEB_SERVER_WEBROOT,
-  GENERATION_STEPS,
   type GenerateCertificateParsed,
+  generationSteps,
   JOB_KIND_SSL,
 } from '@mailroom/contract/ssl';
 import type { Job } from '@mailroom/contract/jobs';
@@ -30,10 +30,12 @@ import { readSslSettings } from './ssl-settings.service.ts';
 
 const STAGE_INDEX: Record<CertificateStage, number> = { validate: 0, key: 1, request: 2, install: 3 };
 
-function stageReporter(ctx: JobContext) {
+/** Reports a stage as the job's phase, in the words of the method's own steps. */
+function stageReporter(ctx: JobContext, method: string) {
+  const steps = generationSteps(method);
   return (stage: CertificateStage, _detail = '') => {
     const i = STAGE_INDEX[stage];
-    ctx.progress({ phase: GENERATION_STEPS[i], processed: i, total: GENERATION_STEPS.length });
+    ctx.progress({ phase: steps[i], processed: i, total: steps.length });
   };
 }
 
@@ -58,7 +60,7 @@ interface Issued {
 
 /** The three middle steps: validate, key, request (self-signed locally, ACME through the CA). */
 async function issue(ctx: SslContext, req: GenerateCertificateParsed, job: JobContext): Promise<Issued> {
-  const stage = stageReporter(job);
+  const stage = stageReporter(job, req.method);
   if (req.method === 'acme') {
     try {
       const out = await ctx.acme(
@@ -89,8 +91,13 @@ async function issue(ctx: SslContext, req: GenerateCertificateParsed, job: JobCo
       );
       return { certificatePem: out.certificatePem, chainPem: out.chainPem, keyPem: out.privateKeyPem };
     } catch (err) {
+      // The CA's words once: the message already holds them when the call named its step.
       if (err instanceof AcmeError)
-        throw new Error(err.caMessage ? `${err.message}: ${err.caMessage}` : err.message);
+        throw new Error(
+          err.caMessage && !err.message.includes(err.caMessage)
+            ? `${err.message}: ${err.caMessage}`
+            : err.message,
+        );
       throw err;
     }
   }
@@ -114,7 +121,7 @@ async function install(
   actor: string | null,
   job: JobContext,
 ): Promise<number> {
-  stageReporter(job)('install');
+  stageReporter(job, req.method)('install');
   const checked = checkCertificate({
     domain: req.domain,
     certificate: issued.certificatePem,
@@ -153,7 +160,7 @@ async function install(
         return r;
       }),
   );
-  job.progress({ phase: GENERATION_STEPS[3], processed: 4, total: 4 });
+  job.progress({ phase: generationSteps(req.method)[3], processed: 4, total: 4 });
   return Number(row.id);
 }
 

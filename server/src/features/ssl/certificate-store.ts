@@ -97,6 +97,7 @@ export function toCertificate(
     source: r.source as SslCertificate['source'],
     autoRenewal: Number(r.auto_renew) === 1,
     inUse,
+    selfSigned: r.issuer === SELF_SIGNED_ISSUER || r.source === 'self-signed',
   };
 }
 
@@ -133,6 +134,9 @@ export function listRowToCertificate(
   );
 }
 
+/** The issuer certificate-parse gives a certificate signed with its own key. */
+const SELF_SIGNED_ISSUER = 'Self-signed';
+
 /** Counts for the dashboard in one query. */
 export async function stats(db: Db, threshold: number, now = Date.now()) {
   const soon = now + threshold * DAY;
@@ -151,6 +155,21 @@ export async function stats(db: Db, threshold: number, now = Date.now()) {
             .end(),
         )
         .as('expiring'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(
+              eb.and([
+                eb('not_after', '>', now),
+                eb.or([eb('issuer', '=', SELF_SIGNED_ISSUER), eb('source', '=', 'self-signed')]),
+              ]),
+            )
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('selfSigned'),
     ])
     .executeTakeFirstOrThrow();
   const total = Number(r.total);
@@ -161,6 +180,7 @@ export async function stats(db: Db, threshold: number, now = Date.now()) {
     validCertificates: total - expired - expiring,
     expiringSoon: expiring,
     expiredCertificates: expired,
+    selfSignedCertificates: Number(r.selfSigned ?? 0),
   };
 }
 

@@ -7,10 +7,12 @@ import type {
   SslDashboard,
   UploadCertificate,
 } from '@mailroom/contract/ssl';
+import { UPLOAD_RSA_MIN_KEY_SIZE, uploadLabels } from '@mailroom/contract/ssl';
 import type { z } from 'zod';
 import type { CursorPage } from '../../http/cursor.ts';
 import { audited } from './audited.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, fieldError, notFound } from '../../http/errors.ts';
+import { fieldMessages } from '@mailroom/contract/messages';
 import { checkCertificate } from './certificate-check.ts';
 import { makeCsr, makeKey, requestNames } from './certificate-make.ts';
 import { type ListFilter, listRows } from './certificate-list.ts';
@@ -48,6 +50,9 @@ export async function uploadCertificate(
   body: z.output<typeof UploadCertificate>,
 ): Promise<SslCertificate> {
   const checked = checkCertificate(body);
+  // The size stored is the certificate's own; the spec's minimum is about RSA keys.
+  if (checked.leaf.keyAlgorithm === 'RSA' && body.keySize < UPLOAD_RSA_MIN_KEY_SIZE)
+    throw fieldError('keySize', fieldMessages.min(uploadLabels.keySize, UPLOAD_RSA_MIN_KEY_SIZE));
   const row = await withMailFollow(
     ctx,
     (r) => Number(r.id),

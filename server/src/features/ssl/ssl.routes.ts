@@ -1,6 +1,11 @@
 import { NEXT_CURSOR_HEADER, PREV_CURSOR_HEADER, TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
-import { SSL_SETTINGS_DEFAULTS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
+import {
+  type MailFallbackCertificate,
+  SSL_SETTINGS_DEFAULTS,
+  sslMessages,
+  sslRoutes,
+} from '@mailroom/contract/ssl';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -50,6 +55,8 @@ export interface SslOptions {
   mailHostname: () => Promise<string>;
   /** Re-applies the mail stack (its TLS files and policy come from `SslHandle.mailTls`). */
   reapplyMail: () => Promise<void>;
+  /** The mail area's self-signed fallback certificate, served when no stored one is (null: none yet). */
+  mailFallback?: () => Promise<MailFallbackCertificate | null>;
   /** Start the auto-renewal scheduler (off in tests that drive `renewalCheck` themselves). */
   scheduler?: boolean;
 }
@@ -167,6 +174,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     certificateId: (await readSslSettings(db)).mailCertificateId,
     servedId: await mailServedId(ctx),
     hostname: await opts.mailHostname(),
+    fallback: (await opts.mailFallback?.()) ?? null,
   });
   registerRoute(app, r.getMailCertificate, mailState);
   registerRoute(app, r.setMailCertificate, async ({ body }) => {

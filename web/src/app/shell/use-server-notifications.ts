@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../api/client.ts';
 import { notificationRoutes } from '../../api/first-screen-routes.ts';
+import { endToastedByPage } from '../../api/follow-job.ts';
 import { subscribeServerEvents } from '../../api/job-events.ts';
 import { AUTO_HIDE_MS } from '../../lib/notifications-store.ts';
 
@@ -35,6 +36,8 @@ export function useServerNotifications() {
     return subscribeServerEvents({
       notification: (n) => {
         refresh();
+        // The page that followed the job has said how it ended: the bell keeps it, no second toast.
+        if (endToastedByPage(n.jobId)) return;
         toasts.show({
           id: `server-${n.id}`,
           title: n.title,

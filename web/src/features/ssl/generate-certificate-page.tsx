@@ -4,10 +4,12 @@ import {
   CHALLENGE_TYPES,
   DNS_PROVIDERS,
   GENERATION_DEFAULTS,
+  GENERATION_STEPS,
   GenerateCertificate,
   generateLabels,
   HTTP01_VIA,
   HTTP01_VIA_LABELS,
+  generationSteps,
   KEY_ALGORITHMS,
   LETS_ENCRYPT_DIRECTORY,
   LETS_ENCRYPT_STAGING_DIRECTORY,
@@ -38,7 +40,7 @@ import { IconPlus, IconRestore } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
-import { followJob } from '../../api/follow-job.ts';
+import { followJob, toastsItsOwnEnd } from '../../api/follow-job.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { zodValidate } from '../../lib/zod-form.ts';
@@ -74,6 +76,8 @@ export default function GenerateCertificatePage() {
   const qc = useQueryClient();
   const [san, setSan] = useState('');
   const [job, setJob] = useState<JobEvent | null>(null);
+  // The steps of the method the running job was started with (the form resets after success).
+  const [steps, setSteps] = useState<readonly string[]>(GENERATION_STEPS);
   const [busy, setBusy] = useState(false);
   const [csr, setCsr] = useState<{ id: number; domain: string; csr: string; privateKey: string } | null>(
     null,
@@ -116,7 +120,10 @@ export default function GenerateCertificatePage() {
         setCsr(await apiCall(sslRoutes.createCsr, { body }));
         return;
       }
+      setSteps(generationSteps(body.method));
       const accepted = await apiCall(sslRoutes.generate, { body });
+      // This page says how it ended: the job's own notification is not toasted a second time.
+      toastsItsOwnEnd(accepted.jobId);
       const done = await followJob(accepted.jobId, (j) => setJob(j));
       setJob(done);
       if (done.state === 'succeeded') {
@@ -399,7 +406,9 @@ export default function GenerateCertificatePage() {
                   {busy ? 'Generating...' : 'Generate Certificate'}
                 </Button>
               </Card>
-              {job && <GenerationProgress job={job} onRetry={() => void generate(form.values)} />}
+              {job && (
+                <GenerationProgress job={job} steps={steps} onRetry={() => void generate(form.values)} />
+              )}
               {csr && (
                 <CsrResult
                   csr={csr}

@@ -59,7 +59,11 @@ export default function SslDashboardPage() {
               <StatCard
                 title="Valid Certificates"
                 value={d.stats.validCertificates}
-                caption="No issues"
+                caption={
+                  d.stats.selfSignedCertificates > 0
+                    ? `${d.stats.selfSignedCertificates} self-signed: not trusted by clients`
+                    : 'No issues'
+                }
                 icon={<IconCircleCheck />}
                 color="green"
               />

@@ -6,4 +6,5 @@ export const sslKeys = {
   detail: (id: number) => ['ssl', 'certificate', id] as const,
   settings: () => ['ssl', 'settings'] as const,
   csrs: () => ['ssl', 'csrs'] as const,
+  acmeAccounts: () => ['ssl', 'acme-accounts'] as const,
 };

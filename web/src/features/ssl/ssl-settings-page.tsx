@@ -31,6 +31,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
+import { AcmeAccountsCard } from './components/acme-accounts-card.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { zodValidate } from '../../lib/zod-form.ts';
 import { sslKeys } from './ssl-keys.ts';
@@ -381,6 +382,7 @@ export default function SslSettingsPage() {
           </form>
         )}
       </LoadState>
+      <AcmeAccountsCard />
     </>
   );
 }

@@ -80,3 +80,41 @@ export async function registerAccount(
       .execute();
   }
 }
+
+/**
+ * Forgets the account of a CA directory (its key and URL): the next order makes a new key and
+ * registers it. Answers whether there was one. The CA side is left as it is (a reset CA or a
+ * deactivated account has nothing more to say).
+ */
+export async function forgetAccount(deps: AppDeps, directoryUrl: string): Promise<boolean> {
+  const res = await deps.database.db
+    .deleteFrom('acme_accounts')
+    .where('directory_url', '=', directoryUrl)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+export interface AcmeAccountRow {
+  directoryUrl: string;
+  contactEmail: string;
+  /** The CA's URL of the account; empty until the CA registered it. */
+  accountUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The stored ACME accounts, one per CA directory (no keys). */
+export async function listAccounts(deps: AppDeps): Promise<AcmeAccountRow[]> {
+  const rows = await deps.database.db
+    .selectFrom('acme_accounts')
+    .select(['directory_url', 'contact_email', 'account_url', 'created_at', 'updated_at'])
+    .orderBy('directory_url')
+    .execute();
+  return rows.map((r) => ({
+    directoryUrl: r.directory_url,
+    contactEmail: r.contact_email,
+    accountUrl: r.account_url,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }));
+}

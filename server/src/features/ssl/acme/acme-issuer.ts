@@ -4,7 +4,7 @@ import path from 'node:path';
 import tls from 'node:tls';
 import * as acme from 'acme-client';
 import type { AppDeps } from '../../../app-deps.ts';
-import { accountFor, registerAccount } from './acme-accounts.ts';
+import { accountFor, forgetAccount, registerAccount } from './acme-accounts.ts';
 import { ACME_DIRECTORIES } from './acme-directories.ts';
 import { type AcmeKeySpec, createCertificateKey, keyProblem } from './acme-keys.ts';
 import { dnsProviderFor, waitAuthoritative } from './dns-providers.ts';
@@ -52,10 +52,26 @@ export class AcmeError extends Error {
   constructor(
     message: string,
     readonly caMessage: string | undefined,
+    /** The problem document's type (`urn:ietf:params:acme:error:…`), when the CA sent one. */
+    readonly caType?: string,
   ) {
     super(message);
     this.name = 'AcmeError';
   }
+}
+
+/**
+ * Whether the CA no longer knows the account (reset, or the account deactivated): RFC 8555
+ * `accountDoesNotExist`, or `unauthorized` naming a deactivated or unknown account.
+ */
+export function accountGone(err: unknown): boolean {
+  if (!(err instanceof AcmeError)) return false;
+  if (err.caType === 'urn:ietf:params:acme:error:accountDoesNotExist') return true;
+  if (err.caType && err.caType !== 'urn:ietf:params:acme:error:unauthorized') return false;
+  // acme-client keeps only the problem's detail: the CA's words say it.
+  return /\baccount\b.{0,200}?\b(deactivated|revoked|does not exist|not found|unknown)\b|\b(deactivated|revoked)\b.{0,200}?\baccount\b/i.test(
+    err.caMessage ?? '',
+  );
 }
 
 /** How long a DNS-01 record may take to be served: Mailroom's own BIND, then outside providers. */
@@ -85,11 +101,12 @@ async function ca<T>(what: string, call: () => Promise<T>): Promise<T> {
     const e = err as Error & {
       isAxiosError?: boolean;
       code?: string;
-      response?: { data?: { detail?: unknown } };
+      response?: { data?: { detail?: unknown; type?: unknown } };
     };
     // A problem document (RFC 8555 §6.7) on an HTTP error: the CA's own words.
     const detail = e.response?.data?.detail;
-    if (typeof detail === 'string' && detail) throw new AcmeError(`${what}: ${detail}`, detail);
+    const type = typeof e.response?.data?.type === 'string' ? e.response.data.type : undefined;
+    if (typeof detail === 'string' && detail) throw new AcmeError(`${what}: ${detail}`, detail, type);
     if (e.isAxiosError)
       throw new AcmeError(`${what}: the CA could not be reached (${e.code ?? e.message})`, undefined);
     throw new AcmeError(`${what}: ${e.message}`, e.message);
@@ -110,6 +127,12 @@ function checkRequest(deps: AppDeps, r: AcmeIssueRequest): string[] {
   if (r.challenge === 'http-01' && !r.webroot && deps.config.acme.httpPort === null)
     refuse('HTTP-01 needs a webroot folder: the challenge listener is off (MAILROOM_ACME_HTTP_PORT=0)');
   return domains;
+}
+
+/** A named directory (`letsencrypt`, `letsencrypt-staging`) stands for its URL. */
+export function directoryUrlOf(directory: string): string {
+  const named = ACME_DIRECTORIES.find((d) => d.id === directory.trim());
+  return named ? named.url : directory;
 }
 
 let trustedCaFile: string | undefined;
@@ -134,9 +157,7 @@ async function issue(
   onStage: (stage: CertificateStage, detail: string) => void,
   signal: AbortSignal,
 ): Promise<AcmeIssued> {
-  // A named directory (`letsencrypt`, `letsencrypt-staging`) stands for its URL.
-  const named = ACME_DIRECTORIES.find((d) => d.id === request.directoryUrl.trim());
-  if (named) request = { ...request, directoryUrl: named.url };
+  request = { ...request, directoryUrl: directoryUrlOf(request.directoryUrl) };
   const domains = checkRequest(deps, request);
   trustConfiguredCa(deps);
   const { directoryUrl, contactEmail } = request;
@@ -251,7 +272,20 @@ export function createAcmeIssuer(deps: AppDeps): AcmeIssue {
   return async (request, onStage, signal) => {
     signal.throwIfAborted();
     try {
-      return await issue(deps, request, onStage, signal);
+      try {
+        return await issue(deps, request, onStage, signal);
+      } catch (err) {
+        // The CA no longer knows the account (reset, deactivated): a new one is registered, once,
+        // and the order tried again.
+        if (!accountGone(err) || signal.aborted) throw err;
+        const directoryUrl = directoryUrlOf(request.directoryUrl);
+        onStage(
+          'validate',
+          `The CA no longer knows the ACME account (${(err as AcmeError).caMessage ?? ''}): registering a new one`,
+        );
+        await forgetAccount(deps, directoryUrl);
+        return await issue(deps, request, onStage, signal);
+      }
     } catch (err) {
       if (err instanceof AcmeError || signal.aborted) throw err;
       throw new AcmeError((err as Error).message, undefined);

@@ -1,14 +1,18 @@
 import type { DnsCheckStatus } from '@mailroom/contract/dns';
-import { Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Alert, Card, Code, Group, List, Stack, Text, Title } from '@mantine/core';
 import danger from '../../../components/danger-text.module.css';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatRelativeTime } from '../../../lib/format.ts';
 
 const PARTS = ['Server Configuration', 'Security Settings', 'Performance Settings'] as const;
 
-function verdict(ok: boolean | null): { label: string; status: string } {
+function verdict(ok: boolean | null, warnings: number): { label: string; status: string } {
   if (ok === null) return { label: 'Not rendered yet', status: 'pending' };
-  return ok ? { label: 'Check passed', status: 'ok' } : { label: 'Check failed', status: 'failed' };
+  if (!ok) return { label: 'Check failed', status: 'failed' };
+  // A name server that is not a public host name passes named-checkconf but cannot be delegated to.
+  return warnings > 0
+    ? { label: `Check passed, ${warnings} warning${warnings === 1 ? '' : 's'}`, status: 'warning' }
+    : { label: 'Check passed', status: 'ok' };
 }
 
 function when(iso: string | null): string {
@@ -20,7 +24,7 @@ function when(iso: string | null): string {
  * applied. The three parts are one file, checked together.
  */
 export function SettingsStatusCard({ status }: { status: DnsCheckStatus }) {
-  const v = verdict(status.ok);
+  const v = verdict(status.ok, status.warnings.length);
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="settings-status-title">
       <Title order={2} size="h4" mb="sm" id="settings-status-title">
@@ -68,6 +72,17 @@ export function SettingsStatusCard({ status }: { status: DnsCheckStatus }) {
         <Code block mt="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {status.reload.output}
         </Code>
+      )}
+      {status.warnings.length > 0 && (
+        <Alert color="orange" variant="light" mt="sm" p="xs" title="Host names that are not public">
+          <Stack gap={4}>
+            {status.warnings.map((w) => (
+              <Text key={w} size="xs">
+                {w}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
       )}
       {status.notes.length > 0 && (
         <List size="sm" mt="sm" spacing={4}>

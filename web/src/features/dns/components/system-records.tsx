@@ -75,6 +75,11 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
                         <Text size="xs" c="dimmed">
                           {r.explanation}
                         </Text>
+                        {r.warning && (
+                          <Text size="xs" c="orange.9" data-testid="system-record-warning">
+                            {r.warning}
+                          </Text>
+                        )}
                       </div>
                       <CopyButton
                         value={r.value}
@@ -84,7 +89,10 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
                   </Table.Td>
                   <Table.Td>{r.ttl}</Table.Td>
                   <Table.Td>
-                    <StatusBadge status={r.published ? 'ok' : 'pending'} label={SERVED_LABEL[r.state]} />
+                    <Group gap={4}>
+                      <StatusBadge status={r.published ? 'ok' : 'pending'} label={SERVED_LABEL[r.state]} />
+                      {r.warning && <StatusBadge status="warning" label="Not public" />}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -49,7 +49,7 @@ export function MailCertificateCard() {
         {errorMessage(state.error)}
       </Alert>
     );
-  const { hostname, certificateId, servedId } = state.data;
+  const { hostname, certificateId, servedId, fallback } = state.data;
   const current = certificateId === null ? AUTO : String(certificateId);
   const value = picked ?? current;
   const usable = (choices.data ?? []).filter(
@@ -90,8 +90,10 @@ export function MailCertificateCard() {
         <div data-testid="served-certificate">
           {servedId === null ? (
             <Alert color="orange" variant="light" title="No certificate covers this host name">
-              <Text size="sm">
-                The mail server serves its own self-signed certificate.{' '}
+              <Text size="sm" data-testid="fallback-certificate">
+                {fallback
+                  ? `The mail server serves Mailroom's self-signed fallback certificate for ${fallback.hostname} (SHA-256 ${shortFingerprint(fallback.fingerprint)}, expires ${day(fallback.validTo)}). Mail clients do not trust it.`
+                  : "The mail server serves Mailroom's self-signed fallback certificate for this host name once TLS is on. Mail clients do not trust it."}{' '}
                 <Anchor component={Link} to="/ssl/certificates">
                   Add a certificate for {hostname}
                 </Anchor>
@@ -130,7 +132,7 @@ export function MailCertificateCard() {
           description={
             usable.length === 0
               ? 'No unexpired certificate covers this host name yet.'
-              : 'Automatic serves the unexpired certificate covering the host name that expires last.'
+              : 'Automatic serves the unexpired certificate covering the host name that expires last; with none, Mailroom’s self-signed fallback.'
           }
           data={data}
           value={value}

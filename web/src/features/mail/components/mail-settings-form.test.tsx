@@ -18,6 +18,7 @@ function loaded(): MailSettingsResponse {
     version: 7,
     appliedAt: null,
     check: null,
+    hostWarnings: [],
     filter: {
       state: 'running',
       detail: 'rspamd answers on 127.0.0.1:11332 (milter).',

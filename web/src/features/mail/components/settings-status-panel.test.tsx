@@ -4,15 +4,27 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { checkWarnings, SettingsStatusPanel } from './settings-status-panel.tsx';
 
-function loaded(filter: MailSettingsResponse['filter']): MailSettingsResponse {
+function loaded(
+  filter: MailSettingsResponse['filter'],
+  more: Partial<MailSettingsResponse> = {},
+): MailSettingsResponse {
   const settings = defaultMailSettings('mx1.example.org', 'example.org');
-  return { settings, defaults: settings, version: 3, appliedAt: null, check: null, filter };
+  return {
+    settings,
+    defaults: settings,
+    version: 3,
+    appliedAt: null,
+    check: null,
+    filter,
+    hostWarnings: [],
+    ...more,
+  };
 }
 
-const show = (filter: MailSettingsResponse['filter']) =>
+const show = (filter: MailSettingsResponse['filter'], more: Partial<MailSettingsResponse> = {}) =>
   render(
     <MantineProvider>
-      <SettingsStatusPanel loaded={loaded(filter)} dkim={{ data: [], loading: false, error: null }} />
+      <SettingsStatusPanel loaded={loaded(filter, more)} dkim={{ data: [], loading: false, error: null }} />
     </MantineProvider>,
   );
 
@@ -43,6 +55,24 @@ describe('SettingsStatusPanel', () => {
     expect(screen.getByText('running')).toBeInTheDocument();
     expect(screen.queryByText('not running')).toBeNull();
     expect(screen.getByText(/answers on 127\.0\.0\.1:11332/)).toBeInTheDocument();
+  });
+});
+
+describe('host names that are not public (issue 22 item 16)', () => {
+  it('says "passed, 1 warning", not "passed", and names the host', () => {
+    const warning =
+      'MX target mail.localdomain is not a public host name (.localdomain names are not resolvable on the public Internet): other servers and clients cannot reach it.';
+    show(
+      {
+        state: 'running',
+        detail: 'rspamd answers on 127.0.0.1:11332 (milter).',
+        virusScan: { available: true, active: true, detail: 'ClamAV and its signatures are installed.' },
+      },
+      { check: { ok: true, output: 'postconf: main.cf and master.cf parsed' }, hostWarnings: [warning] },
+    );
+    expect(screen.getByText('passed, 1 warning')).toBeInTheDocument();
+    expect(screen.queryByText('passed')).toBeNull();
+    expect(screen.getByText(warning)).toBeInTheDocument();
   });
 });
 

@@ -71,8 +71,11 @@ export function checkWarnings(output: string): number {
 export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) {
   const s = loaded.settings;
   const check = loaded.check;
-  // "passed" above warnings would mislead (issue 12): say how many the checker printed.
-  const warnings = check ? checkWarnings(check.output) : 0;
+  // "passed" above warnings would mislead (issue 12): say how many the checker printed, and count
+  // host names that are not public (MX or autoconfig targets, issue 22) as warnings too.
+  const hostWarnings = loaded.hostWarnings;
+  const checkerWarnings = check ? checkWarnings(check.output) : 0;
+  const warnings = checkerWarnings + hostWarnings.length;
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="settings-status-title">
       <Title order={2} size="h4" mb="sm" id="settings-status-title">
@@ -104,7 +107,14 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
               not run
             </Badge>
           ) : (
-            <Badge color={!check.ok ? 'red.9' : warnings > 0 ? 'orange.9' : 'teal.9'} variant="filled">
+            <Badge
+              color={!check.ok ? 'red.9' : warnings > 0 ? 'orange.9' : 'teal.9'}
+              // White on orange.9 is 4.3:1; black on it reads at 4.9:1 (WCAG AA).
+              c={check.ok && warnings > 0 ? 'black' : undefined}
+              variant="filled"
+              // "passed, 2 warnings" whole, never cut to "passed, 2 warnin…".
+              style={{ flexShrink: 0 }}
+            >
               {!check.ok
                 ? 'failed'
                 : warnings > 0
@@ -117,10 +127,27 @@ export function SettingsStatusPanel({ loaded, dkim }: SettingsStatusPanelProps) 
           <Text size="xs" c="dimmed">
             {!check.ok
               ? 'postconf and doveconf refused the rendered configuration: the last good files stay live.'
-              : warnings > 0
-                ? `postconf and doveconf accepted the rendered configuration, with ${warnings === 1 ? 'a warning' : 'warnings'} (below). Warnings about missing files or maps usually mean a daemon or a map that was not set up yet on this machine; they do not stop mail.`
+              : checkerWarnings > 0
+                ? `postconf and doveconf accepted the rendered configuration, with ${checkerWarnings === 1 ? 'a warning' : 'warnings'} (below). Warnings about missing files or maps usually mean a daemon or a map that was not set up yet on this machine; they do not stop mail.`
                 : 'postconf and doveconf accepted the rendered configuration.'}
           </Text>
+        )}
+        {hostWarnings.length > 0 && (
+          <Alert
+            color="orange"
+            variant="light"
+            title="Host names that are not public"
+            data-testid="host-warnings"
+            p="xs"
+          >
+            <Stack gap={4}>
+              {hostWarnings.map((w) => (
+                <Text key={w} size="xs">
+                  {w}
+                </Text>
+              ))}
+            </Stack>
+          </Alert>
         )}
         {check === null && (
           <Text size="xs" c="dimmed">

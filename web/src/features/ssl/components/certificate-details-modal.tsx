@@ -1,5 +1,5 @@
 import { Button, Group, Loader, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import { StatusBadge } from '../../../components/status-badge.tsx';
+import { CertificateStatus } from './certificate-status.tsx';
 import { useCertificate } from '../use-certificate.ts';
 import { DaysLeft } from './days-left.tsx';
 
@@ -36,7 +36,7 @@ export function CertificateDetailsModal({ id, domain, onClose, onRenew }: Certif
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <Field label="Domain">{c.domain}</Field>
             <Field label="Status">
-              <StatusBadge status={c.status} />
+              <CertificateStatus c={c} />
             </Field>
             <Field label="Issuer">{c.issuer}</Field>
             <Field label="Type">{c.type}</Field>

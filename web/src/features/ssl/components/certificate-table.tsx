@@ -5,7 +5,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { DataTable, type TableSort } from '../../../components/data-table/data-table.tsx';
 import type { ListPagerProps } from '../../../components/list-pager.tsx';
-import { StatusBadge } from '../../../components/status-badge.tsx';
+import { CertificateStatus } from './certificate-status.tsx';
 import { DaysLeft } from './days-left.tsx';
 
 export interface CertificateTableProps {
@@ -62,7 +62,7 @@ export function CertificateTable({
         id: 'status',
         header: 'Status',
         enableSorting: false,
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
+        cell: ({ row }) => <CertificateStatus c={row.original} />,
       },
       { id: 'issuer', header: 'Issuer', enableSorting: false, cell: ({ row }) => row.original.issuer },
       { id: 'validTo', header: 'Valid Until', cell: ({ row }) => date(row.original.validTo) },

@@ -5,23 +5,23 @@ import { IconCheck, IconCircleDashed, IconX } from '@tabler/icons-react';
 
 export interface GenerationProgressProps {
   job: JobEvent;
+  /** The method's steps (the spec's four for a CA, the real ones for self-signed). */
+  steps?: readonly string[];
   onRetry: () => void;
 }
 
 /** The four steps, following the generation job live; the CA's words and Retry on failure. */
-export function GenerationProgress({ job, onRetry }: GenerationProgressProps) {
+export function GenerationProgress({ job, steps = GENERATION_STEPS, onRetry }: GenerationProgressProps) {
   const failed = ['failed', 'cancelled', 'interrupted'].includes(job.state);
   const done = job.state === 'succeeded';
-  const current = done
-    ? GENERATION_STEPS.length
-    : Math.max(0, GENERATION_STEPS.indexOf(job.phase as (typeof GENERATION_STEPS)[number]));
+  const current = done ? steps.length : Math.max(0, steps.indexOf(job.phase ?? ''));
   return (
     <Card withBorder padding="md" radius="md" data-testid="generation-progress">
       <Title order={2} size="h4" mb="sm">
         {done ? 'Certificate generated' : failed ? 'Certificate generation failed' : 'Generating certificate'}
       </Title>
       <List spacing="xs" center>
-        {GENERATION_STEPS.map((step, i) => {
+        {steps.map((step, i) => {
           const state =
             i < current || done ? 'done' : i === current ? (failed ? 'failed' : 'active') : 'waiting';
           return (

@@ -114,7 +114,8 @@ export function UploadForm({ onDone, onCancel }: { onDone: () => void; onCancel:
             <NumberInput
               label={uploadLabels.keySize}
               required
-              min={1024}
+              min={1}
+              description="Read from the certificate (an RSA key needs at least 1024 bits)"
               {...form.getInputProps('keySize')}
             />
           </SimpleGrid>
