@@ -2,27 +2,6 @@ import { FINISHED_JOB_STATES, type Job, type JobEvent, jobRoutes } from '@mailro
 import { apiCall } from './client.ts';
 import { subscribeServerEvents } from './job-events.ts';
 
-/** How long after its start a job's own end notification is not toasted (the page said it). */
-const OWN_TOAST_MS = 15 * 60_000;
-const ownToasts = new Map<number, number>();
-
-/**
- * The page following this job shows its end itself (a toast of its own): the server's
- * notification of the same end then goes to the bell only, so one toast says it (issue 22).
- */
-export function toastsItsOwnEnd(jobId: number): void {
-  const now = Date.now();
-  for (const [id, at] of ownToasts) if (now - at > OWN_TOAST_MS) ownToasts.delete(id);
-  ownToasts.set(jobId, now);
-}
-
-/** Whether a page already toasts this job's end. */
-export function endToastedByPage(jobId: number | null): boolean {
-  if (jobId === null) return false;
-  const at = ownToasts.get(jobId);
-  return at !== undefined && Date.now() - at <= OWN_TOAST_MS;
-}
-
 /** While the stream is quiet, the job is also read directly this often (missed events, proxies). */
 const SAFETY_POLL_MS = 3000;
 

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../api/client.ts';
 import { notificationRoutes } from '../../api/first-screen-routes.ts';
-import { endToastedByPage } from '../../api/follow-job.ts';
+import { endToastedByPage } from '../../api/own-job-toasts.ts';
 import { subscribeServerEvents } from '../../api/job-events.ts';
 import { AUTO_HIDE_MS } from '../../lib/notifications-store.ts';
 
