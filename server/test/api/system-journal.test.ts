@@ -330,7 +330,7 @@ describe('logs from journald and services through systemd (fake journalctl and s
       const self = await services.act('mailroom', 'restart');
       expect(self.ok).toBe(false);
       const unknown = await services.act('ssh', 'stop');
-      expect(unknown).toEqual({ ok: false, message: 'No service ssh.' });
+      expect(unknown).toEqual({ ok: false, refused: true, message: 'No service ssh.' });
       expect(calls(systemctlCalls).map((c) => c.args[0])).not.toContain('stop');
       expect(calls(systemctlCalls).filter((c) => c.args[0] !== 'show')).toHaveLength(1);
     });
