@@ -18,7 +18,11 @@ describe.each(dialects())('index.php?path= on %s', (dialect) => {
 
     const encoded = await t.call({ url: `/api/index.php?path=${encodeURIComponent('system/status')}` });
     expect(encoded.statusCode).toBe(200);
-    expect(Object.keys(encoded.json()).sort()).toEqual(['disk', 'memory', 'status', 'uptime']);
+    const statusDirect = await t.call({ url: '/api/system/status' });
+    expect(Object.keys(encoded.json()).sort()).toEqual(Object.keys(statusDirect.json()).sort());
+    expect(Object.keys(encoded.json())).toEqual(
+      expect.arrayContaining(['disk', 'memory', 'status', 'uptime']),
+    );
   });
 
   it('validates the same way: bad parameters name the field', async () => {
