@@ -108,7 +108,7 @@ test.describe('certificates and host names say what they are', () => {
   test('SSL settings list the ACME accounts, each with Reset Account', async ({ page }) => {
     await signIn(page);
     await page.goto('/ssl/settings');
-    const card = page.getByRole('region', { name: 'ACME Accounts' });
+    const card = page.getByRole('region', { name: 'ACME Accounts', exact: true });
     await expect(card).toContainText('registers a new one once and retries the order');
     await expect(card.getByText('No ACME account yet: the first ACME order registers one.')).toBeVisible();
     await axeCheck(page, 'ssl settings with ACME accounts');

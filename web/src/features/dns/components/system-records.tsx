@@ -76,7 +76,7 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
                           {r.explanation}
                         </Text>
                         {r.warning && (
-                          <Text size="xs" c="orange.9" data-testid="system-record-warning">
+                          <Text size="xs" fw={700} data-testid="system-record-warning">
                             {r.warning}
                           </Text>
                         )}

@@ -59,7 +59,7 @@ export function AcmeAccountsCard() {
         cell: ({ row }) => (
           <Button
             size="xs"
-            variant="light"
+            variant="subtle"
             color="red"
             aria-label={`Reset the ACME account of ${row.original.directoryUrl}`}
             onClick={() => void ask(row.original)}
