@@ -10,10 +10,7 @@ export default defineConfig({
   // Each worker starts its own server and browser; the CI machine has two cores.
   workers: 2,
   fullyParallel: false,
-  // One retry under CI, reported as flaky: in a full run the server's own alert engine can raise a real
-  // "High CPU usage" alert (the suite loads both cores for minutes), which lands in the bell that
-  // foundation-shell counts. To be removed once the e2e server runs without host-metric alerts.
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   forbidOnly: true,
   reporter: 'list',
   timeout: 60_000,
