@@ -25,3 +25,8 @@ export async function writeScratchFile(file: string, text: string, mode?: number
 export async function readScratchFile(file: string): Promise<string> {
   return fs.readFile(file, 'utf8');
 }
+
+/** Makes a private scratch folder (`<prefix>XXXXXX`); the caller removes it (`removeTree`). */
+export async function makeScratchDir(prefix: string): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), prefix));
+}
