@@ -59,6 +59,13 @@ import { rejectNulCharacters } from './http/reject-nul.ts';
 import { collectRoutes } from './http/route-list.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installSpa } from './http/spa.ts';
+import { registerDnsDaemons } from './features/dns/dns.module.ts';
+import { registerMailDaemons } from './features/mail/mail-daemons.module.ts';
+
+// The daemons each feature owns, known to host/'s service control as soon as the app's modules
+// load: main makes the service control before it builds the app.
+registerMailDaemons();
+registerDnsDaemons();
 
 export interface BuildOptions {
   logger?: boolean | object;
