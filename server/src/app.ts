@@ -29,7 +29,7 @@ import { createBulk } from './features/bulk/bulk.module.ts';
 import { registerBulk } from './features/bulk/bulk.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
-import { registerSsl } from './features/ssl/ssl.routes.ts';
+import { registerSsl } from './features/ssl/ssl.module.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
 import { mailContext } from './features/mail/mail-context.ts';
 import { changePassword } from './features/mail/mailbox.service.ts';
