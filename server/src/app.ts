@@ -18,7 +18,7 @@ import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';
 import { registerAppPasswords } from './features/mailbox-account/app-passwords.routes.ts';
 import { createLocks } from './db/locks.ts';
-import { registerDns } from './features/dns/dns.routes.ts';
+import { registerDns } from './features/dns/dns.module.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
 import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
 import { sessionCheck } from './features/events/stream-session.ts';
