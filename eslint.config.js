@@ -23,6 +23,49 @@ const featureZones = (base) =>
     message: 'Features never import another feature; move shared code to a shared folder.',
   }));
 
+// ---- Issue 23 item 3: the host boundary and the floors (arch-b) ----------------------------
+// The floors below the features (host/, http/, db/, lib/, apply/, security/) never import a
+// feature: features register what the floors need (daemon specs, hooks) at start instead.
+// PENDING_FLOOR_IMPORTS: known exceptions still to be moved, each named with its reason.
+const PENDING_FLOOR_IMPORTS = {
+  // Migration 0029 reads the histogram's bucket columns from the api-monitoring feature.
+  db: ['./api-monitoring/latency-histogram.service.ts'],
+};
+const floorZones = (base) =>
+  ['host', 'http', 'db', 'lib', 'apply', 'security'].map((floor) => ({
+    target: `${base}/${floor}`,
+    from: `${base}/features`,
+    except: PENDING_FLOOR_IMPORTS[floor] ?? [],
+    message: `${floor}/ is a floor below the features: it never imports one (features register with it instead).`,
+  }));
+// node:fs, node:child_process and process.kill are the host's: only host/ (and db/'s driver,
+// tests and scripts) touch the machine, so every file and process effect has one place to audit.
+const HOST_ONLY_MODULES = ['fs', 'fs/promises', 'child_process'].flatMap((m) => [m, `node:${m}`]);
+const hostBoundary = {
+  files: ['server/src/**/*.ts'],
+  ignores: ['server/src/host/**', 'server/src/db/**', '**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: HOST_ONLY_MODULES.map((name) => ({
+          name,
+          message: 'Files and processes go through a module in server/src/host/.',
+        })),
+      },
+    ],
+    'no-restricted-properties': [
+      'error',
+      {
+        object: 'process',
+        property: 'kill',
+        message: 'Signals go through server/src/host/process-signals.ts.',
+      },
+    ],
+  },
+};
+// ---- end of issue 23 item 3 (arch-b) ---------------------------------------------------------
+
 export default tseslint.config(
   {
     ignores: [
@@ -62,6 +105,7 @@ export default tseslint.config(
         {
           zones: [
             ...featureZones('./server/src'),
+            ...floorZones('./server/src'), // issue 23 item 3 (arch-b)
             ...featureZones('./web/src'),
             {
               target: './web/src/components',
@@ -87,6 +131,7 @@ export default tseslint.config(
       'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
     },
   },
+  hostBoundary, // issue 23 item 3 (arch-b)
   {
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -18,7 +18,7 @@ import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';
 import { registerAppPasswords } from './features/mailbox-account/app-passwords.routes.ts';
 import { createLocks } from './db/locks.ts';
-import { registerDns } from './features/dns/dns.routes.ts';
+import { registerDns } from './features/dns/dns.module.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
 import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
 import { sessionCheck } from './features/events/stream-session.ts';
@@ -29,7 +29,7 @@ import { createBulk } from './features/bulk/bulk.module.ts';
 import { registerBulk } from './features/bulk/bulk.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
-import { registerSsl } from './features/ssl/ssl.routes.ts';
+import { registerSsl } from './features/ssl/ssl.module.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
 import { mailContext } from './features/mail/mail-context.ts';
 import { changePassword } from './features/mail/mailbox.service.ts';
@@ -59,6 +59,13 @@ import { rejectNulCharacters } from './http/reject-nul.ts';
 import { collectRoutes } from './http/route-list.ts';
 import { installSecurityHeaders } from './http/security-headers.ts';
 import { installSpa } from './http/spa.ts';
+import { registerDnsDaemons } from './features/dns/dns.module.ts';
+import { registerMailDaemons } from './features/mail/mail-daemons.module.ts';
+
+// The daemons each feature owns, known to host/'s service control as soon as the app's modules
+// load: main makes the service control before it builds the app.
+registerMailDaemons();
+registerDnsDaemons();
 
 export interface BuildOptions {
   logger?: boolean | object;

@@ -1,7 +1,7 @@
-import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { isEntryPoint } from './host/entry-point.ts';
 import { ensureMailRole, mailRoleUrl } from './db/mail-role.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from './features/auth/admin.service.ts';
@@ -314,15 +314,7 @@ function readAll(stream: NodeJS.ReadStream): Promise<string | null> {
   });
 }
 
-const invokedDirectly = (() => {
-  try {
-    return (
-      process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(import.meta.filename)
-    );
-  } catch {
-    return false;
-  }
-})();
+const invokedDirectly = isEntryPoint(import.meta.filename);
 
 if (invokedDirectly) {
   const code = await runCli(process.argv.slice(2), {

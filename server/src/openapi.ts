@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { Host } from './host/host.ts';
+import { withScratchDir } from './host/scratch.ts';
 
 /**
  * The OpenAPI document of the whole API, generated from the contract's schemas by building the
@@ -13,8 +12,7 @@ import { Host } from './host/host.ts';
  * when the routes or their schemas do.
  */
 export async function buildOpenApiDocument(): Promise<unknown> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-openapi-'));
-  try {
+  return withScratchDir('mailroom-openapi-', async (dir) => {
     const config = loadConfig({ MAILROOM_DATA_DIR: dir, MAILROOM_WEB_DIST: path.join(dir, 'no-web') });
     const database = openDatabase(config);
     try {
@@ -28,9 +26,7 @@ export async function buildOpenApiDocument(): Promise<unknown> {
     } finally {
       await database.close();
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The committed form of the document (docs/openapi.json). */

@@ -11,7 +11,7 @@ import {
   insertCertificate,
   listRowToCertificate,
   stats,
-} from '../../../server/src/features/ssl/certificate-store.ts';
+} from '../../../server/src/features/ssl/certificate.repository.ts';
 import { SecretVault, VAULT_FILES } from '../../../server/src/security/secret-vault.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 

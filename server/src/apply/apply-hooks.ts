@@ -1,6 +1,6 @@
-import { promises as fs } from 'node:fs';
 import type { AppDeps } from '../app-deps.ts';
 import type { StagedFile } from '../host/host.ts';
+import { renameFile } from '../host/staged-set.ts';
 import type { ProveResult } from './file-set.ts';
 
 /**
@@ -26,4 +26,4 @@ export function applyHooks(deps: AppDeps): ApplyHooks {
   return hooks.get(deps.host) ?? {};
 }
 
-export const defaultRename = (from: string, to: string) => fs.rename(from, to);
+export const defaultRename = renameFile;

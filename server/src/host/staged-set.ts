@@ -209,3 +209,6 @@ export class SwapHandle {
     this.done.length = 0;
   }
 }
+
+/** Moves one file into place (the apply pipeline's default; tests inject a failing one). */
+export const renameFile = (from: string, to: string): Promise<void> => fs.rename(from, to);

@@ -37,3 +37,33 @@ export async function tailFile(
     await handle.close();
   }
 }
+
+/** A file's size in bytes, 0 when it cannot be read. */
+export async function fileSize(file: string): Promise<number> {
+  return (await fs.stat(file).catch(() => ({ size: 0 }))).size;
+}
+
+/**
+ * What a followed file gained since byte `pos` (at most `max` bytes). A file now shorter than
+ * `pos` was rotated or truncated: it is read from its start, and `from` says so (`bytes` is empty
+ * when nothing is new). Null when the file cannot be read.
+ */
+export async function readGrowth(
+  file: string,
+  pos: number,
+  max = 1024 * 1024,
+): Promise<{ from: number; bytes: Buffer } | null> {
+  const st = await fs.stat(file).catch(() => null);
+  if (!st) return null;
+  const from = st.size < pos ? 0 : pos;
+  if (st.size === from) return { from, bytes: Buffer.alloc(0) };
+  const len = Math.min(st.size - from, max);
+  const h = await fs.open(file, 'r');
+  const bytes = Buffer.alloc(len);
+  try {
+    await h.read(bytes, 0, len, from);
+  } finally {
+    await h.close();
+  }
+  return { from, bytes };
+}

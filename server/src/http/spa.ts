@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import type { FastifyInstance } from 'fastify';
+import { existsNow } from '../host/entry-point.ts';
 import { errorBody } from './errors.ts';
 
 const API_PREFIXES = ['/api', '/auth', '/metrics'];
@@ -10,7 +10,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** Serves the built console with history fallback: unknown non-API paths get index.html. */
 export async function installSpa(app: FastifyInstance, webDist: string): Promise<void> {
-  const hasBuild = existsSync(path.join(webDist, 'index.html'));
+  const hasBuild = existsNow(path.join(webDist, 'index.html'));
   if (hasBuild) {
     const assetsDir = path.join(path.resolve(webDist), 'assets') + path.sep;
     await app.register(fastifyStatic, {

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadOrCreateKeyFile } from '../host/key-file.ts';
 
 /**
  * The key files in the data folder, one per kind of secret (each belongs in every backup of the
@@ -39,7 +39,7 @@ export class SecretVault {
 
   static open(dataDir: string, name: VaultFile): SecretVault {
     const file = path.join(dataDir, name);
-    return new SecretVault(loadOrCreateKey(file), file);
+    return new SecretVault(loadOrCreateKeyFile(file, KEY_BYTES), file);
   }
 
   seal(plain: string): string {
@@ -72,35 +72,4 @@ function splitSealed(sealed: string): [Buffer, Buffer, Buffer] {
   if (v !== 'v1' || !iv || !tag || body === undefined || extra !== undefined)
     throw new Error('not a sealed value (unknown format)');
   return [Buffer.from(iv, 'base64url'), Buffer.from(tag, 'base64url'), Buffer.from(body, 'base64url')];
-}
-
-/** 32 raw bytes, or (the MFA file's form) base64 text of 32 bytes. */
-function readKey(file: string): Buffer {
-  const bytes = readFileSync(file);
-  if (bytes.length === KEY_BYTES) return bytes;
-  const decoded = Buffer.from(bytes.toString('utf8').trim(), 'base64');
-  if (decoded.length !== KEY_BYTES)
-    throw new Error(`${file} must hold a 32-byte key (it holds ${bytes.length} bytes)`);
-  return decoded;
-}
-
-function loadOrCreateKey(file: string): Buffer {
-  try {
-    const key = readKey(file);
-    chmodSync(file, 0o600);
-    return key;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  writeFileSync(tmp, randomBytes(KEY_BYTES), { mode: 0o600 });
-  try {
-    linkSync(tmp, file); // refuses an existing file: another process made it first, and its key stands
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  } finally {
-    rmSync(tmp, { force: true });
-  }
-  return readKey(file);
 }

@@ -2,7 +2,7 @@ import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDns } from '../../src/features/dns/dns.routes.ts';
+import { registerDns } from '../../src/features/dns/dns.module.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { zoneForm } from '../dns-zone-form.ts';

@@ -5,7 +5,7 @@ import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDns } from '../../src/features/dns/dns.routes.ts';
+import { registerDns } from '../../src/features/dns/dns.module.ts';
 import { Host } from '../../src/host/host.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { startTestApp, type TestContext } from '../harness.ts';

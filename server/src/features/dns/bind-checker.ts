@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { Host } from '../../host/host.ts';
+import { withScratchDir, writeScratchFile } from '../../host/scratch.ts';
 
 export interface BindCheck {
   ok: boolean;
@@ -21,16 +20,13 @@ export const CHECKER_MISSING =
 export async function checkNamedConf(host: Host, text: string, loadZones: boolean): Promise<BindCheck> {
   const bin = await host.which('named-checkconf');
   if (!bin) return { ok: true, checked: false, output: CHECKER_MISSING };
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'mailroom-bind-check-'));
-  const file = path.join(dir, 'check.conf');
-  try {
-    await writeFile(file, text, { mode: 0o600 });
+  return withScratchDir('mailroom-bind-check-', async (dir) => {
+    const file = path.join(dir, 'check.conf');
+    await writeScratchFile(file, text, 0o600);
     const res = await host.run(bin, [...(loadZones ? ['-z'] : []), file], { timeoutMs: 600_000 });
     const output = `${res.stdout}${res.stderr}`.split(file).join('named.conf').trim();
     return { ok: res.code === 0, checked: true, output };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /** A minimal configuration that loads the given zone files, for `checkNamedConf(…, true)`. */

@@ -1,21 +1,13 @@
 import { dnsRoutes } from '@mailroom/contract/dns';
-import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { dnsBulkOperations } from './record-bulk-ops.service.ts';
-import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import { JOB_IMPORT_ROWS, JOB_KINDS } from '@mailroom/contract/jobs';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps, DnsChallenges } from '../../app-deps.ts';
 import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { readOutcome } from '../../apply/outcomes.ts';
-import { registerRetry } from '../../apply/retry-registry.ts';
 import { csvDataLines } from '../../lib/progress.ts';
-import { bindLayout } from './bind-layout.ts';
-import { dnsChallenges } from './dns-challenge.service.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
-import { applyAll, getSettingsState, republishMailZones, saveSettings } from './dns-settings.actions.ts';
+import { applyAll, getSettingsState, saveSettings } from './dns-settings.actions.ts';
 import { readStatus } from './dns-status.service.ts';
 import { registerRecordExport } from './record-export.routes.ts';
 import { importRecords } from './record-import.service.ts';
@@ -29,56 +21,19 @@ import {
 } from './record.service.ts';
 import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } from './zone.service.ts';
 
-export interface DnsOptions {
-  /** The mail area's facts, for the derived MX/SPF/DKIM/DMARC/autoconfig records. */
-  mailFacts?: MailDnsFactsProvider;
-  /** The SSL area's certificate count (dashboard). */
-  sslCount?: () => Promise<number>;
-  /** Addresses the rendered named.conf listens on; `any` by default. */
-  listenOn?: string[];
-}
-
 /** CSV imports may be large; JSON bodies keep the app's default limit. */
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 const yes = (v: string | undefined) => v === '1' || v === 'true';
 
-export interface DnsHandle {
-  /** Re-render these mail domains' zones (or all) after a mail change that moved their records. */
-  republishMailZones(domains?: string[] | 'all'): Promise<void>;
-  /** ACME DNS-01 through Mailroom's own zones (wired into AppDeps by app.ts). */
-  challenges: DnsChallenges;
-  /** Create and update DNS records for the bulk operations (issue 21). */
-  bulkOperations: BulkOperationHandler[];
-}
-
-export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOptions = {}): DnsHandle {
-  const ctx: DnsContext = {
-    deps,
-    layout: bindLayout(
-      deps.host,
-      // Local mode under Mailroom's supervisor: named on loopback at MAILROOM_DNS_PORT.
-      deps.services?.mode === 'local'
-        ? { listenOn: opts.listenOn ?? ['127.0.0.1'], port: deps.config.ports.dns }
-        : opts.listenOn
-          ? { listenOn: opts.listenOn }
-          : {},
-    ),
-    mailFacts: opts.mailFacts,
-    sslCount: opts.sslCount,
-  };
-  const db = deps.database.db;
+/** The DNS area's HTTP routes: request -> service -> answer. */
+export function registerDnsRoutes(app: FastifyInstance, ctx: DnsContext): void {
+  const db = ctx.deps.database.db;
+  const deps = ctx.deps;
   const r = dnsRoutes;
 
   registerRoute(app, r.dashboard, async ({ query }) => dashboard(ctx, query.limit ?? 10));
   registerRoute(app, r.status, async () => readStatus(db));
-  // Retry of a DNS change saved but not live: the same as Apply (every zone and named.conf).
-  registerRetry(deps, 'dns', async () => {
-    await applyAll(ctx);
-    const outcome = await readOutcome(db, 'dns');
-    if (!outcome) throw new Error('the DNS apply recorded no outcome');
-    return outcome;
-  });
   registerRoute(app, r.apply, async () => {
     await applyAll(ctx);
     return readStatus(db);
@@ -175,9 +130,4 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
       return result;
     });
   });
-  return {
-    republishMailZones: (domains) => republishMailZones(ctx, domains),
-    challenges: dnsChallenges(ctx),
-    bulkOperations: dnsBulkOperations(ctx),
-  };
 }

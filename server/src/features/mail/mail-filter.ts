@@ -1,11 +1,12 @@
-import { promises as fs } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { MailFilterStatus, MailSettings } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { firstClosedFolder, makeDaemonFolder } from '../../host/daemon-folders.ts';
+import { folderNames } from '../../host/disk-files.ts';
 import type { Host } from '../../host/host.ts';
+import { withScratchDir, writeScratchFile } from '../../host/scratch.ts';
 import type { DaemonState, ServiceControl } from '../../host/service-control.ts';
 import { currentDkimKeys } from './dkim.service.ts';
 import { dkimKeyPath, signerIds } from './dkim-key-files.ts';
@@ -46,12 +47,7 @@ export async function virusScanSupport(host: Host): Promise<VirusScanSupport> {
       detail:
         'Virus scanning is not available: ClamAV is not installed (Debian package: clamav-daemon). Mail is not scanned for viruses.',
     };
-  let names: string[] = [];
-  try {
-    names = await fs.readdir(CLAMAV.signatures);
-  } catch {
-    /* no signature folder */
-  }
+  const names = await folderNames(CLAMAV.signatures); // none without a signature folder
   const has = (db: string) => names.some((n) => n === `${db}.cvd` || n === `${db}.cld`);
   if (!has('main') || !has('daily'))
     return {
@@ -185,20 +181,13 @@ export async function rspamdLaunchFor(
       const ids = asRoot ? await signerIds() : null;
       // Its workers run as _rspamd: every folder above the host root must let others pass.
       if (ids) {
-        for (let dir = path.resolve(host.root); ; dir = path.dirname(dir)) {
-          const st = await fs.stat(dir);
-          if (!(st.mode & 0o001) && st.uid !== ids.uid)
-            throw new Error(
-              `rspamd runs as ${RSPAMD_USER} and cannot enter ${dir}: allow it to pass (chmod o+x ${dir})`,
-            );
-          if (dir === path.dirname(dir)) break;
-        }
+        const dir = await firstClosedFolder(host.root, ids.uid);
+        if (dir)
+          throw new Error(
+            `rspamd runs as ${RSPAMD_USER} and cannot enter ${dir}: allow it to pass (chmod o+x ${dir})`,
+          );
       }
-      for (const dir of launch.writableDirs) {
-        await fs.mkdir(path.dirname(dir), { recursive: true });
-        await fs.mkdir(dir, { recursive: true, mode: 0o750 });
-        if (ids) await fs.chown(dir, ids.uid, ids.gid);
-      }
+      for (const dir of launch.writableDirs) await makeDaemonFolder(dir, ids);
     },
   };
 }
@@ -218,10 +207,9 @@ export async function checkStagedRspamd(
   const rspamadm = await host.which('rspamadm');
   if (!rspamadm)
     return { ok: true, output: 'rspamadm not installed (Debian package: rspamd): filter files not checked' };
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-rspamd-check-'));
-  try {
-    await fs.mkdir(path.join(tmp, 'local.d'));
-    for (const f of ours) await fs.writeFile(path.join(tmp, 'local.d', path.basename(f.target)), f.content);
+  return withScratchDir('mailroom-rspamd-check-', async (tmp) => {
+    for (const f of ours)
+      await writeScratchFile(path.join(tmp, 'local.d', path.basename(f.target)), f.content);
     const r = await host.run(
       rspamadm,
       [
@@ -242,7 +230,5 @@ export async function checkStagedRspamd(
         ? 'rspamadm configtest: filter files parsed'
         : `rspamadm configtest: ${(r.stderr.trim() || r.stdout.trim() || `exit ${r.code}`).slice(-2000)}`,
     };
-  } finally {
-    await fs.rm(tmp, { recursive: true, force: true });
-  }
+  });
 }

@@ -1,6 +1,7 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { makeFolder } from '../../host/data-files.ts';
 import type { Host } from '../../host/host.ts';
+import { setMode, setOwner, statOf } from '../../host/ownership.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MAIL_DB_GROUP, MAIL_PATHS, VMAIL_ID, VMAIL_USER } from './mail-paths.ts';
 
@@ -42,14 +43,6 @@ export async function groupId(host: Host, name: string): Promise<number | null> 
 async function userIds(host: Host, name: string): Promise<{ uid: number; gid: number } | null> {
   const u = await getent(host, 'passwd', name);
   return u ? { uid: Number(u[2]), gid: Number(u[3]) } : null;
-}
-
-async function statOf(p: string) {
-  try {
-    return await fs.stat(p);
-  } catch {
-    return null;
-  }
 }
 
 /** The SQLite database file and the files SQLite keeps beside it in WAL mode. */
@@ -110,11 +103,11 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
   const ids = await userIds(host, VMAIL_USER);
   if (ids) {
     const before = await statOf(vmail);
-    await fs.mkdir(vmail, { recursive: true });
+    await makeFolder(vmail);
     const st = await statOf(vmail);
     if (st && (st.uid !== ids.uid || st.gid !== ids.gid || (st.mode & 0o7777) !== 0o770)) {
-      await fs.chown(vmail, ids.uid, ids.gid);
-      await fs.chmod(vmail, 0o770);
+      await setOwner(vmail, ids.uid, ids.gid);
+      await setMode(vmail, 0o770);
       step(
         `mail folder ${vmail}`,
         before ? 'changed' : 'created',
@@ -128,10 +121,10 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
     // Postfix's master and the vmail user pass through the host root and the data folder that
     // holds it (others may traverse, not list); folders above are named by inspectMailSetup.
     for (const dir of [path.dirname(path.resolve(host.root)), path.resolve(host.root)]) {
-      await fs.mkdir(dir, { recursive: true });
+      await makeFolder(dir);
       const st = await statOf(dir);
       if (st && (st.mode & 0o001) === 0) {
-        await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
+        await setMode(dir, (st.mode & 0o7777) | 0o001);
         step(`folder ${dir}`, 'changed', 'others may pass through (o+x)');
       }
     }
@@ -144,10 +137,10 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
     ] as const) {
       const p = host.path(dir);
       const existed = await statOf(p);
-      await fs.mkdir(p, { recursive: true });
+      await makeFolder(p);
       if (!existed) {
-        await fs.chmod(p, mode);
-        if (owner) await fs.chown(p, owner.uid, owner.gid);
+        await setMode(p, mode);
+        if (owner) await setOwner(p, owner.uid, owner.gid);
       }
       step(`folder ${p}`, existed ? 'ok' : 'created', existed ? 'exists' : `mode ${mode.toString(8)}`);
     }
@@ -167,8 +160,8 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
         const mode = (st.mode & 0o700) | 0o2070 | (local ? 0o001 : 0);
         const changed = st.gid !== gid || (st.mode & 0o7777) !== mode;
         if (changed) {
-          await fs.chown(dir, st.uid, gid);
-          await fs.chmod(dir, mode);
+          await setOwner(dir, st.uid, gid);
+          await setMode(dir, mode);
         }
         step(
           `database folder ${dir}`,
@@ -181,8 +174,8 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
         if (!fst) continue;
         const changed = fst.gid !== gid || (fst.mode & 0o777) !== 0o660;
         if (changed) {
-          await fs.chown(f, fst.uid, gid);
-          await fs.chmod(f, 0o660);
+          await setOwner(f, fst.uid, gid);
+          await setMode(f, 0o660);
         }
         step(`database file ${f}`, changed ? 'changed' : 'ok', `group ${MAIL_DB_GROUP}, mode 660`);
       }

@@ -1,6 +1,4 @@
 import { X509Certificate } from 'node:crypto';
-import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
@@ -8,7 +6,10 @@ import type { Kysely } from 'kysely';
 import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { fileExists } from '../../host/folders.ts';
+import { removeTree } from '../../host/disk-files.ts';
 import type { Host, StagedFile } from '../../host/host.ts';
+import { setOwner } from '../../host/ownership.ts';
+import { makeScratchDir, readScratchFile, writeScratchFile } from '../../host/scratch.ts';
 import { groupId, inspectMailSetup } from './mail-setup.service.ts';
 import {
   type DovecotPaths,
@@ -202,7 +203,7 @@ async function ownStagedFiles(host: Host, conn: MailDbConn, staged: StagedFile[]
   for (const [file, group] of groups) {
     const f = staged.find((x) => x.target === host.path(file));
     const gid = await groupId(host, group);
-    if (f && gid !== null) await fs.chown(f.staged, 0, gid);
+    if (f && gid !== null) await setOwner(f.staged, 0, gid);
   }
 }
 
@@ -258,15 +259,15 @@ export async function checkStagedMailFiles(
     ok = false;
     out.push(line);
   };
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-mail-check-'));
+  const tmp = await makeScratchDir('mailroom-mail-check-');
   try {
     const postconf = await host.which('postconf');
     const main = stagedOf(MAIL_PATHS.postfixMain);
     const master = stagedOf(MAIL_PATHS.postfixMaster);
     if (postconf && main && master) {
       ran = true;
-      await fs.writeFile(path.join(tmp, 'main.cf'), main.content);
-      await fs.writeFile(path.join(tmp, 'master.cf'), master.content);
+      await writeScratchFile(path.join(tmp, 'main.cf'), main.content);
+      await writeScratchFile(path.join(tmp, 'master.cf'), master.content);
       let parsed = true;
       for (const flag of ['-n', '-M']) {
         const r = await host.run(postconf, ['-c', tmp, flag]);
@@ -326,8 +327,8 @@ export async function checkStagedMailFiles(
         if (f) mailroomText = mailroomText.split(`<${f.target}\n`).join(`<${f.staged}\n`);
       }
       const mailroomCopy = path.join(tmp, '90-mailroom.conf');
-      await fs.writeFile(mailroomCopy, mailroomText);
-      await fs.writeFile(
+      await writeScratchFile(mailroomCopy, mailroomText);
+      await writeScratchFile(
         wrapper,
         `protocols = imap lmtp\n!include ${mailroomCopy}\n!include ${servicesConf.staged}\n`,
       );
@@ -345,7 +346,7 @@ export async function checkStagedMailFiles(
     }
     for (const p of await inspectMailSetup(host, conn)) out.push(`missing: ${p.what}; fix: ${p.fix}`);
   } finally {
-    await fs.rm(tmp, { recursive: true, force: true });
+    await removeTree(tmp);
   }
   return ran ? { ok, output: out.join('\n') } : null;
 }
@@ -404,7 +405,7 @@ export async function ensureFallbackCertificate(host: Host, hostname: string): P
   const openssl = await host.which('openssl');
   if (!openssl)
     return `TLS is on but there is no certificate at ${host.path(MAIL_PATHS.tlsFallbackCert)} and openssl is not installed (Debian package: openssl)`;
-  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-tls-'));
+  const tmp = await makeScratchDir('mailroom-tls-');
   try {
     const key = path.join(tmp, 'key.pem');
     const crt = path.join(tmp, 'crt.pem');
@@ -428,11 +429,11 @@ export async function ensureFallbackCertificate(host: Host, hostname: string): P
     if (r.code !== 0) return `could not make a self-signed certificate: ${r.stderr.trim()}`;
     const mark = fallbackMark(hostname);
     await host.commitFiles([
-      { path: MAIL_PATHS.tlsFallbackKey, content: mark + (await fs.readFile(key, 'utf8')), mode: 0o600 },
-      { path: MAIL_PATHS.tlsFallbackCert, content: mark + (await fs.readFile(crt, 'utf8')) },
+      { path: MAIL_PATHS.tlsFallbackKey, content: mark + (await readScratchFile(key)), mode: 0o600 },
+      { path: MAIL_PATHS.tlsFallbackCert, content: mark + (await readScratchFile(crt)) },
     ]);
     return null;
   } finally {
-    await fs.rm(tmp, { recursive: true, force: true });
+    await removeTree(tmp);
   }
 }

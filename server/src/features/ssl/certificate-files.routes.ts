@@ -7,7 +7,7 @@ import { rawAnswers } from '../../http/raw-answers.ts';
 import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
 import { requiredInt } from '@mailroom/contract/validators';
 import { listCertificates } from './certificate.service.ts';
-import { readRow } from './certificate-store.ts';
+import { readRow } from './certificate.repository.ts';
 import type { SslContext } from './ssl-context.ts';
 
 const DownloadQuery = z.object({ format: z.enum(['pem', 'zip']).optional().default('pem') });

@@ -23,10 +23,10 @@ import {
   insertCertificate,
   readRow,
   replaceCertificate,
-} from './certificate-store.ts';
+} from './certificate.repository.ts';
 import { withMailFollow } from './certificate-usage.ts';
 import type { SslContext } from './ssl-context.ts';
-import { readSslSettings } from './ssl-settings.service.ts';
+import { readSslSettings } from './ssl-settings.repository.ts';
 
 const STAGE_INDEX: Record<CertificateStage, number> = { validate: 0, key: 1, request: 2, install: 3 };
 

@@ -2,7 +2,7 @@ import { sslMessages } from '@mailroom/contract/ssl';
 import { conflict } from '../../http/errors.ts';
 import { servedMailCertificateId } from './mail-tls.ts';
 import type { CertificateUsage, CertificateUsageRegistry, SslContext } from './ssl-context.ts';
-import { readSslSettings } from './ssl-settings.service.ts';
+import { readSslSettings } from './ssl-settings.repository.ts';
 
 export const MAIL_USE = 'mail server';
 

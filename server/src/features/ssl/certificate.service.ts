@@ -23,10 +23,10 @@ import {
   stats,
   toCertificate,
   toDetail,
-} from './certificate-store.ts';
+} from './certificate.repository.ts';
 import { withMailFollow } from './certificate-usage.ts';
 import type { SslContext } from './ssl-context.ts';
-import { readSslSettings } from './ssl-settings.service.ts';
+import { readSslSettings } from './ssl-settings.repository.ts';
 
 const threshold = async (ctx: SslContext) => (await readSslSettings(ctx.db)).settings.renewalThreshold;
 

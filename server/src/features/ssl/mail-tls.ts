@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { nameCovers } from './certificate-parse.ts';
 import type { SecretVault } from '../../security/secret-vault.ts';
-import { allowedTlsVersions, readSslSettings } from './ssl-settings.service.ts';
+import { readSslSettings } from './ssl-settings.repository.ts';
+import { allowedTlsVersions } from './ssl-settings.service.ts';
 
 type Db = Kysely<Database>;
 

@@ -1,7 +1,7 @@
 import { JOB_KIND_SSL } from '@mailroom/contract/ssl';
 import { startRenewExpiring } from './certificate-jobs.ts';
 import type { SslContext } from './ssl-context.ts';
-import { readSslSettings } from './ssl-settings.service.ts';
+import { markRenewalChecked, readSslSettings } from './ssl-settings.repository.ts';
 
 export const SCHEDULER_ACTOR = 'renewal scheduler';
 
@@ -30,7 +30,7 @@ export async function renewalCheck(
       if (busy) return 'busy';
       const lastCheck = Number((await readSslSettings(ctx.db)).renewalCheckedAt ?? 0);
       if (now - lastCheck < settings.renewalCheckInterval * 3_600_000) return 'not-due';
-      await ctx.db.updateTable('ssl_settings').set({ renewal_checked_at: now }).where('id', '=', 1).execute();
+      await markRenewalChecked(ctx.db, now);
       const job = await startRenewExpiring(ctx, SCHEDULER_ACTOR, true);
       if (!job) return 'none';
       return job.id;

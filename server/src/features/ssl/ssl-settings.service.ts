@@ -1,44 +1,14 @@
-import { SSL_SETTINGS_DEFAULTS, SslSettings, TLS_VERSIONS } from '@mailroom/contract/ssl';
+import { TLS_VERSIONS, type SslSettings } from '@mailroom/contract/ssl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { conflict, fieldError } from '../../http/errors.ts';
+import { fieldError } from '../../http/errors.ts';
+import { audited } from './audited.ts';
+import { certificateExists, dueElsewhere } from './certificate.repository.ts';
+import { readSslSettings, writeMailCertificate, writeSslSettings } from './ssl-settings.repository.ts';
 
 type Db = Kysely<Database>;
-const ID = 1;
 
-export interface StoredSslSettings {
-  settings: SslSettings;
-  version: number;
-  mailCertificateId: number | null;
-  renewalCheckedAt: number | null;
-}
-
-/** The saved settings; a fresh install gets the spec's defaults as version 1. */
-export async function readSslSettings(db: Db): Promise<StoredSslSettings> {
-  let row = await db.selectFrom('ssl_settings').selectAll().where('id', '=', ID).executeTakeFirst();
-  if (!row) {
-    await db
-      .insertInto('ssl_settings')
-      .values({
-        id: ID,
-        settings: JSON.stringify(SSL_SETTINGS_DEFAULTS),
-        version: 1,
-        mail_certificate_id: null,
-        renewal_checked_at: null,
-        updated_at: new Date().toISOString(),
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    row = await db.selectFrom('ssl_settings').selectAll().where('id', '=', ID).executeTakeFirstOrThrow();
-  }
-  const parsed = SslSettings.safeParse({ ...SSL_SETTINGS_DEFAULTS, ...(JSON.parse(row.settings) as object) });
-  return {
-    settings: parsed.success ? parsed.data : SSL_SETTINGS_DEFAULTS,
-    version: Number(row.version),
-    mailCertificateId: row.mail_certificate_id === null ? null : Number(row.mail_certificate_id),
-    renewalCheckedAt: row.renewal_checked_at === null ? null : Number(row.renewal_checked_at),
-  };
-}
+export { readSslSettings };
 
 /** The TLS versions the settings allow: within minimum..maximum and switched on. */
 export function allowedTlsVersions(s: SslSettings): string[] {
@@ -64,38 +34,29 @@ export function checkSslSettings(s: SslSettings): void {
     );
 }
 
-/**
- * Saves the settings (optimistic version check). A change of the renewal settings (auto-renewal,
- * interval, threshold) also forgets the last scheduled check, so the scheduler checks under the new
- * settings at its next tick instead of after the old interval.
- */
-export async function writeSslSettings(
-  db: Db,
-  s: SslSettings,
-  version: number,
-  before?: SslSettings,
-): Promise<void> {
-  const renewalChanged =
-    before !== undefined &&
-    (before.enableAutoRenewal !== s.enableAutoRenewal ||
-      before.renewalCheckInterval !== s.renewalCheckInterval ||
-      before.renewalThreshold !== s.renewalThreshold);
-  const r = await db
-    .updateTable('ssl_settings')
-    .set({
-      settings: JSON.stringify(s),
-      version: version + 1,
-      updated_at: new Date().toISOString(),
-      ...(renewalChanged ? { renewal_checked_at: null } : {}),
-    })
-    .where('id', '=', ID)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  if (Number(r.numUpdatedRows) !== 1)
-    throw conflict('The SSL settings were changed by someone else; reload them and save again.');
+/** Saves the settings (audited, optimistic version check); the caller re-applies the mail stack. */
+export async function saveSslSettings(db: Db, settings: SslSettings, version: number): Promise<void> {
+  checkSslSettings(settings);
+  const before = await readSslSettings(db);
+  await audited(db, async (trx, audit) => {
+    await writeSslSettings(trx, settings, version, before.settings);
+    await audit({ before: before.settings, after: settings, details: { version: version + 1 } });
+  });
 }
 
-export async function writeMailCertificate(db: Db, id: number | null): Promise<void> {
-  await readSslSettings(db);
-  await db.updateTable('ssl_settings').set({ mail_certificate_id: id }).where('id', '=', ID).execute();
+/** Chooses the certificate the mail server serves (null: the host name's own), audited. */
+export async function chooseMailCertificate(db: Db, certificateId: number | null): Promise<void> {
+  if (certificateId !== null && !(await certificateExists(db, certificateId)))
+    throw fieldError('certificateId', `No certificate with id ${certificateId}`);
+  await audited(db, async (trx, audit) => {
+    await writeMailCertificate(trx, certificateId);
+    await audit({
+      target: certificateId === null ? 'host name' : `certificate ${certificateId}`,
+    });
+  });
+}
+
+/** Certificates due for renewal that another place renews (their domains), under the threshold. */
+export async function renewalsElsewhere(db: Db): Promise<string[]> {
+  return dueElsewhere(db, (await readSslSettings(db)).settings.renewalThreshold);
 }

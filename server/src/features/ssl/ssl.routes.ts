@@ -1,5 +1,4 @@
 import { NEXT_CURSOR_HEADER, PREV_CURSOR_HEADER, TOTAL_COUNT_HEADER } from '@mailroom/contract/common';
-import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import {
   type MailFallbackCertificate,
   SSL_SETTINGS_DEFAULTS,
@@ -7,14 +6,9 @@ import {
   sslRoutes,
 } from '@mailroom/contract/ssl';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { AppDeps } from '../../app-deps.ts';
 import { currentActor } from '../../apply/audit-scope.ts';
-import { audited } from './audited.ts';
 import { fieldError } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { createAcmeIssuer } from './acme/acme-issuer.ts';
 import { registerCertificateFiles } from './certificate-files.routes.ts';
 import {
   checkRequestAllowed,
@@ -33,67 +27,29 @@ import {
   listCsrs,
   uploadCertificate,
 } from './certificate.service.ts';
-import { dueElsewhere } from './certificate-store.ts';
-import { CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
-import { mailTlsSource } from './mail-tls.ts';
-import { webTlsSource, type WebTls } from './web-tls.ts';
-import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
-import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { sslBulkOperations } from './certificate-bulk-ops.service.ts';
-import { ListCounts } from './certificate-list.ts';
-import { startRenewalScheduler } from './renewal-scheduler.ts';
-import type { CertificateUsage, SslContext } from './ssl-context.ts';
+import { mailServedId } from './certificate-usage.ts';
+import type { SslContext } from './ssl-context.ts';
 import {
-  checkSslSettings,
+  chooseMailCertificate,
   readSslSettings,
-  writeMailCertificate,
-  writeSslSettings,
+  renewalsElsewhere,
+  saveSslSettings,
 } from './ssl-settings.service.ts';
 
-export interface SslOptions {
+export interface SslRouteOptions {
   /** The mail server's host name (mail settings). */
   mailHostname: () => Promise<string>;
   /** Re-applies the mail stack (its TLS files and policy come from `SslHandle.mailTls`). */
   reapplyMail: () => Promise<void>;
   /** The mail area's self-signed fallback certificate, served when no stored one is (null: none yet). */
   mailFallback?: () => Promise<MailFallbackCertificate | null>;
-  /** Start the auto-renewal scheduler (off in tests that drive `renewalCheck` themselves). */
-  scheduler?: boolean;
-}
-
-export interface SslHandle {
-  /** For the mail area: the certificate to serve and the TLS policy. */
-  mailTls: MailTlsSource<Kysely<Database>>;
-  /** For the web area: a stored certificate (PEMs, names) for a virtual host. */
-  webTls: (id: number, db: Kysely<Database>) => Promise<WebTls | null>;
-  ctx: SslContext;
-  /** Renew SSL Certificates for the bulk operations (issue 21). */
-  bulkOperations: BulkOperationHandler[];
-  /** How many certificates are stored (the DNS dashboard shows it). */
-  count(): Promise<number>;
-  /**
-   * For an area that serves stored certificates (a virtual host, DNS-over-TLS): its usage shows in
-   * the list and protects the certificates from an unconfirmed delete. Returns the unregister.
-   */
-  registerUsage(u: CertificateUsage): () => void;
 }
 
 const yes = (v: string | undefined) => v === 'true' || v === '1';
 
-export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOptions): SslHandle {
-  const db = deps.database.db;
-  const vault = SecretVault.open(deps.config.dataDir, VAULT_FILES.sslKeys);
-  const ctx: SslContext = {
-    deps,
-    db,
-    vault,
-    listCounts: new ListCounts(),
-    usages: new CertificateUsages(),
-    acme: createAcmeIssuer(deps),
-    mailHostname: opts.mailHostname,
-    reapplyMail: opts.reapplyMail,
-  };
-  ctx.usages.register(mailUsage(ctx));
+/** The SSL area's HTTP routes: request -> service -> answer. */
+export function registerSslRoutes(app: FastifyInstance, ctx: SslContext, opts: SslRouteOptions): void {
+  const db = ctx.db;
   const r = sslRoutes;
   const accepted = (
     reply: { code(n: number): unknown },
@@ -138,7 +94,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   registerRoute(app, r.renewExpiring, async ({ reply, request }) => {
     const job = await startRenewExpiring(ctx, currentActor(), false);
     if (!job) {
-      const outside = await dueElsewhere(db, (await readSslSettings(db)).settings.renewalThreshold);
+      const outside = await renewalsElsewhere(db);
       return {
         jobId: null,
         message: outside.length ? sslMessages.onlyOutsideRenewals(outside) : sslMessages.noneExpiring,
@@ -159,12 +115,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   };
   registerRoute(app, r.getSettings, settingsAnswer);
   registerRoute(app, r.saveSettings, async ({ body }) => {
-    checkSslSettings(body.settings);
-    const before = await readSslSettings(db);
-    await audited(db, async (trx, audit) => {
-      await writeSslSettings(trx, body.settings, body.version, before.settings);
-      await audit({ before: before.settings, after: body.settings, details: { version: body.version + 1 } });
-    });
+    await saveSslSettings(db, body.settings, body.version);
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
     await opts.reapplyMail();
     return settingsAnswer();
@@ -178,47 +129,8 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   });
   registerRoute(app, r.getMailCertificate, mailState);
   registerRoute(app, r.setMailCertificate, async ({ body }) => {
-    if (body.certificateId !== null) {
-      const row = await db
-        .selectFrom('ssl_certificates')
-        .select('id')
-        .where('id', '=', body.certificateId)
-        .executeTakeFirst();
-      if (!row) throw fieldError('certificateId', `No certificate with id ${body.certificateId}`);
-    }
-    await audited(db, async (trx, audit) => {
-      await writeMailCertificate(trx, body.certificateId);
-      await audit({
-        target: body.certificateId === null ? 'host name' : `certificate ${body.certificateId}`,
-      });
-    });
+    await chooseMailCertificate(db, body.certificateId);
     await opts.reapplyMail();
     return mailState();
   });
-
-  if (opts.scheduler !== false) {
-    const stop = startRenewalScheduler(ctx, (err) =>
-      app.log.error({ err }, 'certificate renewal check failed'),
-    );
-    app.addHook('onClose', (_a, done) => {
-      stop();
-      done();
-    });
-  }
-  return {
-    mailTls: mailTlsSource(vault),
-    webTls: webTlsSource(vault),
-    ctx,
-    bulkOperations: sslBulkOperations(ctx),
-    registerUsage: (u) => ctx.usages.register(u),
-    count: async () =>
-      Number(
-        (
-          await db
-            .selectFrom('ssl_certificates')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-  };
 }

@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { makeFolder } from '../../host/data-files.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { type BackupEnv, backupJob, insertBackupRow } from './backups.service.ts';
@@ -27,7 +27,7 @@ export function backupBulkOperation(env: BackupEnv): BulkOperationHandler {
           .where('status', '=', 'completed')
           .executeTakeFirst();
         if (done) return { skipped: `done: ${done.name} was made before the restart` };
-        await fs.mkdir(env.backupDir, { recursive: true, mode: 0o700 });
+        await makeFolder(env.backupDir, 0o700);
         const backupId = await insertBackupRow(env.database.db, 'full', mark, 'manual');
         const noop = {
           jobId: 0,

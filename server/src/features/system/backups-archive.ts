@@ -1,12 +1,22 @@
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import SQLite from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import {
+  countTarEntries,
+  pgDumpCounts as pgDumpRowCounts,
+  sha256File,
+  UnreadableArchive,
+} from '../../host/archive.ts';
+import {
+  copyFile,
+  fileExists,
+  makeFolder,
+  moveFile,
+  readTextFile,
+  writeTextFile,
+} from '../../host/data-files.ts';
 import { runCommand } from '../../host/run-command.ts';
 
 /**
@@ -54,11 +64,7 @@ export class DamagedArchive extends Error {
   }
 }
 
-export async function sha256File(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest('hex');
-}
+export { sha256File };
 
 export async function listTables(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
   const q =
@@ -108,26 +114,13 @@ export function sqliteCounts(file: string): Record<string, number> {
 
 /** Row counts of a pg_dump archive: the rows of each table's COPY block, as pg_restore writes them. */
 export async function pgDumpCounts(file: string): Promise<Record<string, number>> {
-  const child = spawn('pg_restore', ['--data-only', '-f', '-', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const counts: Record<string, number> = {};
-  let current: string | null = null;
-  const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
-  for await (const line of rl) {
-    if (current === null) {
-      const m = /^COPY (?:[\w"]+\.)?"?([\w]+)"? /.exec(line);
-      if (m) {
-        current = m[1]!;
-        counts[current] = 0;
-      }
-    } else if (line === '\\.') current = null;
-    else counts[current]! += 1;
+  try {
+    return await pgDumpRowCounts(file);
+  } catch (err) {
+    if (err instanceof UnreadableArchive)
+      throw new DamagedArchive(`pg_restore cannot read the database dump (${err.reason})`);
+    throw err;
   }
-  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
-  if (code !== 0)
-    throw new DamagedArchive(`pg_restore cannot read the database dump (${stderr.trim().split('\n').pop()})`);
-  return counts;
 }
 
 /** Writes the database part into `staging`; answers its file name and the row counts. */
@@ -156,18 +149,13 @@ export async function dumpDatabase(
 
 /** Entries (not folders) in a files.tar.gz, counted as tar lists them (streamed: mail folders are large). */
 export async function countEntries(tarGz: string): Promise<number> {
-  const child = spawn('tar', ['-tzf', tarGz, '--listed-incremental=/dev/null'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c.slice(0, 4000)));
-  let n = 0;
-  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity }))
-    if (line.trim() && !line.endsWith('/')) n++;
-  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
-  if (code !== 0)
-    throw new DamagedArchive(`its file list cannot be read (${stderr.trim().split('\n').pop() ?? ''})`);
-  return n;
+  try {
+    return await countTarEntries(tarGz);
+  } catch (err) {
+    if (err instanceof UnreadableArchive)
+      throw new DamagedArchive(`its file list cannot be read (${err.reason})`);
+    throw err;
+  }
 }
 
 /** Archives the data folder's files, incrementally from `baseSnar` when given. */
@@ -179,7 +167,7 @@ export async function archiveFiles(
   signal: AbortSignal,
 ): Promise<void> {
   const snar = path.join(staging, 'files.snar');
-  if (baseSnar) await fs.copyFile(baseSnar, snar);
+  if (baseSnar) await copyFile(baseSnar, snar);
   // Exit 1: a file changed while it was read (live mail); the archive is still good.
   await runCommand(
     'tar',
@@ -202,7 +190,7 @@ export async function archiveFiles(
 
 /** Packs the parts and the manifest into `target` (written beside it, then renamed). */
 export async function packArchive(staging: string, manifest: Manifest, target: string): Promise<void> {
-  await fs.writeFile(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeTextFile(path.join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const tmp = `${target}.partial`;
   await runCommand('tar', [
     '--create',
@@ -213,7 +201,7 @@ export async function packArchive(staging: string, manifest: Manifest, target: s
     'manifest.json',
     ...Object.keys(manifest.parts),
   ]);
-  await fs.rename(tmp, target);
+  await moveFile(tmp, target);
 }
 
 /** Unpacks an archive into `into` and checks every part against the manifest. */
@@ -222,17 +210,13 @@ export async function unpackArchive(
   into: string,
   expectedSha?: string | null,
 ): Promise<Manifest> {
-  try {
-    await fs.access(file);
-  } catch {
-    throw new DamagedArchive(`its file ${path.basename(file)} is missing`);
-  }
+  if (!(await fileExists(file))) throw new DamagedArchive(`its file ${path.basename(file)} is missing`);
   if (expectedSha) {
     const sha = await sha256File(file);
     if (sha !== expectedSha)
       throw new DamagedArchive('its checksum does not match the one recorded when it was made');
   }
-  await fs.mkdir(into, { recursive: true });
+  await makeFolder(into);
   try {
     await runCommand('tar', ['--extract', '--file', file, '-C', into, '--no-same-owner']);
   } catch (err) {
@@ -240,7 +224,7 @@ export async function unpackArchive(
   }
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(await fs.readFile(path.join(into, 'manifest.json'), 'utf8')) as Manifest;
+    manifest = JSON.parse(await readTextFile(path.join(into, 'manifest.json'))) as Manifest;
   } catch {
     throw new DamagedArchive('its manifest is missing or unreadable');
   }
@@ -278,7 +262,7 @@ export async function checkDatabasePart(
 
 /** Extracts files.tar.gz of an unpacked archive into `filesDir` (incremental: deletions applied). */
 export async function extractFiles(into: string, filesDir: string, manifest: Manifest): Promise<number> {
-  await fs.mkdir(filesDir, { recursive: true });
+  await makeFolder(filesDir);
   const archive = path.join(into, 'files.tar.gz');
   try {
     await runCommand('tar', [

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { copyChangedTree } from '../../host/archive.ts';
+import { makeFolder } from '../../host/data-files.ts';
+import { infoOf } from '../../host/disk-files.ts';
 import type { Host } from '../../host/host.ts';
 import type { DaemonName } from '../../host/service-control.ts';
 import { runCommand } from '../../host/run-command.ts';
@@ -109,7 +110,7 @@ export async function archiveHostFiles(
 ): Promise<number | null> {
   const present: string[] = [];
   for (const p of MANAGED_HOST_PATHS) {
-    const st = await fs.lstat(host.path(p)).catch(() => null);
+    const st = await infoOf(host.path(p));
     if (st && (st.isFile() || st.isDirectory())) present.push(path.relative(host.root, host.path(p)));
   }
   if (!present.length) return null;
@@ -122,17 +123,6 @@ export async function archiveHostFiles(
   return countEntries(file);
 }
 
-async function sameContent(a: string, b: string): Promise<boolean> {
-  const [sa, sb] = await Promise.all([fs.stat(a), fs.stat(b).catch(() => null)]);
-  if (!sb || sa.size !== sb.size || (sa.mode & 0o7777) !== (sb.mode & 0o7777)) return false;
-  const hash = async (f: string) => {
-    const h = createHash('sha256');
-    for await (const c of createReadStream(f)) h.update(c as Buffer);
-    return h.digest('hex');
-  };
-  return (await hash(a)) === (await hash(b));
-}
-
 /**
  * Puts the archived host files back under the host root: each file whose content or mode differs
  * is written beside its target and renamed into place (owner kept when Mailroom runs as root).
@@ -140,7 +130,7 @@ async function sameContent(a: string, b: string): Promise<boolean> {
  */
 export async function restoreHostFiles(host: Host, partDir: string, scratch: string): Promise<string[]> {
   const into = path.join(scratch, 'host');
-  await fs.mkdir(into, { recursive: true });
+  await makeFolder(into);
   try {
     await runCommand('tar', ['--extract', '--gzip', '--file', path.join(partDir, HOST_PART), '-C', into]);
   } catch (err) {
@@ -148,29 +138,6 @@ export async function restoreHostFiles(host: Host, partDir: string, scratch: str
       `its daemon files cannot be extracted (${(err as Error).message.split('\n').pop()})`,
     );
   }
-  const written: string[] = [];
-  const root = process.getuid?.() === 0;
-  const walk = async (rel: string): Promise<void> => {
-    for (const e of await fs.readdir(path.join(into, rel), { withFileTypes: true })) {
-      const r = path.join(rel, e.name);
-      const src = path.join(into, r);
-      const dst = host.path('/' + r);
-      if (e.isDirectory()) {
-        const st = await fs.stat(src);
-        await fs.mkdir(dst, { recursive: true, mode: st.mode & 0o7777 });
-        await walk(r);
-      } else if (e.isFile()) {
-        if (await sameContent(src, dst)) continue;
-        const st = await fs.stat(src);
-        const tmp = `${dst}.mailroom-restore`;
-        await fs.copyFile(src, tmp);
-        await fs.chmod(tmp, st.mode & 0o7777);
-        if (root) await fs.chown(tmp, st.uid, st.gid);
-        await fs.rename(tmp, dst);
-        written.push('/' + r);
-      }
-    }
-  };
-  await walk('');
-  return written;
+  const written = await copyChangedTree(into, (r) => host.path('/' + r));
+  return written.map((r) => '/' + r);
 }

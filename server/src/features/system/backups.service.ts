@@ -1,4 +1,3 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { BackupStatusAnswer, SystemBackup } from '@mailroom/contract/system-admin';
 import type { Kysely, Selectable } from 'kysely';
@@ -10,6 +9,8 @@ import { auditedTransaction } from '../../apply/audit-scope.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import type { Host } from '../../host/host.ts';
 import type { DaemonName } from '../../host/service-control.ts';
+import { makeFolder, moveFile, sizeOf, sizeOrNull } from '../../host/data-files.ts';
+import { removeOneFile, removeTree } from '../../host/disk-files.ts';
 import { runCommand } from '../../host/run-command.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import {
@@ -185,7 +186,7 @@ async function extractSnar(
     'files.snar',
   ]);
   const target = path.join(into, 'base.snar');
-  await fs.rename(path.join(into, 'files.snar'), target);
+  await moveFile(path.join(into, 'files.snar'), target);
   return target;
 }
 
@@ -205,8 +206,8 @@ export function backupJob(env: BackupEnv) {
       async () => {
         const row = await readRow(db, backupId);
         const staging = path.join(env.backupDir, '.backup-staging', String(backupId));
-        await fs.rm(staging, { recursive: true, force: true });
-        await fs.mkdir(staging, { recursive: true });
+        await removeTree(staging);
+        await makeFolder(staging);
         try {
           let base: Selectable<SystemBackupTable> | undefined;
           let type = row.type as 'full' | 'incremental';
@@ -236,7 +237,7 @@ export function backupJob(env: BackupEnv) {
             baseSnar,
             ctx.signal,
           );
-          if (baseSnar) await fs.rm(baseSnar);
+          if (baseSnar) await removeOneFile(baseSnar);
           // The daemon files and keys outside the data folder (system mode): always whole, they are small.
           const hostFiles =
             env.host && hostOutsideData(env.host, env.dataDir)
@@ -262,7 +263,7 @@ export function backupJob(env: BackupEnv) {
           };
           const file = `backup-${backupId}-${type}.tar`;
           await packArchive(staging, manifest, path.join(env.backupDir, file));
-          const stat = await fs.stat(path.join(env.backupDir, file));
+          const stat = { size: await sizeOf(path.join(env.backupDir, file)) };
           const sha = await sha256File(path.join(env.backupDir, file));
           const retention = settingNumber(await readSettingValues(db), 'backupRetentionDays');
           await db
@@ -308,7 +309,7 @@ export function backupJob(env: BackupEnv) {
             .execute();
           throw err;
         } finally {
-          await fs.rm(staging, { recursive: true, force: true });
+          await removeTree(staging);
         }
       },
       { waitMs: 60 * 60_000 },
@@ -336,7 +337,7 @@ export async function applyRetention(env: BackupEnv, now = Date.now()): Promise<
   let n = 0;
   for (const r of rows) {
     if (r.expires_at == null || Number(r.expires_at) > now || needed.has(Number(r.id))) continue;
-    if (r.file) await fs.rm(path.join(env.backupDir, r.file), { force: true });
+    if (r.file) await removeTree(path.join(env.backupDir, r.file));
     await db
       .updateTable('system_backups')
       .set({ status: 'expired', file: null })
@@ -423,7 +424,7 @@ export function verifyJob(env: BackupEnv) {
         .execute();
       throw err;
     } finally {
-      await fs.rm(scratch, { recursive: true, force: true });
+      await removeTree(scratch);
     }
   };
 }
@@ -447,7 +448,7 @@ export async function deleteBackup(env: BackupEnv, id: number): Promise<number> 
       details: { name: r.name },
     }),
   );
-  if (r.file) await fs.rm(path.join(env.backupDir, r.file), { force: true });
+  if (r.file) await removeTree(path.join(env.backupDir, r.file));
   return 1;
 }
 
@@ -459,7 +460,7 @@ export async function backupFile(
   if (r.status !== 'completed' || !r.file)
     throw conflict(`Backup ${id} is ${r.status}; there is no archive to download.`);
   const file = path.join(env.backupDir, r.file);
-  const stat = await fs.stat(file).catch(() => null);
-  if (!stat) throw notFound(`The archive of backup ${id} is missing from ${env.backupDir}.`);
-  return { file, name: r.file, size: stat.size };
+  const size = await sizeOrNull(file);
+  if (size === null) throw notFound(`The archive of backup ${id} is missing from ${env.backupDir}.`);
+  return { file, name: r.file, size };
 }

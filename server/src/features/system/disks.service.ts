@@ -1,7 +1,7 @@
-import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { CleanupKind, SystemDisk } from '@mailroom/contract/system-live';
 import si from 'systeminformation';
+import { folderEntries, infoOf, removeTree, walkFiles as walk } from '../../host/disk-files.ts';
 import type { Host } from '../../host/host.ts';
 
 export async function listDisks(): Promise<SystemDisk[]> {
@@ -30,18 +30,6 @@ interface Candidate {
   bytes: number;
 }
 
-async function walk(dir: string, visit: (file: string, st: Stats) => void): Promise<void> {
-  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) await walk(p, visit);
-    else if (e.isFile()) {
-      const st = await fs.lstat(p).catch(() => null);
-      if (st) visit(p, st);
-    }
-  }
-}
-
 const ROTATED = /\.(\d+|\d+\.gz|gz|xz|bz2|zst)$/;
 
 /** What one kind would remove: whole removed-mail folders older than `days`, files otherwise. */
@@ -59,12 +47,12 @@ async function candidates(host: Host, kind: CleanupKind, days: number): Promise<
   } else {
     const cutoff = Date.now() - days * 86_400_000;
     // /var/vmail/.removed/<domain>/<folder>-<stamp>: a removed mailbox is a folder.
-    for (const domain of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    for (const domain of await folderEntries(dir)) {
       if (!domain.isDirectory()) continue;
       const ddir = path.join(dir, domain.name);
-      for (const box of await fs.readdir(ddir, { withFileTypes: true }).catch(() => [])) {
+      for (const box of await folderEntries(ddir)) {
         const p = path.join(ddir, box.name);
-        const st = await fs.lstat(p).catch(() => null);
+        const st = await infoOf(p);
         if (!st || st.mtimeMs > cutoff) continue;
         let bytes = 0;
         if (st.isDirectory()) await walk(p, (_f, s) => (bytes += s.size));
@@ -101,7 +89,7 @@ export async function runCleanup(host: Host, kinds: CleanupKind[], days = DEFAUL
   for (const kind of new Set(kinds)) {
     for (const c of await candidates(host, kind, days)) {
       try {
-        await fs.rm(c.path, { recursive: true, force: true });
+        await removeTree(c.path);
         removedFiles++;
         freedBytes += c.bytes;
       } catch (err) {

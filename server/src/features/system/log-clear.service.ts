@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ClearableLog, LogFile } from '@mailroom/contract/system-live';
 import type { AppDeps } from '../../app-deps.ts';
+import { emptyFile, folderNames, infoOf, removeOneFile } from '../../host/disk-files.ts';
 
 /**
  * Clear Logs (spec §2.10): the log files Mailroom writes or manages, and nothing else.
@@ -42,12 +42,12 @@ export async function listLogFiles(deps: AppDeps, only?: ClearableLog[]): Promis
   for (const [log, ps] of Object.entries(places(deps)) as [ClearableLog, Place[]][]) {
     if (only && !only.includes(log)) continue;
     for (const p of ps) {
-      const names = await fs.readdir(p.dir).catch(() => [] as string[]);
+      const names = await folderNames(p.dir);
       for (const name of names.sort()) {
         const kind = classify(p, name);
         if (!kind) continue;
         const file = path.join(p.dir, name);
-        const st = await fs.lstat(file).catch(() => null);
+        const st = await infoOf(file);
         // Regular files only: a symlink could point anywhere.
         if (!st?.isFile()) continue;
         out.push({
@@ -72,10 +72,10 @@ export async function clearLogs(deps: AppDeps, logs: ClearableLog[]) {
   for (const f of files) {
     try {
       if (f.rotated) {
-        await fs.rm(f.path);
+        await removeOneFile(f.path);
         deleted++;
       } else {
-        await fs.truncate(f.path, 0);
+        await emptyFile(f.path);
         emptied++;
       }
       freedBytes += f.size;

@@ -1,12 +1,9 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { LogEntry, LogSource, LogsQuery } from '@mailroom/contract/system-live';
 import type { AppDeps } from '../../app-deps.ts';
 import { fieldError } from '../../http/errors.ts';
-import { firstExisting, readBackwards } from './log-files.ts';
+import { JOURNALCTL, followJournalLines, journalOutputLines, journaldRuns } from '../../host/journal.ts';
+import { fileLines, firstExisting, readBackwards } from '../../host/log-files.ts';
 import { parseJournalEntry, parseLogLine } from './log-parse.ts';
 
 /** The files each source reads (system paths, under the host root), first existing wins. */
@@ -28,9 +25,6 @@ const JOURNAL_PRIORITY = { error: '0..3', warning: '4..4', info: '5..6', debug: 
 
 export const mailroomLogFile = (deps: AppDeps) => path.join(deps.config.dataDir, 'logs', 'mailroom.log');
 
-/** journalctl, found on PATH (tests put a recording fake first on it). */
-export const JOURNALCTL = 'journalctl';
-
 /**
  * journald is read in system mode when it runs here; MAILROOM_LOG_READER=journald or =files
  * decides instead (a host whose daemons log to files while journald runs, or the tests).
@@ -39,11 +33,7 @@ export function useJournal(deps: AppDeps): boolean {
   const forced = process.env.MAILROOM_LOG_READER;
   if (forced === 'journald') return true;
   if (forced === 'files') return false;
-  return (
-    deps.config.hostRoot === '/' &&
-    existsSync('/run/systemd/journal/socket') &&
-    existsSync('/usr/bin/journalctl')
-  );
+  return deps.config.hostRoot === '/' && journaldRuns();
 }
 
 /** journalctl's filter arguments for a query: the source's units, the level, the search. */
@@ -66,29 +56,21 @@ export function followJournal(
   onEnd: (why: string) => void,
 ): () => void {
   const args = ['-o', 'json', '-f', '-n', '0', '--no-pager', ...journalFilters(source, q)];
-  const child = spawn(JOURNALCTL, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const f = entryFilter({ service: q.service });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-2000)));
-  readline.createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
-    if (!line.startsWith('{')) return;
-    let e: LogEntry;
-    try {
-      e = parseJournalEntry(JSON.parse(line) as Record<string, unknown>, source);
-    } catch {
-      return;
-    }
-    if (f.entry(e)) onEntry({ ...e, id: `j:${e.id}` });
-  });
-  let stopped = false;
-  child.on('error', (err) => onEnd(`journalctl could not be started: ${err.message}`));
-  child.on('close', (code) => {
-    if (!stopped) onEnd(`journalctl ended (exit ${code ?? 'signal'}): ${stderr.trim().slice(0, 300)}`);
-  });
-  return () => {
-    stopped = true;
-    child.kill();
-  };
+  return followJournalLines(
+    args,
+    (line) => {
+      if (!line.startsWith('{')) return;
+      let e: LogEntry;
+      try {
+        e = parseJournalEntry(JSON.parse(line) as Record<string, unknown>, source);
+      } catch {
+        return;
+      }
+      if (f.entry(e)) onEntry({ ...e, id: `j:${e.id}` });
+    },
+    onEnd,
+  );
 }
 
 export async function logFileOf(deps: AppDeps, source: LogSource): Promise<string | null> {
@@ -183,11 +165,7 @@ export async function* downloadLines(deps: AppDeps, q: LogsQuery): AsyncGenerato
   if (end === 0) return;
   const f = entryFilter(q);
   const now = new Date();
-  const rl = readline.createInterface({
-    input: createReadStream(file, end !== undefined ? { end: end - 1 } : {}),
-    crlfDelay: Infinity,
-  });
-  for await (const line of rl) {
+  for await (const line of fileLines(file, end)) {
     if (!f.raw(line)) continue;
     const e = parseLogLine(line, '', source, now);
     if (e && f.entry(e)) yield line + '\n';
@@ -200,24 +178,19 @@ async function* journalLines(source: LogSource, q: LogsQuery): AsyncGenerator<st
   const before = q.cursor?.startsWith('j:') ? q.cursor.slice(2) : null;
   // Before a cursor: journalctl walks back from it (-r); the lines are turned oldest first here.
   if (before) args.push(`--cursor=${before}`, '-r');
-  const child = spawn(JOURNALCTL, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   const service = q.service?.trim().toLowerCase();
   const held: string[] = [];
   let first = true;
-  try {
-    for await (const line of readline.createInterface({ input: child.stdout, crlfDelay: Infinity })) {
-      if (line.startsWith('-- ')) continue; // "-- No entries --", "-- Boot … --"
-      // The entry at the cursor itself is the last one the page showed: not "before" it.
-      if (before && first) {
-        first = false;
-        continue;
-      }
-      if (service && !line.toLowerCase().includes(service)) continue;
-      if (before) held.push(line + '\n');
-      else yield line + '\n';
+  for await (const line of journalOutputLines(args)) {
+    if (line.startsWith('-- ')) continue; // "-- No entries --", "-- Boot … --"
+    // The entry at the cursor itself is the last one the page showed: not "before" it.
+    if (before && first) {
+      first = false;
+      continue;
     }
-  } finally {
-    child.kill();
+    if (service && !line.toLowerCase().includes(service)) continue;
+    if (before) held.push(line + '\n');
+    else yield line + '\n';
   }
   for (let i = held.length - 1; i >= 0; i--) yield held[i]!;
 }

@@ -1,19 +1,10 @@
 import type { SystemProcess } from '@mailroom/contract/system-live';
 import { AppError } from '../../http/errors.ts';
-import { promises as fs } from 'node:fs';
-import { parseStat, type ProcessTable } from '../../host/process-table.ts';
+import { processAlive as alive, signalProcess, zombieOrGone } from '../../host/process-signals.ts';
+import type { ProcessTable } from '../../host/process-table.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Mailroom's own processes: this one, its cluster primary and workers (same parent). */
 function ownPids(table: { pid: number; ppid: number; name: string }[]): Set<number> {
@@ -51,7 +42,7 @@ export async function killProcess(
   const row = rows.find((r) => r.pid === pid);
   if (!row || !alive(pid)) throw new AppError(404, ERROR_CODES.NOT_FOUND, `No process with PID ${pid}.`);
   try {
-    process.kill(pid, signal);
+    signalProcess(pid, signal);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ESRCH') throw new AppError(404, ERROR_CODES.NOT_FOUND, `No process with PID ${pid}.`);
@@ -70,11 +61,4 @@ export async function killProcess(
       ? `${row.name} (PID ${pid}) ended after ${signal}.`
       : `${signal} sent to ${row.name} (PID ${pid}), but it is still running${signal === 'SIGTERM' ? '; confirm again to send SIGKILL' : ''}.`,
   };
-}
-
-/** A zombie has ended; only its parent has not collected it yet. */
-async function zombieOrGone(pid: number): Promise<boolean> {
-  const text = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
-  if (text === null) return true;
-  return parseStat(text)?.state === 'Z';
 }

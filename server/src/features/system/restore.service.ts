@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
-import { createWriteStream, promises as fs } from 'node:fs';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import { pgRestoreScript } from '../../host/archive.ts';
+import { appendTextFile, writeTextFile } from '../../host/data-files.ts';
+import { removeTree } from '../../host/disk-files.ts';
 import { runCommand } from '../../host/run-command.ts';
 import { syncTree } from '../../host/tree-sync.ts';
 import { conflict } from '../../http/errors.ts';
@@ -147,41 +146,6 @@ async function restoreSqlite(
   }
 }
 
-/**
- * Appends pg_restore's data script to `target`. pg_restore empties the search path; the
- * list-version triggers name their table unqualified, so the script keeps `public` on it.
- */
-async function pgRestoreScript(dump: string, list: string, target: string): Promise<void> {
-  const child = spawn('pg_restore', ['--data-only', '-L', list, '-f', '-', dump], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c.slice(0, 4000)));
-  let head = true;
-  const fix = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      if (!head) return done(null, chunk);
-      head = false;
-      done(
-        null,
-        Buffer.from(
-          chunk
-            .toString('utf8')
-            .replace(
-              "SELECT pg_catalog.set_config('search_path', '', false);",
-              "SELECT pg_catalog.set_config('search_path', 'public', false);",
-            ),
-        ),
-      );
-    },
-  });
-  const closed = new Promise<number>((r) => child.on('close', (c) => r(c ?? 1)));
-  await pipeline(child.stdout, fix, createWriteStream(target, { flags: 'a' }));
-  const code = await closed;
-  if (code !== 0)
-    throw new Error(`pg_restore failed (exit ${code}): ${stderr.trim().split('\n').pop() ?? ''}`);
-}
-
 async function restorePostgres(
   database: DatabaseHandle,
   dump: string,
@@ -200,7 +164,7 @@ async function restorePostgres(
     return tables.includes(table);
   };
   const list = path.join(scratch, 'restore.list');
-  await fs.writeFile(
+  await writeTextFile(
     list,
     stdout
       .split('\n')
@@ -209,11 +173,11 @@ async function restorePostgres(
   );
   // The data script can be large (a million rows): streamed to a file, never held in memory.
   const script = path.join(scratch, 'restore.sql');
-  await fs.writeFile(script, `truncate ${[...tables, ...emptied].map(q).join(', ')};\n`);
+  await writeTextFile(script, `truncate ${[...tables, ...emptied].map(q).join(', ')};\n`);
   await pgRestoreScript(dump, list, script);
   // The live security state, read as late as possible (the requester's session, lockouts, used codes).
   const after = await securityStatements(database.db, keepSessionId);
-  await fs.appendFile(
+  await appendTextFile(
     script,
     `\nSELECT pg_catalog.set_config('search_path', 'public', false);\n${after.map((x) => `${x};\n`).join('')}`,
   );
@@ -373,7 +337,7 @@ export function restoreJob(env: BackupEnv) {
             summary: parts.join('; '),
           };
         } finally {
-          await fs.rm(scratch, { recursive: true, force: true });
+          await removeTree(scratch);
         }
       },
       { waitMs: 60 * 60_000 },

@@ -1,4 +1,3 @@
-import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { systemAlertRoutes } from '@mailroom/contract/system-alerts';
 import { systemAdminRoutes as r } from '@mailroom/contract/system-admin';
@@ -7,6 +6,7 @@ import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { backupBulkOperation } from './backup-bulk-op.service.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { Apt, aptOptions } from '../../host/apt.ts';
+import { fileStream, makeFolder } from '../../host/data-files.ts';
 import { conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
@@ -226,7 +226,7 @@ export function registerSystemAdmin(
     reapply: reapplyAfterRestore(deps),
     daemons: restoreDaemons(deps),
   };
-  void fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
+  void makeFolder(backupDir, 0o700);
   jobs.register(BACKUP_JOB, backupJob(env));
   const bulkOperations = [backupBulkOperation(env)];
   jobs.register(VERIFY_JOB, verifyJob(env));
@@ -234,7 +234,7 @@ export function registerSystemAdmin(
   registerRoute(app, r.backupStatus, async () => backupStatus(env));
   registerRoute(app, r.startBackup, async ({ body, request, reply }) => {
     const type = body.type ?? 'full';
-    await fs.mkdir(backupDir, { recursive: true, mode: 0o700 });
+    await makeFolder(backupDir, 0o700);
     const id = await insertBackupRow(db, type, body.description?.trim() || 'Manual backup', 'manual');
     request.auditTarget = String(id);
     const job = await jobs.enqueue(
@@ -254,7 +254,7 @@ export function registerSystemAdmin(
       .header('content-type', 'application/x-tar')
       .header('content-length', String(f.size))
       .header('content-disposition', `attachment; filename="${f.name}"`)
-      .send(createReadStream(f.file)) as never;
+      .send(fileStream(f.file)) as never;
   });
   registerRoute(app, r.deleteBackup, async ({ params }) => ({ deleted: await deleteBackup(env, params.id) }));
   registerRoute(app, r.restoreBackup, async ({ params, request, reply }) => {

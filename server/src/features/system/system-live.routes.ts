@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { promises as fs } from 'node:fs';
 import {
   LogsQuery,
   LOG_DOWNLOAD_PATH,
@@ -13,6 +12,7 @@ import { fieldError, notFound } from '../../http/errors.ts';
 import { rawAnswers } from '../../http/raw-answers.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import type { ProcessTable } from '../../host/process-table.ts';
+import { fileSize, readGrowth } from '../../host/tail-file.ts';
 import { closeConnection, listConnections } from './connections.service.ts';
 import { DEFAULT_DAYS, listDisks, previewCleanup, runCleanup } from './disks.service.ts';
 import { clearLogs, listLogFiles } from './log-clear.service.ts';
@@ -181,7 +181,7 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
             (why) => raw.write(`event: ready\ndata: ${JSON.stringify({ origin: why })}\n\n`),
           )
         : null;
-      let pos = file ? (await fs.stat(file).catch(() => ({ size: 0 }))).size : 0;
+      let pos = file ? await fileSize(file) : 0;
       let carry = '';
       let busy = false;
       let beat = 0;
@@ -189,18 +189,12 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
         if (busy || !file) return;
         busy = true;
         try {
-          const st = await fs.stat(file).catch(() => null);
-          if (!st) return;
-          if (st.size < pos) pos = 0; // rotated or truncated: read the new file from its start
-          if (st.size === pos) return;
-          const len = Math.min(st.size - pos, 1024 * 1024);
-          const h = await fs.open(file, 'r');
-          const buf = Buffer.alloc(len);
-          try {
-            await h.read(buf, 0, len, pos);
-          } finally {
-            await h.close();
-          }
+          const grown = await readGrowth(file, pos, 1024 * 1024);
+          if (!grown) return;
+          pos = grown.from; // 0 when rotated or truncated: the new file is read from its start
+          const buf = grown.bytes;
+          if (buf.length === 0) return;
+          const len = buf.length;
           let offset = pos - Buffer.byteLength(carry);
           pos += len;
           const text = carry + buf.toString('utf8');

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import tls from 'node:tls';
 import * as acme from 'acme-client';
 import type { AppDeps } from '../../../app-deps.ts';
+import { readPemFile } from '../../../host/webroot-files.ts';
 import { accountFor, forgetAccount, registerAccount } from './acme-accounts.ts';
 import { ACME_DIRECTORIES } from './acme-directories.ts';
 import { type AcmeKeySpec, createCertificateKey, keyProblem } from './acme-keys.ts';
@@ -141,7 +141,7 @@ let trustedCaFile: string | undefined;
 function trustConfiguredCa(deps: AppDeps): void {
   const file = deps.config.acme.caFile;
   if (!file || file === trustedCaFile) return;
-  const extra = readFileSync(file, 'utf8');
+  const extra = readPemFile(file);
   acme.axios.defaults.httpsAgent = new https.Agent({ ca: [...tls.rootCertificates, extra] });
   trustedCaFile = file;
 }

@@ -1,7 +1,7 @@
-import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Host } from '../../../host/host.ts';
+import { publishFile, unpublishFile } from '../../../host/webroot-files.ts';
 
 export const CHALLENGE_PATH = '/.well-known/acme-challenge/';
 
@@ -98,22 +98,19 @@ const TOKEN = /^[A-Za-z0-9_-]+$/;
 export function webrootSink(host: Host, webroot: string): HttpChallengeSink {
   const dir = path.join(host.path(webroot), CHALLENGE_PATH);
   const written = new Set<string>();
-  const fileOf = (token: string) => {
+  const nameOf = (token: string) => {
     if (!TOKEN.test(token)) throw new Error('The CA sent a challenge token that is not a file name');
-    return path.join(dir, token);
+    return token;
   };
   return {
     async put(token, keyAuthorization) {
-      await fs.mkdir(dir, { recursive: true, mode: 0o755 });
-      const file = fileOf(token);
-      const tmp = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(tmp, keyAuthorization, { mode: 0o644 });
-      await fs.rename(tmp, file);
+      const name = nameOf(token);
+      await publishFile(dir, name, keyAuthorization);
       written.add(token);
     },
     async remove(token) {
       written.delete(token);
-      await fs.rm(fileOf(token), { force: true });
+      await unpublishFile(dir, nameOf(token));
     },
     async close() {
       for (const t of [...written]) await this.remove(t);

@@ -213,3 +213,20 @@ export async function dueForRenewal(
   const rows = await q.orderBy('not_after').execute();
   return rows.map((r) => Number(r.id));
 }
+
+/** Whether a certificate with this id is stored. */
+export async function certificateExists(db: Db, id: number): Promise<boolean> {
+  return !!(await db.selectFrom('ssl_certificates').select('id').where('id', '=', id).executeTakeFirst());
+}
+
+/** How many certificates are stored. */
+export async function countCertificates(db: Db): Promise<number> {
+  return Number(
+    (
+      await db
+        .selectFrom('ssl_certificates')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}

@@ -1,4 +1,5 @@
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
+import readline from 'node:readline';
 
 export const CHUNK = 256 * 1024;
 
@@ -71,4 +72,12 @@ export async function firstExisting(files: string[]): Promise<string | null> {
     }
   }
   return null;
+}
+
+/** The lines of a file before byte `end` (the whole file without it), streamed. */
+export function fileLines(file: string, end?: number): AsyncIterable<string> {
+  return readline.createInterface({
+    input: createReadStream(file, end !== undefined ? { end: end - 1 } : {}),
+    crlfDelay: Infinity,
+  });
 }
