@@ -28,7 +28,7 @@ import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { createBulk } from './features/bulk/bulk.module.ts';
 import { registerBulk } from './features/bulk/bulk.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
-import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
+import { type MailHandle, registerMail } from './features/mail/mail.module.ts';
 import { registerSsl } from './features/ssl/ssl.routes.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
 import { mailContext } from './features/mail/mail-context.ts';

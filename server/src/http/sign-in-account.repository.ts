@@ -76,3 +76,23 @@ export async function accountPasswordHash(db: Kysely<Database>, adminId: number)
     .executeTakeFirstOrThrow();
   return row.mailbox_id !== null ? (row.mailbox ?? MAILBOX_ACCOUNT_HASH) : row.own;
 }
+
+/** An administrator's own password (a mailbox user's is its mailbox's, changed by the mail feature). */
+export async function setAccountPasswordHash(
+  db: Kysely<Database>,
+  adminId: number,
+  hash: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('admins')
+    .set({ password_hash: hash, updated_at: at })
+    .where('id', '=', adminId)
+    .execute();
+}
+
+/** Whether the account is a mailbox user's (it reaches only its own pages). */
+export async function isMailboxAccount(db: Kysely<Database>, adminId: number): Promise<boolean> {
+  const row = await db.selectFrom('admins').select('mailbox_id').where('id', '=', adminId).executeTakeFirst();
+  return row?.mailbox_id != null;
+}
