@@ -12,7 +12,7 @@ import { installApiMonitoring } from './features/api-monitoring/api-monitoring.m
 import { registerApiMonitoring } from './features/api-monitoring/api-monitoring.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerNotifications } from './features/events/notifications.routes.ts';
-import { notify } from './features/events/notifications.service.ts';
+import { notify } from './features/events/notification.repository.ts';
 import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';

@@ -62,3 +62,24 @@ export async function sessionReauthAt(db: Db, sessionId: number): Promise<number
 export async function setSessionReauthAt(db: Db, sessionId: number, at: number): Promise<void> {
   await db.updateTable('sessions').set({ reauth_at: at }).where('id', '=', sessionId).execute();
 }
+
+/** A session's end and last use (ms), read without sliding its idle window. */
+export async function sessionTimes(
+  db: Db,
+  sessionId: number,
+): Promise<{ expires_at: number; last_seen_at: number } | undefined> {
+  return db
+    .selectFrom('sessions')
+    .select(['expires_at', 'last_seen_at'])
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+/** Deletes the sessions past their end or idle since `idleBefore`; answers how many. */
+export async function purgeSessions(db: Db, now: number, idleBefore: number): Promise<number> {
+  const r = await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', idleBefore)]))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

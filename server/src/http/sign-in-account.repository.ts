@@ -96,3 +96,9 @@ export async function isMailboxAccount(db: Kysely<Database>, adminId: number): P
   const row = await db.selectFrom('admins').select('mailbox_id').where('id', '=', adminId).executeTakeFirst();
   return row?.mailbox_id != null;
 }
+
+/** The administrators, for the screen's "who" filter. */
+export async function accountEmails(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('admins').select('email').orderBy('email').limit(500).execute();
+  return rows.map((a) => a.email);
+}

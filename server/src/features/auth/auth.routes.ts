@@ -1,7 +1,7 @@
 import { authRoutes } from '@mailroom/contract/auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import { recordAudit } from '../../http/audit.ts';
+import { recordAudit } from '../../http/audit-log.repository.ts';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import type { SecondStep, SignInMeta } from '../../http/sign-in-step.ts';

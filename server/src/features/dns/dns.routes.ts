@@ -8,7 +8,7 @@ import type { AppDeps, DnsChallenges } from '../../app-deps.ts';
 import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { readOutcome } from '../../apply/outcomes.ts';
+import { readOutcome } from '../../apply/outcome.repository.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { csvDataLines } from '../../lib/progress.ts';
 import { bindLayout } from './bind-layout.ts';
