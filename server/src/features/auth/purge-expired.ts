@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { purgeSessions } from '../../http/session.repository.ts';
 import { purgeRateLimits } from '../../http/rate-limit.ts';
-import { purgeLoginAttempts } from './login-throttle.ts';
+import { purgeLoginAttempts } from './login-attempt.repository.ts';
 
 export interface PurgeRetention {
   /** Sessions unused this long are dead (the idle timeout). */
