@@ -12,7 +12,7 @@ import { installApiMonitoring } from './features/api-monitoring/api-monitoring.m
 import { registerApiMonitoring } from './features/api-monitoring/api-monitoring.routes.ts';
 import { registerAudit } from './features/audit/audit.routes.ts';
 import { registerNotifications } from './features/events/notifications.routes.ts';
-import { notify } from './features/events/notifications.service.ts';
+import { notify } from './features/events/notification.repository.ts';
 import { registerSearch } from './features/search/search.routes.ts';
 import { registerAuth } from './features/auth/auth.routes.ts';
 import { registerAccounts } from './features/auth/accounts.routes.ts';
@@ -28,7 +28,7 @@ import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { createBulk } from './features/bulk/bulk.module.ts';
 import { registerBulk } from './features/bulk/bulk.routes.ts';
 import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
-import { type MailHandle, registerMail } from './features/mail/mail.routes.ts';
+import { type MailHandle, registerMail } from './features/mail/mail.module.ts';
 import { registerSsl } from './features/ssl/ssl.module.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
 import { mailContext } from './features/mail/mail-context.ts';

@@ -8,7 +8,7 @@ import { addAdmin, listAdmins, removeAdmin, setAdminPassword } from './features/
 import { mailDbConn } from './features/mail/mail-db-conn.ts';
 import { inspectMailSetup, runMailSetup } from './features/mail/mail-setup.service.ts';
 import { Host } from './host/host.ts';
-import { recordAudit } from './http/audit.ts';
+import { recordAudit } from './http/audit-log.repository.ts';
 import { AppError } from './http/errors.ts';
 import { buildOpenApiDocument, openApiText } from './openapi.ts';
 

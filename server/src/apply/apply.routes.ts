@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { notFound } from '../http/errors.ts';
 import { registerRoute } from '../http/register-route.ts';
-import { listOutcomes } from './outcomes.ts';
+import { listOutcomes } from './outcome.repository.ts';
 import { retryFor } from './retry-registry.ts';
 
 /** The apply outcomes of every target, and Retry for a change that is saved but not live. */

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { recordAudit } from '../http/audit.ts';
+import { recordAudit } from '../http/audit-log.repository.ts';
 
 /**
  * The request a route handler is serving, so a service deep below can write the audit line in its

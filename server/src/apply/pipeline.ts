@@ -10,7 +10,7 @@ import { applyHooks, defaultRename } from './apply-hooks.ts';
 import { type ChangeAudit, currentActor, writeChangeAudit } from './audit-scope.ts';
 import { StagedSet } from '../host/staged-set.ts';
 import type { ApplyFile, FileChanges, ProveResult } from './file-set.ts';
-import { type ApplyOutcome, type ApplyStep, writeOutcome } from './outcomes.ts';
+import { type ApplyOutcome, type ApplyStep, writeOutcome } from './outcome.repository.ts';
 import { withTargetLock } from './target-lock.ts';
 
 type Db = Kysely<Database>;

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../app-deps.ts';
-import type { ApplyOutcome } from './outcomes.ts';
+import type { ApplyOutcome } from './outcome.repository.ts';
 
 /** Applies a target's saved state again; throws the 422/502 answer when it still fails. */
 export type RetryApply = () => Promise<ApplyOutcome>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { installDomainCheck, routeAccessError } from './access-scope.ts';
-import { recordAudit } from './audit.ts';
+import { recordAudit } from './audit-log.repository.ts';
 import { forbidden, unauthorized } from './errors.ts';
 import { type SessionAdmin, type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
 

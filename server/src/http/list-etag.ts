@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { listVersions } from './list-version.repository.ts';
 
 /** The list routes (Fastify patterns) and the change counters their answers depend on. */
 export const LIST_ROUTE_COUNTERS: Record<string, string[]> = {
@@ -32,11 +33,7 @@ export async function listEtag(
   url: string,
   timeStepMs?: number,
 ): Promise<string> {
-  const rows = await db
-    .selectFrom('list_versions')
-    .select(['name', 'version'])
-    .where('name', 'in', ['epoch', ...counters])
-    .execute();
+  const rows = await listVersions(db, ['epoch', ...counters]);
   const v = new Map(rows.map((r) => [r.name, Number(r.version)]));
   const clock = timeStepMs ? [Math.floor(Date.now() / timeStepMs)] : [];
   const state = [...['epoch', ...counters].map((n) => v.get(n) ?? 0), ...clock]

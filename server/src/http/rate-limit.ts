@@ -1,9 +1,10 @@
 import fastifyRateLimit, { type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { tooManyRequests } from './errors.ts';
+import { addRateHits } from './rate-limit.repository.ts';
 import { type AddHits, BatchedCounter } from './rate-limit-store.ts';
 
 export interface RateLimitPolicy {
@@ -24,18 +25,7 @@ export const RATE_LIMIT_MESSAGE = (seconds: number) =>
  */
 export function databaseStore(db: Kysely<Database>) {
   const add: AddHits = async (key, delta, windowMs, now) => {
-    const res = await sql<{
-      hits: number;
-      window_start: number;
-    }>`insert into rate_limits (bucket, window_start, hits)
-        values (${key}, ${now}, ${delta})
-        on conflict (bucket) do update set
-          hits = case when rate_limits.window_start + ${windowMs} <= ${now} then ${delta}
-            else rate_limits.hits + ${delta} end,
-          window_start = case when rate_limits.window_start + ${windowMs} <= ${now}
-            then ${now} else rate_limits.window_start end
-        returning hits, window_start`.execute(db);
-    const row = res.rows[0];
+    const row = await addRateHits(db, key, delta, windowMs, now);
     return { hits: Number(row?.hits ?? delta), windowStart: Number(row?.window_start ?? now) };
   };
   // One counter for the app: the route-level children share it.

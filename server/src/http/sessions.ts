@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { preparedQuery } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
+import {
+  deleteAdminSessions,
+  deleteSessionByHash,
+  deleteSessionById,
+  insertSession,
+  selectSessionByHash,
+  slideSession,
+} from './session.repository.ts';
 
 export interface SessionPolicy {
   idleMs: number;
@@ -39,48 +46,20 @@ export async function createSession(
   now = Date.now(),
 ): Promise<string> {
   const token = newToken();
-  await db
-    .insertInto('sessions')
-    .values({
-      token_hash: hashToken(token),
-      admin_id: adminId,
-      created_at: now,
-      last_seen_at: now,
-      expires_at: now + policy.absoluteMs,
-      ip: meta.ip,
-      user_agent: meta.userAgent?.slice(0, 300) ?? null,
-      scope: meta.scope ?? null,
-      // Signing in proves the password (and the second factor): a fresh session counts as recent.
-      reauth_at: now,
-    })
-    .execute();
+  await insertSession(db, {
+    token_hash: hashToken(token),
+    admin_id: adminId,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: now + policy.absoluteMs,
+    ip: meta.ip,
+    user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    scope: meta.scope ?? null,
+    // Signing in proves the password (and the second factor): a fresh session counts as recent.
+    reauth_at: now,
+  });
   return token;
 }
-
-// Run on every authenticated request: built and prepared once (see db/prepared.ts).
-const selectSession = preparedQuery((db) =>
-  db
-    .selectFrom('sessions')
-    .innerJoin('admins', 'admins.id', 'sessions.admin_id')
-    // One row per assigned domain (one row with a null domain for an administrator): the role and
-    // the domains come with the session in the same statement.
-    .leftJoin('admin_domains', 'admin_domains.admin_id', 'admins.id')
-    .select([
-      'sessions.id as id',
-      'sessions.last_seen_at',
-      'sessions.expires_at',
-      'admins.id as admin_id',
-      'admins.email',
-      'sessions.scope',
-      'admins.role',
-      'admin_domains.domain',
-      'admins.mailbox_id',
-    ])
-    .where('sessions.token_hash', '=', ''),
-);
-const slideSession = preparedQuery((db) =>
-  db.updateTable('sessions').set({ last_seen_at: 0 }).where('id', '=', 0),
-);
 
 /**
  * Finds the live session for a token and slides its idle window. Expired sessions (idle or
@@ -92,11 +71,11 @@ export async function touchSession(
   token: string,
   now = Date.now(),
 ): Promise<SessionAdmin | null> {
-  const rows = await selectSession(db, [hashToken(token)]);
+  const rows = await selectSessionByHash(db, [hashToken(token)]);
   const row = rows[0];
   if (!row) return null;
   if (row.expires_at <= now || row.last_seen_at + policy.idleMs <= now) {
-    await db.deleteFrom('sessions').where('id', '=', row.id).execute();
+    await deleteSessionById(db, row.id);
     return null;
   }
   // Write the sliding timestamp at most every 10 s: reads stay reads under load.
@@ -115,11 +94,11 @@ export async function touchSession(
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+  await deleteSessionByHash(db, hashToken(token));
 }
 
 export async function revokeAdminSessions(db: Kysely<Database>, adminId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('admin_id', '=', adminId).execute();
+  await deleteAdminSessions(db, adminId);
 }
 
 export const SESSION_COOKIE = 'mailroom_session';

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { recordAudit } from '../../src/http/audit.ts';
+import { recordAudit } from '../../src/http/audit-log.repository.ts';
 import { installAuthGuard } from '../../src/http/auth-guard.ts';
 import { installErrorHandler } from '../../src/http/error-handler.ts';
 import { conflict } from '../../src/http/errors.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameServerDefault } from '../../src/features/dns/dns-settings.service.ts';
-import { notify } from '../../src/features/events/notifications.service.ts';
+import { notify } from '../../src/features/events/notification.repository.ts';
 import { addAdmin } from '../../src/features/auth/admin.service.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 

@@ -1,7 +1,7 @@
 import { authRoutes } from '@mailroom/contract/auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import { recordAudit } from '../../http/audit.ts';
+import { recordAudit } from '../../http/audit-log.repository.ts';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import type { SecondStep, SignInMeta } from '../../http/sign-in-step.ts';
@@ -14,7 +14,11 @@ import {
 } from '../../http/sessions.ts';
 import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
-import { ensureMailboxAccount, findSignInAccount } from '../../http/sign-in-account.ts';
+import {
+  ensureMailboxAccount,
+  findSignInAccount,
+  isMailboxAccount,
+} from '../../http/sign-in-account.repository.ts';
 
 export function registerAuth(
   app: FastifyInstance,
@@ -126,12 +130,7 @@ export function registerAuth(
           `mailroom_trusted=${done.trusted.token}; Path=/auth; HttpOnly; SameSite=Strict; Max-Age=${done.trusted.maxAgeS}${secure}`,
         ]);
       }
-      const linked = await db
-        .selectFrom('admins')
-        .select('mailbox_id')
-        .where('id', '=', done.admin.id)
-        .executeTakeFirst();
-      const kind = linked?.mailbox_id == null ? ('admin' as const) : ('mailbox' as const);
+      const kind = (await isMailboxAccount(db, done.admin.id)) ? ('mailbox' as const) : ('admin' as const);
       return { success: true, api_key: token, email: done.admin.email, kind };
     });
     registerRoute(app, authRoutes.mfaWebauthnOptions, async ({ body }) =>

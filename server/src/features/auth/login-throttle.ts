@@ -1,6 +1,13 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import {
+  bucketState,
+  deleteAttempts,
+  insertAttempts,
+  insertAttemptsIfRoom,
+  lockBuckets,
+} from './login-attempt.repository.ts';
 
 /**
  * Sign-in throttling, judged per account-and-address pair so that a stranger cannot lock the
@@ -31,27 +38,6 @@ export const DEFAULT_THROTTLE: ThrottlePolicy = {
 const pairBucket = (email: string, ip: string | null) => `pair:${email}|${ip ?? ''}`;
 const accountBucket = (email: string) => `account:${email}`;
 const ipBucket = (ip: string) => `ip:${ip}`;
-
-interface BucketState {
-  n: number;
-  /** Oldest and newest attempt in the window (0 when none). */
-  oldest: number;
-  newest: number;
-}
-
-async function bucketState(db: Kysely<Database>, bucket: string, since: number): Promise<BucketState> {
-  const row = await db
-    .selectFrom('login_attempts')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.min<number>('at').as('oldest'),
-      eb.fn.max<number>('at').as('newest'),
-    ])
-    .where('bucket', '=', bucket)
-    .where('at', '>', since)
-    .executeTakeFirst();
-  return { n: Number(row?.n ?? 0), oldest: Number(row?.oldest ?? 0), newest: Number(row?.newest ?? 0) };
-}
 
 /** The wait (ms) before the next attempt of a pair that already failed `n` times. */
 export function pairDelayMs(policy: ThrottlePolicy, n: number): number {
@@ -100,24 +86,25 @@ export async function reserveAttempt(
   const pg = isPostgres(db as unknown as Kysely<unknown>);
   for (let round = 0; round < 5; round++) {
     const attempt = async (trx: Kysely<Database>) => {
-      if (pg) {
-        await sql`select pg_advisory_xact_lock(hashtext(${'login:' + accountBucket(email)}))`.execute(trx);
-        if (ip) await sql`select pg_advisory_xact_lock(hashtext(${'login:' + ipBucket(ip)}))`.execute(trx);
-      }
+      if (pg)
+        await lockBuckets(
+          trx,
+          [accountBucket(email), ...(ip ? [ipBucket(ip)] : [])].map((k) => 'login:' + k),
+        );
       const { wait, pairCount } = await waitFor(trx, policy, email, ip, now);
       if (wait > 0) return { wait };
       const since = now - policy.windowMs;
-      const buckets = [pairBucket(email, ip), accountBucket(email), ...(ip ? [ipBucket(ip)] : [])];
-      const values = sql.join(buckets.map((b) => sql`(${b})`));
-      const count = (bucket: string) =>
-        sql`(select count(*) from login_attempts where bucket = ${bucket} and at > ${since})`;
-      const ipOk = ip ? sql`and ${count(ipBucket(ip))} < ${policy.maxPerIp}` : sql``;
-      const rows = await sql<{ id: number }>`insert into login_attempts (bucket, at)
-          select v.column1, cast(${now} as bigint) from (values ${values}) as v
-          where ${count(pairBucket(email, ip))} = ${pairCount}
-            and ${count(accountBucket(email))} < ${policy.maxPerAccount} ${ipOk}
-          returning id`.execute(trx);
-      return rows.rows.length ? { wait: 0 as const, ids: rows.rows.map((r) => Number(r.id)) } : null;
+      const ids = await insertAttemptsIfRoom(trx, {
+        now,
+        since,
+        pair: pairBucket(email, ip),
+        pairCount,
+        account: accountBucket(email),
+        maxPerAccount: policy.maxPerAccount,
+        ip: ip ? ipBucket(ip) : null,
+        maxPerIp: policy.maxPerIp,
+      });
+      return ids.length ? { wait: 0 as const, ids } : null;
     };
     const res = pg ? await db.transaction().execute(attempt) : await attempt(db);
     if (res) return res.wait > 0 ? { wait: res.wait } : res;
@@ -133,11 +120,7 @@ export async function recordSuccess(
   ip: string | null,
   ids: number[],
 ): Promise<void> {
-  if (ids.length) await db.deleteFrom('login_attempts').where('id', 'in', ids).execute();
-  await db
-    .deleteFrom('login_attempts')
-    .where('bucket', 'in', [pairBucket(email, ip), accountBucket(email)])
-    .execute();
+  await deleteAttempts(db, ids, [pairBucket(email, ip), accountBucket(email)]);
 }
 
 /** Test and tool helper: records a failed attempt as the sign-in route would. */
@@ -147,15 +130,7 @@ export async function recordFailure(
   ip: string | null,
   now = Date.now(),
 ): Promise<void> {
-  await db
-    .insertInto('login_attempts')
-    .values(
-      [pairBucket(email, ip), accountBucket(email), ...(ip ? [ipBucket(ip)] : [])].map((bucket) => ({
-        bucket,
-        at: now,
-      })),
-    )
-    .execute();
+  await insertAttempts(db, [pairBucket(email, ip), accountBucket(email), ...(ip ? [ipBucket(ip)] : [])], now);
 }
 
 /** Seconds until `email` may try again from `ip` (0: now). */
@@ -167,10 +142,4 @@ export async function retryAfterSeconds(
   now = Date.now(),
 ): Promise<number> {
   return (await waitFor(db, policy, email, ip, now)).wait;
-}
-
-/** Attempts older than any window: removed by the periodic purge. */
-export async function purgeLoginAttempts(db: Kysely<Database>, before: number): Promise<number> {
-  const res = await db.deleteFrom('login_attempts').where('at', '<', before).executeTakeFirst();
-  return Number(res.numDeletedRows);
 }

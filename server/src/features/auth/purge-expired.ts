@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { purgeSessions } from '../../http/session.repository.ts';
 import { purgeRateLimits } from '../../http/rate-limit.ts';
-import { purgeLoginAttempts } from './login-throttle.ts';
+import { purgeLoginAttempts } from './login-attempt.repository.ts';
 
 export interface PurgeRetention {
   /** Sessions unused this long are dead (the idle timeout). */
@@ -33,15 +34,10 @@ export async function purgeExpired(
   now = Date.now(),
   retention: PurgeRetention = DEFAULT_RETENTION,
 ): Promise<PurgeResult> {
-  const sessions = await db
-    .deleteFrom('sessions')
-    .where((eb) =>
-      eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<=', now - retention.sessionIdleMs)]),
-    )
-    .executeTakeFirst();
+  const sessions = await purgeSessions(db, now, now - retention.sessionIdleMs);
   const loginAttempts = await purgeLoginAttempts(db, now - retention.attemptMaxAgeMs);
   const rateLimits = await purgeRateLimits(db, now - retention.rateLimitMaxAgeMs);
-  return { sessions: Number(sessions.numDeletedRows), loginAttempts, rateLimits };
+  return { sessions, loginAttempts, rateLimits };
 }
 
 /**

@@ -12,7 +12,7 @@ import { csvHeader, csvLine } from '@mailroom/contract/csv-cell';
 import type { Job } from '@mailroom/contract/jobs';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { type AuditInput, recordAudit, recordAudits } from '../../http/audit.ts';
+import { type AuditInput, recordAudit, recordAudits } from '../../http/audit-log.repository.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { type BatchTools, type LedgerEntry, errorOf } from '../../lib/bulk-operation.ts';
 import { BULK_JOB_KIND, type BulkCtx, type JobContext, type JobOutcome } from './bulk-context.ts';

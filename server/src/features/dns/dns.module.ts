@@ -1,7 +1,7 @@
 import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, DnsChallenges } from '../../app-deps.ts';
-import { readOutcome } from '../../apply/outcomes.ts';
+import { readOutcome } from '../../apply/outcome.repository.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { registerDaemonSpecs } from '../../host/daemon-specs.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';

@@ -1,7 +1,7 @@
 import type { JobEvent, NotificationEvent } from '@mailroom/contract/jobs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { notificationsSince } from './notifications.service.ts';
+import { notificationsSince } from './notification.repository.ts';
 
 export type ServerEvent = { type: 'job'; data: JobEvent } | { type: 'notification'; data: NotificationEvent };
 export type Subscriber = (e: ServerEvent) => void;

@@ -3,19 +3,18 @@ import type { NotificationEvent } from '@mailroom/contract/jobs';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
+import {
+  newestNotificationId,
+  notificationExists,
+  readWatermark,
+  uncleared,
+  upsertMark,
+  writeWatermark,
+} from './notification.repository.ts';
 
 type Db = Kysely<Database>;
 
 const LEVELS = new Set(['info', 'success', 'warning', 'error']);
-
-async function watermark(db: Db, adminId: number): Promise<{ read_upto: number; cleared_upto: number }> {
-  const w = await db
-    .selectFrom('notification_watermarks')
-    .select(['read_upto', 'cleared_upto'])
-    .where('admin_id', '=', adminId)
-    .executeTakeFirst();
-  return { read_upto: Number(w?.read_upto ?? 0), cleared_upto: Number(w?.cleared_upto ?? 0) };
-}
 
 /**
  * The newest notifications this administrator has not cleared, each with their read state, and
@@ -23,21 +22,8 @@ async function watermark(db: Db, adminId: number): Promise<{ read_upto: number; 
  * shows the same bell.
  */
 export async function listNotifications(db: Db, adminId: number): Promise<NotificationList> {
-  const w = await watermark(db, adminId);
-  const rows = await db
-    .selectFrom('notifications as n')
-    .leftJoin('notification_marks as m', (j) =>
-      j.onRef('m.notification_id', '=', 'n.id').on('m.admin_id', '=', adminId),
-    )
-    .select(['n.id', 'n.at', 'n.level', 'n.title', 'n.message', 'n.job_id', 'm.read', 'm.cleared'])
-    .leftJoin('system_alerts as sa', 'sa.id', 'n.alert_id')
-    .where('n.id', '>', w.cleared_upto)
-    .where((eb) => eb.or([eb('m.cleared', 'is', null), eb('m.cleared', '=', 0)]))
-    // An alert's notification leaves the bell once the alert is resolved.
-    .where((eb) => eb.or([eb('n.alert_id', 'is', null), eb('sa.resolved_at', 'is', null)]))
-    .orderBy('n.id', 'desc')
-    .limit(NOTIFICATIONS_SHOWN)
-    .execute();
+  const w = await readWatermark(db, adminId);
+  const rows = await uncleared(db, adminId, w.cleared_upto, NOTIFICATIONS_SHOWN);
   const notifications = rows.map((r) => ({
     id: Number(r.id),
     at: new Date(Number(r.at)).toISOString(),
@@ -51,17 +37,8 @@ export async function listNotifications(db: Db, adminId: number): Promise<Notifi
 }
 
 async function mark(db: Db, adminId: number, id: number, column: 'read' | 'cleared'): Promise<void> {
-  const exists = await db.selectFrom('notifications').select('id').where('id', '=', id).executeTakeFirst();
-  if (!exists) throw notFound('Notification not found');
-  await db
-    .insertInto('notification_marks')
-    .values({ admin_id: adminId, notification_id: id, read: 1, cleared: column === 'cleared' ? 1 : 0 })
-    .onConflict((oc) =>
-      oc
-        .columns(['admin_id', 'notification_id'])
-        .doUpdateSet(column === 'cleared' ? { cleared: 1, read: 1 } : { read: 1 }),
-    )
-    .execute();
+  if (!(await notificationExists(db, id))) throw notFound('Notification not found');
+  await upsertMark(db, adminId, id, column === 'cleared');
 }
 
 export const markNotificationRead = (db: Db, adminId: number, id: number) => mark(db, adminId, id, 'read');
@@ -70,22 +47,9 @@ export const clearNotification = (db: Db, adminId: number, id: number) => mark(d
 /** Ids only grow, so the newest id is always at or above the stored watermark. */
 async function setWatermark(db: Db, adminId: number, clear: boolean): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const top = await trx
-      .selectFrom('notifications')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
-    const upto = Number(top?.id ?? 0);
-    const old = await trx
-      .selectFrom('notification_watermarks')
-      .select('cleared_upto')
-      .where('admin_id', '=', adminId)
-      .executeTakeFirst();
-    const cleared = clear ? upto : Number(old?.cleared_upto ?? 0);
-    await trx
-      .insertInto('notification_watermarks')
-      .values({ admin_id: adminId, read_upto: upto, cleared_upto: cleared })
-      .onConflict((oc) => oc.column('admin_id').doUpdateSet({ read_upto: upto, cleared_upto: cleared }))
-      .execute();
+    const upto = await newestNotificationId(trx);
+    const old = await readWatermark(trx, adminId);
+    await writeWatermark(trx, adminId, upto, clear ? upto : old.cleared_upto);
   });
 }
 
@@ -98,11 +62,6 @@ export async function clearNotifications(db: Db, adminId: number, which: 'read' 
   const read = notifications.filter((n) => n.read).map((n) => n.id);
   if (read.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (const id of read)
-      await trx
-        .insertInto('notification_marks')
-        .values({ admin_id: adminId, notification_id: id, read: 1, cleared: 1 })
-        .onConflict((oc) => oc.columns(['admin_id', 'notification_id']).doUpdateSet({ read: 1, cleared: 1 }))
-        .execute();
+    for (const id of read) await upsertMark(trx, adminId, id, true);
   });
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { sessionTimes } from '../../http/session.repository.ts';
 
 /**
  * Whether a session still stands, read without sliding its idle window (an open events stream
@@ -8,11 +9,7 @@ import type { Database } from '../../db/schema.ts';
 export function sessionCheck(db: Kysely<Database>, idleMs: number) {
   return async (sessionId: number): Promise<boolean> => {
     const now = Date.now();
-    const s = await db
-      .selectFrom('sessions')
-      .select(['expires_at', 'last_seen_at'])
-      .where('id', '=', sessionId)
-      .executeTakeFirst();
+    const s = await sessionTimes(db, sessionId);
     return !!s && Number(s.expires_at) > now && Number(s.last_seen_at) + idleMs > now;
   };
 }

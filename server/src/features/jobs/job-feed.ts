@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { JobChange, JobRunner } from './job-runner.ts';
-import { recentJobs, toJobEvent } from './jobs.service.ts';
+import { recentJobs, toJobEvent } from './job.repository.ts';
 
 /** The runner's changes and the jobs table, as the events hub reads them. */
 export function jobFeed(db: Kysely<Database>, runner: JobRunner) {

@@ -4,7 +4,22 @@ import type { Kysely } from 'kysely';
 import { type Locks, processOwner } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
 import { AppError, conflict } from '../../http/errors.ts';
-import { MAX_JOB_ERRORS, type JobRow, readJob, toJob, toJobEvent } from './jobs.service.ts';
+import { notify, purgeNotifications } from '../events/events.public.ts';
+import {
+  cancelQueuedJob,
+  cancelRequested,
+  claimNextJob,
+  heartbeat,
+  insertJob,
+  MAX_JOB_ERRORS,
+  type JobRow,
+  readJob,
+  requestCancel,
+  sweepStale,
+  toJob,
+  toJobEvent,
+  updateJob,
+} from './job.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -132,22 +147,18 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   async run(kind: string, title: string, actor: string | null, work: JobWork): Promise<Job> {
     if (this.closed) throw conflict('The server is stopping; try again in a moment.');
     const now = Date.now();
-    const row = await this.db
-      .insertInto('jobs')
-      .values({
-        kind,
-        title,
-        state: 'running',
-        started_by: actor,
-        owner: this.owner,
-        created_at: now,
-        started_at: now,
-        updated_at: now,
-        heartbeat_at: now,
-        version: 1,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertJob(this.db, {
+      kind,
+      title,
+      state: 'running',
+      started_by: actor,
+      owner: this.owner,
+      created_at: now,
+      started_at: now,
+      updated_at: now,
+      heartbeat_at: now,
+      version: 1,
+    });
     this.launch(row, work);
     return toJob(row);
   }
@@ -170,21 +181,17 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     if (this.closed) throw conflict('The server is stopping; try again in a moment.');
     if (!this.handlers.has(kind)) throw new Error(`no handler for job kind ${kind}`);
     const now = Date.now();
-    const row = await this.db
-      .insertInto('jobs')
-      .values({
-        kind,
-        title,
-        state: 'queued',
-        started_by: actor,
-        input: JSON.stringify(input),
-        created_at: now,
-        updated_at: now,
-        version: 1,
-        resumable: opts.resumable ? 1 : 0,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertJob(this.db, {
+      kind,
+      title,
+      state: 'queued',
+      started_by: actor,
+      input: JSON.stringify(input),
+      created_at: now,
+      updated_at: now,
+      version: 1,
+      resumable: opts.resumable ? 1 : 0,
+    });
     this.changed(row);
     return toJob(row);
   }
@@ -207,32 +214,13 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     const row = await readJob(this.db, id);
     if (!row) throw new AppError(404, 'NOT_FOUND', `Job ${id} was not found.`);
     if (row.state === 'queued') {
-      const ended = await this.db
-        .updateTable('jobs')
-        .set((eb) => ({
-          state: 'cancelled',
-          cancel_requested: 1,
-          message: 'Cancelled before it started',
-          finished_at: now,
-          updated_at: now,
-          version: eb('version', '+', 1),
-        }))
-        .where('id', '=', id)
-        .where('state', '=', 'queued')
-        .returningAll()
-        .executeTakeFirst();
+      const ended = await cancelQueuedJob(this.db, id, now);
       if (ended) {
         this.changed(ended);
         return toJob(ended);
       }
     } else if (row.state === 'running') {
-      const asked = await this.db
-        .updateTable('jobs')
-        .set((eb) => ({ cancel_requested: 1, updated_at: now, version: eb('version', '+', 1) }))
-        .where('id', '=', id)
-        .where('state', '=', 'running')
-        .returningAll()
-        .executeTakeFirst();
+      const asked = await requestCancel(this.db, id, now);
       if (asked) {
         this.changed(asked);
         return toJob(asked);
@@ -359,21 +347,17 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
         updated_at: now,
         version: local.row.version + 1,
       };
-      await this.db
-        .updateTable('jobs')
-        .set({
-          state: 'queued',
-          phase: null,
-          owner: null,
-          heartbeat_at: null,
-          processed: local.row.processed,
-          counts: local.row.counts,
-          message: RESUME_MESSAGE,
-          updated_at: now,
-          version: local.row.version,
-        })
-        .where('id', '=', local.row.id)
-        .execute();
+      await updateJob(this.db, local.row.id, {
+        state: 'queued',
+        phase: null,
+        owner: null,
+        heartbeat_at: null,
+        processed: local.row.processed,
+        counts: local.row.counts,
+        message: RESUME_MESSAGE,
+        updated_at: now,
+        version: local.row.version,
+      });
       this.changed(local.row);
       return;
     }
@@ -387,34 +371,26 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
       version: local.row.version + 1,
     };
     const r = local.row;
-    await this.db
-      .updateTable('jobs')
-      .set({
-        state: r.state,
-        phase: null,
-        processed: r.processed,
-        total: r.total,
-        counts: r.counts,
-        errors: r.errors,
-        result: r.result,
-        message: r.message,
-        owner: null,
-        finished_at: now,
-        updated_at: now,
-        version: r.version,
-      })
-      .where('id', '=', r.id)
-      .execute();
-    await this.db
-      .insertInto('notifications')
-      .values({
-        at: now,
-        level: r.state === 'succeeded' ? 'success' : r.state === 'failed' ? 'error' : 'warning',
-        title: `${r.title}: ${r.state}`,
-        message: (r.message ?? '').slice(0, 1000),
-        job_id: r.id,
-      })
-      .execute();
+    await updateJob(this.db, r.id, {
+      state: r.state,
+      phase: null,
+      processed: r.processed,
+      total: r.total,
+      counts: r.counts,
+      errors: r.errors,
+      result: r.result,
+      message: r.message,
+      owner: null,
+      finished_at: now,
+      updated_at: now,
+      version: r.version,
+    });
+    await notify(this.db, {
+      level: r.state === 'succeeded' ? 'success' : r.state === 'failed' ? 'error' : 'warning',
+      title: `${r.title}: ${r.state}`,
+      message: r.message ?? '',
+      jobId: r.id,
+    });
     this.changed(r);
   }
 
@@ -428,9 +404,10 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     local.dirty = false;
     local.lastWrite = Date.now();
     const r = local.row;
-    local.writing = this.db
-      .updateTable('jobs')
-      .set({
+    local.writing = updateJob(
+      this.db,
+      r.id,
+      {
         processed: r.processed,
         total: r.total,
         phase: r.phase,
@@ -439,10 +416,9 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
         updated_at: r.updated_at,
         heartbeat_at: Date.now(),
         version: r.version,
-      })
-      .where('id', '=', r.id)
-      .where('state', '=', 'running')
-      .execute()
+      },
+      true,
+    )
       .then(
         () => undefined,
         () => {
@@ -461,19 +437,9 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
     this.ticking = true;
     try {
       const ids = [...this.local.keys()];
-      await this.db
-        .updateTable('jobs')
-        .set({ heartbeat_at: Date.now() })
-        .where('id', 'in', ids)
-        .where('state', '=', 'running')
-        .execute();
-      const asked = await this.db
-        .selectFrom('jobs')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('cancel_requested', '=', 1)
-        .execute();
-      for (const { id } of asked) this.local.get(Number(id))?.controller.abort(new JobCancelled('cancelled'));
+      await heartbeat(this.db, ids, Date.now());
+      const asked = await cancelRequested(this.db, ids);
+      for (const id of asked) this.local.get(id)?.controller.abort(new JobCancelled('cancelled'));
       for (const j of this.local.values()) if (j.dirty) void this.persist(j);
     } catch {
       /* the next tick tries again */
@@ -489,55 +455,24 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   async recoverStale(): Promise<number> {
     return this.locks.withLock('jobs.recover', async () => {
       const now = Date.now();
-      const requeued = await this.db
-        .updateTable('jobs')
-        .set((eb) => ({
-          state: 'queued',
-          message: RESUME_MESSAGE,
-          owner: null,
-          phase: null,
-          heartbeat_at: null,
-          updated_at: now,
-          version: eb('version', '+', 1),
-        }))
-        .where('state', '=', 'running')
-        .where('resumable', '=', 1)
-        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
-        .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', now - this.staleMs)]))
-        .returningAll()
-        .execute();
+      const requeued = await sweepStale(this.db, this.owner, now - this.staleMs, now, true, RESUME_MESSAGE);
       for (const row of requeued) this.changed(row);
-      const stale = await this.db
-        .updateTable('jobs')
-        .set((eb) => ({
-          state: 'interrupted',
-          message: 'Interrupted: the server running it stopped',
-          owner: null,
-          phase: null,
-          finished_at: now,
-          updated_at: now,
-          version: eb('version', '+', 1),
-        }))
-        .where('state', '=', 'running')
-        .where('resumable', '=', 0)
-        // This process's own jobs are alive whatever their heartbeat says (a long transaction
-        // on SQLite can hold the heartbeat back).
-        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '!=', this.owner)]))
-        .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', now - this.staleMs)]))
-        .returningAll()
-        .execute();
+      const stale = await sweepStale(
+        this.db,
+        this.owner,
+        now - this.staleMs,
+        now,
+        false,
+        'Interrupted: the server running it stopped',
+      );
       for (const row of stale) {
         this.changed(row);
-        await this.db
-          .insertInto('notifications')
-          .values({
-            at: now,
-            level: 'warning',
-            title: `${row.title}: interrupted`,
-            message: row.message ?? '',
-            job_id: row.id,
-          })
-          .execute();
+        await notify(this.db, {
+          level: 'warning',
+          title: `${row.title}: interrupted`,
+          message: row.message ?? '',
+          jobId: row.id,
+        });
       }
       return stale.length + requeued.length;
     });
@@ -558,10 +493,7 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
         this.lastRecovery = Date.now();
         await this.recoverStale();
         // Notifications are for live consoles: a week is plenty.
-        await this.db
-          .deleteFrom('notifications')
-          .where('at', '<', Date.now() - NOTIFICATION_DAYS * 86_400_000)
-          .execute();
+        await purgeNotifications(this.db, Date.now() - NOTIFICATION_DAYS * 86_400_000);
       }
       if (this.handlers.size === 0) return;
       const claimed = await this.locks.withLock('jobs.queue', () => this.claimNext(), {
@@ -577,30 +509,7 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   }
 
   private async claimNext(): Promise<JobRow | undefined> {
-    const next = await this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('state', '=', 'queued')
-      .where('kind', 'in', [...this.handlers.keys()])
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
-    if (!next) return undefined;
-    const now = Date.now();
-    return this.db
-      .updateTable('jobs')
-      .set((eb) => ({
-        state: 'running',
-        owner: this.owner,
-        started_at: now,
-        updated_at: now,
-        heartbeat_at: now,
-        version: eb('version', '+', 1),
-      }))
-      .where('id', '=', next.id)
-      .where('state', '=', 'queued')
-      .returningAll()
-      .executeTakeFirst();
+    return claimNextJob(this.db, [...this.handlers.keys()], this.owner, Date.now());
   }
 }
 

@@ -4,7 +4,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import { isFullAdmin } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import type { JobRunner } from './job-runner.ts';
-import { getJob, listJobs } from './jobs.service.ts';
+import { listJobs } from './job.repository.ts';
+import { getJob } from './jobs.service.ts';
 
 export function registerJobs(app: FastifyInstance, deps: AppDeps, runner: JobRunner): void {
   const db = deps.database.db;

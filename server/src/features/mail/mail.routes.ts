@@ -1,34 +1,23 @@
-import { MAX_ALIAS_IMPORT_BYTES, mailRoutes } from '@mailroom/contract/mail';
-import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { mailBulkOperations } from './mail-bulk-ops.service.ts';
+import { MAX_ALIAS_IMPORT_BYTES, type MailSettings, mailRoutes } from '@mailroom/contract/mail';
 import { JOB_IMPORT_ROWS, JOB_KINDS, JOB_MAILBOX_IMPORT_ROWS } from '@mailroom/contract/jobs';
-import type { MailTlsSource } from '@mailroom/contract/mail-tls';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import { assertApplied } from '../../apply/pipeline.ts';
-import { registerRetry } from '../../apply/retry-registry.ts';
-import { observeDaemons } from '../../host/local-services.ts';
 import { domainScope, NOT_ALLOWED_MESSAGE } from '../../http/access-scope.ts';
 import { forbidden } from '../../http/errors.ts';
+import { runImport } from '../../http/import-run.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { csvDataLines } from '../../lib/progress.ts';
-import { type ImportOutcome, importAliases } from './alias-import.service.ts';
+import { importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, removeAliases, updateAlias } from './alias.service.ts';
-import { ensureDkimKeys, listDkimRecords } from './dkim.service.ts';
+import { listDkimRecords } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
-import { applyMailCommitted, dnsFactsMoved, saveMailSettings, setMailTlsSource } from './mail-apply.ts';
-import { mailContext } from './mail-context.ts';
 import { registerMailExports } from './mail-export.routes.ts';
-import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
-import { mailDbConn } from './mail-db-conn.ts';
+import { mailLogs } from './mail-dashboard.service.ts';
+import type { MailCtx } from './mail-context.ts';
+import type { mailDashboard } from './mail-dashboard.service.ts';
+import type { settingsResponse } from './mail-settings.service.ts';
 import { bulkMailboxes } from './mailbox-bulk.service.ts';
-import { type MailboxImportOutcome, importMailboxes } from './mailbox-import.service.ts';
-import { alignVirusScanDefault, readMailSettings, settingsResponse } from './mail-settings.service.ts';
-import { type FallbackCertificate, readFallbackCertificate } from './mail-stack.ts';
-import { type FilterTarget, mailFilterStatus, virusScanSupport } from './mail-filter.ts';
+import { importMailboxes } from './mailbox-import.service.ts';
 import {
   changePassword,
   changeQuota,
@@ -39,102 +28,31 @@ import {
   setMailboxStatus,
 } from './mailbox.service.ts';
 
-export interface MailOptions {
-  /**
-   * Called when what DNS derives from the mail area may have moved for these domains (a domain
-   * came or went, a DKIM key appeared) or for every mail domain ('all': the settings' hostname, MX,
-   * SPF, DMARC or DKIM switch changed). Never called for a password, quota or status change.
-   */
-  onDnsFactsChanged?: (domains: string[] | 'all') => Promise<void>;
-  /** The SSL area's certificate for the mail host and its TLS policy (absent: a self-signed one). */
-  tls?: MailTlsSource<Kysely<Database>>;
-}
-
-/** What other areas may ask of the mail area (wired in app.ts). */
-export interface MailHandle {
-  /** The mail server's host name from the saved settings. */
-  hostname(): Promise<string>;
-  /** Renders and applies the mail stack again (the served certificate or TLS policy changed). */
-  reapply(): Promise<void>;
-  /** Create mailboxes, delete mailboxes, create aliases for the bulk operations (issue 21). */
-  bulkOperations: BulkOperationHandler[];
-  /** Mailroom's self-signed fallback certificate, served when the SSL area serves none. */
-  fallbackCertificate(): Promise<FallbackCertificate | null>;
+/** What the mail routes call beyond the entity services (made in mail.module.ts): the area's lifecycle-bound work. */
+export interface MailRuntime {
+  ctx: MailCtx;
+  /** DNS republishes these domains' zones (or every mail zone); a failure is logged, never thrown. */
+  factsChanged: (domains: string[] | 'all') => Promise<void>;
+  /** Queues DKIM keys for these domains (and any other domain without one), then their files and DNS. */
+  scheduleDkim: (domains: string[]) => Promise<void>;
+  /** The settings' answer (with the filter's status), once the start's apply is done. */
+  settings(): Promise<Awaited<ReturnType<typeof settingsResponse>>>;
+  /** Saves the settings, applies them, republishes DNS when its facts moved, queues DKIM keys. */
+  saveSettings(settings: MailSettings, version: number): ReturnType<MailRuntime['settings']>;
+  dashboard(): ReturnType<typeof mailDashboard>;
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
-export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOptions = {}): MailHandle {
-  setMailTlsSource(deps, opts.tls);
-  const ctx = mailContext(deps);
+/** The mail area's HTTP routes (the wiring behind them is in mail.module.ts). */
+export function registerMailRoutes(app: FastifyInstance, deps: AppDeps, mail: MailRuntime): void {
+  const { ctx, factsChanged, scheduleDkim } = mail;
   const { db } = ctx;
-  const { host } = deps;
-  const conn = mailDbConn(deps.database, deps.config.mailDbUrl);
-  const filter: FilterTarget = { milterPort: deps.config.ports.milter, dnsPort: deps.config.ports.dns };
-  const respond = async (stored: Awaited<ReturnType<typeof readMailSettings>>) =>
-    settingsResponse(stored, await mailFilterStatus(host, stored.settings, filter, deps.services));
-
-  const factsChanged = async (domains: string[] | 'all') => {
-    if (domains !== 'all' && !domains.length) return;
-    // The mail change stands; a zone DNS refuses is reported on the DNS status, not here.
-    await opts
-      .onDnsFactsChanged?.(domains)
-      .catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
+  /** New domains from an import get their DKIM keys after the answer (many domains, many keys). */
+  const keyNewDomains = <O extends { newDomains: string[]; dryRun: boolean }>(o: O): O => {
+    if (o.newDomains.length && !o.dryRun) void scheduleDkim(o.newDomains);
+    return o;
   };
-  // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
-  // needs them; their files go live through the apply pipeline (only the new key file and the
-  // tables change), then DNS republishes the zones of these domains only. close() waits.
-  let dkimJob: Promise<void> = Promise.resolve();
-  const scheduleDkim = (domains: string[]): Promise<void> => {
-    dkimJob = dkimJob
-      .then(async () => {
-        const { settings, problem } = await readMailSettings(db);
-        // One process at a time makes keys (a cluster's workers share the key folder).
-        const makeKeys = () => ensureDkimKeys(db, host);
-        const keyed =
-          !problem && settings.enableDKIM
-            ? await (deps.locks ? deps.locks.withLock('mail.dkim', makeKeys) : makeKeys())
-            : [];
-        if (keyed.length) {
-          const r = await applyMailCommitted(deps, conn);
-          if (r.outcome.state !== 'applied')
-            app.log.warn({ outcome: r.outcome }, 'DKIM files not applied; last good files kept');
-        }
-        await factsChanged([...new Set([...domains, ...keyed])]);
-      })
-      .catch((err: unknown) => app.log.error({ err }, 'DKIM key generation failed'));
-    return dkimJob;
-  };
-  // The mail server's files are rendered at start with the saved (or default) settings. This
-  // runs beside the start (a slow checker must not hold the app back); reading or saving the
-  // settings waits for it, and close() lets it finish.
-  let startup: Promise<void> = Promise.resolve();
-  registerRetry(deps, 'mail', async () => {
-    await startup;
-    const r = await applyMailCommitted(deps, conn);
-    assertApplied(r.outcome);
-    return r.outcome;
-  });
-  app.addHook('onReady', async () => {
-    startup = (async () => {
-      try {
-        await alignVirusScanDefault(db, (await virusScanSupport(host)).available);
-        const r = await applyMailCommitted(deps, conn);
-        if (r.outcome.state !== 'applied')
-          app.log.warn(
-            { outcome: r.outcome },
-            'mail configuration not applied at start; last good files kept',
-          );
-      } catch (err) {
-        app.log.error({ err }, 'could not render the mail configuration at start');
-      }
-      void scheduleDkim([]);
-    })();
-  });
-  app.addHook('onClose', async () => {
-    await startup;
-    await dkimJob;
-  });
 
   void app.register(async (scope) => {
     // The alias import's body is the CSV itself.
@@ -166,50 +84,37 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return { success: true as const, changed: r.changed, ...(r.movedTo ? { movedTo: r.movedTo } : {}) };
     });
 
+    // Every password is hashed: a file of more than a few dozen rows runs as a job.
     registerRoute(scope, mailRoutes.importMailboxes, async ({ query, body, request, reply }) => {
       const opts = { dryRun: query.dryRun, createDomains: query.createDomains };
-      const answer = (o: MailboxImportOutcome) => {
-        if (o.newDomains.length && !o.dryRun) void scheduleDkim(o.newDomains);
-        return {
-          imported: o.imported,
-          skipped: o.skipped,
-          errors: o.errors,
-          dryRun: o.dryRun,
-          newDomains: o.newDomains,
-        };
-      };
-      // Every password is hashed: a file of more than a few dozen rows runs as a job.
-      if (deps.jobs && csvDataLines(body) > JOB_MAILBOX_IMPORT_ROWS) {
-        const title = query.dryRun ? 'Mailbox import check' : 'Mailbox import';
-        const job = await deps.jobs.run(
-          JOB_KINDS.mailboxImport,
-          title,
-          request.admin?.email ?? null,
-          async (jobCtx) => {
-            const result = answer(await importMailboxes(ctx, body, opts, jobCtx));
-            return {
-              result,
-              counts: { imported: result.imported, skipped: result.skipped, errors: result.errors.length },
-              errors: result.errors,
-              summary: `${result.imported} created, ${result.skipped} skipped, ${result.errors.length} refused`,
-            };
+      return runImport(deps, request, reply, {
+        csv: body,
+        jobAbove: JOB_MAILBOX_IMPORT_ROWS,
+        kind: JOB_KINDS.mailboxImport,
+        title: query.dryRun ? 'Mailbox import check' : 'Mailbox import',
+        work: async (job) => {
+          const o = keyNewDomains(await importMailboxes(ctx, body, opts, job));
+          return {
+            imported: o.imported,
+            skipped: o.skipped,
+            errors: o.errors,
+            dryRun: o.dryRun,
+            newDomains: o.newDomains,
+          };
+        },
+        summary: (r) => `${r.imported} created, ${r.skipped} skipped, ${r.errors.length} refused`,
+        jobAudit: opts,
+        inlineAudit: (r) => ({
+          target: `${r.imported} mailboxes`,
+          details: {
+            imported: r.imported,
+            skipped: r.skipped,
+            errors: r.errors.length,
+            newDomains: r.newDomains,
+            ...opts,
           },
-        );
-        request.auditTarget = `job ${job.id}`;
-        request.auditDetails = { job: job.id, ...opts };
-        void reply.code(202);
-        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
-      }
-      const outcome = await importMailboxes(ctx, body, opts);
-      request.auditTarget = `${outcome.imported} mailboxes`;
-      request.auditDetails = {
-        imported: outcome.imported,
-        skipped: outcome.skipped,
-        errors: outcome.errors.length,
-        newDomains: outcome.newDomains,
-        ...opts,
-      };
-      return answer(outcome);
+        }),
+      });
     });
 
     registerRoute(scope, mailRoutes.removeMailbox, async ({ params, request }) => {
@@ -283,54 +188,30 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return { success: true as const };
     });
 
+    // A large file runs as a job: 202 with its id, progress on /api/events.
     registerRoute(scope, mailRoutes.importAliases, async ({ query, body, request, reply }) => {
-      const answer = (outcome: ImportOutcome) => {
-        // Many new domains can mean many keys: the answer does not wait for them.
-        if (outcome.newDomains.length && !outcome.dryRun) void scheduleDkim(outcome.newDomains);
-        return {
-          imported: outcome.imported,
-          skipped: outcome.skipped,
-          errors: outcome.errors,
-          dryRun: outcome.dryRun,
-          newDomains: outcome.newDomains,
-        };
-      };
-      // A large file runs as a job: 202 with its id, progress on /api/events.
-      if (deps.jobs && csvDataLines(body) > JOB_IMPORT_ROWS) {
-        const title = query.dryRun ? 'Alias import check' : 'Alias import';
-        const job = await deps.jobs.run(
-          JOB_KINDS.aliasImport,
-          title,
-          request.admin?.email ?? null,
-          async (ctx) => {
-            const result = answer(await importAliases(db, body, query.dryRun, ctx, query.createDomains));
-            const counts = {
-              imported: result.imported,
-              skipped: result.skipped,
-              errors: result.errors.length,
-            };
-            return {
-              result,
-              counts,
-              errors: result.errors,
-              summary: `${result.imported} imported, ${result.skipped} skipped, ${result.errors.length} refused`,
-            };
-          },
-        );
-        request.auditTarget = `job ${job.id}`;
-        request.auditDetails = { job: job.id, dryRun: query.dryRun };
-        void reply.code(202);
-        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
-      }
-      const outcome = await importAliases(db, body, query.dryRun, undefined, query.createDomains);
-      request.auditTarget = `${outcome.imported} aliases`;
-      request.auditDetails = {
-        imported: outcome.imported,
-        skipped: outcome.skipped,
-        errors: outcome.errors.length,
-        dryRun: outcome.dryRun,
-      };
-      return answer(outcome);
+      return runImport(deps, request, reply, {
+        csv: body,
+        jobAbove: JOB_IMPORT_ROWS,
+        kind: JOB_KINDS.aliasImport,
+        title: query.dryRun ? 'Alias import check' : 'Alias import',
+        work: async (job) => {
+          const o = keyNewDomains(await importAliases(db, body, query.dryRun, job, query.createDomains));
+          return {
+            imported: o.imported,
+            skipped: o.skipped,
+            errors: o.errors,
+            dryRun: o.dryRun,
+            newDomains: o.newDomains,
+          };
+        },
+        summary: (r) => `${r.imported} imported, ${r.skipped} skipped, ${r.errors.length} refused`,
+        jobAudit: { dryRun: query.dryRun },
+        inlineAudit: (r) => ({
+          target: `${r.imported} aliases`,
+          details: { imported: r.imported, skipped: r.skipped, errors: r.errors.length, dryRun: r.dryRun },
+        }),
+      });
     });
 
     registerRoute(scope, mailRoutes.listDomains, async ({ request }) => {
@@ -351,49 +232,16 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       return { success: true as const };
     });
 
-    registerRoute(scope, mailRoutes.getSettings, async () => {
-      await startup;
-      return respond(await readMailSettings(db));
-    });
+    registerRoute(scope, mailRoutes.getSettings, async () => mail.settings());
 
-    registerRoute(scope, mailRoutes.saveSettings, async ({ body }) => {
-      await startup;
-      const before = await readMailSettings(db);
-      const r = await saveMailSettings(deps, conn, body.settings, body.version);
-      // Saved: DNS follows even when the files did not go live (they are retried, the zones are not).
-      if (before.problem || dnsFactsMoved(before.settings, body.settings)) await factsChanged('all');
-      // DKIM just turned on: keys for every domain, then their files.
-      if (body.settings.enableDKIM) void scheduleDkim([]);
-      assertApplied(r.outcome);
-      return respond(await readMailSettings(db));
-    });
-
-    registerRoute(scope, mailRoutes.dashboard, async () =>
-      mailDashboard(
-        db,
-        () => deps.services?.states() ?? observeDaemons(host, deps.config),
-        async () => {
-          const { settings } = await readMailSettings(db);
-          return mailFilterStatus(host, settings, filter, deps.services);
-        },
-      ),
+    registerRoute(scope, mailRoutes.saveSettings, async ({ body }) =>
+      mail.saveSettings(body.settings, body.version),
     );
 
-    registerRoute(scope, mailRoutes.logs, async ({ query }) => mailLogs(host, query.lines ?? 200));
+    registerRoute(scope, mailRoutes.dashboard, async () => mail.dashboard());
+
+    registerRoute(scope, mailRoutes.logs, async ({ query }) => mailLogs(deps.host, query.lines ?? 200));
 
     registerRoute(scope, mailRoutes.dkim, async () => listDkimRecords(db));
   });
-  return {
-    bulkOperations: mailBulkOperations(ctx, factsChanged),
-    hostname: async () => (await readMailSettings(db)).settings.hostname,
-    fallbackCertificate: async () => {
-      await startup;
-      return readFallbackCertificate(host);
-    },
-    async reapply() {
-      await startup;
-      const r = await applyMailCommitted(deps, conn);
-      assertApplied(r.outcome);
-    },
-  };
 }

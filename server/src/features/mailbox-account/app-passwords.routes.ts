@@ -1,8 +1,8 @@
 import { appPasswordRoutes, mailboxAppPasswordRoutes } from '@mailroom/contract/app-passwords';
-import { REAUTH_WINDOW_MINUTES } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { forbidden, unauthorized } from '../../http/errors.ts';
+import { requireRecentReauth } from '../../http/reauth.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import {
   createAppPassword,
@@ -39,13 +39,7 @@ export function registerAppPasswords(app: FastifyInstance, deps: AppDeps): void 
 
   /** Like the other security changes: the password or a code proved within the last minutes. */
   async function requireRecent(request: FastifyRequest): Promise<void> {
-    const r = await db
-      .selectFrom('sessions')
-      .select('reauth_at')
-      .where('id', '=', request.admin!.sessionId)
-      .executeTakeFirst();
-    if (r?.reauth_at == null || Number(r.reauth_at) + REAUTH_WINDOW_MINUTES * 60_000 < now())
-      throw forbidden('Confirm your password or a code first (re-authentication required).');
+    await requireRecentReauth(db, request.admin!.sessionId, now());
   }
 
   registerRoute(app, appPasswordRoutes.create, async ({ body, request }) => {

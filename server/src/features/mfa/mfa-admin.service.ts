@@ -10,7 +10,7 @@ import { restrictToEnrolment } from '../../http/account-access.repository.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { recordActivity } from './activity.ts';
 import { removeDevice, resetFactors } from './factors.service.ts';
-import { ensureMailboxAccount } from '../../http/sign-in-account.ts';
+import { ensureMailboxAccount } from '../../http/sign-in-account.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { describePeople, listAllDevices, listPeople, nameOf } from './mfa-users.service.ts';
 

@@ -2,7 +2,7 @@ import { SSL_CSV_COLUMNS, SSL_DOWNLOAD_PATH, SSL_EXPORT_PATH, sslCsvName } from 
 import { zipSync, strToU8 } from 'fflate';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { recordAudit } from '../../http/audit.ts';
+import { recordAudit } from '../../http/audit-log.repository.ts';
 import { rawAnswers } from '../../http/raw-answers.ts';
 import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
 import { requiredInt } from '@mailroom/contract/validators';

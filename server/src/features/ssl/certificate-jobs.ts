@@ -5,7 +5,7 @@ import {
   JOB_KIND_SSL,
 } from '@mailroom/contract/ssl';
 import type { Job } from '@mailroom/contract/jobs';
-import { recordAudit } from '../../http/audit.ts';
+import { recordAudit } from '../../http/audit-log.repository.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { AppDeps } from '../../app-deps.ts';
 

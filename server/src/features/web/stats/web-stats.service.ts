@@ -6,7 +6,7 @@ import {
   type WebServiceStatus,
 } from '@mailroom/contract/web/stats';
 import { isPostgres } from '../../../db/database.ts';
-import { readOutcome } from '../../../apply/outcomes.ts';
+import { readOutcome } from '../../../apply/outcome.repository.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { WEB_TARGET } from '../stack/apache-target.ts';
 import { listVhostRows, rowValues, toVirtualHost, vhostCounts } from '../vhosts/vhost.repository.ts';

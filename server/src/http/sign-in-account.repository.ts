@@ -76,3 +76,29 @@ export async function accountPasswordHash(db: Kysely<Database>, adminId: number)
     .executeTakeFirstOrThrow();
   return row.mailbox_id !== null ? (row.mailbox ?? MAILBOX_ACCOUNT_HASH) : row.own;
 }
+
+/** An administrator's own password (a mailbox user's is its mailbox's, changed by the mail feature). */
+export async function setAccountPasswordHash(
+  db: Kysely<Database>,
+  adminId: number,
+  hash: string,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('admins')
+    .set({ password_hash: hash, updated_at: at })
+    .where('id', '=', adminId)
+    .execute();
+}
+
+/** Whether the account is a mailbox user's (it reaches only its own pages). */
+export async function isMailboxAccount(db: Kysely<Database>, adminId: number): Promise<boolean> {
+  const row = await db.selectFrom('admins').select('mailbox_id').where('id', '=', adminId).executeTakeFirst();
+  return row?.mailbox_id != null;
+}
+
+/** The administrators, for the screen's "who" filter. */
+export async function accountEmails(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db.selectFrom('admins').select('email').orderBy('email').limit(500).execute();
+  return rows.map((a) => a.email);
+}

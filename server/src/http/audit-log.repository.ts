@@ -1,7 +1,47 @@
 import type { AuditEntry, AuditList } from '@mailroom/contract/audit';
 import { TOTAL_CAP } from '@mailroom/contract/common';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../db/schema.ts';
+
+/** The SQL of `audit_log`: every change's line (written by the audit hook and the areas), and the log's screen. */
+
+export interface AuditInput {
+  actor: string | null;
+  action: string;
+  target?: string | null;
+  ip?: string | null;
+  outcome: 'success' | 'failure';
+  details?: string | Record<string, unknown> | null;
+}
+
+/** Appends one line to the audit log. Actions are `area.verb`, e.g. `mail.mailbox.create`. */
+function auditRow(e: AuditInput, at: string) {
+  const details =
+    e.details == null ? null : typeof e.details === 'string' ? e.details : JSON.stringify(e.details);
+  return {
+    at,
+    actor: e.actor,
+    action: e.action,
+    target: e.target ?? null,
+    ip: e.ip ?? null,
+    outcome: e.outcome,
+    details: details?.slice(0, 4000) ?? null,
+  };
+}
+
+export async function recordAudit(db: Kysely<Database>, e: AuditInput): Promise<void> {
+  await db.insertInto('audit_log').values(auditRow(e, new Date().toISOString())).execute();
+}
+
+/** Several lines in one statement (a bulk batch's per-item lines), in order. */
+export async function recordAudits(db: Kysely<Database>, list: AuditInput[]): Promise<void> {
+  const at = new Date().toISOString();
+  for (let i = 0; i < list.length; i += 200)
+    await db
+      .insertInto('audit_log')
+      .values(list.slice(i, i + 200).map((e) => auditRow(e, at)))
+      .execute();
+}
 
 export interface AuditFilter {
   limit?: number | undefined;
@@ -77,10 +117,4 @@ export async function listAudit(db: Kysely<Database>, q: AuditFilter): Promise<A
     ...(n > TOTAL_CAP ? { totalCapped: true } : {}),
     nextCursor: more ? Number(shown[shown.length - 1]!.id) : null,
   };
-}
-
-/** The administrators, for the screen's "who" filter. */
-export async function auditActors(db: Kysely<Database>): Promise<string[]> {
-  const rows = await db.selectFrom('admins').select('email').orderBy('email').limit(500).execute();
-  return rows.map((a) => a.email);
 }
