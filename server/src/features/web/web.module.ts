@@ -5,6 +5,7 @@ import type { Host } from '../../host/host.ts';
 import type { SupervisorOptions } from '../../host/supervisor.ts';
 import { APACHE_PATHS } from './stack/apache-layout.ts';
 import { rollUpAccessLog } from './stats/log-rollup.service.ts';
+import { phpLocalMain } from './php/php-layout.ts';
 
 const ROLLUP_INTERVAL_MS = 30_000;
 import type { AppDeps } from '../../app-deps.ts';
@@ -40,6 +41,14 @@ export function localApacheDaemon(
   );
 }
 
+/** Local mode: the PHP-FPM master of each version a site uses (its main file rendered) runs. */
+async function startPhpMasters(ctx: WebContext): Promise<void> {
+  const versions: string[] = [];
+  for (const v of (await ctx.php.installed()).keys())
+    if ((await ctx.deps.host.readFile(phpLocalMain(v))) !== null) versions.push(v);
+  if (versions.length) await ctx.php.reload(versions);
+}
+
 export interface WebHandle {
   ctx: WebContext;
 }
@@ -67,9 +76,13 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
         .applyAll()
         .catch((err: unknown) => app.log.error({ err }, 'web: the startup render failed'))
         .then(() => daemon.start())
+        .then(() => startPhpMasters(ctx))
         .catch((err: unknown) => app.log.error({ err }, 'web: Apache did not start'));
     });
-    app.addHook('onClose', async () => daemon.close());
+    app.addHook('onClose', async () => {
+      await ctx.php.close();
+      await daemon.close();
+    });
   }
   return { ctx };
 }

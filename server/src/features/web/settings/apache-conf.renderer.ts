@@ -16,6 +16,8 @@ export interface HostsSummary {
   httpPorts: number[];
   httpsPorts: number[];
   anyRateLimit: boolean;
+  /** Installed PHP versions some host runs through PHP-FPM (mod_proxy_fcgi is loaded then). */
+  phpVersions?: string[];
   /** A default certificate for the HTTPS catch-all (unknown names never get a site's certificate). */
   defaultTls: { certificateFile: string; keyFile: string } | null;
 }
@@ -53,6 +55,7 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   m.push('filter', 'deflate', 'expires');
   if (s.enableCompression && s.enableBrotli) m.push('brotli');
   if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl');
+  if (hosts.phpVersions?.length) m.push('proxy', 'proxy_fcgi');
   if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
     m.push('unique_id', 'security2');
   return m;

@@ -7,7 +7,10 @@ import {
   webMessages,
 } from '@mailroom/contract/web/vhosts';
 import { formatInvalid } from '@mailroom/contract/web/fields';
+import os from 'node:os';
 import { ensureSiteFolder, removeSiteFolder, resolveExisting, userIds } from '../../../host/apache-host.ts';
+import { secureSiteFolder } from '../../../host/php-fpm-host.ts';
+import { siteUserName } from '../php/php-layout.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
@@ -29,6 +32,8 @@ import {
   type VhostRow,
   hostNames,
 } from './vhost.repository.ts';
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** Characters Apache would read as quoting, escapes or variables: refused in a document root. */
 const UNSAFE_PATH = /["\\$`]/;
@@ -102,7 +107,20 @@ export class VhostService {
   constructor(private readonly ctx: WebContext) {}
 
   private view(row: VhostRow, figures?: { traffic: number; responseTime: number | null }): VirtualHost {
-    return toVirtualHost(row, { siteUser: APACHE_USER, live: true, ...(figures ? { figures } : {}) });
+    const siteUser = isRoot() ? siteUserName(Number(row.id)) : os.userInfo().username;
+    return toVirtualHost(row, { siteUser, live: true, ...(figures ? { figures } : {}) });
+  }
+
+  /**
+   * The document root belongs to the site's own user (group Apache's, mode 2750): the site's PHP
+   * pool runs as that user and no other site's user can enter the folder. `deep`: a folder made
+   * just now (its first index page too).
+   */
+  private async ownSiteFolder(row: VhostRow, deep: boolean): Promise<void> {
+    const user = await this.ctx.siteUser(Number(row.id));
+    const apache = await userIds(this.ctx.deps.host, APACHE_USER);
+    if (!user || !apache) return;
+    await secureSiteFolder(this.ctx.deps.host, row.document_root, user, apache.gid, deep);
   }
 
   /** A page of hosts with their last day's traffic and response time from Apache's access log. */
@@ -143,6 +161,7 @@ export class VhostService {
         only: () => [values.domain],
         audit: () => ({ target: values.domain, after: { ...values } }),
       });
+      await this.ownSiteFolder(report.value, made);
       return this.view(report.value);
     } catch (err) {
       if (
@@ -163,7 +182,7 @@ export class VhostService {
     const before = rowValues(row);
     const values = normalise(v, before);
     await checkHost(this.ctx, values, Number(row.id));
-    await this.siteFolder(values);
+    const made = await this.siteFolder(values);
     const renamed = values.domain !== domain;
     const report = await this.ctx.apply({
       change: async (trx) => updateVhost(trx, Number(row.id), values),
@@ -171,6 +190,7 @@ export class VhostService {
       removed: renamed ? [domain] : [],
       audit: () => ({ target: domain, before, after: values }),
     });
+    await this.ownSiteFolder(report.value, made);
     return this.view(report.value);
   }
 
@@ -204,8 +224,14 @@ export class VhostService {
   /** Catalogue `web/domains/add {domain}`: a host with the spec's defaults under the Server Root. */
   async addDomain(domain: string): Promise<VirtualHost> {
     const [root] = await allowedRoots(this.ctx);
+    // PHP: the spec's version when it is installed, else the newest installed one.
+    const installed = [...(await this.ctx.php.installed()).keys()];
+    const phpVersion = installed.includes(VHOST_DEFAULTS.phpVersion)
+      ? VHOST_DEFAULTS.phpVersion
+      : ((installed[0] as VirtualHostValues['phpVersion'] | undefined) ?? VHOST_DEFAULTS.phpVersion);
     return this.create({
       ...VHOST_DEFAULTS,
+      phpVersion,
       domain,
       serverName: domain,
       documentRoot: `${root}/${domain}`,
