@@ -349,7 +349,12 @@ describe.each(dialects())('web hosting API on %s', (dialect) => {
     expect(c.rateLimitModule.name).toBe('security2');
     expect(c.mode).toBe('local');
     expect(c.phpVersions.find((p: { version: string }) => p.version === '7.4').installed).toBe(false);
-    expect(c.vhostFields.enablePhp).toMatch(/PHP-FPM pools per site are not built yet/);
+    // PHP runs through the sites' pools: the fields are enabled when a PHP-FPM is installed.
+    const anyPhp = c.phpVersions.some((p: { installed: boolean }) => p.installed);
+    expect(c.vhostFields.enablePhp).toBeUndefined();
+    if (anyPhp) expect(c.vhostFields.phpVersion).toBeUndefined();
+    else expect(c.vhostFields.phpVersion).toMatch(/No PHP-FPM is installed/);
+    expect(d.status[1].state).toBe(anyPhp ? 'unmanaged' : 'not-installed');
   });
 
   it('domain administrators see and change only their domains’ virtual hosts', async () => {
