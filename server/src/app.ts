@@ -44,6 +44,7 @@ import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { registerWeb } from './features/web/web.module.ts';
+import { registerBackupSource } from './features/system/backup-sources.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
 import { startSystemLive } from './features/system/system-live.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
@@ -199,7 +200,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   deps.dnsChallenges ??= dns.challenges;
   registerAcme(app, deps);
   // Web hosting serves the SSL area's certificates; handed over here so neither imports the other.
-  registerWeb(app, deps, { tls: ssl.webTls });
+  const web = registerWeb(app, deps, { tls: ssl.webTls });
+  // The sites with Enable Backup are part of the system backups (same job, schedule, retention).
+  registerBackupSource(deps.host, 'web', web.backupPaths);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
   // password, quota or status change); only zones whose text changed are rewritten.
   mail = registerMail(app, deps, {

@@ -51,6 +51,8 @@ async function startPhpMasters(ctx: WebContext): Promise<void> {
 
 export interface WebHandle {
   ctx: WebContext;
+  /** The document roots of the sites with Enable Backup (system paths), for the system backups. */
+  backupPaths: () => Promise<string[]>;
 }
 
 /** Web hosting (issue 19): virtual hosts and Apache as a target of the one apply pipeline. */
@@ -84,5 +86,5 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
       await daemon.close();
     });
   }
-  return { ctx };
+  return { ctx, backupPaths: () => vhosts.backupPaths() };
 }

@@ -21,6 +21,7 @@ import type { WebContext } from '../stack/web-context.ts';
 import { siteAvailablePath } from '../stack/apache-layout.ts';
 import { dayFigures, vhostFigures } from '../stats/web-stats.service.ts';
 import {
+  allVhosts,
   deleteVhost,
   findByDomain,
   insertVhost,
@@ -236,6 +237,14 @@ export class VhostService {
       serverName: domain,
       documentRoot: `${root}/${domain}`,
     });
+  }
+
+  /** The document roots of the sites with Enable Backup: part of every system backup. */
+  async backupPaths(): Promise<string[]> {
+    return (await allVhosts(this.ctx.db))
+      .map(rowValues)
+      .filter((v) => v.enableBackup)
+      .map((v) => v.documentRoot);
   }
 
   /** Where the rendered file of a host is (system path). */
