@@ -8,7 +8,13 @@ import {
 } from '@mailroom/contract/web/vhosts';
 import { formatInvalid } from '@mailroom/contract/web/fields';
 import os from 'node:os';
-import { ensureSiteFolder, removeSiteFolder, resolveExisting, userIds } from '../../../host/apache-host.ts';
+import {
+  ensureSiteFolder,
+  readMachineFile,
+  removeSiteFolder,
+  resolveExisting,
+  userIds,
+} from '../../../host/apache-host.ts';
 import { secureSiteFolder } from '../../../host/php-fpm-host.ts';
 import { siteUserName } from '../php/php-layout.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
@@ -79,17 +85,56 @@ async function checkHost(ctx: WebContext, v: VirtualHostValues, exceptId: number
     if (!ctx.tls) throw fieldError('sslCertificateId', webMessages.certificateNotFound);
     const c = await ctx.tls(v.sslCertificateId, ctx.db);
     if (!c) throw fieldError('sslCertificateId', webMessages.certificateNotFound);
-    const names = hostNames(v);
-    const uncovered = names.filter((n) => !c.names.some((p) => covers(p, n)));
-    if (uncovered.length) throw fieldError('sslCertificateId', webMessages.certificateNotCovering(uncovered));
-    let match = false;
+    checkCertificate('sslCertificateId', c.certificatePem, c.keyPem, hostNames(v), c.names);
+  } else if (v.sslEnabled && v.sslCertificate && v.sslPrivateKey) {
+    // Given by path: the same check as a certificate of the SSL area, on the files Apache will read.
+    const [cert, key] = await Promise.all([
+      readMachineFile(v.sslCertificate),
+      readMachineFile(v.sslPrivateKey),
+    ]);
+    let names: string[] | null = null;
     try {
-      match = new X509Certificate(c.certificatePem).checkPrivateKey(createPrivateKey(c.keyPem));
+      if (cert) names = certificateNames(new X509Certificate(cert));
     } catch {
-      match = false;
+      names = null;
     }
-    if (!match) throw fieldError('sslCertificateId', webMessages.certificateKeyMismatch);
+    if (!cert || !names)
+      throw fieldError('sslCertificate', webMessages.certificateFileUnreadable(v.sslCertificate));
+    if (!key || !/PRIVATE KEY-----/.test(key))
+      throw fieldError('sslPrivateKey', webMessages.certificateFileUnreadable(v.sslPrivateKey));
+    checkCertificate('sslCertificate', cert, key, hostNames(v), names);
   }
+}
+
+/** The DNS names a certificate covers (its subjectAltName, else its CN). */
+function certificateNames(x: X509Certificate): string[] {
+  const san = (x.subjectAltName ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('DNS:'))
+    .map((s) => s.slice(4).toLowerCase());
+  if (san.length) return san;
+  const cn = /(?:^|\n)CN=([^\n]+)/.exec(x.subject)?.[1];
+  return cn ? [cn.toLowerCase()] : [];
+}
+
+/** A certificate must cover every name of the host and match its private key. */
+function checkCertificate(
+  field: string,
+  certPem: string,
+  keyPem: string,
+  names: string[],
+  covered: string[],
+): void {
+  const uncovered = names.filter((n) => !covered.some((p) => covers(p, n)));
+  if (uncovered.length) throw fieldError(field, webMessages.certificateNotCovering(uncovered));
+  let match = false;
+  try {
+    match = new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem));
+  } catch {
+    match = false;
+  }
+  if (!match) throw fieldError(field, webMessages.certificateKeyMismatch);
 }
 
 /** Status and maintenance flag say the same: maintenance on <=> status maintenance. */
