@@ -36,7 +36,7 @@ import {
 import { dueElsewhere } from './certificate-store.ts';
 import { CertificateUsages, mailServedId, mailUsage } from './certificate-usage.ts';
 import { mailTlsSource } from './mail-tls.ts';
-import { webTlsSource, type WebTls } from './web-tls.ts';
+import { webTlsPolicySource, webTlsSource, type WebTls, type WebTlsPolicy } from './web-tls.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { sslBulkOperations } from './certificate-bulk-ops.service.ts';
@@ -55,6 +55,8 @@ export interface SslOptions {
   mailHostname: () => Promise<string>;
   /** Re-applies the mail stack (its TLS files and policy come from `SslHandle.mailTls`). */
   reapplyMail: () => Promise<void>;
+  /** Re-applies the web server (its TLS policy comes from `SslHandle.webPolicy`). */
+  reapplyWeb?: () => Promise<void>;
   /** The mail area's self-signed fallback certificate, served when no stored one is (null: none yet). */
   mailFallback?: () => Promise<MailFallbackCertificate | null>;
   /** Start the auto-renewal scheduler (off in tests that drive `renewalCheck` themselves). */
@@ -66,6 +68,8 @@ export interface SslHandle {
   mailTls: MailTlsSource<Kysely<Database>>;
   /** For the web area: a stored certificate (PEMs, names) for a virtual host. */
   webTls: (id: number, db: Kysely<Database>) => Promise<WebTls | null>;
+  /** For the web area: the SSL settings that apply to Apache (protocols, ciphers, sessions, OCSP). */
+  webPolicy: (db: Kysely<Database>) => Promise<WebTlsPolicy>;
   ctx: SslContext;
   /** Renew SSL Certificates for the bulk operations (issue 21). */
   bulkOperations: BulkOperationHandler[];
@@ -167,6 +171,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
     });
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
     await opts.reapplyMail();
+    await opts.reapplyWeb?.();
     return settingsAnswer();
   });
 
@@ -208,6 +213,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   return {
     mailTls: mailTlsSource(vault),
     webTls: webTlsSource(vault),
+    webPolicy: webTlsPolicySource(),
     ctx,
     bulkOperations: sslBulkOperations(ctx),
     registerUsage: (u) => ctx.usages.register(u),

@@ -9,7 +9,13 @@ import type { Database } from '../../../db/schema.ts';
 import { ApacheControl } from './apache-control.ts';
 import { APACHE_PATHS, APACHE_USER, type ApacheMode } from './apache-layout.ts';
 import { apacheTarget } from './apache-target.ts';
-import { DEFAULT_CERT, renderWeb, type WebRender, type WebTlsSource } from './web-render.ts';
+import {
+  DEFAULT_CERT,
+  renderWeb,
+  type WebRender,
+  type WebTlsPolicySource,
+  type WebTlsSource,
+} from './web-render.ts';
 import { ensureSiteUser } from '../../../host/php-fpm-host.ts';
 import { PhpFpmControl } from '../php/php-fpm-control.ts';
 import { siteUserName } from '../php/php-layout.ts';
@@ -32,6 +38,7 @@ export class WebContext {
   constructor(
     readonly deps: AppDeps,
     readonly tls: WebTlsSource | null,
+    readonly tlsPolicy: WebTlsPolicySource | null = null,
   ) {
     this.mode = ApacheControl.modeOf(deps.host, deps.config);
     this.control = new ApacheControl(deps.host, this.mode, deps.webDaemon ?? null);
@@ -96,6 +103,7 @@ export class WebContext {
             {
               mode: this.mode,
               tls: this.tls,
+              tlsPolicy: this.tlsPolicy,
               reloadCommand: this.control.reloadCommand(),
               defaultTls,
               php: {

@@ -31,6 +31,20 @@ export interface WebCertificate {
 }
 export type WebTlsSource = (id: number, db: Db) => Promise<WebCertificate | null>;
 
+/** The SSL area's settings that apply to the web server (given by app.ts). */
+export interface WebTlsPolicy {
+  protocols: string[];
+  weakCiphers: boolean;
+  forwardSecrecy: boolean;
+  sessionCache: boolean;
+  sessionCacheSize: number;
+  sessionTimeout: number;
+  sessionTickets: boolean;
+  ocspStapling: boolean;
+  ocspTimeout: number;
+}
+export type WebTlsPolicySource = (db: Db) => Promise<WebTlsPolicy>;
+
 /** Certificates written for the sites (relative to the Apache folder: the check tree finds them too). */
 export const CERT_DIR = 'mailroom-certs';
 const certFiles = (domain: string) => ({
@@ -46,6 +60,8 @@ export const DEFAULT_CERT = {
 export interface WebRenderContext {
   mode: ApacheMode;
   tls: WebTlsSource | null;
+  /** The SSL settings for Apache's SSL directives (null: Apache's own defaults with old protocols off). */
+  tlsPolicy?: WebTlsPolicySource | null;
   /** The command logrotate runs after rotating. */
   reloadCommand: string;
   /** Whether the HTTPS catch-all's self-signed certificate exists (made once, outside the pipeline). */
@@ -157,6 +173,7 @@ export async function renderWeb(
   const settings = await readWebSettings(db);
   const rows = await allVhosts(db);
   const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set());
+  if (hosts.httpsPorts.length && ctx.tlsPolicy) hosts.tlsPolicy = await ctx.tlsPolicy(db);
   const files: ApplyFile[] = [];
   const remove: string[] = [];
   const probes = new Map<string, VhostProbe>();
