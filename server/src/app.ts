@@ -196,7 +196,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     // The SSL settings that apply to the web server reach Apache through the web apply.
     // A refusal is recorded as the web target's outcome (Retry on the dashboard); the save stands.
     reapplyWeb: async () => {
-      await web?.ctx.applyAll().catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
+      await web?.ctx
+        .applyServerWide()
+        .catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
     },
   });
   const dns = registerDns(app, deps, {

@@ -79,9 +79,18 @@ async function passwdIds(user: string): Promise<{ uid: number; gid: number } | n
  * The system user a site's files and PHP pool belong to (made once with `useradd --system`, its
  * own group, no home, no shell). Only as root; answers its ids.
  */
+const known = new Map<string, { uid: number; gid: number }>();
+
 export async function ensureSiteUser(host: Host, name: string): Promise<{ uid: number; gid: number } | null> {
+  // Site users are never removed by Mailroom: one look at /etc/passwd per name (a full render of a
+  // thousand sites does not read it a thousand times).
+  const cached = known.get(name);
+  if (cached) return cached;
   const have = await passwdIds(name);
-  if (have) return have;
+  if (have) {
+    known.set(name, have);
+    return have;
+  }
   const res = await host.run('/usr/sbin/useradd', [
     '--system',
     '--user-group',
@@ -96,6 +105,7 @@ export async function ensureSiteUser(host: Host, name: string): Promise<{ uid: n
   ]);
   const made = await passwdIds(name);
   if (!made) throw new Error(`useradd ${name}: ${`${res.stdout}${res.stderr}`.trim()}`);
+  known.set(name, made);
   return made;
 }
 

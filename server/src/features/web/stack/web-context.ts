@@ -150,6 +150,11 @@ export class WebContext {
     });
   }
 
+  /** Applies the server-wide files only (the SSL area's TLS policy changed): no host is re-rendered. */
+  applyServerWide(): Promise<ApplyReport<undefined>> {
+    return this.apply<undefined>({ only: () => [] });
+  }
+
   /** Applies the saved state of every host again (start, Retry). */
   applyAll(): Promise<ApplyReport<undefined>> {
     return this.apply<undefined>({});
