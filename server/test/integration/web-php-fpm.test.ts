@@ -172,6 +172,40 @@ describe.skipIf(!haveApache || !haveFpm || !root)(
       const off = await request(httpPort, 'php-b.example.com', { path: '/index.php' });
       expect(off.body).not.toContain('"user"');
 
+      // A pool php-fpm8.2 -t refuses (its user was removed by hand) is refused with its words; the
+      // last good pool stays in place and nothing is saved.
+      const poolA = t.deps.host.path('/etc/php/8.2/fpm/pool.d/mailroom-php-a.example.com.conf');
+      const goodPool = readFileSync(poolA, 'utf8');
+      execFileSync('userdel', [a.siteUser]);
+      try {
+        const cur2 = (await call('GET', 'web/vhosts/php-a.example.com')).json<Record<string, unknown>>();
+        const bad = await call(
+          'POST',
+          'web/vhosts/update/php-a.example.com',
+          Object.fromEntries(
+            Object.entries({ ...cur2, phpMemoryLimit: '200M' }).filter(
+              ([k]) => !['id', 'lastModified', 'traffic', 'responseTime', 'siteUser', 'live'].includes(k),
+            ),
+          ),
+        );
+        expect(bad.statusCode, bad.body).toBe(422);
+        expect(bad.body).toContain(`cannot get uid for user '${a.siteUser}'`);
+        expect(readFileSync(poolA, 'utf8')).toBe(goodPool);
+        expect(
+          (await call('GET', 'web/vhosts/php-a.example.com')).json<{ phpMemoryLimit: string }>()
+            .phpMemoryLimit,
+        ).toBe('160M');
+      } finally {
+        execFileSync('useradd', [
+          '--system',
+          '--user-group',
+          '--no-create-home',
+          '--shell',
+          '/usr/sbin/nologin',
+          a.siteUser,
+        ]);
+      }
+
       await t.app.close();
       expect(isAlive(pid)).toBe(false);
     }, 60_000);
