@@ -43,7 +43,8 @@ import {
 import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
-import { registerWeb } from './features/web/web.module.ts';
+import { registerWeb, type WebHandle } from './features/web/web.module.ts';
+import { registerBackupSource } from './features/system/backup-sources.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
 import { startSystemLive } from './features/system/system-live.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
@@ -190,6 +191,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // SSL serves the mail stack its certificate and TLS policy; mail tells SSL its host name and
   // re-applies when the served certificate changes. Wired here so neither imports the other.
   let mail: MailHandle | null = null;
+  let web: WebHandle | null = null;
   const mailHandle = () => {
     if (!mail) throw new Error('the mail area is not registered yet');
     return mail;
@@ -198,6 +200,13 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     mailHostname: () => mailHandle().hostname(),
     reapplyMail: () => mailHandle().reapply(),
     mailFallback: () => mailHandle().fallbackCertificate(),
+    // The SSL settings that apply to the web server reach Apache through the web apply.
+    // A refusal is recorded as the web target's outcome (Retry on the dashboard); the save stands.
+    reapplyWeb: async () => {
+      await web?.ctx
+        .applyServerWide()
+        .catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
+    },
   });
   const dns = registerDns(app, deps, {
     mailFacts: () => listMailDnsFacts(deps.database.db),
@@ -206,7 +215,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   deps.dnsChallenges ??= dns.challenges;
   registerAcme(app, deps);
   // Web hosting serves the SSL area's certificates; handed over here so neither imports the other.
-  registerWeb(app, deps, { tls: ssl.webTls });
+  web = registerWeb(app, deps, { tls: ssl.webTls, tlsPolicy: ssl.webPolicy });
+  // The sites with Enable Backup are part of the system backups (same job, schedule, retention).
+  registerBackupSource(deps.host, 'web', web.backupPaths);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
   // password, quota or status change); only zones whose text changed are rewritten.
   mail = registerMail(app, deps, {

@@ -102,6 +102,7 @@ export const webMessages = {
   certificateNotFound: 'The chosen certificate was not found in the SSL area',
   certificateNotCovering: (names: readonly string[]) => `The certificate does not cover ${names.join(', ')}`,
   certificateKeyMismatch: 'The certificate does not match its private key',
+  certificateFileUnreadable: (path: string) => `No readable PEM certificate or key at ${path}`,
   certificateRequired: 'Choose a certificate from the SSL area, or give the certificate and key paths',
   sslRequiredForRedirect: 'Redirect HTTP to HTTPS needs SSL enabled',
   directiveForbidden: (line: number, what: string) =>

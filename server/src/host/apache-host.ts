@@ -285,6 +285,15 @@ export async function removeSiteFolder(host: Host, systemPath: string): Promise<
   await fs.rm(host.path(systemPath), { recursive: true, force: true });
 }
 
+/** A file of the machine itself (a certificate given by path: Apache reads it as given), or null. */
+export async function readMachineFile(p: string): Promise<string | null> {
+  try {
+    return await fs.readFile(p, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 /** Whether a file exists on the machine itself (modules, programs): not mapped under the host root. */
 export async function machineFileExists(p: string): Promise<boolean> {
   try {

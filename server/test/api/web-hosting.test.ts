@@ -1,4 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { makeCert } from '../ssl-certs.ts';
 import { WEB_SETTINGS_DEFAULTS } from '@mailroom/contract/web/settings';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
@@ -349,7 +352,12 @@ describe.each(dialects())('web hosting API on %s', (dialect) => {
     expect(c.rateLimitModule.name).toBe('security2');
     expect(c.mode).toBe('local');
     expect(c.phpVersions.find((p: { version: string }) => p.version === '7.4').installed).toBe(false);
-    expect(c.vhostFields.enablePhp).toMatch(/PHP-FPM pools per site are not built yet/);
+    // PHP runs through the sites' pools: the fields are enabled when a PHP-FPM is installed.
+    const anyPhp = c.phpVersions.some((p: { installed: boolean }) => p.installed);
+    expect(c.vhostFields.enablePhp).toBeUndefined();
+    if (anyPhp) expect(c.vhostFields.phpVersion).toBeUndefined();
+    else expect(c.vhostFields.phpVersion).toMatch(/No PHP-FPM is installed/);
+    expect(d.status[1].state).toBe(anyPhp ? 'unmanaged' : 'not-installed');
   });
 
   it('domain administrators see and change only their domains’ virtual hosts', async () => {
@@ -374,5 +382,55 @@ describe.each(dialects())('web hosting API on %s', (dialect) => {
     expect((await asDa('GET', 'web/domains')).json().map((d: { domain: string }) => d.domain)).toEqual([
       'own.example.com',
     ]);
+  });
+
+  it('a certificate given by path is checked like a picked one: names covered, key matching, readable', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-certpath-'));
+    try {
+      const good = await makeCert({ cn: 'bypath.example.com', names: ['bypath.example.com'] });
+      const other = await makeCert({ cn: 'other.example.org', names: ['other.example.org'] });
+      const file = (name: string, text: string) => {
+        writeFileSync(path.join(dir, name), text, { mode: 0o600 });
+        return path.join(dir, name);
+      };
+      const cert = file('good.crt', good.pem);
+      const key = file('good.key', good.keyPem);
+      const otherCert = file('other.crt', other.pem);
+      const otherKey = file('other.key', other.keyPem);
+      const ssl = (c: string, k: string) => ({
+        sslEnabled: true,
+        sslCertificateId: null,
+        sslCertificate: c,
+        sslPrivateKey: k,
+      });
+      let res = await add('bypath.example.com', ssl(otherCert, otherKey));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(firstDetail(res)).toEqual({
+        field: 'sslCertificate',
+        message: 'The certificate does not cover bypath.example.com',
+      });
+      res = await add('bypath.example.com', ssl(cert, otherKey));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(firstDetail(res)).toEqual({
+        field: 'sslCertificate',
+        message: 'The certificate does not match its private key',
+      });
+      res = await add('bypath.example.com', ssl(path.join(dir, 'missing.crt'), key));
+      expect(res.statusCode, res.body).toBe(400);
+      expect(firstDetail(res)).toEqual({
+        field: 'sslCertificate',
+        message: `No readable PEM certificate or key at ${path.join(dir, 'missing.crt')}`,
+      });
+      expect(
+        existsSync(t.deps.host.path('/etc/apache2/sites-available/mailroom-bypath.example.com.conf')),
+      ).toBe(false);
+      res = await add('bypath.example.com', ssl(cert, key));
+      expect(res.statusCode, res.body).toBe(200);
+      expect(
+        (await call('POST', 'web/vhosts/remove/bypath.example.com', { keepFiles: false })).statusCode,
+      ).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

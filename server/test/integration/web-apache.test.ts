@@ -168,6 +168,38 @@ describe.skipIf(!haveApache)('Apache from Mailroom’s rendered files (local mod
     ).toBeUndefined();
   });
 
+  it('the SSL settings that apply to the web server reach Apache: TLS 1.2 switched off is refused (openssl s_client)', async () => {
+    const handshake = (version: '-tls1_2' | '-tls1_3') => {
+      try {
+        execFileSync(
+          'openssl',
+          ['s_client', '-connect', `127.0.0.1:${httpsPort}`, '-servername', 'alpha.example.com', version],
+          { input: '', stdio: ['pipe', 'pipe', 'pipe'], timeout: 10_000 },
+        );
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(handshake('-tls1_2')).toBe(true);
+    const save = async (patch: object) => {
+      const cur = (await call('GET', 'ssl/settings')).json<{ settings: object; version: number }>();
+      const res = await call('POST', 'ssl/settings', {
+        settings: { ...cur.settings, ...patch },
+        version: cur.version,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    await save({ enableTls12: false, enableTls13: true, maximumTlsVersion: '1.3' });
+    expect(readFileSync(path.join(root(), 'etc/apache2/conf-available/zz-mailroom.conf'), 'utf8')).toContain(
+      'SSLProtocol -all +TLSv1.3\n',
+    );
+    expect(handshake('-tls1_2')).toBe(false);
+    expect(handshake('-tls1_3')).toBe(true);
+    await save({ enableTls12: true });
+    expect(handshake('-tls1_2')).toBe(true);
+  });
+
   it('refuses a certificate that does not cover the names before anything is applied', async () => {
     const other = await storeCertificate(['other.example.net']);
     const res = await call('POST', 'web/vhosts/add', {

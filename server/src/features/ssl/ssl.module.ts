@@ -14,7 +14,7 @@ import { mailTlsSource } from './mail-tls.ts';
 import { startRenewalScheduler } from './renewal-scheduler.ts';
 import type { CertificateUsage, SslContext } from './ssl-context.ts';
 import { registerSslRoutes, type SslRouteOptions } from './ssl.routes.ts';
-import { webTlsSource, type WebTls } from './web-tls.ts';
+import { webTlsPolicySource, webTlsSource, type WebTls, type WebTlsPolicy } from './web-tls.ts';
 
 export interface SslOptions extends SslRouteOptions {
   /** Start the auto-renewal scheduler (off in tests that drive `renewalCheck` themselves). */
@@ -26,6 +26,8 @@ export interface SslHandle {
   mailTls: MailTlsSource<Kysely<Database>>;
   /** For the web area: a stored certificate (PEMs, names) for a virtual host. */
   webTls: (id: number, db: Kysely<Database>) => Promise<WebTls | null>;
+  /** For the web area: the SSL settings that apply to Apache (protocols, ciphers, sessions, OCSP). */
+  webPolicy: (db: Kysely<Database>) => Promise<WebTlsPolicy>;
   ctx: SslContext;
   /** Renew SSL Certificates for the bulk operations (issue 21). */
   bulkOperations: BulkOperationHandler[];
@@ -70,6 +72,7 @@ export function registerSsl(app: FastifyInstance, deps: AppDeps, opts: SslOption
   return {
     mailTls: mailTlsSource(vault),
     webTls: webTlsSource(vault),
+    webPolicy: webTlsPolicySource(),
     ctx,
     bulkOperations: sslBulkOperations(ctx),
     registerUsage: (u) => ctx.usages.register(u),

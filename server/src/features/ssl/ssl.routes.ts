@@ -41,6 +41,8 @@ export interface SslRouteOptions {
   mailHostname: () => Promise<string>;
   /** Re-applies the mail stack (its TLS files and policy come from `SslHandle.mailTls`). */
   reapplyMail: () => Promise<void>;
+  /** Re-applies the web server (its TLS policy comes from `SslHandle.webPolicy`). */
+  reapplyWeb?: () => Promise<void>;
   /** The mail area's self-signed fallback certificate, served when no stored one is (null: none yet). */
   mailFallback?: () => Promise<MailFallbackCertificate | null>;
 }
@@ -118,6 +120,7 @@ export function registerSslRoutes(app: FastifyInstance, ctx: SslContext, opts: S
     await saveSslSettings(db, body.settings, body.version);
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
     await opts.reapplyMail();
+    await opts.reapplyWeb?.();
     return settingsAnswer();
   });
 

@@ -107,9 +107,10 @@ export async function archiveHostFiles(
   host: Host,
   staging: string,
   signal: AbortSignal,
+  extra: readonly string[] = [],
 ): Promise<number | null> {
   const present: string[] = [];
-  for (const p of MANAGED_HOST_PATHS) {
+  for (const p of [...MANAGED_HOST_PATHS, ...extra]) {
     const st = await infoOf(host.path(p));
     if (st && (st.isFile() || st.isDirectory())) present.push(path.relative(host.root, host.path(p)));
   }

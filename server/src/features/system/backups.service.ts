@@ -13,6 +13,7 @@ import { makeFolder, moveFile, sizeOf, sizeOrNull } from '../../host/data-files.
 import { removeOneFile, removeTree } from '../../host/disk-files.ts';
 import { runCommand } from '../../host/run-command.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
+import { backupSourcePaths } from './backup-sources.ts';
 import {
   ARCHIVE_FORMAT,
   appliedMigrations,
@@ -241,7 +242,7 @@ export function backupJob(env: BackupEnv) {
           // The daemon files and keys outside the data folder (system mode): always whole, they are small.
           const hostFiles =
             env.host && hostOutsideData(env.host, env.dataDir)
-              ? await archiveHostFiles(env.host, staging, ctx.signal)
+              ? await archiveHostFiles(env.host, staging, ctx.signal, await backupSourcePaths(env.host))
               : null;
           await ctx.checkpoint();
           ctx.progress({ phase: 'Writing the archive', processed: 2, total: 3 });

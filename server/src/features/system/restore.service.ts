@@ -146,6 +146,43 @@ async function restoreSqlite(
   }
 }
 
+/** Which table references which (the dump's own foreign keys): child -> its parents. */
+async function foreignKeys(dump: string): Promise<Map<string, string[]>> {
+  const { stdout } = await runCommand('pg_restore', ['--section=post-data', '-f', '-', dump]);
+  const out = new Map<string, string[]>();
+  const re =
+    /ALTER TABLE ONLY (?:public\.)?("?[\w]+"?)\s+ADD CONSTRAINT \S+ FOREIGN KEY \([^)]*\) REFERENCES (?:public\.)?("?[\w]+"?)/g;
+  for (const m of stdout.matchAll(re)) {
+    const [child, parent] = [m[1]!.replace(/"/g, ''), m[2]!.replace(/"/g, '')];
+    if (child !== parent) out.set(child, [...(out.get(child) ?? []), parent]);
+  }
+  return out;
+}
+
+/**
+ * pg_restore -L restores in the list's order, and a dump lists table data by name: a table's rows
+ * must come after the rows they reference (web_vhost_names after web_vhosts), or the foreign key
+ * refuses them inside the one transaction. The data lines are reordered parents first.
+ */
+function parentsFirst(lines: string[], parents: Map<string, string[]>): string[] {
+  const tableOf = (l: string) => /TABLE DATA \S+ (\S+) /.exec(l)?.[1] ?? null;
+  const data = lines.filter((l) => tableOf(l) !== null);
+  if (!data.length) return lines;
+  const byTable = new Map(data.map((l) => [tableOf(l)!, l]));
+  const ordered: string[] = [];
+  const seen = new Set<string>();
+  const visit = (t: string) => {
+    if (seen.has(t)) return;
+    seen.add(t);
+    for (const p of parents.get(t) ?? []) visit(p);
+    const l = byTable.get(t);
+    if (l) ordered.push(l);
+  };
+  for (const l of data) visit(tableOf(l)!);
+  let i = 0;
+  return lines.map((l) => (tableOf(l) !== null ? ordered[i++]! : l));
+}
+
 async function restorePostgres(
   database: DatabaseHandle,
   dump: string,
@@ -166,10 +203,10 @@ async function restorePostgres(
   const list = path.join(scratch, 'restore.list');
   await writeTextFile(
     list,
-    stdout
-      .split('\n')
-      .filter((l) => l.startsWith(';') || keep(l))
-      .join('\n'),
+    parentsFirst(
+      stdout.split('\n').filter((l) => l.startsWith(';') || keep(l)),
+      await foreignKeys(dump),
+    ).join('\n'),
   );
   // The data script can be large (a million rows): streamed to a file, never held in memory.
   const script = path.join(scratch, 'restore.sql');

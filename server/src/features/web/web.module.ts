@@ -5,6 +5,7 @@ import type { Host } from '../../host/host.ts';
 import type { SupervisorOptions } from '../../host/supervisor.ts';
 import { APACHE_PATHS } from './stack/apache-layout.ts';
 import { rollUpAccessLog } from './stats/log-rollup.service.ts';
+import { phpLocalMain } from './php/php-layout.ts';
 
 const ROLLUP_INTERVAL_MS = 30_000;
 import type { AppDeps } from '../../app-deps.ts';
@@ -12,13 +13,15 @@ import { registerRetry } from '../../apply/retry-registry.ts';
 import { WebSettingsService } from './settings/web-settings.service.ts';
 import { WEB_TARGET } from './stack/apache-target.ts';
 import { WebContext } from './stack/web-context.ts';
-import type { WebTlsSource } from './stack/web-render.ts';
+import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerWebRoutes } from './web.routes.ts';
 import { VhostService } from './vhosts/vhost.service.ts';
 
 export interface WebOptions {
   /** The SSL area's certificates for the sites (wired in app.ts; the features do not import each other). */
   tls?: WebTlsSource | null;
+  /** The SSL area's settings that apply to the web server (wired in app.ts). */
+  tlsPolicy?: WebTlsPolicySource | null;
 }
 
 /** Apache under Mailroom's supervisor, for main.ts (local mode as root; null otherwise or when missing). */
@@ -40,13 +43,23 @@ export function localApacheDaemon(
   );
 }
 
+/** Local mode: the PHP-FPM master of each version a site uses (its main file rendered) runs. */
+async function startPhpMasters(ctx: WebContext): Promise<void> {
+  const versions: string[] = [];
+  for (const v of (await ctx.php.installed()).keys())
+    if ((await ctx.deps.host.readFile(phpLocalMain(v))) !== null) versions.push(v);
+  if (versions.length) await ctx.php.reload(versions);
+}
+
 export interface WebHandle {
   ctx: WebContext;
+  /** The document roots of the sites with Enable Backup (system paths), for the system backups. */
+  backupPaths: () => Promise<string[]>;
 }
 
 /** Web hosting (issue 19): virtual hosts and Apache as a target of the one apply pipeline. */
 export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOptions = {}): WebHandle {
-  const ctx = new WebContext(deps, opts.tls ?? null);
+  const ctx = new WebContext(deps, opts.tls ?? null, opts.tlsPolicy ?? null);
   const vhosts = new VhostService(ctx);
   const settings = new WebSettingsService(ctx);
   registerRetry(deps, WEB_TARGET, async () => (await ctx.applyAll()).outcome);
@@ -67,9 +80,13 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
         .applyAll()
         .catch((err: unknown) => app.log.error({ err }, 'web: the startup render failed'))
         .then(() => daemon.start())
+        .then(() => startPhpMasters(ctx))
         .catch((err: unknown) => app.log.error({ err }, 'web: Apache did not start'));
     });
-    app.addHook('onClose', async () => daemon.close());
+    app.addHook('onClose', async () => {
+      await ctx.php.close();
+      await daemon.close();
+    });
   }
-  return { ctx };
+  return { ctx, backupPaths: () => vhosts.backupPaths() };
 }

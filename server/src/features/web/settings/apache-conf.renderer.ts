@@ -9,6 +9,7 @@ import {
   type VhostProbe,
 } from '../vhosts/vhost-file.renderer.ts';
 import { createHash } from 'node:crypto';
+import type { WebTlsPolicy } from '../stack/web-render.ts';
 
 /** What the server-wide files need to know about the hosts. */
 export interface HostsSummary {
@@ -16,6 +17,10 @@ export interface HostsSummary {
   httpPorts: number[];
   httpsPorts: number[];
   anyRateLimit: boolean;
+  /** Installed PHP versions some host runs through PHP-FPM (mod_proxy_fcgi is loaded then). */
+  phpVersions?: string[];
+  /** The SSL area's settings that apply to the web server. */
+  tlsPolicy?: WebTlsPolicy | null;
   /** A default certificate for the HTTPS catch-all (unknown names never get a site's certificate). */
   defaultTls: { certificateFile: string; keyFile: string } | null;
 }
@@ -53,6 +58,7 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   m.push('filter', 'deflate', 'expires');
   if (s.enableCompression && s.enableBrotli) m.push('brotli');
   if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl');
+  if (hosts.phpVersions?.length) m.push('proxy', 'proxy_fcgi');
   if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
     m.push('unique_id', 'security2');
   return m;
@@ -153,12 +159,44 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;
-  if (hosts.httpsPorts.length) {
-    out += `SSLSessionCache "shmcb:${p(APACHE_PATHS.runDir)}/mailroom_ssl_scache(512000)"\n`;
-    out += 'SSLProtocol all -SSLv3 -TLSv1 -TLSv1.1\n';
-  }
+  if (hosts.httpsPorts.length) out += tlsDirectives(hosts.tlsPolicy ?? null, p(APACHE_PATHS.runDir));
   if (s.enableCustomDirectives && s.customDirectives.trim()) {
     out += '# Custom Directives\n' + indentDirectives(s.customDirectives, '') + '\n';
+  }
+  return out;
+}
+
+/** Cipher lists: forward secrecy only (ECDHE/DHE), or any strong suite, or medium ones too. */
+export function cipherSuite(t: WebTlsPolicy): string {
+  if (t.forwardSecrecy)
+    return `ECDHE+AESGCM:ECDHE+CHACHA20:DHE+AESGCM:DHE+CHACHA20${t.weakCiphers ? ':ECDHE+AES:DHE+AES' : ''}:!aNULL:!eNULL:!MD5`;
+  return `HIGH${t.weakCiphers ? ':MEDIUM' : ''}:!aNULL:!eNULL:!MD5`;
+}
+
+/**
+ * The SSL settings of the SSL area that apply to the web server: protocols (the versions switched
+ * on between the minimum and the maximum), ciphers with the server's order, the session cache and
+ * tickets, OCSP stapling. Without them: Apache's defaults with the old protocols off.
+ */
+export function tlsDirectives(t: WebTlsPolicy | null, runDir: string): string {
+  if (!t)
+    return `SSLSessionCache "shmcb:${runDir}/mailroom_ssl_scache(512000)"\nSSLProtocol all -SSLv3 -TLSv1 -TLSv1.1\n`;
+  let out = '# TLS: the SSL settings that apply to the web server (SSL area).\n';
+  out += `SSLProtocol -all ${t.protocols.map((p) => `+${p}`).join(' ')}\n`;
+  out += `SSLCipherSuite ${cipherSuite(t)}\n`;
+  out += 'SSLHonorCipherOrder on\n';
+  if (t.sessionCache) {
+    // About 512 bytes a session in Apache's shared cache.
+    out += `SSLSessionCache "shmcb:${runDir}/mailroom_ssl_scache(${Math.max(64_000, t.sessionCacheSize * 512)})"\n`;
+    out += `SSLSessionCacheTimeout ${t.sessionTimeout}\n`;
+  } else out += 'SSLSessionCache none\n';
+  out += `SSLSessionTickets ${t.sessionTickets ? 'on' : 'off'}\n`;
+  if (t.ocspStapling) {
+    out += 'SSLUseStapling on\n';
+    out += `SSLStaplingCache "shmcb:${runDir}/mailroom_ssl_stapling(128000)"\n`;
+    out += `SSLStaplingResponderTimeout ${t.ocspTimeout}\n`;
+    // A responder that fails never breaks the handshake.
+    out += 'SSLStaplingReturnResponderErrors off\n';
   }
   return out;
 }

@@ -55,6 +55,13 @@ export const MODULES = {
     package: 'apache2-bin',
     purpose: 'needed by mod_security2',
   },
+  proxy: { name: 'proxy', file: 'proxy', package: 'apache2-bin', purpose: 'PHP through PHP-FPM' },
+  proxy_fcgi: {
+    name: 'proxy_fcgi',
+    file: 'proxy_fcgi',
+    package: 'apache2-bin',
+    purpose: 'PHP through PHP-FPM (FastCGI to each site pool)',
+  },
   security2: {
     name: 'security2',
     file: 'security2',

@@ -9,7 +9,19 @@ import type { Database } from '../../../db/schema.ts';
 import { ApacheControl } from './apache-control.ts';
 import { APACHE_PATHS, APACHE_USER, type ApacheMode } from './apache-layout.ts';
 import { apacheTarget } from './apache-target.ts';
-import { DEFAULT_CERT, renderWeb, type WebRender, type WebTlsSource } from './web-render.ts';
+import {
+  DEFAULT_CERT,
+  renderWeb,
+  type WebRender,
+  type WebTlsPolicySource,
+  type WebTlsSource,
+} from './web-render.ts';
+import { ensureSiteUser } from '../../../host/php-fpm-host.ts';
+import { PhpFpmControl } from '../php/php-fpm-control.ts';
+import { siteUserName } from '../php/php-layout.ts';
+import type { PoolUser } from '../php/php-pool.renderer.ts';
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 type Db = Kysely<Database>;
 
@@ -17,6 +29,8 @@ type Db = Kysely<Database>;
 export class WebContext {
   readonly mode: ApacheMode;
   readonly control: ApacheControl;
+  /** The PHP-FPM masters of the sites' pools. */
+  readonly php: PhpFpmControl;
   private last: WebRender | null = null;
   private readonly target;
   private prepared = false;
@@ -24,10 +38,28 @@ export class WebContext {
   constructor(
     readonly deps: AppDeps,
     readonly tls: WebTlsSource | null,
+    readonly tlsPolicy: WebTlsPolicySource | null = null,
   ) {
     this.mode = ApacheControl.modeOf(deps.host, deps.config);
     this.control = new ApacheControl(deps.host, this.mode, deps.webDaemon ?? null);
-    this.target = apacheTarget(deps.host, this.control, () => this.last);
+    this.php = new PhpFpmControl(deps.host, this.mode, !this.mode.system && deps.webDaemon != null);
+    this.target = apacheTarget(deps.host, this.control, () => this.last, this.php);
+  }
+
+  /**
+   * The Unix user of a site (its files and its PHP pool): `mr-site-<id>`, made with useradd when
+   * Mailroom runs as root; otherwise Mailroom's own user runs everything and there is none.
+   */
+  async siteUser(id: number): Promise<{ name: string; uid: number; gid: number } | null> {
+    if (!isRoot()) return null;
+    const name = siteUserName(id);
+    const ids = await ensureSiteUser(this.deps.host, name);
+    return ids ? { name, ...ids } : null;
+  }
+
+  private async poolUser(id: number): Promise<PoolUser | null> {
+    const u = await this.siteUser(id);
+    return u ? { user: u.name, group: u.name, listenOwner: APACHE_USER } : null;
   }
 
   get db(): Db {
@@ -59,6 +91,7 @@ export class WebContext {
     fieldOf?: (render: WebRender, output: string) => { field: string; line: number | null } | null;
   }): Promise<ApplyReport<T>> {
     const defaultTls = this.prepared ? true : await this.prepare();
+    const installed = new Set((await this.php.installed()).keys());
     let report: ApplyReport<T>;
     try {
       report = await applyChange<T>(this.deps, {
@@ -67,7 +100,18 @@ export class WebContext {
         render: async (db, value) => {
           const r = await renderWeb(
             db,
-            { mode: this.mode, tls: this.tls, reloadCommand: this.control.reloadCommand(), defaultTls },
+            {
+              mode: this.mode,
+              tls: this.tls,
+              tlsPolicy: this.tlsPolicy,
+              reloadCommand: this.control.reloadCommand(),
+              defaultTls,
+              php: {
+                installed,
+                poolUser: (id) => this.poolUser(id),
+                idleUser: isRoot() ? APACHE_USER : null,
+              },
+            },
             { only: opts.only?.(value), removed: opts.removed },
           );
           this.last = r;
@@ -104,6 +148,11 @@ export class WebContext {
       line: hit.line,
       fields: [{ field: hit.field, message }],
     });
+  }
+
+  /** Applies the server-wide files only (the SSL area's TLS policy changed): no host is re-rendered. */
+  applyServerWide(): Promise<ApplyReport<undefined>> {
+    return this.apply<undefined>({ only: () => [] });
   }
 
   /** Applies the saved state of every host again (start, Retry). */

@@ -15,6 +15,9 @@ import { readWebSettings } from '../settings/web-settings.repository.ts';
 import { allVhosts, rowValues, type VhostRow } from '../vhosts/vhost.repository.ts';
 import { renderVhost, type VhostProbe, type VhostRenderInput } from '../vhosts/vhost-file.renderer.ts';
 import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } from './apache-layout.ts';
+import { PHP_VERSIONS } from '@mailroom/contract/web/vhosts';
+import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
+import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
 
 type Db = Kysely<Database>;
 
@@ -27,6 +30,20 @@ export interface WebCertificate {
   fingerprint: string;
 }
 export type WebTlsSource = (id: number, db: Db) => Promise<WebCertificate | null>;
+
+/** The SSL area's settings that apply to the web server (given by app.ts). */
+export interface WebTlsPolicy {
+  protocols: string[];
+  weakCiphers: boolean;
+  forwardSecrecy: boolean;
+  sessionCache: boolean;
+  sessionCacheSize: number;
+  sessionTimeout: number;
+  sessionTickets: boolean;
+  ocspStapling: boolean;
+  ocspTimeout: number;
+}
+export type WebTlsPolicySource = (db: Db) => Promise<WebTlsPolicy>;
 
 /** Certificates written for the sites (relative to the Apache folder: the check tree finds them too). */
 export const CERT_DIR = 'mailroom-certs';
@@ -43,10 +60,19 @@ export const DEFAULT_CERT = {
 export interface WebRenderContext {
   mode: ApacheMode;
   tls: WebTlsSource | null;
+  /** The SSL settings for Apache's SSL directives (null: Apache's own defaults with old protocols off). */
+  tlsPolicy?: WebTlsPolicySource | null;
   /** The command logrotate runs after rotating. */
   reloadCommand: string;
   /** Whether the HTTPS catch-all's self-signed certificate exists (made once, outside the pipeline). */
   defaultTls: boolean;
+  /** PHP-FPM: the installed versions, and who a site's pool runs as (its own user, made as root). */
+  php?: {
+    installed: ReadonlySet<string>;
+    poolUser: (id: number) => Promise<PoolUser | null>;
+    /** The local master's own idle pool user (null: Mailroom's user). */
+    idleUser: string | null;
+  } | null;
 }
 
 /** What a render says beside its files: the probes of each file and where custom directives start. */
@@ -57,20 +83,23 @@ export interface WebRender extends RenderSet {
   settings: WebServerSettings;
 }
 
-function summary(rows: VhostRow[], defaultTls: boolean): HostsSummary {
+function summary(rows: VhostRow[], defaultTls: boolean, php: ReadonlySet<string>): HostsSummary {
   const http = new Set<number>();
   const https = new Set<number>();
   let anyRateLimit = false;
+  const phpVersions = new Set<string>();
   for (const r of rows) {
     const v = rowValues(r);
     http.add(v.port);
     if (v.sslEnabled) https.add(v.sslPort ?? 443);
     if (v.enableRateLimiting) anyRateLimit = true;
+    if (v.enablePhp && php.has(v.phpVersion)) phpVersions.add(v.phpVersion);
   }
   return {
     httpPorts: [...http],
     httpsPorts: [...https],
     anyRateLimit,
+    phpVersions: [...phpVersions].sort(),
     defaultTls:
       defaultTls && https.size
         ? { certificateFile: CERT_DIR + '/_default.crt', keyFile: CERT_DIR + '/_default.key' }
@@ -113,7 +142,22 @@ async function hostInput(
       };
     }
   }
-  return { input: { id: Number(row.id), values: v, tls }, fingerprint };
+  let php: VhostRenderInput['php'] = null;
+  if (v.enablePhp) {
+    if (ctx.php?.installed.has(v.phpVersion)) {
+      const user = await ctx.php.poolUser(Number(row.id));
+      files.push({ path: phpPoolPath(v.phpVersion, v.domain), content: renderPool(v, user, ctx.mode) });
+      php = { socket: ctx.mode.hostPath(phpSocket(v.domain)) };
+    } else php = { missing: v.phpVersion };
+  }
+  return { input: { id: Number(row.id), values: v, tls, php }, fingerprint };
+}
+
+/** The pool files a host may have left under the versions it does not use now. */
+function stalePools(v: { domain: string; enablePhp: boolean; phpVersion: string } | null, domain: string) {
+  return PHP_VERSIONS.filter((ver) => !v || !v.enablePhp || ver !== v.phpVersion).map((ver) =>
+    phpPoolPath(ver, domain),
+  );
 }
 
 /**
@@ -128,14 +172,17 @@ export async function renderWeb(
 ): Promise<WebRender> {
   const settings = await readWebSettings(db);
   const rows = await allVhosts(db);
-  const hosts = summary(rows, ctx.defaultTls);
+  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set());
+  if (hosts.httpsPorts.length && ctx.tlsPolicy) hosts.tlsPolicy = await ctx.tlsPolicy(db);
   const files: ApplyFile[] = [];
+  const remove: string[] = [];
   const probes = new Map<string, VhostProbe>();
   const customLines: WebRender['customLines'] = new Map();
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
     const { input, fingerprint } = await hostInput(db, ctx, row, files);
+    if (wanted) remove.push(...stalePools(input.values, row.domain));
     const r = renderVhost(input, ctx.mode);
     files.push(...r.files);
     probes.set(siteAvailablePath(row.domain), {
@@ -159,8 +206,15 @@ export async function renderWeb(
     path: `${APACHE_PATHS.sitesEnabled}/${APACHE_PATHS.defaultSite}`,
     content: `Include ${rel(`${APACHE_PATHS.sitesAvailable}/${APACHE_PATHS.defaultSite}`)}\n`,
   });
-  if (!ctx.mode.system) files.push({ path: APACHE_PATHS.main, content: renderLocalMain(ctx.mode) });
-  const remove: string[] = [];
+  if (!ctx.mode.system) {
+    files.push({ path: APACHE_PATHS.main, content: renderLocalMain(ctx.mode) });
+    // The local PHP-FPM masters, one per version a site uses (kept once made: the master stays valid).
+    for (const ver of hosts.phpVersions ?? [])
+      files.push({
+        path: phpLocalMain(ver),
+        content: renderLocalFpmMain(ver, ctx.mode, ctx.php?.idleUser ?? null),
+      });
+  }
   if (settings.logRotate)
     files.push({
       path: APACHE_PATHS.logrotate,
@@ -170,6 +224,7 @@ export async function renderWeb(
   for (const domain of opts.removed ?? []) {
     const f = certFiles(domain);
     remove.push(siteAvailablePath(domain), siteEnabledPath(domain), f.cert, f.key, f.chain);
+    remove.push(...stalePools(null, domain));
   }
   return { files, remove, probes, customLines, defaultProbe: def.probe, settings };
 }

@@ -9,9 +9,11 @@ import type { WebContext } from '../stack/web-context.ts';
 import { allowedRoots } from '../vhosts/vhost.service.ts';
 
 const PHP_REASON =
-  'PHP-FPM pools per site are not built yet: PHP files are served as files, not run. The value is kept for when they are.';
+  "Server-wide PHP defaults are not applied yet: each virtual host's own PHP fields set its PHP-FPM pool. The value is kept for when they are.";
+const NO_PHP_REASON =
+  'No PHP-FPM is installed on this server (Debian package php8.2-fpm): PHP scripts are refused, never sent as text.';
 const BACKUP_REASON =
-  'Site backups are not part of the system backups yet; the value is kept for when they are.';
+  "A site with Enable Backup is archived with every system backup, on the system backups' schedule and retention (System → Backups); a schedule per site is not built yet. The value is kept for when it is.";
 
 async function installed(key: ModuleKey): Promise<boolean> {
   return machineFileExists(modulePath(MODULES[key]));
@@ -68,24 +70,23 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
       purpose: MODULES[k].purpose,
     })),
   );
-  const phpVersions = await Promise.all(
-    PHP_VERSIONS.map(async (v) => {
-      const program = `/usr/sbin/php-fpm${v}`;
-      const ok = await machineFileExists(program);
-      return { version: v, installed: ok, program: ok ? program : null };
-    }),
-  );
+  const installedPhp = await ctx.php.installed();
+  const phpVersions = PHP_VERSIONS.map((v) => ({
+    version: v,
+    installed: installedPhp.has(v),
+    program: installedPhp.get(v) ?? null,
+  }));
   const vhostFields: Record<string, string> = {};
-  for (const f of [
-    'enablePhp',
-    'phpVersion',
-    'phpMemoryLimit',
-    'phpMaxExecutionTime',
-    'phpUploadMaxFilesize',
-    'phpPostMaxSize',
-  ])
-    vhostFields[f] = PHP_REASON;
-  for (const f of ['enableBackup', 'backupFrequency', 'backupRetention']) vhostFields[f] = BACKUP_REASON;
+  if (!installedPhp.size)
+    for (const f of [
+      'phpVersion',
+      'phpMemoryLimit',
+      'phpMaxExecutionTime',
+      'phpUploadMaxFilesize',
+      'phpPostMaxSize',
+    ])
+      vhostFields[f] = NO_PHP_REASON;
+  for (const f of ['backupFrequency', 'backupRetention']) vhostFields[f] = BACKUP_REASON;
   const security = modules.find((m) => m.name === 'security2');
   if (!security?.installed) {
     const why = webMessages.moduleMissing('mod_security2', MODULES.security2.package);

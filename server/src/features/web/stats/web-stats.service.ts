@@ -59,21 +59,25 @@ export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
   await rollUpAccessLog(ctx.deps).catch(() => undefined);
   const figures = await figuresSince(db, Math.floor(Date.now() / 60_000) - DAY_MINUTES);
   const total = figures.get('') ?? { requests: 0, errors: 0, durationUs: 0 };
-  const [counts, apache, dbUp, outcome, audit, top] = await Promise.all([
+  const [counts, apache, dbUp, outcome, audit, top, php] = await Promise.all([
     vhostCounts(db),
     ctx.control.state(),
     databaseAnswers(db),
     readOutcome(db, WEB_TARGET),
     recentWebAudit(db, WEB_DASHBOARD_ACTIVITY),
     listVhostRows(db, { limit: WEB_DASHBOARD_VHOSTS, sort: '-lastModified' }, null),
+    ctx.php.states(),
   ]);
+  const fpm = php.find((p) => p.state === 'running') ?? php[0] ?? null;
   const status: WebServiceStatus[] = [
     { name: 'Web Server', state: apache.state, detail: apache.detail, pid: apache.pid, since: null },
     {
       name: 'PHP',
-      state: 'unmanaged',
-      detail: 'PHP-FPM pools per site are not built yet; PHP files are not run.',
-      pid: null,
+      state: fpm ? fpm.state : 'not-installed',
+      detail: fpm
+        ? php.map((p) => `PHP ${p.version}: ${p.detail}`).join(' ')
+        : 'No PHP-FPM is installed (Debian package php8.2-fpm).',
+      pid: fpm?.pid ?? null,
       since: null,
     },
     {

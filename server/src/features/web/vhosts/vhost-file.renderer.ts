@@ -15,6 +15,8 @@ export interface VhostRenderInput {
   values: VirtualHostValues;
   /** The certificate files to serve (SSL area certificate written beside the site, or the paths given). */
   tls: { certificateFile: string; keyFile: string; chainFile: string | null } | null;
+  /** PHP: the site pool's socket, or the version asked for when it is not installed (absent: no PHP). */
+  php?: { socket: string } | { missing: string } | null;
 }
 
 /** What the probe asks of one rendered host after a reload. */
@@ -106,6 +108,7 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
     out += '  ExpiresActive On\n';
     out += `  ExpiresDefault "access plus ${v.cacheExpiry} seconds"\n`;
   }
+  out += phpLines(h);
   if (tls && h.tls) {
     out += '  SSLEngine on\n';
     out += `  SSLCertificateFile ${q(h.tls.certificateFile)}\n`;
@@ -123,6 +126,17 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   out += '    </RequireAll>\n';
   out += '  </Directory>\n';
   return out;
+}
+
+/**
+ * PHP through the site's own PHP-FPM pool (mod_proxy_fcgi); a version that is not installed never
+ * serves the scripts' source: .php is refused until it is.
+ */
+function phpLines(h: VhostRenderInput): string {
+  if (!h.php) return '';
+  if ('missing' in h.php)
+    return `  # PHP ${h.php.missing} is not installed: scripts are refused, never sent as text.\n  <FilesMatch "\\.php$">\n    Require all denied\n  </FilesMatch>\n`;
+  return `  <FilesMatch "\\.php$">\n    SetHandler "proxy:unix:${h.php.socket}|fcgi://localhost"\n  </FilesMatch>\n`;
 }
 
 export interface RenderedVhost {

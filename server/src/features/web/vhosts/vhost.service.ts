@@ -7,7 +7,16 @@ import {
   webMessages,
 } from '@mailroom/contract/web/vhosts';
 import { formatInvalid } from '@mailroom/contract/web/fields';
-import { ensureSiteFolder, removeSiteFolder, resolveExisting, userIds } from '../../../host/apache-host.ts';
+import os from 'node:os';
+import {
+  ensureSiteFolder,
+  readMachineFile,
+  removeSiteFolder,
+  resolveExisting,
+  userIds,
+} from '../../../host/apache-host.ts';
+import { secureSiteFolder } from '../../../host/php-fpm-host.ts';
+import { siteUserName } from '../php/php-layout.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
@@ -18,6 +27,7 @@ import type { WebContext } from '../stack/web-context.ts';
 import { siteAvailablePath } from '../stack/apache-layout.ts';
 import { dayFigures, vhostFigures } from '../stats/web-stats.service.ts';
 import {
+  allVhosts,
   deleteVhost,
   findByDomain,
   insertVhost,
@@ -29,6 +39,8 @@ import {
   type VhostRow,
   hostNames,
 } from './vhost.repository.ts';
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** Characters Apache would read as quoting, escapes or variables: refused in a document root. */
 const UNSAFE_PATH = /["\\$`]/;
@@ -73,17 +85,56 @@ async function checkHost(ctx: WebContext, v: VirtualHostValues, exceptId: number
     if (!ctx.tls) throw fieldError('sslCertificateId', webMessages.certificateNotFound);
     const c = await ctx.tls(v.sslCertificateId, ctx.db);
     if (!c) throw fieldError('sslCertificateId', webMessages.certificateNotFound);
-    const names = hostNames(v);
-    const uncovered = names.filter((n) => !c.names.some((p) => covers(p, n)));
-    if (uncovered.length) throw fieldError('sslCertificateId', webMessages.certificateNotCovering(uncovered));
-    let match = false;
+    checkCertificate('sslCertificateId', c.certificatePem, c.keyPem, hostNames(v), c.names);
+  } else if (v.sslEnabled && v.sslCertificate && v.sslPrivateKey) {
+    // Given by path: the same check as a certificate of the SSL area, on the files Apache will read.
+    const [cert, key] = await Promise.all([
+      readMachineFile(v.sslCertificate),
+      readMachineFile(v.sslPrivateKey),
+    ]);
+    let names: string[] | null = null;
     try {
-      match = new X509Certificate(c.certificatePem).checkPrivateKey(createPrivateKey(c.keyPem));
+      if (cert) names = certificateNames(new X509Certificate(cert));
     } catch {
-      match = false;
+      names = null;
     }
-    if (!match) throw fieldError('sslCertificateId', webMessages.certificateKeyMismatch);
+    if (!cert || !names)
+      throw fieldError('sslCertificate', webMessages.certificateFileUnreadable(v.sslCertificate));
+    if (!key || !/PRIVATE KEY-----/.test(key))
+      throw fieldError('sslPrivateKey', webMessages.certificateFileUnreadable(v.sslPrivateKey));
+    checkCertificate('sslCertificate', cert, key, hostNames(v), names);
   }
+}
+
+/** The DNS names a certificate covers (its subjectAltName, else its CN). */
+function certificateNames(x: X509Certificate): string[] {
+  const san = (x.subjectAltName ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith('DNS:'))
+    .map((s) => s.slice(4).toLowerCase());
+  if (san.length) return san;
+  const cn = /(?:^|\n)CN=([^\n]+)/.exec(x.subject)?.[1];
+  return cn ? [cn.toLowerCase()] : [];
+}
+
+/** A certificate must cover every name of the host and match its private key. */
+function checkCertificate(
+  field: string,
+  certPem: string,
+  keyPem: string,
+  names: string[],
+  covered: string[],
+): void {
+  const uncovered = names.filter((n) => !covered.some((p) => covers(p, n)));
+  if (uncovered.length) throw fieldError(field, webMessages.certificateNotCovering(uncovered));
+  let match = false;
+  try {
+    match = new X509Certificate(certPem).checkPrivateKey(createPrivateKey(keyPem));
+  } catch {
+    match = false;
+  }
+  if (!match) throw fieldError(field, webMessages.certificateKeyMismatch);
 }
 
 /** Status and maintenance flag say the same: maintenance on <=> status maintenance. */
@@ -102,7 +153,20 @@ export class VhostService {
   constructor(private readonly ctx: WebContext) {}
 
   private view(row: VhostRow, figures?: { traffic: number; responseTime: number | null }): VirtualHost {
-    return toVirtualHost(row, { siteUser: APACHE_USER, live: true, ...(figures ? { figures } : {}) });
+    const siteUser = isRoot() ? siteUserName(Number(row.id)) : os.userInfo().username;
+    return toVirtualHost(row, { siteUser, live: true, ...(figures ? { figures } : {}) });
+  }
+
+  /**
+   * The document root belongs to the site's own user (group Apache's, mode 2750): the site's PHP
+   * pool runs as that user and no other site's user can enter the folder. `deep`: a folder made
+   * just now (its first index page too).
+   */
+  private async ownSiteFolder(row: VhostRow, deep: boolean): Promise<void> {
+    const user = await this.ctx.siteUser(Number(row.id));
+    const apache = await userIds(this.ctx.deps.host, APACHE_USER);
+    if (!user || !apache) return;
+    await secureSiteFolder(this.ctx.deps.host, row.document_root, user, apache.gid, deep);
   }
 
   /** A page of hosts with their last day's traffic and response time from Apache's access log. */
@@ -143,6 +207,7 @@ export class VhostService {
         only: () => [values.domain],
         audit: () => ({ target: values.domain, after: { ...values } }),
       });
+      await this.ownSiteFolder(report.value, made);
       return this.view(report.value);
     } catch (err) {
       if (
@@ -163,7 +228,7 @@ export class VhostService {
     const before = rowValues(row);
     const values = normalise(v, before);
     await checkHost(this.ctx, values, Number(row.id));
-    await this.siteFolder(values);
+    const made = await this.siteFolder(values);
     const renamed = values.domain !== domain;
     const report = await this.ctx.apply({
       change: async (trx) => updateVhost(trx, Number(row.id), values),
@@ -171,6 +236,7 @@ export class VhostService {
       removed: renamed ? [domain] : [],
       audit: () => ({ target: domain, before, after: values }),
     });
+    await this.ownSiteFolder(report.value, made);
     return this.view(report.value);
   }
 
@@ -204,12 +270,26 @@ export class VhostService {
   /** Catalogue `web/domains/add {domain}`: a host with the spec's defaults under the Server Root. */
   async addDomain(domain: string): Promise<VirtualHost> {
     const [root] = await allowedRoots(this.ctx);
+    // PHP: the spec's version when it is installed, else the newest installed one.
+    const installed = [...(await this.ctx.php.installed()).keys()];
+    const phpVersion = installed.includes(VHOST_DEFAULTS.phpVersion)
+      ? VHOST_DEFAULTS.phpVersion
+      : ((installed[0] as VirtualHostValues['phpVersion'] | undefined) ?? VHOST_DEFAULTS.phpVersion);
     return this.create({
       ...VHOST_DEFAULTS,
+      phpVersion,
       domain,
       serverName: domain,
       documentRoot: `${root}/${domain}`,
     });
+  }
+
+  /** The document roots of the sites with Enable Backup: part of every system backup. */
+  async backupPaths(): Promise<string[]> {
+    return (await allVhosts(this.ctx.db))
+      .map(rowValues)
+      .filter((v) => v.enableBackup)
+      .map((v) => v.documentRoot);
   }
 
   /** Where the rendered file of a host is (system path). */

@@ -1,0 +1,31 @@
+import type { Host } from '../../host/host.ts';
+
+/**
+ * Other areas' files that belong in the system backups (the web area's document roots of the sites
+ * with Enable Backup): each source names system paths under the host root, archived with the
+ * daemon files in host.tar.gz by the same backup job, on the same schedule and retention, and put
+ * back by the same restore. (In local mode the host root lies inside the data folder, whose archive
+ * already holds them.) Areas register; this area never reaches into theirs.
+ */
+export type BackupSource = () => Promise<string[]>;
+
+const registries = new WeakMap<object, Map<string, BackupSource>>();
+
+export function registerBackupSource(host: Host, name: string, source: BackupSource): void {
+  let m = registries.get(host);
+  if (!m) {
+    m = new Map();
+    registries.set(host, m);
+  }
+  m.set(name, source);
+}
+
+/** Every registered source's paths (sorted, once each); a source that fails is left out. */
+export async function backupSourcePaths(host: Host): Promise<string[]> {
+  const out = new Set<string>();
+  for (const source of registries.get(host)?.values() ?? []) {
+    const paths = await source().catch(() => [] as string[]);
+    for (const p of paths) out.add(p);
+  }
+  return [...out].sort();
+}
