@@ -181,6 +181,9 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
   report();
 
   while (handler && !cause && !stopNow()) {
+    // Back to the event loop between batches: on SQLite every query answers synchronously, so a
+    // run would otherwise be one unbroken chain of promises that no other request gets into.
+    await new Promise((r) => setImmediate(r));
     const rows = await nextPending(b.db, runId, config.batchSize);
     if (!rows.length) break;
     batch++;
