@@ -206,7 +206,7 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
       );
       cause = `Batch ${batch} failed as a whole (${code}): ${message}`;
     }
-    await bumpBatches(b.db, runId);
+    if ((await bumpBatches(b.db, runId)).cancelRequested) cancelAsked = true;
     await b.afterBatch?.(runId, batch);
     // The failure policy, from what the ledger committed for this batch.
     const done = await batchResults(
@@ -226,8 +226,6 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
     }
     if (!cause && config.continueOnError && inARow >= BULK_FAILURE_BUDGET)
       cause = `Stopped: ${inARow} items in a row failed, which looks like a systemic fault. Last: ${lastFailure}`;
-    const fresh = await readRun(b.db, runId);
-    if (fresh && Number(fresh.cancel_requested) === 1) cancelAsked = true;
     report();
   }
 
