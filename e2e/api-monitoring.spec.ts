@@ -105,6 +105,50 @@ test.describe('API monitoring', () => {
     ).toBe(401);
   });
 
+  test('ten idle minutes on a fake clock: the page polls every 15 s, and the counts do not move', async ({
+    page,
+    request,
+  }) => {
+    const key = await signIn(page);
+    const api = apiClient(request, key);
+    const total = async () =>
+      (await api.get<{ requestCount: number }>('api-monitoring/stats?window=1h')).requestCount;
+    // The page's timers run on a clock the test moves; the server's time stays real.
+    await page.clock.install();
+    const seen: string[] = [];
+    // The console sends paths with a slash as /api/index.php?path=… (spec §7): the route is that path.
+    const routeOf = (url: string) => {
+      const u = new URL(url);
+      return u.pathname === '/api/index.php' ? `/api/${u.searchParams.get('path') ?? ''}` : u.pathname;
+    };
+    page.on('request', (r) => {
+      const route = routeOf(r.url());
+      if (route.startsWith('/api/') && route !== '/api/events') seen.push(`${r.method()} ${route}`);
+    });
+    await page.goto('/api-monitoring');
+    await expect(page.getByTestId('stat-total')).toBeVisible();
+    // The workers add their counts every 2 s: after that, nothing else runs on this server.
+    await page.waitForTimeout(3000);
+    const before = await total();
+    const polled = seen.length;
+    for (let i = 0; i < 40; i++) {
+      const answered = page.waitForResponse((r) => routeOf(r.url()) === '/api/api-monitoring/stats');
+      await page.clock.runFor(15_000);
+      await answered;
+    }
+    // 10 minutes of polling happened for real (every figure of the page, 40 times)...
+    const during = seen.slice(polled);
+    expect(during.filter((r) => r.startsWith('GET /api/api-monitoring/stats')).length).toBeGreaterThanOrEqual(
+      40,
+    );
+    expect(during.filter((r) => r.startsWith('GET /api/api-monitoring/keys')).length).toBeGreaterThanOrEqual(
+      39,
+    );
+    // ...and none of it is in the figures, nor any other background refresh of the console.
+    await page.waitForTimeout(3000);
+    expect(await total()).toBe(before);
+  });
+
   test('phone layout at 390 px', async ({ page }) => {
     await page.setViewportSize(MOBILE);
     await signIn(page);

@@ -56,6 +56,23 @@ export interface ItemResult {
 
 export type ItemStep = (entry: LedgerEntry, trx: Db) => Promise<ItemResult>;
 
+/**
+ * How `setItems` treats one entry, decided in memory from what the batch read once:
+ * `row` joins the batch's set-based write (with the result it records once written), `result`
+ * settles it at once (e.g. skipped: it exists), `error` fails it, `single` runs its `step` alone
+ * under a savepoint (the rare case that needs more reads, e.g. a loop check).
+ */
+export type Prepared<R> =
+  { row: R; result: ItemResult } | { result: ItemResult } | { error: unknown } | 'single';
+
+export interface SetPlan<R> {
+  prepare(entry: LedgerEntry): Prepared<R>;
+  /** Writes the rows of consecutive prepared entries in one statement (or a few), inside `trx`. */
+  write(trx: Db, rows: R[]): Promise<void>;
+  /** One entry on its own: `single` entries, and each entry of a set write that failed. */
+  step: ItemStep;
+}
+
 export interface BatchTools {
   /**
    * Runs `step` for each entry inside `trx`, each under its own savepoint: a failed item is rolled
@@ -65,6 +82,13 @@ export interface BatchTools {
    * through `trx`.
    */
   items(trx: Db, entries: LedgerEntry[], step: ItemStep): Promise<{ done: number; failed: number }>;
+  /**
+   * The set-based form of `items`, same outcome: entries are classified in memory (`prepare`),
+   * consecutive writable ones are written together (`write`, under one savepoint), and only when
+   * that write fails are they run again one by one (`step`, a savepoint each), so one bad item
+   * still fails alone. Ledger rows and audit lines are written in bulk, in `trx`, in plan order.
+   */
+  setItems<R>(trx: Db, entries: LedgerEntry[], plan: SetPlan<R>): Promise<{ done: number; failed: number }>;
   /**
    * For work that cannot share one transaction (an ACME order, a backup archive): runs `work` for
    * each entry on its own (the area's service commits it), then writes its ledger row and audit

@@ -280,6 +280,85 @@ describe.each(dialects())('bulk operations on %s', (dialect) => {
     expect(Number(d.alias_count)).toBeGreaterThanOrEqual(N);
   });
 
+  it('creates aliases set-based: a row the database refuses fails alone, chains and loops run on their own', async () => {
+    const domain = 'alias-set.example';
+    await addDomain(domain);
+    await addBox(`box@${domain}`);
+    const db = t.deps.database.db;
+    // A fault the in-memory checks cannot see: the database refuses one row of the set insert.
+    const refused = `bad@${domain}`;
+    if (dialect === 'sqlite')
+      await sql`create trigger refuse_one before insert on mail_aliases when new.source = ${sql.lit(refused)}
+        begin select raise(abort, 'refused by the test trigger'); end`.execute(db);
+    else {
+      await sql`create function refuse_one() returns trigger language plpgsql as $$
+        begin if new.source = ${sql.lit(refused)} then raise exception 'refused by the test trigger'; end if;
+        return new; end $$`.execute(db);
+      await sql`create trigger refuse_one before insert on mail_aliases for each row execute function refuse_one()`.execute(
+        db,
+      );
+    }
+    try {
+      const lines = ['source,destination'];
+      for (let i = 0; i < 40; i++) lines.push(`s${i}@${domain},box@${domain}`);
+      lines.push(`${refused},box@${domain}`);
+      // A chain (destination another alias of the CSV) and a loop: each runs alone with its checks.
+      lines.push(`chain@${domain},s1@${domain}`);
+      lines.push(`loop1@${domain},loop2@${domain}`);
+      lines.push(`loop2@${domain},loop1@${domain}`);
+      for (let i = 40; i < 80; i++) lines.push(`s${i}@${domain},box@${domain}`);
+      const p = await plan({
+        operation: 'mail.alias.create',
+        target: { kind: 'csv', csv: lines.join('\n') },
+        config: config(100, true),
+      });
+      expect(p.run.plan.create).toBe(84);
+      const aliasCount = async () =>
+        Number(
+          (
+            await db
+              .selectFrom('mail_domains')
+              .select('alias_count')
+              .where('domain', '=', domain)
+              .executeTakeFirstOrThrow()
+          ).alias_count,
+        );
+      const before = await aliasCount();
+      await start(p.run.id);
+      const done = await finished(p.run.id);
+      expect(done.counts).toMatchObject({ succeeded: 82, failed: 2, notProcessed: 0 });
+      expect(await count('mail_aliases', 'source', 's')).toBe(80);
+      const failed = (await get(`bulk/runs/${p.run.id}/items?state=failed`)).json<{
+        items: { key: string; errorMessage: string }[];
+      }>();
+      expect(failed.items.map((i) => i.key).sort()).toEqual([refused, `loop2@${domain}`]);
+      expect(failed.items.find((i) => i.key === refused)!.errorMessage).toMatch(
+        /refused by the test trigger/,
+      );
+      const rows = await db
+        .selectFrom('mail_aliases')
+        .select('source')
+        .where('source', 'in', [`chain@${domain}`, `loop1@${domain}`, `loop2@${domain}`, refused])
+        .execute();
+      expect(rows.map((r) => r.source).sort()).toEqual([`chain@${domain}`, `loop1@${domain}`]);
+      // One audit line per created alias, none for the failed ones.
+      const audit = await db
+        .selectFrom('audit_log')
+        .select(['target'])
+        .where('action', '=', 'mail.alias.create')
+        .where('details', 'like', `%"bulkRun":${p.run.id},%`)
+        .execute();
+      expect(audit).toHaveLength(82);
+      expect(audit.some((a) => a.target === refused)).toBe(false);
+      expect(await aliasCount()).toBe(before + 82);
+    } finally {
+      await sql`drop trigger refuse_one ${sql.raw(dialect === 'sqlite' ? '' : 'on mail_aliases')}`.execute(
+        db,
+      );
+      if (dialect === 'postgres') await sql`drop function refuse_one()`.execute(db);
+    }
+  });
+
   it('cancel mid-run: the item in flight finishes, the rest are not processed, and the counts match the database', async () => {
     const domain = 'cancel.example';
     await addDomain(domain);

@@ -14,7 +14,13 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { type AuditInput, recordAudit, recordAudits } from '../../http/audit-log.repository.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { type BatchTools, type LedgerEntry, errorOf } from '../../lib/bulk-operation.ts';
+import {
+  type BatchTools,
+  type ItemResult,
+  type LedgerEntry,
+  type SetPlan,
+  errorOf,
+} from '../../lib/bulk-operation.ts';
 import { BULK_JOB_KIND, type BulkCtx, type JobContext, type JobOutcome } from './bulk-context.ts';
 import { getRun, operationInfo } from './bulk-view.service.ts';
 import {
@@ -163,17 +169,21 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
   let inARow = 0;
   let lastFailure = '';
 
-  const report = async () => {
-    const c = await runCounts(b.db, run);
+  // The ledger's counts, read once and then kept from each batch's committed rows.
+  let c = await runCounts(b.db, run);
+  const report = () => {
     ctx.progress({
       processed: total - c.pending,
       total,
       counts: { succeeded: c.succeeded, failed: c.failed, skipped: c.skipped, notProcessed: c.notProcessed },
     });
   };
-  await report();
+  report();
 
   while (handler && !cause && !stopNow()) {
+    // Back to the event loop between batches: on SQLite every query answers synchronously, so a
+    // run would otherwise be one unbroken chain of promises that no other request gets into.
+    await new Promise((r) => setImmediate(r));
     const rows = await nextPending(b.db, runId, config.batchSize);
     if (!rows.length) break;
     batch++;
@@ -196,7 +206,7 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
       );
       cause = `Batch ${batch} failed as a whole (${code}): ${message}`;
     }
-    await bumpBatches(b.db, runId);
+    if ((await bumpBatches(b.db, runId)).cancelRequested) cancelAsked = true;
     await b.afterBatch?.(runId, batch);
     // The failure policy, from what the ledger committed for this batch.
     const done = await batchResults(
@@ -204,6 +214,10 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
       entries.map((e) => e.id),
     );
     for (const d of done) {
+      if (d.state !== 'pending') c.pending--;
+      if (d.state === 'succeeded') c.succeeded++;
+      else if (d.state === 'skipped') c.skipped++;
+      else if (d.state === 'failed') c.failed++;
       if (d.state === 'failed') {
         inARow++;
         lastFailure = `${d.label}: ${d.error_message ?? d.error_code ?? 'failed'}`;
@@ -212,9 +226,7 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
     }
     if (!cause && config.continueOnError && inARow >= BULK_FAILURE_BUDGET)
       cause = `Stopped: ${inARow} items in a row failed, which looks like a systemic fault. Last: ${lastFailure}`;
-    const fresh = await readRun(b.db, runId);
-    if (fresh && Number(fresh.cancel_requested) === 1) cancelAsked = true;
-    await report();
+    report();
   }
 
   if (ctx.signal.aborted && interrupted()) {
@@ -223,7 +235,8 @@ export async function runJob(b: BulkCtx, input: unknown, ctx: JobContext): Promi
   }
   const state = cancelAsked || ctx.signal.aborted ? 'cancelled' : cause ? 'failed' : 'completed';
   const counts = await finishRun(b, run, state, cause);
-  await report();
+  c = counts;
+  report();
   const summary = `${counts.succeeded} ok, ${counts.failed} failed, ${counts.notProcessed} not processed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`;
   if (state === 'failed') throw new Error(`${cause} ${summary}`);
   return {
@@ -261,50 +274,106 @@ function batchTools(
   });
   const audit = (db: Db, e: LedgerEntry, before: unknown, after: unknown) =>
     recordAudit(db, auditLine(e, before, after));
+  async function setItems<R>(trx: Db, entries: LedgerEntry[], plan: SetPlan<R>) {
+    // Ledger rows and audit lines are gathered and written together at the end, in `trx`.
+    const ends: Parameters<typeof endItems>[2] = [];
+    const lines: AuditInput[] = [];
+    const at = Date.now();
+    let failed = 0;
+    const ok = (e: LedgerEntry, r: ItemResult) => {
+      ends.push({
+        entry: e,
+        end: {
+          state: r.skipped ? 'skipped' : 'succeeded',
+          batch,
+          reason: r.skipped ?? null,
+          before: r.before,
+          after: r.after,
+          at,
+          keepPayload: false,
+        },
+      });
+      if (!r.skipped) lines.push(auditLine(e, r.before, r.after));
+    };
+    /** Records a failure; true when the run stops at it (Continue on error off). */
+    const fail = (e: LedgerEntry, err: unknown) => {
+      const { code, message } = errorOf(err);
+      ends.push({
+        entry: e,
+        end: { state: 'failed', batch, errorCode: code, errorMessage: message, at, keepPayload: true },
+      });
+      failed++;
+      return !continueOnError;
+    };
+    /** One entry under its own savepoint; true when the run stops at it. */
+    const single = async (e: LedgerEntry) => {
+      await sql`savepoint ${SAVEPOINT}`.execute(trx);
+      try {
+        const r = await plan.step(e, trx);
+        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+        ok(e, r);
+        return false;
+      } catch (err) {
+        await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
+        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+        return fail(e, err);
+      }
+    };
+    let waiting: { entry: LedgerEntry; row: R; result: ItemResult }[] = [];
+    /** Writes the waiting rows in one go; if that fails, each alone. True when the run stops. */
+    const flush = async () => {
+      if (!waiting.length) return false;
+      const part = waiting;
+      waiting = [];
+      await sql`savepoint ${SAVEPOINT}`.execute(trx);
+      try {
+        await plan.write(
+          trx,
+          part.map((p) => p.row),
+        );
+        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+        for (const p of part) ok(p.entry, p.result);
+        return false;
+      } catch {
+        // Someone's row broke the set: find it (and only it) by running each on its own.
+        await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
+        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
+        for (const p of part) if (await single(p.entry)) return true;
+        return false;
+      }
+    };
+    let stopped = false;
+    for (const e of entries) {
+      if (stopNow()) break;
+      const p = plan.prepare(e);
+      if (p !== 'single' && 'row' in p) {
+        waiting.push({ entry: e, row: p.row, result: p.result });
+        continue;
+      }
+      if ((stopped = await flush())) break;
+      if (p === 'single') stopped = await single(e);
+      else if ('error' in p) stopped = fail(e, p.error);
+      else ok(e, p.result);
+      if (stopped) break;
+    }
+    if (!stopped) await flush();
+    ends.sort((a, b) => a.entry.seq - b.entry.seq);
+    await endItems(trx, Number(run.id), ends);
+    await recordAudits(trx, lines);
+    return { done: ends.length - failed, failed };
+  }
   return {
     signal,
     actor: run.actor,
     options,
     startedAt: Number(run.started_at ?? run.created_at),
+    setItems,
     async items(trx, entries, step) {
-      // Ledger rows and audit lines are gathered and written together at the end, in `trx`.
-      const ends: Parameters<typeof endItems>[2] = [];
-      const lines: AuditInput[] = [];
-      const at = Date.now();
-      for (const e of entries) {
-        if (stopNow()) break;
-        await sql`savepoint ${SAVEPOINT}`.execute(trx);
-        try {
-          const r = await step(e, trx);
-          await sql`release savepoint ${SAVEPOINT}`.execute(trx);
-          ends.push({
-            entry: e,
-            end: {
-              state: r.skipped ? 'skipped' : 'succeeded',
-              batch,
-              reason: r.skipped ?? null,
-              before: r.before,
-              after: r.after,
-              at,
-              keepPayload: false,
-            },
-          });
-          if (!r.skipped) lines.push(auditLine(e, r.before, r.after));
-        } catch (err) {
-          await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
-          await sql`release savepoint ${SAVEPOINT}`.execute(trx);
-          const { code, message } = errorOf(err);
-          ends.push({
-            entry: e,
-            end: { state: 'failed', batch, errorCode: code, errorMessage: message, at, keepPayload: true },
-          });
-          if (!continueOnError) break;
-        }
-      }
-      await endItems(trx, Number(run.id), ends);
-      await recordAudits(trx, lines);
-      const failed = ends.filter((x) => x.end.state === 'failed').length;
-      return { done: ends.length - failed, failed };
+      return setItems<never>(trx, entries, {
+        prepare: () => 'single',
+        write: async () => {},
+        step,
+      });
     },
     async each(entries, work) {
       let done = 0;

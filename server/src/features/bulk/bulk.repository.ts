@@ -309,12 +309,15 @@ export async function moveRun(
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function bumpBatches(db: Db, id: number): Promise<void> {
-  await db
+/** Counts a committed batch; answers whether a cancel was asked meanwhile (one round trip for both). */
+export async function bumpBatches(db: Db, id: number): Promise<{ cancelRequested: boolean }> {
+  const r = await db
     .updateTable('bulk_runs')
     .set((eb) => ({ batches: eb('batches', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .returning('cancel_requested')
+    .executeTakeFirst();
+  return { cancelRequested: Number(r?.cancel_requested ?? 0) === 1 };
 }
 
 export function toItem(r: ItemRow): BulkItem {

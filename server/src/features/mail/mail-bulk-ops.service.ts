@@ -13,10 +13,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { moveFolder } from '../../host/folders.ts';
 import { conflict, fieldError } from '../../http/errors.ts';
-import type { BulkOperationHandler, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
+import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
 import { parseCsv } from './alias-import.service.ts';
 import { refuseLoop } from './alias.service.ts';
-import { existing } from './bulk-sql.ts';
+import { type AliasRow, existing, insertAliasRows } from './bulk-sql.ts';
 import { addToCounters, countOutOfDomain, knownDomains } from './domain.service.ts';
 import { folderName, isHostedDomain, maildirOf, splitAddress } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
@@ -306,44 +306,96 @@ export function mailBulkOperations(
         const known = await knownDomains(trx, domains);
         const counts = new Map<string, { mailboxes: number; aliases: number }>();
         const now = new Date().toISOString();
-        await tools.items(trx, entries, async (e, t) => {
+        // The batch's addresses read once under the locks: the mailboxes that exist, and the
+        // aliases that hold an address (a required one gives way to the mailbox).
+        const emails = entries.map((e) => String(e.payload.email));
+        const boxes = await existing(trx, 'mailboxes', 'email', emails, Number.MAX_SAFE_INTEGER);
+        const clashes = new Map(
+          (
+            await trx
+              .selectFrom('mail_aliases')
+              .select(['source', 'system'])
+              .where('source', 'in', emails)
+              .execute()
+          ).map((r) => [r.source, Number(r.system)]),
+        );
+        const rowOf = (e: LedgerEntry) => {
           const email = String(e.payload.email);
-          const domain = splitAddress(email).domain;
-          if (!known.has(domain)) throw fieldError('email', mailMessages.domainUnknown(domain));
-          const box = await t
-            .selectFrom('mailboxes')
-            .select('id')
-            .where('email', '=', email)
-            .executeTakeFirst();
-          if (box) return { skipped: `exists: ${mailMessages.mailboxExists(email)}` };
-          const clash = await t
-            .selectFrom('mail_aliases')
-            .select(['source', 'system'])
-            .where('source', '=', email)
-            .executeTakeFirst();
-          if (clash && Number(clash.system) !== 1) throw conflict(mailMessages.mailboxIsAlias(email));
           const quota = Number(e.payload.quota ?? 0);
-          await t
-            .insertInto('mailboxes')
-            .values({
+          return {
+            row: {
               email,
-              domain,
+              domain: splitAddress(email).domain,
               password_hash: hashes.get(e.id)!,
               quota,
               status: 'active',
               maildir: maildirOf(email),
               created_at: now,
               updated_at: now,
-            })
-            .execute();
-          await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-          if (clash)
-            await t.deleteFrom('mail_aliases').where('source', '=', email).where('system', '=', 1).execute();
+            },
+            result: { after: { email, quota, status: 'active' } },
+          };
+        };
+        const added = (domain: string, aliasesGone: number) => {
           const c = counts.get(domain) ?? { mailboxes: 0, aliases: 0 };
           c.mailboxes++;
-          if (clash) c.aliases--;
+          c.aliases -= aliasesGone;
           counts.set(domain, c);
-          return { after: { email, quota, status: 'active' } };
+        };
+        await tools.setItems<ReturnType<typeof rowOf>['row']>(trx, entries, {
+          prepare(e) {
+            const email = String(e.payload.email);
+            const domain = splitAddress(email).domain;
+            if (!known.has(domain)) return { error: fieldError('email', mailMessages.domainUnknown(domain)) };
+            if (boxes.has(email))
+              return { result: { skipped: `exists: ${mailMessages.mailboxExists(email)}` } };
+            const clash = clashes.get(email);
+            if (clash === 1) return 'single';
+            if (clash !== undefined) return { error: conflict(mailMessages.mailboxIsAlias(email)) };
+            boxes.add(email);
+            return rowOf(e);
+          },
+          async write(t, rows) {
+            await t.insertInto('mailboxes').values(rows).execute();
+            await t
+              .deleteFrom('mail_quota_usage')
+              .where(
+                'username',
+                'in',
+                rows.map((r) => r.email),
+              )
+              .execute();
+            for (const r of rows) added(r.domain, 0);
+          },
+          async step(e, t) {
+            const email = String(e.payload.email);
+            const domain = splitAddress(email).domain;
+            if (!known.has(domain)) throw fieldError('email', mailMessages.domainUnknown(domain));
+            const box = await t
+              .selectFrom('mailboxes')
+              .select('id')
+              .where('email', '=', email)
+              .executeTakeFirst();
+            if (box) return { skipped: `exists: ${mailMessages.mailboxExists(email)}` };
+            const clash = await t
+              .selectFrom('mail_aliases')
+              .select(['source', 'system'])
+              .where('source', '=', email)
+              .executeTakeFirst();
+            if (clash && Number(clash.system) !== 1) throw conflict(mailMessages.mailboxIsAlias(email));
+            const { row, result } = rowOf(e);
+            await t.insertInto('mailboxes').values(row).execute();
+            await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
+            if (clash)
+              await t
+                .deleteFrom('mail_aliases')
+                .where('source', '=', email)
+                .where('system', '=', 1)
+                .execute();
+            added(domain, clash ? 1 : 0);
+            boxes.add(email);
+            return result;
+          },
         });
         for (const [domain, c] of counts) await addToCounters(trx, domain, c);
       });
@@ -436,34 +488,65 @@ export function mailBulkOperations(
           [...new Set([...sources, ...dests])],
           Number.MAX_SAFE_INTEGER,
         );
-        await tools.items(trx, entries, async (e, t) => {
-          const source = String(e.payload.source);
-          const destination = String(e.payload.destination);
-          const domain = splitAddress(source).domain;
-          if (!known.has(domain)) throw fieldError('source', mailMessages.domainUnknown(domain));
-          const system = taken.get(source);
-          if (system !== undefined && system !== 1)
-            return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
-          if (boxes.has(source)) throw conflict(mailMessages.aliasIsMailbox(source));
-          if (!destination.split(',').every((d) => boxes.has(d.trim())))
-            await refuseLoop(t, source, destination);
-          const exists = system !== undefined;
-          if (exists) {
-            // An administrator's alias replaces Mailroom's required one (the count stays).
-            await t
-              .updateTable('mail_aliases')
-              .set({ destination, status: 'active', system: 0, updated_at: now })
+        const insert = async (t: Db, source: string, domain: string, destination: string) => {
+          await t
+            .insertInto('mail_aliases')
+            .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
+            .execute();
+          counts.set(domain, (counts.get(domain) ?? 0) + 1);
+        };
+        // The common case is settled in memory and written as one multi-row insert; an alias that
+        // replaces a required one, or whose destinations are not all mailboxes (a loop check
+        // walks the graph), runs alone, and so does each item of a set write that failed.
+        await tools.setItems<AliasRow>(trx, entries, {
+          prepare(e) {
+            const source = String(e.payload.source);
+            const destination = String(e.payload.destination);
+            const domain = splitAddress(source).domain;
+            if (!known.has(domain))
+              return { error: fieldError('source', mailMessages.domainUnknown(domain)) };
+            const system = taken.get(source);
+            if (system !== undefined && system !== 1)
+              return { result: { skipped: `exists: ${mailMessages.aliasExists(source)}` } };
+            if (boxes.has(source)) return { error: conflict(mailMessages.aliasIsMailbox(source)) };
+            if (system !== undefined || !destination.split(',').every((d) => boxes.has(d.trim())))
+              return 'single';
+            taken.set(source, 0);
+            return {
+              row: { source, domain, destination, status: 'active' },
+              result: { after: { source, destination, status: 'active' } },
+            };
+          },
+          async write(t, rows) {
+            await insertAliasRows(t, rows);
+            for (const r of rows) counts.set(r.domain, (counts.get(r.domain) ?? 0) + 1);
+          },
+          async step(e, t) {
+            const source = String(e.payload.source);
+            const destination = String(e.payload.destination);
+            const domain = splitAddress(source).domain;
+            if (!known.has(domain)) throw fieldError('source', mailMessages.domainUnknown(domain));
+            const row = await t
+              .selectFrom('mail_aliases')
+              .select('system')
               .where('source', '=', source)
-              .execute();
-          } else {
-            await t
-              .insertInto('mail_aliases')
-              .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
-              .execute();
-            counts.set(domain, (counts.get(domain) ?? 0) + 1);
-          }
-          taken.set(source, 0);
-          return { after: { source, destination, status: 'active' } };
+              .executeTakeFirst();
+            if (row && Number(row.system) !== 1)
+              return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
+            if (boxes.has(source)) throw conflict(mailMessages.aliasIsMailbox(source));
+            if (!destination.split(',').every((d) => boxes.has(d.trim())))
+              await refuseLoop(t, source, destination);
+            if (row) {
+              // An administrator's alias replaces Mailroom's required one (the count stays).
+              await t
+                .updateTable('mail_aliases')
+                .set({ destination, status: 'active', system: 0, updated_at: now })
+                .where('source', '=', source)
+                .execute();
+            } else await insert(t, source, domain, destination);
+            taken.set(source, 0);
+            return { after: { source, destination, status: 'active' } };
+          },
         });
         for (const [domain, n] of counts) await addToCounters(trx, domain, { aliases: n });
       });

@@ -36,6 +36,7 @@ import { PlanPanel } from './components/plan-panel.tsx';
 import { RunDetailsModal } from './components/run-details-modal.tsx';
 import { RUN_TONES, formatDuration, formatEta } from './components/run-format.ts';
 import { useBulkOperations } from './use-bulk-operations.ts';
+import { useBulkProgressEvents } from './use-bulk-progress-events.ts';
 import { useBulkRun } from './use-bulk-run.ts';
 import { useBulkRuns } from './use-bulk-runs.ts';
 import { useCancelBulkRun } from './use-cancel-bulk-run.ts';
@@ -163,13 +164,14 @@ function OperationCard({ op, onConfigure }: { op: BulkOperation; onConfigure: ()
 export default function BulkOperationsPage() {
   const qc = useQueryClient();
   const ops = useBulkOperations();
-  const runs = useBulkRuns();
+  const live = useBulkProgressEvents();
+  const runs = useBulkRuns(live);
   const clear = useClearBulkHistory();
   const [params, setParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
   const planId = Number(params.get('plan')) || null;
-  const plan = useBulkRun(planId);
+  const plan = useBulkRun(planId, live);
   const [configuring, setConfiguring] = useState<BulkOperation | null>(null);
   const [planning, setPlanning] = useState<{ ops: BulkOperation[]; seed?: PlanSeed } | null>(null);
   const [details, setDetails] = useState<number | null>(null);
