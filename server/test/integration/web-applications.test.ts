@@ -133,6 +133,14 @@ describe.skipIf(!haveAll)(
       expect(rel.vhostConfigHash).toMatch(/^[0-9a-f]{64}$/);
       expect(existsSync(t.deps.host.path(`${rel.path}/built.txt`))).toBe(true);
       console.log(`deploy split (s): ${JSON.stringify(rel.timings)}`);
+      // The job's event carries the last stored log line; the log resumes from any seq.
+      const log = (await call('GET', `web/applications/demo/deploy-log?jobId=${job.id}`)).json();
+      expect(log.done).toBe(true);
+      expect(job.counts.logLines).toBe(log.lastSeq);
+      const rest = (await call('GET', `web/applications/demo/deploy-log?jobId=${job.id}&after=3`)).json();
+      expect(rest.lines.map((l: { seq: number }) => l.seq)).toEqual(
+        log.lines.slice(3).map((l: { seq: number }) => l.seq),
+      );
       const detail = (await call('GET', `web/applications/demo/releases/${rel.id}`)).json();
       expect(detail.buildLog).toContain('Healthy on 127.0.0.1');
       const dash = (await call('GET', 'web/dashboard')).json();
@@ -227,6 +235,24 @@ describe.skipIf(!haveAll)(
       expect((await call('GET', 'web/applications/demo/releases')).json().length).toBe(rels);
       expect(existsSync('/tmp/x')).toBe(false);
     });
+
+    it('a crashed app process is restarted by Mailroom (back-off) and serves again', async () => {
+      const before = (await call('GET', 'web/applications/demo')).json();
+      process.kill(before.pid, 'SIGKILL');
+      let after = before;
+      for (let i = 0; i < 50 && (after.pid === before.pid || after.pid === null); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        after = (await call('GET', 'web/applications/demo')).json();
+      }
+      expect(after.pid).not.toBe(before.pid);
+      let r = await get();
+      for (let i = 0; i < 20 && r.status !== 200; i++) {
+        await new Promise((res) => setTimeout(res, 200));
+        r = await get();
+      }
+      expect(r.status).toBe(200);
+      expect(r.body).toMatch(/^v1 one \d+$/);
+    }, 30_000);
 
     it('a Static application: Apache serves the built release folder itself, no process', async () => {
       const site = mkdtempSync(path.join(os.tmpdir(), 'mailroom-static-repo-'));

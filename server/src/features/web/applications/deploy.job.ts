@@ -51,8 +51,12 @@ class DeployLogger {
   constructor(
     private readonly svc: ApplicationService,
     private readonly appId: number,
-    private readonly jobId: number,
+    private readonly job: JobContext,
   ) {}
+
+  private get jobId(): number {
+    return this.job.jobId;
+  }
 
   line(stream: DeployLogLine['stream'], text: string): void {
     if (this.seq >= MAX_LOG_LINES) return;
@@ -71,7 +75,13 @@ class DeployLogger {
     this.timer = null;
     const batch = this.pending;
     this.pending = [];
-    this.flushing = this.flushing.then(() => appendLogLines(this.svc.db, this.appId, this.jobId, batch));
+    const last = this.seq;
+    this.flushing = this.flushing.then(async () => {
+      await appendLogLines(this.svc.db, this.appId, this.jobId, batch);
+      // The job's event on /api/events carries the last stored line: the console then reads
+      // GET …/deploy-log?after=<the last seq it has>.
+      this.job.progress({ counts: { logLines: last } });
+    });
     return this.flushing;
   }
 
@@ -166,7 +176,7 @@ export class DeployJobs {
     const row = (await findAppById(this.svc.db, appId))!;
     const c = rowConfig(row);
     const env = this.svc.openEnv(row.env_sealed);
-    const log = new DeployLogger(this.svc, appId, job.jobId);
+    const log = new DeployLogger(this.svc, appId, job);
     const rel = await insertRelease(this.svc.db, {
       appId,
       trigger: 'deploy',
@@ -238,7 +248,7 @@ export class DeployJobs {
 
   private async runRollback(appId: number, target: ReleaseRow, actor: string | null, job: JobContext) {
     const row = (await findAppById(this.svc.db, appId))!;
-    const log = new DeployLogger(this.svc, appId, job.jobId);
+    const log = new DeployLogger(this.svc, appId, job);
     const rel = await insertRelease(this.svc.db, {
       appId,
       trigger: 'rollback',
