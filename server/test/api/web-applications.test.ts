@@ -229,6 +229,12 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
     expect(existsSync(site('beta2.example.com'))).toBe(false);
     expect(existsSync(t.deps.host.path('/var/www/apps/beta'))).toBe(false);
     expect((await call('GET', 'web/vhosts/beta2.example.com')).statusCode).toBe(404);
+    // The virtual host of an application is deleted with the application, not alone.
+    const vh = await call('POST', 'web/vhosts/remove/shop.example.com', { keepFiles: true });
+    expect(vh.statusCode).toBe(409);
+    expect(vh.json().message).toBe(
+      'shop.example.com serves the web application shop: delete the application instead',
+    );
     const caps = (await call('GET', 'web/capabilities/applications')).json();
     expect(caps.supportedTypes).toEqual(['Node.js', 'Static']);
     expect(caps.releaseRetention).toBe(5);

@@ -26,7 +26,10 @@ if (!haveAll)
 const serverJs = (version: string, healthy = true) => `
 const http = require('node:http');
 const server = http.createServer((req, res) => {
-  if (req.url === '/health') { res.writeHead(${healthy ? 200 : 500}); res.end('${healthy ? 'ok' : 'broken'}'); return; }
+  if (req.url === '/health') {
+    const sick = ${healthy ? "require('node:fs').existsSync('unhealthy')" : 'true'};
+    res.writeHead(sick ? 500 : 200); res.end(sick ? 'broken' : 'ok'); return;
+  }
   res.writeHead(200, { 'content-type': 'text/plain' });
   res.end('${version} ' + (process.env.GREETING || '') + ' ' + process.env.PORT);
 });
@@ -253,6 +256,26 @@ describe.skipIf(!haveAll)(
       expect(r.status).toBe(200);
       expect(r.body).toMatch(/^v1 one \d+$/);
     }, 30_000);
+
+    it('health checks keep running: an unhealthy release turns the app to error, a healthy one back to active', async () => {
+      const app = (await call('GET', 'web/applications/demo')).json();
+      const rel = (await call('GET', `web/applications/demo/releases/${app.currentReleaseId}`)).json();
+      const flag = t.deps.host.path(`${rel.path}/unhealthy`);
+      const waitStatus = async (want: string) => {
+        let a = app;
+        for (let i = 0; i < 60 && a.status !== want; i++) {
+          await new Promise((r) => setTimeout(r, 250));
+          a = (await call('GET', 'web/applications/demo')).json();
+        }
+        return a;
+      };
+      writeFileSync(flag, '1');
+      const sick = await waitStatus('error');
+      expect(sick.status).toBe('error');
+      expect(sick.statusMessage).toBe('Health check failed: /health answered HTTP 500 within 2 s');
+      rmSync(flag);
+      expect((await waitStatus('active')).status).toBe('active');
+    }, 40_000);
 
     it('a Static application: Apache serves the built release folder itself, no process', async () => {
       const site = mkdtempSync(path.join(os.tmpdir(), 'mailroom-static-repo-'));

@@ -7,6 +7,9 @@ import { ApplicationService } from './application.service.ts';
 import { AppRuntime } from './app-runtime.ts';
 import { DeployJobs } from './deploy.job.ts';
 
+/** How often the health checks look for an app whose interval has passed. */
+export const HEALTH_TICK_MS = 1000;
+
 /**
  * Web applications (issue 20): routes, the app processes Mailroom supervises (started again at
  * start-up for every application that was serving, stopped when Mailroom stops).
@@ -25,6 +28,16 @@ export function registerApplications(
   app.addHook('onReady', async () => {
     void service.resumeAll((msg, err) => app.log.warn({ err }, msg));
   });
-  app.addHook('onClose', async () => runtime.closeAll());
+  // Health checks of the running releases (each app at its own Health Check Interval).
+  const health = setInterval(() => {
+    void service
+      .checkHealth()
+      .catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
+  }, HEALTH_TICK_MS);
+  health.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(health);
+    await runtime.closeAll();
+  });
   return service;
 }

@@ -20,6 +20,7 @@ import type { Database } from '../../../db/schema.ts';
 import {
   ensureAppFolder,
   ensureAppUser,
+  probeHttp,
   removeAppUser,
   removeTree,
   type RunAs,
@@ -77,6 +78,8 @@ export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {
   enableLoadBalancing: 'one running instance per application (no mod_proxy_balancer yet)',
   enableScaling: 'one running instance per application',
 };
+
+const HEALTH_FAILED = 'Health check failed:';
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
@@ -478,6 +481,42 @@ export class ApplicationService {
   async toggle(name: string): Promise<WebApplication> {
     const row = await this.row(name);
     return row.status === 'active' ? this.stop(name) : this.start(name);
+  }
+
+  private readonly lastCheck = new Map<number, number>();
+
+  /**
+   * Health checks keep running after a deploy: every Health Check Interval the running release is
+   * asked for its health path; a failure sets the app to error with the answer, a later success
+   * sets it back to active (only when the error was a failed check).
+   */
+  async checkHealth(now = Date.now()): Promise<void> {
+    const rows = await this.db
+      .selectFrom('web_apps')
+      .selectAll()
+      .where('status', 'in', ['active', 'error'])
+      .where('running_port', 'is not', null)
+      .execute();
+    for (const row of rows) {
+      const c = rowConfig(row);
+      const id = Number(row.id);
+      if (!c.enableHealthChecks || !this.runtime.get(id)) continue;
+      if (now - (this.lastCheck.get(id) ?? 0) < c.healthCheckInterval * 1000) continue;
+      this.lastCheck.set(id, now);
+      const status = await probeHttp(
+        Number(row.running_port),
+        c.healthCheckPath,
+        c.healthCheckTimeout * 1000,
+      );
+      const ok = status !== null && status >= 200 && status < 300;
+      if (!ok && row.status === 'active')
+        await patchAppRuntime(this.db, id, {
+          status: 'error',
+          status_message: `${HEALTH_FAILED} ${c.healthCheckPath} answered ${status === null ? 'nothing' : `HTTP ${status}`} within ${c.healthCheckTimeout} s`,
+        });
+      else if (ok && row.status === 'error' && row.status_message.startsWith(HEALTH_FAILED))
+        await patchAppRuntime(this.db, id, { status: 'active', status_message: '' });
+    }
   }
 
   /** Mailroom started: run again the live release of every application that was serving. */
