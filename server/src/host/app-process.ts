@@ -211,6 +211,8 @@ export interface AppProcessSpec {
   runAs: RunAs;
   /** stdout and stderr are appended here (machine path). */
   logFile: string;
+  /** The Stop Command as arguments (run first when stopping; signals follow if it is still up). */
+  stopArgv?: string[] | null;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
@@ -292,6 +294,19 @@ export class AppProcess {
     this.wanted = false;
     if (this.timer) clearTimeout(this.timer);
     const child = this.child;
+    if (child?.pid && this.running && this.spec.stopArgv?.length) {
+      // The app's own Stop Command first (same user, folder and environment), given the timeout.
+      const [cmd, ...args] = this.spec.stopArgv;
+      const stopper = spawn(cmd!, args, {
+        cwd: this.spec.cwd,
+        env: this.spec.env,
+        stdio: 'ignore',
+        ...(this.spec.runAs ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
+      });
+      stopper.on('error', () => undefined);
+      await Promise.race([this.exited, new Promise((r) => setTimeout(r, Math.max(0, timeoutMs)))]);
+      if (stopper.exitCode === null) stopper.kill('SIGKILL');
+    }
     if (child?.pid && this.running) {
       const signal = (s: NodeJS.Signals) => {
         try {

@@ -57,6 +57,10 @@ describe.skipIf(!haveAll)(
     const commit = (version: string, healthy = true) => {
       writeFileSync(path.join(repo, 'server.js'), serverJs(version, healthy));
       writeFileSync(
+        path.join(repo, 'stop.js'),
+        "require('node:fs').writeFileSync('stopped-by-command', 'yes');\n",
+      );
+      writeFileSync(
         path.join(repo, 'build.js'),
         "require('node:fs').writeFileSync('built.txt', 'yes');\nconsole.log('built');\n",
       );
@@ -70,6 +74,7 @@ describe.skipIf(!haveAll)(
       version: '1.0.0',
       deploymentPath: '/var/www/apps/demo',
       startCommand: `${process.execPath} server.js`,
+      stopCommand: `${process.execPath} stop.js`,
       buildCommand: `${process.execPath} build.js`,
       healthCheckInterval: 3,
       healthCheckTimeout: 2,
@@ -212,6 +217,9 @@ describe.skipIf(!haveAll)(
       expect(stopped.json().application.status).toBe('inactive');
       expect((await get()).status).toBe(503);
       expect(() => process.kill(before.pid, 0)).toThrow();
+      // The Stop Command ran first, as the app's user, in the release folder.
+      const live = (await call('GET', `web/applications/demo/releases/${before.currentReleaseId}`)).json();
+      expect(existsSync(t.deps.host.path(`${live.path}/stopped-by-command`))).toBe(true);
       const started = await call('POST', 'web/applications/toggle/demo');
       expect(started.statusCode, started.body).toBe(200);
       expect(started.json().application.status).toBe('active');
@@ -262,13 +270,15 @@ describe.skipIf(!haveAll)(
       const rel = (await call('GET', `web/applications/demo/releases/${app.currentReleaseId}`)).json();
       const flag = t.deps.host.path(`${rel.path}/unhealthy`);
       const waitStatus = async (want: string) => {
-        let a = app;
+        let a = (await call('GET', 'web/applications/demo')).json();
         for (let i = 0; i < 60 && a.status !== want; i++) {
           await new Promise((r) => setTimeout(r, 250));
           a = (await call('GET', 'web/applications/demo')).json();
         }
         return a;
       };
+      // The crash just before may have failed a check while the process was restarting: healthy first.
+      expect((await waitStatus('active')).status).toBe('active');
       writeFileSync(flag, '1');
       const sick = await waitStatus('error');
       expect(sick.status).toBe('error');

@@ -82,6 +82,7 @@ export async function launchRelease(
     env: releaseEnv(c, opts.env, port),
     runAs: opts.runAs,
     logFile: opts.logFile,
+    stopArgv: c.stopCommand.trim() ? splitCommand(c.stopCommand) : null,
   });
   opts.log(`Starting ${argv.join(' ')} on 127.0.0.1:${port}`);
   await proc.start();
