@@ -2,10 +2,12 @@
  * Web hosting (issue 19): the catalogue of the area. Schemas live by entity in `web/vhosts.ts`,
  * `web/settings.ts` and `web/stats.ts`; `web/fields.ts` holds the field helpers.
  */
+import { webAppRoutes } from './web/applications.ts';
 import { webSettingsRoutes } from './web/settings.ts';
 import { webStatsRoutes } from './web/stats.ts';
 import { webVhostRoutes } from './web/vhosts.ts';
 
+export * from './web/applications.ts';
 export * from './web/fields.ts';
 export * from './web/settings.ts';
 export * from './web/stats.ts';
@@ -18,4 +20,19 @@ export const webRoutes = {
   resetSettings: webSettingsRoutes.reset,
   dashboard: webStatsRoutes.dashboard,
   capabilities: webStatsRoutes.capabilities,
+  apps: webAppRoutes.list,
+  appCapabilities: webAppRoutes.capabilities,
+  app: webAppRoutes.get,
+  createApp: webAppRoutes.create,
+  updateApp: webAppRoutes.update,
+  removeApp: webAppRoutes.remove,
+  deployApp: webAppRoutes.deploy,
+  rollbackApp: webAppRoutes.rollback,
+  startApp: webAppRoutes.start,
+  stopApp: webAppRoutes.stop,
+  restartApp: webAppRoutes.restart,
+  toggleApp: webAppRoutes.toggle,
+  appReleases: webAppRoutes.releases,
+  appRelease: webAppRoutes.release,
+  appDeployLog: webAppRoutes.deployLog,
 };

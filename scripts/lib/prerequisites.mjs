@@ -57,6 +57,7 @@ export const PREREQUISITES = [
     paths: [['/usr/lib/apache2/modules/mod_security2.so']],
   },
   { pkg: 'php8.2-fpm', for: 'web hosting (PHP-FPM pools)', paths: [['/usr/sbin/php-fpm8.2']] },
+  { pkg: 'git', for: 'web applications (deploys from git)', paths: [['/usr/bin/git']] },
   {
     pkg: 'logrotate',
     for: 'web hosting (logrotate -d of the rendered file)',

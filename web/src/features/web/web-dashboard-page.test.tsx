@@ -71,6 +71,7 @@ const base: WebDashboard = {
     },
   ],
   virtualHosts: [],
+  applications: [],
   activity: [
     {
       id: 'a1',

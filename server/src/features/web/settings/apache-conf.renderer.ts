@@ -21,6 +21,8 @@ export interface HostsSummary {
   phpVersions?: string[];
   /** The SSL area's settings that apply to the web server. */
   tlsPolicy?: WebTlsPolicy | null;
+  /** A web application is proxied by some host (mod_proxy + mod_proxy_http). */
+  anyProxy?: boolean;
   /** A default certificate for the HTTPS catch-all (unknown names never get a site's certificate). */
   defaultTls: { certificateFile: string; keyFile: string } | null;
 }
@@ -58,7 +60,9 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   m.push('filter', 'deflate', 'expires');
   if (s.enableCompression && s.enableBrotli) m.push('brotli');
   if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl');
-  if (hosts.phpVersions?.length) m.push('proxy', 'proxy_fcgi');
+  if (hosts.phpVersions?.length || hosts.anyProxy) m.push('proxy');
+  if (hosts.phpVersions?.length) m.push('proxy_fcgi');
+  if (hosts.anyProxy) m.push('proxy_http');
   if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
     m.push('unique_id', 'security2');
   return m;

@@ -55,7 +55,12 @@ export const MODULES = {
     package: 'apache2-bin',
     purpose: 'needed by mod_security2',
   },
-  proxy: { name: 'proxy', file: 'proxy', package: 'apache2-bin', purpose: 'PHP through PHP-FPM' },
+  proxy: {
+    name: 'proxy',
+    file: 'proxy',
+    package: 'apache2-bin',
+    purpose: 'PHP through PHP-FPM and web applications (ProxyPass)',
+  },
   proxy_fcgi: {
     name: 'proxy_fcgi',
     file: 'proxy_fcgi',
@@ -67,6 +72,12 @@ export const MODULES = {
     file: 'security2',
     package: 'libapache2-mod-security2',
     purpose: 'Rate limiting (per client address, counted across every Apache process)',
+  },
+  proxy_http: {
+    name: 'proxy_http',
+    file: 'proxy_http',
+    package: 'apache2-bin',
+    purpose: 'Web applications (HTTP to the running release)',
   },
 } satisfies Record<string, ModuleInfo>;
 export type ModuleKey = keyof typeof MODULES;

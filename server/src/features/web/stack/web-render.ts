@@ -12,6 +12,7 @@ import {
   renderServerConf,
 } from '../settings/apache-conf.renderer.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
+import { type AppServe, appServeByVhost } from '../applications/application.repository.ts';
 import { allVhosts, rowValues, type VhostRow } from '../vhosts/vhost.repository.ts';
 import { renderVhost, type VhostProbe, type VhostRenderInput } from '../vhosts/vhost-file.renderer.ts';
 import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } from './apache-layout.ts';
@@ -83,7 +84,12 @@ export interface WebRender extends RenderSet {
   settings: WebServerSettings;
 }
 
-function summary(rows: VhostRow[], defaultTls: boolean, php: ReadonlySet<string>): HostsSummary {
+function summary(
+  rows: VhostRow[],
+  defaultTls: boolean,
+  php: ReadonlySet<string>,
+  apps: Map<number, AppServe>,
+): HostsSummary {
   const http = new Set<number>();
   const https = new Set<number>();
   let anyRateLimit = false;
@@ -100,6 +106,7 @@ function summary(rows: VhostRow[], defaultTls: boolean, php: ReadonlySet<string>
     httpsPorts: [...https],
     anyRateLimit,
     phpVersions: [...phpVersions].sort(),
+    anyProxy: [...apps.values()].some((a) => a.type !== 'Static'),
     defaultTls:
       defaultTls && https.size
         ? { certificateFile: CERT_DIR + '/_default.crt', keyFile: CERT_DIR + '/_default.key' }
@@ -115,6 +122,7 @@ async function hostInput(
   ctx: WebRenderContext,
   row: VhostRow,
   files: ApplyFile[],
+  app: AppServe | null,
 ): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
   const v = rowValues(row);
   let tls: VhostRenderInput['tls'] = null;
@@ -150,7 +158,7 @@ async function hostInput(
       php = { socket: ctx.mode.hostPath(phpSocket(v.domain)) };
     } else php = { missing: v.phpVersion };
   }
-  return { input: { id: Number(row.id), values: v, tls, php }, fingerprint };
+  return { input: { id: Number(row.id), values: v, tls, php, app }, fingerprint };
 }
 
 /** The pool files a host may have left under the versions it does not use now. */
@@ -172,7 +180,8 @@ export async function renderWeb(
 ): Promise<WebRender> {
   const settings = await readWebSettings(db);
   const rows = await allVhosts(db);
-  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set());
+  const apps = await appServeByVhost(db);
+  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps);
   if (hosts.httpsPorts.length && ctx.tlsPolicy) hosts.tlsPolicy = await ctx.tlsPolicy(db);
   const files: ApplyFile[] = [];
   const remove: string[] = [];
@@ -181,7 +190,7 @@ export async function renderWeb(
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
-    const { input, fingerprint } = await hostInput(db, ctx, row, files);
+    const { input, fingerprint } = await hostInput(db, ctx, row, files, apps.get(Number(row.id)) ?? null);
     if (wanted) remove.push(...stalePools(input.values, row.domain));
     const r = renderVhost(input, ctx.mode);
     files.push(...r.files);

@@ -20,6 +20,7 @@ import { siteUserName } from '../php/php-layout.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
+import { findAppByVhost } from '../applications/application.repository.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
 import { APACHE_USER } from '../stack/apache-layout.ts';
 import { forbiddenDirective } from '../stack/custom-directives.ts';
@@ -256,6 +257,9 @@ export class VhostService {
   async remove(domain: string, keepFiles: boolean): Promise<{ filesRemoved: boolean; documentRoot: string }> {
     const row = await findByDomain(this.ctx.db, domain);
     if (!row) throw notFound(webMessages.vhostNotFound(domain));
+    const app = await findAppByVhost(this.ctx.db, Number(row.id));
+    if (app)
+      throw conflict(`${domain} serves the web application ${app.name}: delete the application instead`);
     const v = rowValues(row);
     await this.ctx.apply({
       change: async (trx) => deleteVhost(trx, Number(row.id)),
