@@ -8,7 +8,7 @@ import {
 } from '@mailroom/contract/web';
 import { Alert, Button, Card, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
@@ -73,6 +73,24 @@ function usePanelParams() {
   return { name, jobId: Number.isInteger(job) && job > 0 ? job : undefined, open, close };
 }
 
+/** `?edit=<name>` (the dashboard's Edit) opens the Edit modal once, then leaves the URL. */
+function useEditParam(onEdit: (name: string) => void) {
+  const [params, setParams] = useSearchParams();
+  const edit = params.get('edit');
+  useEffect(() => {
+    if (edit === null) return;
+    onEdit(edit);
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.delete('edit');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [edit, onEdit, setParams]);
+}
+
 export default function ApplicationsPage() {
   const { search, setSearch, q } = useUrlSearch(SEARCH_DEBOUNCE_MS);
   const [type, setType] = useState('');
@@ -84,6 +102,7 @@ export default function ApplicationsPage() {
   const [dismissed, setDismissed] = useState(false);
   const [anyDeploying, setAnyDeploying] = useState(false);
   const panel = usePanelParams();
+  useEditParam(useCallback((name: string) => setModal({ kind: 'edit', name }), []));
   const paging = useListPaging(APP_PAGE_SIZE, [q, type, status, sort]);
 
   const query: AppListQuery = {

@@ -43,7 +43,7 @@ export function mergeDeployLines(
 
 /** Where the follower reads and listens (the deploy-log route and the events stream). */
 export interface DeployLogSource {
-  read: (q: { after: number; jobId?: number }) => Promise<DeployLog>;
+  read: (q: { after: number; limit: number; jobId?: number }) => Promise<DeployLog>;
   subscribe: (h: {
     lines: (e: AppLogEvent) => void;
     /** A job changed state (its end: read what is left and `done`). */
@@ -60,6 +60,8 @@ export interface FollowOptions {
   jobId?: number | undefined;
   /** While no event arrives for this long, the route is read (a proxy that buffers, a lost stream). */
   pollMs?: number;
+  /** Lines asked for per read (an answer this long may have more behind it: read on at once). */
+  readLimit?: number;
   onChange: (s: DeployLogState) => void;
   onError?: (err: unknown) => void;
   /** Injectable clock and timers (tests). */
@@ -69,6 +71,7 @@ export interface FollowOptions {
 }
 
 export const DEPLOY_LOG_POLL_MS = 2000;
+export const DEPLOY_LOG_READ_LIMIT = 1000;
 
 /**
  * Follows a deploy log until its job ends: the route from the last sequence number held (so
@@ -82,6 +85,7 @@ export function followDeployLog(source: DeployLogSource, opts: FollowOptions): (
   const cancel =
     opts.clearInterval ?? ((t: unknown) => globalThis.clearInterval(t as ReturnType<typeof setInterval>));
   const pollMs = opts.pollMs ?? DEPLOY_LOG_POLL_MS;
+  const limit = opts.readLimit ?? DEPLOY_LOG_READ_LIMIT;
   let s: DeployLogState = { ...EMPTY_DEPLOY_LOG, jobId: opts.jobId ?? null };
   let stopped = false;
   let reading = false;
@@ -101,7 +105,7 @@ export function followDeployLog(source: DeployLogSource, opts: FollowOptions): (
     reading = true;
     again = false;
     const jobId = s.jobId ?? undefined;
-    source.read({ after: s.lastSeq, ...(jobId !== undefined ? { jobId } : {}) }).then(
+    source.read({ after: s.lastSeq, limit, ...(jobId !== undefined ? { jobId } : {}) }).then(
       (log) => {
         reading = false;
         if (stopped) return;
@@ -119,12 +123,13 @@ export function followDeployLog(source: DeployLogSource, opts: FollowOptions): (
           state: log.state,
           lines: merged.lines,
           lastSeq: merged.lastSeq,
-          // Ended only once every line is held (an answer cut at its limit is read on).
-          done: log.done && merged.lastSeq >= log.lastSeq,
+          // The server says done once the job ended and every line has been answered.
+          done: log.done,
         };
         emit();
         if (s.done) finish();
-        else if (again || merged.lastSeq < log.lastSeq) read();
+        // A full answer may have more behind it; events that came during the read may have gaps.
+        else if (again || log.lines.length >= limit || merged.gap) read();
       },
       (err: unknown) => {
         reading = false;

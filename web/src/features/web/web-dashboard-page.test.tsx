@@ -15,10 +15,15 @@ beforeEach(() => {
       const url = new URL(input, 'http://x');
       const path = url.searchParams.get('path') ?? url.pathname.replace(/^\/api\//, '');
       const body =
-        path === 'web/dashboard' ? dashboard : path === 'apply' ? [] : { code: 'NOT_FOUND', message: 'no' };
+        path === 'web/dashboard'
+          ? dashboard
+          : path === 'apply' || path === 'web/applications'
+            ? []
+            : { code: 'NOT_FOUND', message: 'no' };
+      const ok = path === 'web/dashboard' || path === 'apply' || path === 'web/applications';
       return new Response(JSON.stringify(body), {
-        status: path === 'web/dashboard' || path === 'apply' ? 200 : 404,
-        headers: { 'Content-Type': 'application/json' },
+        status: ok ? 200 : 404,
+        headers: { 'Content-Type': 'application/json', 'X-Total-Count': '0' },
       });
     }),
   );
@@ -109,7 +114,9 @@ describe('WebDashboardPage', { timeout: 30_000 }, () => {
     );
     expect(within(status).getByRole('listitem', { name: 'SSL/TLS' })).toHaveTextContent('Enabled');
     expect(screen.getByText('7.00%').closest('[data-tone]')).toHaveAttribute('data-tone', 'error');
-    expect(screen.getAllByText('No web applications found').length).toBeGreaterThan(0);
+    // The applications card reads the server's list (empty here): its counts and its empty state.
+    expect((await screen.findAllByText('No web applications found')).length).toBeGreaterThan(0);
+    expect(await screen.findByTestId('web-apps-counts')).toHaveTextContent('0 total · 0 active');
     expect(screen.getAllByText('No virtual hosts found').length).toBeGreaterThan(0);
     expect(screen.getByText('Web server settings saved')).toBeInTheDocument();
   });
