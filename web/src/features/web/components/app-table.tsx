@@ -31,7 +31,7 @@ export function AppStatusCell({ app }: { app: WebApplicationSummary }) {
           size="xs"
           ff="monospace"
           c="red.8"
-          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxWidth: 280 }}
+          style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxWidth: 210 }}
         >
           {why.join('\n')}
         </Text>
@@ -128,7 +128,7 @@ export function AppTable({
       data={apps}
       columns={columns}
       getRowId={rowId}
-      minWidth={lastDeployed ? 1100 : 960}
+      minWidth={lastDeployed ? 960 : 900}
     />
   );
 }
