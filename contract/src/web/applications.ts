@@ -618,9 +618,13 @@ export const DeployLog = z.object({
 export type DeployLog = z.infer<typeof DeployLog>;
 
 /**
- * SSE event on /api/events carrying new deploy log lines as they are written (`event: app-log`).
- * After a reload, read GET …/deploy-log?after=<seq> first, then keep the lines with a higher seq.
+ * How a console follows a deploy live: the job's `event: job` on /api/events carries
+ * `counts.logLines`, the seq of the last stored line; read GET …/deploy-log?after=<last seq you
+ * have> whenever it moves (and once after a reload: nothing is lost, lines are numbered).
+ * `app-log` (below) is reserved for pushing the lines themselves: the server does not send it yet.
  */
+export const DEPLOY_LOG_COUNT = 'logLines';
+/** Reserved (not sent yet): an SSE event carrying the new lines themselves. */
 export const APP_LOG_EVENT = 'app-log';
 export const AppLogEvent = z.object({
   applicationId: z.number(),
@@ -918,7 +922,7 @@ export const webAppRoutes = {
     method: 'GET',
     path: 'web/applications/:name/deploy-log',
     summary:
-      'Lines of a deploy job log with their sequence numbers (?after= resumes; new lines also arrive as app-log events)',
+      "Lines of a deploy job log with their sequence numbers (?after= resumes; the job's event counts.logLines says the last seq stored)",
     tags,
     params: nameParam,
     query: DeployLogQuery,

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineRoute } from '../route.ts';
+import { WebApplicationSummary } from './applications.ts';
 import { PHP_VERSIONS, VirtualHost } from './vhosts.ts';
 
 /** Spec 3 §3.1 web stats (every figure real: the database and Apache's own access log). */
 export const WebStats = z.object({
   totalVirtualHosts: z.number(),
   activeVirtualHosts: z.number(),
-  /** The Applications area is the next issue: 0 until it exists. */
+  /** Web applications (issue 20): all of them, and those serving (status active). */
   totalWebApplications: z.number(),
   activeWebApplications: z.number(),
   totalDomains: z.number(),
@@ -66,11 +67,14 @@ export const WebDashboard = z.object({
   status: z.array(WebServiceStatus),
   /** The first virtual hosts by traffic (the dashboard table; the full list is GET web/vhosts). */
   virtualHosts: z.array(VirtualHost),
+  /** The first web applications by name (the dashboard table; the full list is GET web/applications). */
+  applications: z.array(WebApplicationSummary),
   activity: z.array(WebActivity),
   apply: WebApplyState,
 });
 export type WebDashboard = z.infer<typeof WebDashboard>;
 export const WEB_DASHBOARD_VHOSTS = 10;
+export const WEB_DASHBOARD_APPS = 10;
 export const WEB_DASHBOARD_ACTIVITY = 10;
 
 /** Spec §9 number display and error-rate colours, shared by the screens. */

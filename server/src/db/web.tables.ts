@@ -50,7 +50,67 @@ export interface WebLogPositionTable {
   updated_at: string;
 }
 
+/** One web application (issue 20); its config fields are JSON, its environment sealed. */
+export interface WebAppTable {
+  id: Generated<number>;
+  name: string;
+  domain: string;
+  vhost_id: number;
+  type: string;
+  status: string;
+  /** Lower-cased name, domain and description: what `?q=` matches. */
+  search: string;
+  /** JSON of every other config field (contract/src/web/applications.ts), without the environment. */
+  fields: string;
+  /** The custom environment variables, JSON sealed with the apps vault key. */
+  env_sealed: string;
+  env_names: string;
+  status_message: string;
+  current_release_id: number | null;
+  running_port: number | null;
+  deploy_job_id: number | null;
+  last_deployed: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebAppReleaseTable {
+  id: Generated<number>;
+  app_id: number;
+  number: number;
+  state: string;
+  trigger: string;
+  source_release_id: number | null;
+  ref: string;
+  commit_sha: string | null;
+  path: string | null;
+  port: number | null;
+  vhost_hash: string | null;
+  env_sealed: string;
+  env_names: string;
+  disk_usage: number;
+  timings: string;
+  message: string;
+  build_log: string;
+  job_id: number | null;
+  started_by: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface WebAppLogLineTable {
+  job_id: number;
+  seq: number;
+  app_id: number;
+  at: string;
+  stream: string;
+  text: string;
+}
+
 export interface WebTables {
+  web_apps: WebAppTable;
+  web_app_releases: WebAppReleaseTable;
+  web_app_log_lines: WebAppLogLineTable;
   web_traffic_minutes: WebTrafficMinuteTable;
   web_log_position: WebLogPositionTable;
   web_vhosts: WebVhostTable;

@@ -15,6 +15,8 @@ export const VAULT_FILES = {
   mfa: 'mfa.key',
   /** Secrets of planned bulk items (a mailbox password), kept until each item is done. */
   bulk: 'bulk-ledger.key',
+  /** Environment variables of web applications and of their releases. */
+  webApps: 'web-apps.key',
 } as const;
 export type VaultFile = (typeof VAULT_FILES)[keyof typeof VAULT_FILES];
 

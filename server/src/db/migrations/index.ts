@@ -22,6 +22,7 @@ import * as m0024 from './0024-account-sessions.ts';
 import * as m0027 from './0027-alert-notifications.ts';
 import * as m0028 from './0028-bulk.ts';
 import * as m0029 from './0029-api-monitoring.ts';
+import * as m0030 from './0030-web-apps.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0027-alert-notifications': m0027,
   '0028-bulk': m0028,
   '0029-api-monitoring': m0029,
+  '0030-web-apps': m0030,
 };

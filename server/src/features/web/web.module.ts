@@ -1,3 +1,4 @@
+import { WEB_DASHBOARD_APPS } from '@mailroom/contract/web/stats';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { ApacheDaemon } from '../../host/apache-daemon.ts';
@@ -13,6 +14,7 @@ import { WebSettingsService } from './settings/web-settings.service.ts';
 import { WEB_TARGET } from './stack/apache-target.ts';
 import { WebContext } from './stack/web-context.ts';
 import type { WebTlsSource } from './stack/web-render.ts';
+import { registerApplications } from './applications/application.module.ts';
 import { registerWebRoutes } from './web.routes.ts';
 import { VhostService } from './vhosts/vhost.service.ts';
 
@@ -50,7 +52,14 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   const vhosts = new VhostService(ctx);
   const settings = new WebSettingsService(ctx);
   registerRetry(deps, WEB_TARGET, async () => (await ctx.applyAll()).outcome);
-  registerWebRoutes(app, ctx, vhosts, settings);
+  const apps = registerApplications(app, deps, ctx);
+  registerWebRoutes(
+    app,
+    ctx,
+    vhosts,
+    settings,
+    async () => (await apps.list({ limit: WEB_DASHBOARD_APPS, sort: 'name' })).items,
+  );
   // Apache's shared access log is rolled up every 30 s (and at each dashboard or list read).
   const roll = setInterval(() => {
     void rollUpAccessLog(deps).catch((err: unknown) =>

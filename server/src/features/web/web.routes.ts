@@ -1,5 +1,5 @@
 import { webSettingsRoutes, webSettingsMessages } from '@mailroom/contract/web/settings';
-import { webStatsRoutes } from '@mailroom/contract/web/stats';
+import { type WebDashboard, webStatsRoutes } from '@mailroom/contract/web/stats';
 import { webMessages, webVhostRoutes } from '@mailroom/contract/web/vhosts';
 import type { FastifyInstance } from 'fastify';
 import { domainScope } from '../../http/access-scope.ts';
@@ -17,6 +17,7 @@ export function registerWebRoutes(
   ctx: WebContext,
   vhosts: VhostService,
   settings: WebSettingsService,
+  applications: () => Promise<WebDashboard['applications']>,
 ): void {
   const r = webVhostRoutes;
   registerRoute(app, r.list, async ({ query, reply, request }) =>
@@ -72,6 +73,6 @@ export function registerWebRoutes(
     settings: await settings.reset(),
   }));
 
-  registerRoute(app, webStatsRoutes.dashboard, async () => webDashboard(ctx));
+  registerRoute(app, webStatsRoutes.dashboard, async () => webDashboard(ctx, applications));
   registerRoute(app, webStatsRoutes.capabilities, async () => webCapabilities(ctx));
 }

@@ -76,6 +76,7 @@ const base: WebDashboard = {
     },
   ],
   virtualHosts: [],
+  applications: [],
   activity: [
     {
       id: 'a1',

@@ -16,6 +16,8 @@ export interface HostsSummary {
   httpPorts: number[];
   httpsPorts: number[];
   anyRateLimit: boolean;
+  /** A web application is proxied by some host (mod_proxy + mod_proxy_http). */
+  anyProxy?: boolean;
   /** A default certificate for the HTTPS catch-all (unknown names never get a site's certificate). */
   defaultTls: { certificateFile: string; keyFile: string } | null;
 }
@@ -53,6 +55,7 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   m.push('filter', 'deflate', 'expires');
   if (s.enableCompression && s.enableBrotli) m.push('brotli');
   if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl');
+  if (hosts.anyProxy) m.push('proxy', 'proxy_http');
   if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
     m.push('unique_id', 'security2');
   return m;

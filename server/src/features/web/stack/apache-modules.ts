@@ -61,6 +61,13 @@ export const MODULES = {
     package: 'libapache2-mod-security2',
     purpose: 'Rate limiting (per client address, counted across every Apache process)',
   },
+  proxy: { name: 'proxy', file: 'proxy', package: 'apache2-bin', purpose: 'Web applications (ProxyPass)' },
+  proxy_http: {
+    name: 'proxy_http',
+    file: 'proxy_http',
+    package: 'apache2-bin',
+    purpose: 'Web applications (HTTP to the running release)',
+  },
 } satisfies Record<string, ModuleInfo>;
 export type ModuleKey = keyof typeof MODULES;
 

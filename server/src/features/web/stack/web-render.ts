@@ -12,6 +12,7 @@ import {
   renderServerConf,
 } from '../settings/apache-conf.renderer.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
+import { type AppServe, appServeByVhost } from '../applications/application.repository.ts';
 import { allVhosts, rowValues, type VhostRow } from '../vhosts/vhost.repository.ts';
 import { renderVhost, type VhostProbe, type VhostRenderInput } from '../vhosts/vhost-file.renderer.ts';
 import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } from './apache-layout.ts';
@@ -57,7 +58,7 @@ export interface WebRender extends RenderSet {
   settings: WebServerSettings;
 }
 
-function summary(rows: VhostRow[], defaultTls: boolean): HostsSummary {
+function summary(rows: VhostRow[], defaultTls: boolean, apps: Map<number, AppServe>): HostsSummary {
   const http = new Set<number>();
   const https = new Set<number>();
   let anyRateLimit = false;
@@ -71,6 +72,7 @@ function summary(rows: VhostRow[], defaultTls: boolean): HostsSummary {
     httpPorts: [...http],
     httpsPorts: [...https],
     anyRateLimit,
+    anyProxy: [...apps.values()].some((a) => a.type !== 'Static'),
     defaultTls:
       defaultTls && https.size
         ? { certificateFile: CERT_DIR + '/_default.crt', keyFile: CERT_DIR + '/_default.key' }
@@ -86,6 +88,7 @@ async function hostInput(
   ctx: WebRenderContext,
   row: VhostRow,
   files: ApplyFile[],
+  app: AppServe | null,
 ): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
   const v = rowValues(row);
   let tls: VhostRenderInput['tls'] = null;
@@ -113,7 +116,7 @@ async function hostInput(
       };
     }
   }
-  return { input: { id: Number(row.id), values: v, tls }, fingerprint };
+  return { input: { id: Number(row.id), values: v, tls, app }, fingerprint };
 }
 
 /**
@@ -128,14 +131,15 @@ export async function renderWeb(
 ): Promise<WebRender> {
   const settings = await readWebSettings(db);
   const rows = await allVhosts(db);
-  const hosts = summary(rows, ctx.defaultTls);
+  const apps = await appServeByVhost(db);
+  const hosts = summary(rows, ctx.defaultTls, apps);
   const files: ApplyFile[] = [];
   const probes = new Map<string, VhostProbe>();
   const customLines: WebRender['customLines'] = new Map();
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
-    const { input, fingerprint } = await hostInput(db, ctx, row, files);
+    const { input, fingerprint } = await hostInput(db, ctx, row, files, apps.get(Number(row.id)) ?? null);
     const r = renderVhost(input, ctx.mode);
     files.push(...r.files);
     probes.set(siteAvailablePath(row.domain), {

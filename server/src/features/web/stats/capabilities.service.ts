@@ -46,7 +46,13 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
   }
   const settings = await readWebSettings(ctx.db);
   const used = new Set(
-    neededModules(settings, { httpPorts: [80], httpsPorts: [443], anyRateLimit: true, defaultTls: null }),
+    neededModules(settings, {
+      httpPorts: [80],
+      httpsPorts: [443],
+      anyRateLimit: true,
+      anyProxy: true,
+      defaultTls: null,
+    }),
   );
   const shown: ModuleKey[] = [
     'rewrite',

@@ -14,6 +14,7 @@ import { APACHE_USER } from '../stack/apache-layout.ts';
 import { databaseAnswers, recentWebAudit } from './web-activity.repository.ts';
 import { rollUpAccessLog } from './log-rollup.service.ts';
 import { type Figures, figuresSince } from './web-traffic.repository.ts';
+import { appCounts } from '../applications/application.repository.ts';
 
 const DAY_MINUTES = 24 * 60;
 
@@ -53,13 +54,17 @@ const DESCRIBE: Record<string, string> = {
 };
 
 /** The web dashboard: every figure real (see the contract); none is fixed text. */
-export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
+export async function webDashboard(
+  ctx: WebContext,
+  applications: () => Promise<WebDashboard['applications']> = async () => [],
+): Promise<WebDashboard> {
   const db = ctx.db;
   // The figures read what Apache logged up to now.
   await rollUpAccessLog(ctx.deps).catch(() => undefined);
   const figures = await figuresSince(db, Math.floor(Date.now() / 60_000) - DAY_MINUTES);
   const total = figures.get('') ?? { requests: 0, errors: 0, durationUs: 0 };
-  const [counts, apache, dbUp, outcome, audit, top] = await Promise.all([
+  const [apps, counts, apache, dbUp, outcome, audit, top] = await Promise.all([
+    appCounts(db),
     vhostCounts(db),
     ctx.control.state(),
     databaseAnswers(db),
@@ -114,8 +119,8 @@ export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
     stats: {
       totalVirtualHosts: counts.total,
       activeVirtualHosts: counts.active,
-      totalWebApplications: 0,
-      activeWebApplications: 0,
+      totalWebApplications: apps.total,
+      activeWebApplications: apps.active,
       totalDomains: counts.total,
       sslEnabledDomains: counts.ssl,
       totalTraffic: total.requests,
@@ -124,6 +129,7 @@ export async function webDashboard(ctx: WebContext): Promise<WebDashboard> {
       uptime: apache.uptime,
     },
     status,
+    applications: await applications(),
     virtualHosts: top.items.map((r) =>
       toVirtualHost(r, {
         siteUser: APACHE_USER,

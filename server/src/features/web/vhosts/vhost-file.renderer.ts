@@ -15,6 +15,8 @@ export interface VhostRenderInput {
   values: VirtualHostValues;
   /** The certificate files to serve (SSL area certificate written beside the site, or the paths given). */
   tls: { certificateFile: string; keyFile: string; chainFile: string | null } | null;
+  /** The web application behind the host (issue 20): proxied to its running release, or its files. */
+  app?: { type: string; runningPort: number | null; releasePath: string | null } | null;
 }
 
 /** What the probe asks of one rendered host after a reload. */
@@ -37,6 +39,7 @@ export const PROBE_HEADER = 'X-Mailroom-Probe';
 export const MAINTENANCE_RETRY_AFTER = 3600;
 export const DEFAULT_MAINTENANCE_MESSAGE = 'This site is down for maintenance. Please try again later.';
 export const INACTIVE_MESSAGE = 'This site is not available.';
+export const APP_NOT_RUNNING_MESSAGE = 'This application is not running.';
 
 const GZIP_TYPES =
   'text/html text/plain text/css text/xml text/javascript application/javascript application/json application/xml image/svg+xml';
@@ -69,17 +72,23 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   const v = h.values;
   const all = names(v);
   const aliases = all.filter((n) => n !== v.serverName);
+  const app = h.app ?? null;
+  const root = app?.type === 'Static' && app.releasePath ? app.releasePath : v.documentRoot;
+  const proxyPort = app && app.type !== 'Static' && v.status === 'active' ? app.runningPort : null;
   let out = '';
   out += `  ServerName ${v.serverName}\n`;
   if (aliases.length) out += `  ServerAlias ${aliases.join(' ')}\n`;
-  out += `  DocumentRoot ${q(mode.hostPath(v.documentRoot))}\n`;
+  out += `  DocumentRoot ${q(mode.hostPath(root))}\n`;
   out += `  Header always set ${PROBE_HEADER} "${token}" "expr=%{REQUEST_URI} == '${PROBE_PATH}'"\n`;
   if (v.enableSecurityHeaders) out += '  SetEnvIf Request_URI ^ mailroom_secure=1\n';
   out += `  Alias /.well-known/acme-challenge/ ${q(`${mode.hostPath(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/`)}\n`;
   out += '  RewriteEngine On\n';
   out += `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L]\n`;
   out += '  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n';
-  if (v.status === 'inactive') {
+  if (app && app.type !== 'Static' && v.status === 'active' && proxyPort === null) {
+    out += '  RewriteRule ^ - [R=503,L]\n';
+    out += `  ErrorDocument 503 ${errorDocumentText(APP_NOT_RUNNING_MESSAGE)}\n`;
+  } else if (v.status === 'inactive') {
     out += '  RewriteRule ^ - [R=503,L]\n';
     out += `  ErrorDocument 503 ${errorDocumentText(INACTIVE_MESSAGE)}\n`;
   } else if (v.status === 'maintenance') {
@@ -106,6 +115,13 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
     out += '  ExpiresActive On\n';
     out += `  ExpiresDefault "access plus ${v.cacheExpiry} seconds"\n`;
   }
+  if (proxyPort !== null) {
+    // The app's running release on loopback; Mailroom's probe and ACME challenges stay Apache's.
+    out += '  ProxyPreserveHost On\n';
+    out += '  ProxyPass /.well-known/ !\n';
+    out += `  ProxyPass / http://127.0.0.1:${proxyPort}/ retry=0\n`;
+    out += `  ProxyPassReverse / http://127.0.0.1:${proxyPort}/\n`;
+  }
   if (tls && h.tls) {
     out += '  SSLEngine on\n';
     out += `  SSLCertificateFile ${q(h.tls.certificateFile)}\n`;
@@ -113,7 +129,7 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
     if (h.tls.chainFile) out += `  SSLCertificateChainFile ${q(h.tls.chainFile)}\n`;
     out += '  SetEnvIf Request_URI ^ mailroom_https=1\n';
   }
-  out += `  <Directory ${q(mode.hostPath(v.documentRoot))}>\n`;
+  out += `  <Directory ${q(mode.hostPath(root))}>\n`;
   out += '    Options SymLinksIfOwnerMatch\n';
   out += `    AllowOverride ${v.enableRewrite ? 'FileInfo' : 'None'}\n`;
   out += '    <RequireAll>\n';

@@ -1,0 +1,123 @@
+import { splitCommand } from '@mailroom/contract/web/applications';
+import {
+  APP_BASE_ENV,
+  AppProcess,
+  freeLoopbackPort,
+  probeHttp,
+  probeTcp,
+  type RunAs,
+} from '../../../host/app-process.ts';
+import type { AppConfig } from './application.repository.ts';
+
+/** A running release of an application. */
+export interface RunningRelease {
+  releaseId: number;
+  port: number;
+  proc: AppProcess;
+}
+
+/** How often a starting release is asked for its health. */
+export const HEALTH_POLL_MS = 500;
+
+/**
+ * The app processes this Mailroom supervises (local mode): one running release per application,
+ * plus the new one while a deploy checks it. Processes stop with Mailroom.
+ */
+export class AppRuntime {
+  private readonly running = new Map<number, RunningRelease>();
+
+  get(appId: number): RunningRelease | undefined {
+    return this.running.get(appId);
+  }
+
+  set(appId: number, r: RunningRelease): void {
+    this.running.set(appId, r);
+  }
+
+  forget(appId: number, releaseId: number): void {
+    if (this.running.get(appId)?.releaseId === releaseId) this.running.delete(appId);
+  }
+
+  ports(): Set<number> {
+    return new Set([...this.running.values()].map((r) => r.port));
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.running.values()].map((r) => r.proc.stop(5000)));
+    this.running.clear();
+  }
+}
+
+/** The process environment of a release: the base, NODE_ENV from the environment field, its variables, PORT. */
+export function releaseEnv(c: AppConfig, env: Record<string, string>, port: number): NodeJS.ProcessEnv {
+  return { ...APP_BASE_ENV, NODE_ENV: c.environment, ...env, PORT: String(port) };
+}
+
+/**
+ * Starts a release folder's process on a fresh loopback port (from the app's Port up) and waits
+ * until it is healthy: 2xx on the health check path (polled every 500 ms, each try waiting at most
+ * Health Check Timeout; the release gets Health Check Interval + Health Check Timeout seconds in
+ * all), or, with health checks off, a TCP connection. Throws with the process's last lines.
+ */
+export async function launchRelease(
+  c: AppConfig,
+  opts: {
+    releaseId: number;
+    cwd: string;
+    env: Record<string, string>;
+    runAs: RunAs;
+    logFile: string;
+    skipPorts: Set<number>;
+    signal?: AbortSignal;
+    log: (text: string) => void;
+  },
+): Promise<{ running: RunningRelease; startSeconds: number; healthSeconds: number }> {
+  const argv = splitCommand(c.startCommand);
+  if (!argv?.length) throw new Error('Start Command is empty');
+  const t0 = Date.now();
+  const port = await freeLoopbackPort(c.port, opts.skipPorts);
+  const proc = new AppProcess({
+    argv,
+    cwd: opts.cwd,
+    env: releaseEnv(c, opts.env, port),
+    runAs: opts.runAs,
+    logFile: opts.logFile,
+  });
+  opts.log(`Starting ${argv.join(' ')} on 127.0.0.1:${port}`);
+  await proc.start();
+  const startSeconds = (Date.now() - t0) / 1000;
+  const t1 = Date.now();
+  const budget = (c.healthCheckInterval + c.healthCheckTimeout) * 1000;
+  const deadline = Date.now() + budget;
+  let last = '';
+  for (;;) {
+    if (opts.signal?.aborted) {
+      await proc.stop(1000);
+      throw new Error('Cancelled');
+    }
+    if (c.enableHealthChecks) {
+      const status = await probeHttp(port, c.healthCheckPath, c.healthCheckTimeout * 1000);
+      last = status === null ? 'no answer' : `HTTP ${status}`;
+      if (status !== null && status >= 200 && status < 300) break;
+    } else if (await probeTcp(port, c.healthCheckTimeout * 1000)) break;
+    if (Date.now() >= deadline) {
+      const tail = proc.tail.slice(-10);
+      await proc.stop(1000);
+      const err = new Error(
+        `The new release did not answer 2xx on ${c.healthCheckPath} within ${budget / 1000} s (last: ${last || 'no answer'}); the previous release keeps serving`,
+      );
+      (err as Error & { tail?: string[] }).tail = tail;
+      throw err;
+    }
+    await new Promise((r) => setTimeout(r, HEALTH_POLL_MS));
+  }
+  proc.healthy();
+  opts.log(
+    `Healthy on 127.0.0.1:${port} (${c.enableHealthChecks ? `${c.healthCheckPath}: ${last}` : 'port open'})`,
+  );
+  return {
+    running: { releaseId: opts.releaseId, port, proc },
+    startSeconds,
+    healthSeconds: (Date.now() - t1) / 1000,
+  };
+}

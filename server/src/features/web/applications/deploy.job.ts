@@ -1,0 +1,436 @@
+import {
+  appMessages,
+  type DeployLogLine,
+  type DeployTimings,
+  isGitRef,
+  splitCommand,
+} from '@mailroom/contract/web/applications';
+import type { JobAccepted } from '@mailroom/contract/jobs';
+import type { AppDeps } from '../../../app-deps.ts';
+import { chownTree, folderExists, removeTree, runBuildStep, treeSize } from '../../../host/app-process.ts';
+import { fetchRelease } from '../../../host/git.ts';
+import { conflict, fieldError } from '../../../http/errors.ts';
+import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './application.repository.ts';
+import {
+  type ApplicationService,
+  appLogFile,
+  releasesFolder,
+  releasesToPrune,
+} from './application.service.ts';
+import { launchRelease, releaseEnv } from './app-runtime.ts';
+import {
+  appendLogLines,
+  findRelease,
+  insertRelease,
+  listReleases,
+  NO_TIMINGS,
+  patchRelease,
+  type ReleaseRow,
+} from './release.repository.ts';
+
+/** The job runner's shapes (through AppDeps: features do not import each other). */
+type JobRunner = NonNullable<AppDeps['jobs']>;
+type JobContext = Parameters<Parameters<JobRunner['run']>[3]>[0];
+
+export const DEPLOY_JOB_KIND = 'web.app.deploy';
+export const ROLLBACK_JOB_KIND = 'web.app.rollback';
+/** A build step may run this long. */
+export const BUILD_TIMEOUT_MS = 30 * 60_000;
+/** Lines kept per deploy log (the rest is counted, not stored). */
+export const MAX_LOG_LINES = 20_000;
+const FLUSH_MS = 200;
+
+/** The deploy log of one job: numbered lines, written to the database in small batches. */
+class DeployLogger {
+  private seq = 0;
+  private pending: DeployLogLine[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  readonly all: string[] = [];
+
+  constructor(
+    private readonly svc: ApplicationService,
+    private readonly appId: number,
+    private readonly job: JobContext,
+  ) {}
+
+  private get jobId(): number {
+    return this.job.jobId;
+  }
+
+  line(stream: DeployLogLine['stream'], text: string): void {
+    if (this.seq >= MAX_LOG_LINES) return;
+    const l = { seq: ++this.seq, at: new Date().toISOString(), stream, text: text.slice(0, 4000) };
+    this.pending.push(l);
+    this.all.push(stream === 'info' ? `» ${l.text}` : l.text);
+    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  info(text: string): void {
+    this.line('info', text);
+  }
+
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    const last = this.seq;
+    this.flushing = this.flushing.then(async () => {
+      await appendLogLines(this.svc.db, this.appId, this.jobId, batch);
+      // The job's event on /api/events carries the last stored line: the console then reads
+      // GET …/deploy-log?after=<the last seq it has>.
+      this.job.progress({ counts: { logLines: last } });
+    });
+    return this.flushing;
+  }
+
+  tail(n: number): string {
+    return this.all.slice(-n).join('\n');
+  }
+}
+
+const seconds = (t0: number) => Math.round((Date.now() - t0) / 10) / 100;
+
+/**
+ * Deploy and rollback as jobs. One job per application at a time (the app's status is `deploying`
+ * while it runs). Every step logs numbered lines; a failure at any step leaves the previous release
+ * serving and the app in `error` with the last lines.
+ */
+export class DeployJobs {
+  constructor(
+    private readonly svc: ApplicationService,
+    private readonly jobs: JobRunner,
+  ) {}
+
+  private async claim(row: AppRow): Promise<void> {
+    if (row.status === 'deploying') throw conflict(appMessages.busy(row.name));
+    await patchAppRuntime(this.svc.db, Number(row.id), { status: 'deploying' });
+  }
+
+  async deploy(name: string, ref: string | undefined, actor: string | null): Promise<JobAccepted> {
+    const row = await this.svc.row(name);
+    const c = rowConfig(row);
+    const want = ref ?? c.branch;
+    if (!isGitRef(want)) throw fieldError(ref === undefined ? 'branch' : 'ref', `Branch format is invalid`);
+    if (!c.repository) throw fieldError('repository', appMessages.repositoryRequired);
+    if (c.type === 'Node.js' && !splitCommand(c.startCommand)?.length)
+      throw fieldError('startCommand', appMessages.startCommandRequired);
+    await this.claim(row);
+    const job = await this.jobs
+      .run(DEPLOY_JOB_KIND, `Deploy ${name} (${want})`, actor, (ctx) =>
+        this.runDeploy(Number(row.id), want, actor, ctx),
+      )
+      .catch(async (err: unknown) => {
+        await patchAppRuntime(this.svc.db, Number(row.id), {
+          status: row.status as never,
+        });
+        throw err;
+      });
+    return { jobId: job.id, state: job.state, message: appMessages.deployStarted(name) };
+  }
+
+  async rollback(name: string, releaseId: number | undefined, actor: string | null): Promise<JobAccepted> {
+    const row = await this.svc.row(name);
+    const target = await this.rollbackTarget(row, releaseId);
+    await this.claim(row);
+    const job = await this.jobs
+      .run(ROLLBACK_JOB_KIND, `Roll back ${name} to release ${target.number}`, actor, (ctx) =>
+        this.runRollback(Number(row.id), target, actor, ctx),
+      )
+      .catch(async (err: unknown) => {
+        await patchAppRuntime(this.svc.db, Number(row.id), { status: row.status as never });
+        throw err;
+      });
+    return { jobId: job.id, state: job.state, message: appMessages.rollbackStarted(name) };
+  }
+
+  private async rollbackTarget(row: AppRow, releaseId: number | undefined): Promise<ReleaseRow> {
+    const all = await listReleases(this.svc.db, Number(row.id));
+    const current = row.current_release_id === null ? null : Number(row.current_release_id);
+    const currentRow = all.find((r) => Number(r.id) === current);
+    let target: ReleaseRow | undefined;
+    if (releaseId !== undefined) {
+      target = all.find((r) => Number(r.id) === releaseId);
+      if (!target) throw fieldError('releaseId', appMessages.releaseNotFound(releaseId));
+    } else {
+      // The newest release that ran before the live one and whose folder is still there.
+      target = all.find(
+        (r) =>
+          Number(r.id) !== current &&
+          r.path !== null &&
+          r.finished_at !== null &&
+          (r.state === 'retired' || r.state === 'live') &&
+          (!currentRow || r.path !== currentRow.path || r.env_sealed !== currentRow.env_sealed) &&
+          Number(r.number) < Number(currentRow?.number ?? Infinity),
+      );
+    }
+    if (!target?.path || target.state === 'failed' || Number(target.id) === current)
+      throw conflict(appMessages.noPreviousRelease(row.name));
+    return target;
+  }
+
+  // ---------- the work ----------
+
+  private async runDeploy(appId: number, ref: string, actor: string | null, job: JobContext) {
+    const row = (await findAppById(this.svc.db, appId))!;
+    const c = rowConfig(row);
+    const env = this.svc.openEnv(row.env_sealed);
+    const log = new DeployLogger(this.svc, appId, job);
+    const rel = await insertRelease(this.svc.db, {
+      appId,
+      trigger: 'deploy',
+      sourceReleaseId: null,
+      ref,
+      commit: null,
+      path: null,
+      envSealed: row.env_sealed,
+      envNames: JSON.parse(row.env_names) as string[],
+      jobId: job.jobId,
+      startedBy: actor,
+    });
+    await patchAppRuntime(this.svc.db, appId, { deploy_job_id: job.jobId });
+    const relPath = `${releasesFolder(c)}/${rel.number}`;
+    const dir = this.svc.ctx.deps.host.path(relPath);
+    const timings: DeployTimings = { ...NO_TIMINGS };
+    try {
+      await patchRelease(this.svc.db, Number(rel.id), { path: relPath });
+      if (await folderExists(dir)) await removeTree(dir);
+      // 1. clone
+      job.progress({ phase: 'Cloning' });
+      log.info(`Fetching ${c.repository} at ${ref} into ${relPath}`);
+      let t = Date.now();
+      const commit = await fetchRelease(c.repository, ref, dir, {
+        signal: job.signal,
+        onLine: (l) => log.line('stderr', l),
+      });
+      timings.clone = seconds(t);
+      log.info(`Commit ${commit} (${timings.clone} s)`);
+      await patchRelease(this.svc.db, Number(rel.id), { commit_sha: commit });
+      const runAs = await this.svc.runAs(c.name);
+      await chownTree(dir, runAs);
+      // 2. build
+      job.progress({ phase: 'Building' });
+      t = Date.now();
+      if (c.buildCommand.trim()) {
+        const argv = splitCommand(c.buildCommand)!;
+        log.info(`Building: ${argv.join(' ')}${runAs ? ` as ${runAs.user}` : ''} (nice 10)`);
+        const code = await runBuildStep(argv, {
+          cwd: dir,
+          env: releaseEnv(c, env, 0),
+          runAs,
+          onLine: (s, l) => log.line(s, l),
+          signal: job.signal,
+          timeoutMs: BUILD_TIMEOUT_MS,
+        });
+        if (code !== 0) throw new Error(`The build failed (exit ${code})`);
+      } else log.info('No Build Command');
+      timings.build = seconds(t);
+      // 3. start + 4. health
+      await patchRelease(this.svc.db, Number(rel.id), { state: 'starting' });
+      const switched = await this.startAndSwitch(row, rel, relPath, env, runAs, log, job, timings);
+      const disk = await treeSize(dir);
+      await patchRelease(this.svc.db, Number(rel.id), { disk_usage: disk, vhost_hash: switched.hash });
+      await this.prune(appId, Number(rel.id), log);
+      log.info(
+        `Deployed release ${rel.number} (${commit.slice(0, 12)}): clone ${timings.clone} s, build ${timings.build} s, start ${timings.start} s, health ${timings.health} s, switch ${timings.switch} s`,
+      );
+      await this.finish(rel, 'live', timings, log, '');
+      return {
+        result: { releaseId: Number(rel.id), commit, timings },
+        summary: `${c.name} release ${rel.number} is live`,
+      };
+    } catch (err) {
+      await this.fail(appId, rel, timings, log, err);
+      throw err;
+    }
+  }
+
+  private async runRollback(appId: number, target: ReleaseRow, actor: string | null, job: JobContext) {
+    const row = (await findAppById(this.svc.db, appId))!;
+    const log = new DeployLogger(this.svc, appId, job);
+    const rel = await insertRelease(this.svc.db, {
+      appId,
+      trigger: 'rollback',
+      sourceReleaseId: Number(target.id),
+      ref: target.ref,
+      commit: target.commit_sha,
+      path: target.path,
+      envSealed: target.env_sealed,
+      envNames: JSON.parse(target.env_names) as string[],
+      jobId: job.jobId,
+      startedBy: actor,
+    });
+    await patchAppRuntime(this.svc.db, appId, { deploy_job_id: job.jobId });
+    const timings: DeployTimings = { ...NO_TIMINGS };
+    try {
+      log.info(
+        `Rolling back to release ${target.number} (${target.commit_sha ?? 'no commit'}) with its environment`,
+      );
+      const c = rowConfig(row);
+      const runAs = await this.svc.runAs(c.name);
+      const switched = await this.startAndSwitch(
+        row,
+        rel,
+        target.path!,
+        this.svc.openEnv(target.env_sealed),
+        runAs,
+        log,
+        job,
+        timings,
+      );
+      await patchRelease(this.svc.db, Number(rel.id), { disk_usage: 0, vhost_hash: switched.hash });
+      await this.finish(rel, 'live', timings, log, '');
+      return {
+        result: { releaseId: Number(rel.id), timings },
+        summary: `${row.name} rolled back to release ${target.number}`,
+      };
+    } catch (err) {
+      await this.fail(appId, rel, timings, log, err);
+      throw err;
+    }
+  }
+
+  /** Start the release, wait until healthy, switch Apache to it, drain and stop the old one. */
+  private async startAndSwitch(
+    row: AppRow,
+    rel: ReleaseRow,
+    relPath: string,
+    env: Record<string, string>,
+    runAs: Awaited<ReturnType<ApplicationService['runAs']>>,
+    log: DeployLogger,
+    job: JobContext,
+    timings: DeployTimings,
+  ): Promise<{ hash: string | null }> {
+    const c = rowConfig(row);
+    const appId = Number(row.id);
+    const old = this.svc.runtime.get(appId);
+    let port: number | null = null;
+    if (c.type === 'Static') {
+      timings.start = 0;
+      timings.health = 0;
+      log.info('Static: Apache serves the release folder');
+    } else {
+      job.progress({ phase: 'Starting' });
+      const launched = await launchRelease(c, {
+        releaseId: Number(rel.id),
+        cwd: this.svc.ctx.deps.host.path(relPath),
+        env,
+        runAs,
+        logFile: this.svc.ctx.deps.host.path(appLogFile(c)),
+        skipPorts: this.svc.runtime.ports(),
+        signal: job.signal,
+        log: (t) => log.info(t),
+      });
+      timings.start = Math.round(launched.startSeconds * 100) / 100;
+      timings.health = Math.round(launched.healthSeconds * 100) / 100;
+      port = launched.running.port;
+      await patchRelease(this.svc.db, Number(rel.id), { port });
+      this.svc.runtime.set(appId, launched.running);
+      launched.running.proc.onCrash = (code, tail) => {
+        void patchAppRuntime(this.svc.db, appId, {
+          status_message: `The process exited (code ${code ?? 'signal'}); restarting\n${tail.slice(-10).join('\n')}`,
+        }).catch(() => undefined);
+      };
+    }
+    job.progress({ phase: 'Switching' });
+    const t = Date.now();
+    let switched: { hash: string | null };
+    try {
+      const fresh = (await findAppById(this.svc.db, appId))!;
+      switched = await this.svc.switchTo(
+        fresh,
+        {
+          status: 'active',
+          status_message: '',
+          current_release_id: Number(rel.id),
+          running_port: port,
+          deploy_job_id: null,
+          last_deployed: new Date().toISOString(),
+        },
+        'active',
+      );
+    } catch (err) {
+      const now = this.svc.runtime.get(appId);
+      if (now && now.releaseId === Number(rel.id)) {
+        await now.proc.stop(1000);
+        if (old) this.svc.runtime.set(appId, old);
+        else this.svc.runtime.forget(appId, Number(rel.id));
+      }
+      throw err;
+    }
+    timings.switch = seconds(t);
+    log.info(`Apache switched (graceful reload) in ${timings.switch} s`);
+    if (old && old.releaseId !== Number(rel.id)) {
+      job.progress({ phase: 'Draining' });
+      log.info(`Draining the previous release for ${c.shutdownTimeout} s, then stopping it`);
+      if (c.enableGracefulShutdown && c.shutdownTimeout > 0)
+        await new Promise((r) => setTimeout(r, c.shutdownTimeout * 1000));
+      await old.proc.stop(c.shutdownTimeout * 1000);
+      await patchRelease(this.svc.db, old.releaseId, { state: 'retired', port: null });
+    }
+    // Releases that were live before (Static, or after a restart) are retired too.
+    const all = await listReleases(this.svc.db, appId);
+    for (const r of all)
+      if (r.state === 'live' && Number(r.id) !== Number(rel.id))
+        await patchRelease(this.svc.db, Number(r.id), { state: 'retired', port: null });
+    return switched;
+  }
+
+  private async finish(
+    rel: ReleaseRow,
+    state: 'live' | 'failed',
+    timings: DeployTimings,
+    log: DeployLogger,
+    message: string,
+  ) {
+    await log.flush();
+    await patchRelease(this.svc.db, Number(rel.id), {
+      state,
+      timings: JSON.stringify(timings),
+      message,
+      build_log: log.all.join('\n'),
+      finished_at: new Date().toISOString(),
+    });
+  }
+
+  private async fail(
+    appId: number,
+    rel: ReleaseRow,
+    timings: DeployTimings,
+    log: DeployLogger,
+    err: unknown,
+  ) {
+    const tail = (err as { tail?: string[] }).tail ?? [];
+    for (const l of tail) log.line('stderr', l);
+    const message = err instanceof Error ? err.message : String(err);
+    log.info(`Failed: ${message}`);
+    await this.finish(rel, 'failed', timings, log, message);
+    const row = await findAppById(this.svc.db, appId);
+    if (row)
+      await patchAppRuntime(this.svc.db, appId, {
+        status: 'error',
+        status_message: log.tail(20),
+        deploy_job_id: null,
+      });
+    // A deploy's folder that never went live is removed (a rollback's folder belongs to its source).
+    if (rel.trigger === 'deploy') {
+      const r = await findRelease(this.svc.db, appId, Number(rel.id));
+      if (r?.path) {
+        await removeTree(this.svc.ctx.deps.host.path(r.path)).catch(() => undefined);
+        await patchRelease(this.svc.db, Number(rel.id), { path: null });
+      }
+    }
+  }
+
+  /** Keeps RELEASE_RETENTION release folders (the live one included); older folders are deleted. */
+  private async prune(appId: number, liveId: number, log: DeployLogger): Promise<void> {
+    const all = (await listReleases(this.svc.db, appId)).map((r) => ({ ...r, id: Number(r.id) }));
+    for (const r of releasesToPrune(all, liveId)) {
+      await removeTree(this.svc.ctx.deps.host.path(r.path!)).catch(() => undefined);
+      for (const same of all.filter((x) => x.path === r.path))
+        await patchRelease(this.svc.db, same.id, { path: null, disk_usage: 0 });
+      log.info(`Pruned release ${r.number} (${r.path})`);
+    }
+  }
+}

@@ -1,0 +1,318 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+
+/** A Unix user and group to run as (null: Mailroom's own user). */
+export type RunAs = { uid: number; gid: number; user: string } | null;
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** The base environment of every app process and build (nothing of Mailroom's own leaks in). */
+export const APP_BASE_ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', LANG: 'C.UTF-8' };
+
+function exec(cmd: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ ok: !err, out: `${String(stdout)}${String(stderr)}`.trim() || (err ? err.message : '') });
+    });
+  });
+}
+
+async function idsOf(user: string): Promise<{ uid: number; gid: number } | null> {
+  const passwd = await fs.readFile('/etc/passwd', 'utf8').catch(() => '');
+  const f = passwd
+    .split('\n')
+    .find((l) => l.startsWith(`${user}:`))
+    ?.split(':');
+  return f ? { uid: Number(f[2]), gid: Number(f[3]) } : null;
+}
+
+/**
+ * The app's own system user `mr-app-<name>` (made with useradd when missing). Not root: null and
+ * the reason (the app then runs as Mailroom's user).
+ */
+export async function ensureAppUser(name: string): Promise<{ runAs: RunAs; reason: string }> {
+  const user = `mr-app-${name}`;
+  if (!isRoot()) return { runAs: null, reason: 'Mailroom is not running as root: the app runs as its user' };
+  let ids = await idsOf(user);
+  if (!ids) {
+    const r = await exec('useradd', [
+      '--system',
+      '--no-create-home',
+      '--home-dir',
+      '/nonexistent',
+      '--shell',
+      '/usr/sbin/nologin',
+      '--',
+      user,
+    ]);
+    ids = await idsOf(user);
+    if (!ids) return { runAs: null, reason: `useradd ${user} failed: ${r.out}` };
+  }
+  return { runAs: { ...ids, user }, reason: '' };
+}
+
+export async function removeAppUser(name: string): Promise<void> {
+  if (!isRoot()) return;
+  const user = `mr-app-${name}`;
+  if (await idsOf(user)) await exec('userdel', ['--', user]);
+}
+
+/** Gives a folder tree to the app's user (root only). */
+export async function chownTree(dir: string, runAs: RunAs): Promise<void> {
+  if (!runAs || !isRoot()) return;
+  await exec('chown', ['-R', '--no-dereference', `${runAs.uid}:${runAs.gid}`, '--', dir]);
+}
+
+/** A folder and its parents, traversable by other users (the app user, Apache). */
+export async function ensureAppFolder(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true, mode: 0o755 });
+}
+
+export async function removeTree(dir: string): Promise<void> {
+  await fs.rm(dir, { recursive: true, force: true });
+}
+
+export async function folderExists(dir: string): Promise<boolean> {
+  return fs.stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+/** Bytes used by the files under `dir` (symbolic links not followed). */
+export async function treeSize(dir: string): Promise<number> {
+  let total = 0;
+  const walk = async (d: string): Promise<void> => {
+    const entries = await fs.readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else {
+        const s = await fs.lstat(p).catch(() => null);
+        if (s) total += s.size;
+      }
+    }
+  };
+  await walk(dir);
+  return total;
+}
+
+/** A loopback port nobody listens on, from `from` up (a bind proves it). */
+export async function freeLoopbackPort(from: number, skip: ReadonlySet<number> = new Set()): Promise<number> {
+  for (let p = Math.max(1024, from); p < 65535; p++) {
+    if (skip.has(p)) continue;
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.createServer();
+      s.once('error', () => resolve(false));
+      s.listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (ok) return p;
+  }
+  throw new Error('no free loopback port');
+}
+
+/** GET http://127.0.0.1:port/path: the status, or null when nothing answered in time. */
+export function probeHttp(port: number, urlPath: string, timeoutMs: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: urlPath, timeout: timeoutMs, agent: false },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? null);
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(null));
+  });
+}
+
+/** Whether something accepts TCP connections on the loopback port. */
+export function probeTcp(port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port, timeout: timeoutMs });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Runs a build step (argument array, no shell) in `cwd` as the app's user, at lower CPU priority
+ * (nice 10) so a build cannot starve the mail daemons. Answers the exit code.
+ */
+export function runBuildStep(
+  argv: string[],
+  opts: {
+    cwd: string;
+    env: NodeJS.ProcessEnv;
+    runAs: RunAs;
+    onLine: (stream: 'stdout' | 'stderr', line: string) => void;
+    signal?: AbortSignal;
+    timeoutMs: number;
+  },
+): Promise<number> {
+  return new Promise((resolve) => {
+    const [cmd, ...args] = argv;
+    const child = spawn('nice', ['-n', '10', '--', cmd!, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
+    });
+    const kill = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    };
+    const timer = setTimeout(kill, opts.timeoutMs);
+    opts.signal?.addEventListener('abort', kill, { once: true });
+    lines(child.stdout, (l) => opts.onLine('stdout', l));
+    lines(child.stderr, (l) => opts.onLine('stderr', l));
+    child.on('error', (err) => {
+      opts.onLine('stderr', err.message);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+function lines(stream: NodeJS.ReadableStream, onLine: (l: string) => void): void {
+  let pending = '';
+  stream.setEncoding('utf8');
+  stream.on('data', (c: string) => {
+    pending += c;
+    const parts = pending.split(/\r?\n/);
+    pending = parts.pop() ?? '';
+    for (const l of parts) onLine(l);
+  });
+  stream.on('end', () => {
+    if (pending) onLine(pending);
+  });
+}
+
+export interface AppProcessSpec {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  runAs: RunAs;
+  /** stdout and stderr are appended here (machine path). */
+  logFile: string;
+}
+
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
+const TAIL_LINES = 50;
+
+/**
+ * One supervised app process (one release on one port): started in its own process group,
+ * restarted with a growing delay when it exits unasked, stopped with SIGTERM then SIGKILL.
+ */
+export class AppProcess {
+  private child: ChildProcess | null = null;
+  private wanted = false;
+  private crashes = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private log: WriteStream | null = null;
+  private exited: Promise<void> = Promise.resolve();
+  startedAt: number | null = null;
+  /** The last lines it wrote (for the error status). */
+  readonly tail: string[] = [];
+  /** Called when it exits unasked (before the restart). */
+  onCrash: ((code: number | null, tail: string[]) => void) | null = null;
+
+  constructor(readonly spec: AppProcessSpec) {}
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  get running(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  async start(): Promise<void> {
+    this.wanted = true;
+    await fs.mkdir(path.dirname(this.spec.logFile), { recursive: true });
+    this.log ??= createWriteStream(this.spec.logFile, { flags: 'a', mode: 0o640 });
+    this.spawnOnce();
+  }
+
+  private spawnOnce(): void {
+    const [cmd, ...args] = this.spec.argv;
+    const child = spawn(cmd!, args, {
+      cwd: this.spec.cwd,
+      env: this.spec.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      ...(this.spec.runAs ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
+    });
+    this.child = child;
+    this.startedAt = Date.now();
+    const keep = (l: string) => {
+      this.tail.push(l);
+      if (this.tail.length > TAIL_LINES) this.tail.shift();
+      this.log?.write(`${new Date().toISOString()} ${l}\n`);
+    };
+    lines(child.stdout, keep);
+    lines(child.stderr, keep);
+    this.exited = new Promise((resolve) => {
+      child.on('error', (err) => {
+        keep(err.message);
+      });
+      child.on('close', (code) => {
+        resolve();
+        if (this.child !== child) return;
+        if (!this.wanted) return;
+        this.onCrash?.(code, [...this.tail]);
+        const delay = BACKOFF_MS[Math.min(this.crashes, BACKOFF_MS.length - 1)]!;
+        this.crashes++;
+        this.timer = setTimeout(() => {
+          if (this.wanted) this.spawnOnce();
+        }, delay);
+        this.timer.unref();
+      });
+    });
+  }
+
+  /** SIGTERM to its process group; SIGKILL after `timeoutMs`. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.wanted = false;
+    if (this.timer) clearTimeout(this.timer);
+    const child = this.child;
+    if (child?.pid && this.running) {
+      const signal = (s: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, s);
+        } catch {
+          /* gone */
+        }
+      };
+      signal('SIGTERM');
+      const killer = setTimeout(() => signal('SIGKILL'), Math.max(0, timeoutMs));
+      await this.exited;
+      clearTimeout(killer);
+    }
+    this.child = null;
+    this.startedAt = null;
+    await new Promise<void>((resolve) => (this.log ? this.log.end(resolve) : resolve()));
+    this.log = null;
+  }
+
+  /** Restart counter back to 0 once it stayed up (called after a healthy check). */
+  healthy(): void {
+    this.crashes = 0;
+  }
+}
