@@ -59,7 +59,8 @@ function fakeServer(opts: { jobId?: number | null; limit?: number } = {}) {
     },
     event: (e: Partial<AppLogEvent> & { lines: DeployLogLine[] }) =>
       handlers?.lines({ applicationId: 1, name: 'shop', jobId: 7, ...e }),
-    jobChanged: (id: number) => handlers?.job(id),
+    jobChanged: (id: number, at: { lastStored?: number; ended: boolean } = { ended: false }) =>
+      handlers?.job(id, at),
     ready: () => handlers?.ready(),
     hold: (v: boolean) => {
       hold = v;
@@ -190,11 +191,28 @@ describe('followDeployLog', () => {
     expect(seqs(f.state)).toEqual([1, 2, 3]);
     server.write(line(4));
     server.end();
-    server.jobChanged(7);
+    server.jobChanged(7, { lastStored: 4, ended: true });
     await flush();
     expect(f.state).toMatchObject({ done: true, state: 'succeeded', lastSeq: 4 });
     expect(server.unsubscribed).toBe(true);
     expect(f.polling).toBe(false);
+  });
+
+  it('reads when the job event says more lines are stored than held, not otherwise', async () => {
+    const server = fakeServer();
+    server.write(...lines(1, 2));
+    const f = follow(server, 7);
+    await flush();
+    expect(server.reads).toHaveLength(1);
+    server.jobChanged(7, { lastStored: 2, ended: false }); // progress only: nothing new
+    server.jobChanged(8, { lastStored: 9, ended: false }); // another job
+    await flush();
+    expect(server.reads).toHaveLength(1);
+    server.write(...lines(3, 5));
+    server.jobChanged(7, { lastStored: 5, ended: false });
+    await flush();
+    expect(server.reads.at(-1)).toMatchObject({ after: 2, jobId: 7 });
+    expect(seqs(f.state)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('reads on when an answer is cut at its limit, and is done only with every line', async () => {

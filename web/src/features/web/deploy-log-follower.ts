@@ -46,8 +46,11 @@ export interface DeployLogSource {
   read: (q: { after: number; limit: number; jobId?: number }) => Promise<DeployLog>;
   subscribe: (h: {
     lines: (e: AppLogEvent) => void;
-    /** A job changed state (its end: read what is left and `done`). */
-    job: (jobId: number) => void;
+    /**
+     * A job moved: `lastStored` is the seq of its last stored line (the job event's
+     * `counts.logLines`), `ended` whether it finished. Read when there is more, or at its end.
+     */
+    job: (jobId: number, at: { lastStored?: number | undefined; ended: boolean }) => void;
     /** The stream (re)opened: lines may have been missed meanwhile. */
     ready: () => void;
   }) => () => void;
@@ -75,9 +78,11 @@ export const DEPLOY_LOG_READ_LIMIT = 1000;
 
 /**
  * Follows a deploy log until its job ends: the route from the last sequence number held (so
- * opening the panel again, or reloading the page, starts from line 1 and misses none), then the
- * `app-log` events as they come; a gap, a reopened stream, the job's end or a quiet stream read
- * the route again from the last sequence number. Answers a stop function.
+ * opening the panel again, or reloading the page, starts from line 1 and misses none), then on
+ * every job event whose `counts.logLines` passed it, the job's end, a reopened stream or a quiet
+ * stream, the route again from the last sequence number. `app-log` events carrying the lines
+ * themselves (reserved in the contract) are taken too, a gap read from the route. Answers a stop
+ * function.
  */
 export function followDeployLog(source: DeployLogSource, opts: FollowOptions): () => void {
   const now = opts.now ?? Date.now;
@@ -155,8 +160,14 @@ export function followDeployLog(source: DeployLogSource, opts: FollowOptions): (
       }
       if (merged.gap) read();
     },
-    job: (jobId) => {
-      if (jobId === s.jobId) read();
+    job: (jobId, at) => {
+      if (s.jobId === null) {
+        read();
+        return;
+      }
+      if (jobId !== s.jobId) return;
+      lastHeard = now();
+      if (at.ended || at.lastStored === undefined || at.lastStored > s.lastSeq) read();
     },
     ready: read,
   });

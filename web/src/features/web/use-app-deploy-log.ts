@@ -1,4 +1,5 @@
-import { webRoutes } from '@mailroom/contract/web';
+import { FINISHED_JOB_STATES } from '@mailroom/contract/jobs';
+import { DEPLOY_LOG_COUNT, webRoutes } from '@mailroom/contract/web';
 import { useEffect, useState } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
 import { subscribeServerEvents } from '../../api/job-events.ts';
@@ -15,7 +16,11 @@ function sourceFor(name: string): DeployLogSource {
     subscribe: (h) =>
       subscribeServerEvents({
         appLog: h.lines,
-        job: (j) => h.job(j.id),
+        job: (j) =>
+          h.job(j.id, {
+            lastStored: j.counts[DEPLOY_LOG_COUNT],
+            ended: FINISHED_JOB_STATES.includes(j.state),
+          }),
         ready: h.ready,
       }),
   };
@@ -23,7 +28,7 @@ function sourceFor(name: string): DeployLogSource {
 
 /**
  * The live deploy log of an application's job (its latest when `jobId` is absent): every line from
- * the first, then new ones from the events stream, resumed by sequence number after any gap.
+ * the first, then the new ones each time the job's event says more are stored, by sequence number.
  */
 export function useAppDeployLog(name: string | null, jobId: number | undefined) {
   const [log, setLog] = useState<DeployLogState>(EMPTY_DEPLOY_LOG);
