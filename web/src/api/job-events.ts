@@ -1,9 +1,15 @@
 import type { JobEvent, NotificationEvent } from '@mailroom/contract/jobs';
+import type { APP_LOG_EVENT as ContractAppLogEvent, AppLogEvent } from '@mailroom/contract/web';
 import { EVENT_NAMES, EVENTS_PATH } from './first-screen-routes.ts';
+
+/** The contract's APP_LOG_EVENT (by value here: the first screen must not load the contract's schemas). */
+const APP_LOG_EVENT: typeof ContractAppLogEvent = 'app-log';
 
 export type ServerEventListener = {
   job?: (j: JobEvent) => void;
   notification?: (n: NotificationEvent) => void;
+  /** New lines of a web application's deploy (or rollback) log. */
+  appLog?: (e: AppLogEvent) => void;
   /** The stream (re)opened: events may have been missed meanwhile. */
   ready?: () => void;
 };
@@ -30,6 +36,10 @@ function open(): void {
   source.addEventListener(EVENT_NAMES.notification, (e) => {
     const n = parse<NotificationEvent>(e);
     if (n) for (const l of listeners) l.notification?.(n);
+  });
+  source.addEventListener(APP_LOG_EVENT, (e) => {
+    const a = parse<AppLogEvent>(e);
+    if (a) for (const l of listeners) l.appLog?.(a);
   });
   source.addEventListener(EVENT_NAMES.ready, () => {
     for (const l of listeners) l.ready?.();

@@ -17,3 +17,13 @@ export async function invalidateVhosts(qc: QueryClient): Promise<void> {
 export async function invalidateWebSettings(qc: QueryClient): Promise<void> {
   await Promise.all([qc.invalidateQueries({ queryKey: webKeys.settings() }), ...refreshOverview(qc)]);
 }
+
+/** An application changed (saved, deleted, started, stopped, deployed): lists, releases, dashboard. */
+export async function invalidateApps(qc: QueryClient): Promise<void> {
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: webKeys.apps() }),
+    // Its virtual host is made, reused or deleted with it.
+    qc.invalidateQueries({ queryKey: webKeys.vhosts() }),
+    ...refreshOverview(qc),
+  ]);
+}

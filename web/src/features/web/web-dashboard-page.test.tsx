@@ -16,8 +16,9 @@ beforeEach(() => {
       const path = url.searchParams.get('path') ?? url.pathname.replace(/^\/api\//, '');
       const body =
         path === 'web/dashboard' ? dashboard : path === 'apply' ? [] : { code: 'NOT_FOUND', message: 'no' };
+      const ok = path === 'web/dashboard' || path === 'apply';
       return new Response(JSON.stringify(body), {
-        status: path === 'web/dashboard' || path === 'apply' ? 200 : 404,
+        status: ok ? 200 : 404,
         headers: { 'Content-Type': 'application/json' },
       });
     }),
@@ -110,7 +111,9 @@ describe('WebDashboardPage', { timeout: 30_000 }, () => {
     );
     expect(within(status).getByRole('listitem', { name: 'SSL/TLS' })).toHaveTextContent('Enabled');
     expect(screen.getByText('7.00%').closest('[data-tone]')).toHaveAttribute('data-tone', 'error');
-    expect(screen.getAllByText('No web applications found').length).toBeGreaterThan(0);
+    // The applications card shows the dashboard's applications (none here) and counts.
+    expect((await screen.findAllByText('No web applications found')).length).toBeGreaterThan(0);
+    expect(await screen.findByTestId('web-apps-counts')).toHaveTextContent('0 total · 0 active');
     expect(screen.getAllByText('No virtual hosts found').length).toBeGreaterThan(0);
     expect(screen.getByText('Web server settings saved')).toBeInTheDocument();
   });

@@ -88,7 +88,7 @@ export default function WebDashboardPage() {
                 onView={setViewing}
               />
             </Card>
-            <WebApplicationsCard />
+            <WebApplicationsCard apps={d.applications} stats={d.stats} />
             <WebActivityCard activity={d.activity} />
           </Stack>
         )}

@@ -1,4 +1,4 @@
-import type { VhostListQuery } from '@mailroom/contract/web';
+import type { AppListQuery, VhostListQuery } from '@mailroom/contract/web';
 
 /** The one query-key factory of the web area; invalidate only through it. */
 export const webKeys = {
@@ -10,4 +10,10 @@ export const webKeys = {
   settings: () => ['web', 'settings'] as const,
   /** The SSL area's certificates, offered by the virtual host form's picker. */
   certificates: () => ['web', 'certificates'] as const,
+  /** Web applications (issue 20): lists, one application, its releases and deploy log. */
+  apps: () => ['web', 'apps'] as const,
+  appList: (q: AppListQuery) => ['web', 'apps', 'list', q] as const,
+  app: (name: string) => ['web', 'apps', 'one', name] as const,
+  appReleases: (name: string) => ['web', 'apps', 'releases', name] as const,
+  appCapabilities: () => ['web', 'app-capabilities'] as const,
 };

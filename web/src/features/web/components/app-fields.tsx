@@ -1,0 +1,372 @@
+import {
+  APP_CACHE_STRATEGIES,
+  APP_ENVIRONMENTS,
+  APP_LOG_LEVELS,
+  APP_NAME_HINT,
+  BACKUP_FREQUENCIES,
+  appLabels as L,
+  type AppField,
+  type AppFormValues,
+  type WebAppCapabilities,
+} from '@mailroom/contract/web';
+import {
+  Fieldset,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import type { ReactNode } from 'react';
+import danger from '../../../components/danger-text.module.css';
+import { appFieldReasons, appTypeOptions, type AppSection } from '../app-form-sections.ts';
+
+type Form = UseFormReturnType<AppFormValues>;
+
+/** The values the sections' own state depends on; the form is uncontrolled, the parent watches these. */
+export type WatchedAppValues = Pick<
+  AppFormValues,
+  | 'type'
+  | 'sslEnabled'
+  | 'enableAutoDeploy'
+  | 'enableLogging'
+  | 'enableMonitoring'
+  | 'enableHealthChecks'
+  | 'enableCaching'
+  | 'enableCompression'
+  | 'enableRateLimiting'
+  | 'enableAccessControl'
+  | 'enableScaling'
+  | 'enableMaintenanceMode'
+  | 'enableBackup'
+  | 'enableGracefulShutdown'
+>;
+
+export const watchedAppValues = (v: AppFormValues): WatchedAppValues => ({
+  type: v.type,
+  sslEnabled: v.sslEnabled,
+  enableAutoDeploy: v.enableAutoDeploy,
+  enableLogging: v.enableLogging,
+  enableMonitoring: v.enableMonitoring,
+  enableHealthChecks: v.enableHealthChecks,
+  enableCaching: v.enableCaching,
+  enableCompression: v.enableCompression,
+  enableRateLimiting: v.enableRateLimiting,
+  enableAccessControl: v.enableAccessControl,
+  enableScaling: v.enableScaling,
+  enableMaintenanceMode: v.enableMaintenanceMode,
+  enableBackup: v.enableBackup,
+  enableGracefulShutdown: v.enableGracefulShutdown,
+});
+
+const ENVIRONMENT_LABELS = { development: 'Development', staging: 'Staging', production: 'Production' };
+const LOG_LEVEL_LABELS = { debug: 'Debug', info: 'Info', warn: 'Warn', error: 'Error' };
+const CACHE_LABELS = { memory: 'Memory', redis: 'Redis', file: 'File', database: 'Database' };
+const FREQUENCY_LABELS = { daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly', never: 'Never' };
+
+export interface AppFieldsProps {
+  form: Form;
+  values: WatchedAppValues;
+  capabilities: WebAppCapabilities | null;
+  /** Edit: the name is the application's Unix user and folder, it does not change. */
+  editing: boolean;
+}
+
+/**
+ * Every field of a web application (spec 3 §3.1) in the modal's sections (§2.3). A field this
+ * server cannot honour yet is disabled with the server's reason under it (or above its section).
+ */
+export function AppFields({ form, values, capabilities, editing }: AppFieldsProps) {
+  const reasons = appFieldReasons(capabilities);
+  const sectionNote = (s: AppSection) =>
+    reasons.section[s].map((r) => (
+      <Text key={r} size="sm" className={danger.danger} mb="xs">
+        {r}
+      </Text>
+    ));
+  const note = (name: AppField, help?: ReactNode): ReactNode => {
+    const reason = reasons.perField[name];
+    if (reason)
+      return (
+        <Text span size="xs" className={danger.danger}>
+          {reason}
+        </Text>
+      );
+    return help;
+  };
+  const off = (name: AppField, extra?: boolean) => reasons.disabled(name) || Boolean(extra);
+
+  const toggle = (name: AppField, help?: ReactNode) => (
+    <Switch
+      label={L[name]}
+      description={note(name, help)}
+      disabled={off(name)}
+      key={form.key(name)}
+      {...form.getInputProps(name, { type: 'checkbox' })}
+    />
+  );
+  const text = (
+    name: AppField,
+    o: { help?: ReactNode; required?: boolean; placeholder?: string; off?: boolean; mono?: boolean } = {},
+  ) => (
+    <TextInput
+      label={L[name]}
+      description={note(name, o.help)}
+      placeholder={o.placeholder}
+      withAsterisk={o.required}
+      disabled={off(name, o.off)}
+      styles={o.mono ? { input: { fontFamily: 'var(--mantine-font-family-monospace)' } } : undefined}
+      key={form.key(name)}
+      {...form.getInputProps(name)}
+    />
+  );
+  const number = (
+    name: AppField,
+    o: { help?: ReactNode; min?: number; max?: number; off?: boolean } = {},
+  ) => (
+    <NumberInput
+      label={L[name]}
+      description={note(name, o.help)}
+      withAsterisk
+      min={o.min ?? 1}
+      max={o.max}
+      allowDecimal={false}
+      allowNegative={false}
+      clampBehavior="none"
+      disabled={off(name, o.off)}
+      key={form.key(name)}
+      {...form.getInputProps(name)}
+    />
+  );
+  const select = (
+    name: AppField,
+    data: { value: string; label: string; disabled?: boolean }[],
+    o: { help?: ReactNode; off?: boolean } = {},
+  ) => (
+    <Select
+      label={L[name]}
+      data={data}
+      allowDeselect={false}
+      withAsterisk
+      description={note(name, o.help)}
+      disabled={off(name, o.off)}
+      key={form.key(name)}
+      {...form.getInputProps(name)}
+    />
+  );
+  const options = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
+    values.map((v) => ({ value: v, label: labels[v] }));
+
+  const typeWhy = capabilities?.unsupportedTypes[values.type];
+  const roots = capabilities?.allowedRoots ?? [];
+  const section = (s: AppSection, body: ReactNode) => (
+    <Fieldset legend={s} radius="md" key={s}>
+      {sectionNote(s)}
+      {body}
+    </Fieldset>
+  );
+
+  return (
+    <Stack gap="md">
+      {section(
+        'Basic',
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          {text('name', {
+            required: true,
+            placeholder: 'shop',
+            help: editing ? 'The application’s Unix user and folder: it does not change' : APP_NAME_HINT,
+            off: editing,
+          })}
+          {text('domain', { required: true, placeholder: 'shop.example.com' })}
+          {select('type', appTypeOptions(capabilities, values.type), {
+            help: typeWhy ? (
+              <Text span size="xs" className={danger.danger}>
+                {typeWhy}
+              </Text>
+            ) : undefined,
+          })}
+          {text('version', { required: true, placeholder: '1.0.0' })}
+          {select('environment', options(APP_ENVIRONMENTS, ENVIRONMENT_LABELS))}
+          {number('port', { max: 65535 })}
+          <div style={{ gridColumn: '1 / -1' }}>{text('description')}</div>
+        </SimpleGrid>,
+      )}
+      {section(
+        'Repository',
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {text('repository', {
+              placeholder: 'https://git.example.com/shop.git',
+              help: 'https://, ssh://, git://, user@host:path or a local path',
+              mono: true,
+            })}
+            {text('branch', { required: true, help: 'Branch, tag or commit deployed', mono: true })}
+          </SimpleGrid>
+          {toggle('enableAutoDeploy', 'Deploys when the branch below moves')}
+          {text('autoDeployBranch', { off: !values.enableAutoDeploy, mono: true })}
+        </Stack>,
+      )}
+      {section(
+        'SSL',
+        <Stack gap="sm">
+          {toggle('sslEnabled', 'Served over HTTPS by the application’s virtual host')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {text('sslCertificate', {
+              placeholder: '/etc/ssl/certs/shop.example.com.pem',
+              off: !values.sslEnabled,
+              mono: true,
+            })}
+            {text('sslPrivateKey', {
+              placeholder: '/etc/ssl/private/shop.example.com.key',
+              off: !values.sslEnabled,
+              mono: true,
+            })}
+          </SimpleGrid>
+        </Stack>,
+      )}
+      {section(
+        'Deployment',
+        <Stack gap="sm">
+          {text('deploymentPath', {
+            required: true,
+            placeholder: '/var/www/apps/shop',
+            help: roots.length > 0 ? `Inside ${roots.join(' or ')}; one folder per release` : undefined,
+            mono: true,
+          })}
+          {text('dependencies', {
+            help: 'Comma-separated; installed by the build',
+            placeholder: 'express, pg',
+          })}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {text('buildCommand', {
+              placeholder: 'npm ci',
+              help: 'Run as an argument list, never through a shell',
+              mono: true,
+            })}
+            {text('startCommand', {
+              placeholder: 'node server.js',
+              help: 'PORT is set to the port Mailroom gives the release',
+              required: values.type === 'Node.js',
+              mono: true,
+            })}
+            {text('stopCommand', { help: 'Empty: a signal', mono: true })}
+            {text('restartCommand', { help: 'Empty: a signal', mono: true })}
+          </SimpleGrid>
+          {toggle('enableGracefulShutdown', 'The old release drains before it is stopped')}
+          {number('shutdownTimeout', { min: 0, help: 'Seconds', off: !values.enableGracefulShutdown })}
+        </Stack>,
+      )}
+      {section(
+        'Monitoring',
+        <Stack gap="sm">
+          {toggle('enableLogging', 'The app’s output to its log file, rotated')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {select('logLevel', options(APP_LOG_LEVELS, LOG_LEVEL_LABELS), { off: !values.enableLogging })}
+            {text('logPath', { off: !values.enableLogging, mono: true })}
+          </SimpleGrid>
+          {toggle('enableMonitoring', 'Figures read from the endpoint when it speaks Prometheus text')}
+          {text('monitoringEndpoint', { off: !values.enableMonitoring, mono: true })}
+          {toggle('enableHealthChecks', 'A release serves only once this path answers 2xx')}
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+            {text('healthCheckPath', { off: !values.enableHealthChecks, mono: true })}
+            {number('healthCheckInterval', { max: 3600, help: 'Seconds', off: !values.enableHealthChecks })}
+            {number('healthCheckTimeout', { max: 600, help: 'Seconds', off: !values.enableHealthChecks })}
+          </SimpleGrid>
+        </Stack>,
+      )}
+      {section(
+        'Performance',
+        <Stack gap="sm">
+          {toggle('enableCaching')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {select('cacheStrategy', options(APP_CACHE_STRATEGIES, CACHE_LABELS), {
+              off: !values.enableCaching,
+            })}
+            {number('cacheExpiry', { help: 'Seconds', off: !values.enableCaching })}
+          </SimpleGrid>
+          {toggle('enableCompression')}
+          {number('compressionLevel', { max: 9, help: '1 to 9', off: !values.enableCompression })}
+        </Stack>,
+      )}
+      {section(
+        'Security',
+        <Stack gap="sm">
+          {toggle('enableSecurityHeaders', 'The set chosen in Server Configuration')}
+          {toggle('enableRateLimiting')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {number('rateLimitRequests', { off: !values.enableRateLimiting })}
+            {number('rateLimitWindow', { help: 'Seconds', off: !values.enableRateLimiting })}
+          </SimpleGrid>
+          {toggle('enableAccessControl')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {text('allowedIps', {
+              help: 'Comma-separated addresses or ranges; empty: everyone',
+              placeholder: '192.0.2.0/24',
+              off: !values.enableAccessControl,
+            })}
+            {text('blockedIps', {
+              help: 'Comma-separated addresses or ranges',
+              placeholder: '198.51.100.7',
+              off: !values.enableAccessControl,
+            })}
+          </SimpleGrid>
+        </Stack>,
+      )}
+      {section(
+        'Scaling',
+        <Stack gap="sm">
+          {toggle('enableLoadBalancing', 'Apache balances over every running instance')}
+          {toggle('enableScaling')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {number('minInstances', { max: 100, off: !values.enableScaling })}
+            {number('maxInstances', { max: 100, off: !values.enableScaling })}
+            {text('cpuLimit', { required: true, placeholder: '500m', help: '500m is half a core' })}
+            {text('memoryLimit', { required: true, placeholder: '512Mi', help: 'Ki, Mi or Gi' })}
+          </SimpleGrid>
+        </Stack>,
+      )}
+      {section(
+        'Maintenance',
+        <Stack gap="sm">
+          {toggle('enableMaintenanceMode', 'Visitors get the maintenance page')}
+          {text('maintenanceMessage', { off: !values.enableMaintenanceMode })}
+          {toggle('enableBackup', 'The application’s files join the system backups')}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {select('backupFrequency', options(BACKUP_FREQUENCIES, FREQUENCY_LABELS), {
+              off: !values.enableBackup,
+            })}
+            {number('backupRetention', { off: !values.enableBackup })}
+          </SimpleGrid>
+        </Stack>,
+      )}
+      {section(
+        'Custom Configuration',
+        <Stack gap="sm">
+          {text('customEnvironmentVariables', {
+            help: 'Comma-separated KEY=value; stored encrypted, given to each release',
+            placeholder: 'API_URL=https://api.example.com, LOG_FORMAT=json',
+            mono: true,
+          })}
+          <Textarea
+            label={L.customDirectives}
+            description={note(
+              'customDirectives',
+              'Apache directives inside the application’s virtual host, checked by Apache first',
+            )}
+            disabled={off('customDirectives')}
+            autosize
+            minRows={3}
+            maxRows={12}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+            key={form.key('customDirectives')}
+            {...form.getInputProps('customDirectives')}
+          />
+        </Stack>,
+      )}
+    </Stack>
+  );
+}
