@@ -194,6 +194,7 @@ export class LocalServices implements ServiceControl {
   async close(): Promise<void> {
     this.closed = true;
     await this.supervisor?.close();
+    this.reading.invalidate();
   }
 }
 
