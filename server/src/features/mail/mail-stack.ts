@@ -279,20 +279,39 @@ export async function checkStagedMailFiles(
     }
   };
   try {
+    const checks: Promise<Said>[] = [];
     const [postconf, postmap, doveconf, postfix] = await Promise.all([
       host.which('postconf'),
       host.which('postmap'),
       host.which('doveconf'),
       host.which('postfix'),
     ]);
+    // A daemon whose files (and the TLS files it reads) are all unchanged is not checked again:
+    // the live files were proved when they were written (issue 22 #17). The pipeline flags each
+    // staged file with `changed`; a caller that does not is treated as all changed.
+    const changed = (f: StagedFile) => (f as StagedFile & { changed?: boolean }).changed !== false;
+    const tlsChanged = [MAIL_PATHS.tlsCert, MAIL_PATHS.tlsKey].some((p) => {
+      const f = stagedOf(p);
+      return f ? changed(f) : false;
+    });
+    const within = (dir: string) => (f: StagedFile) => f.target.startsWith(`${host.path(dir)}/`);
+    const postfixChanged = tlsChanged || staged.some((f) => within(MAIL_PATHS.postfixDir)(f) && changed(f));
+    const dovecotChanged = tlsChanged || staged.some((f) => within('/etc/dovecot')(f) && changed(f));
+    const unchanged = (what: string): Said => ({
+      ran: true,
+      ok: true,
+      lines: [`${what}: files unchanged, not checked again`],
+      skipped: true,
+    });
     const main = stagedOf(MAIL_PATHS.postfixMain);
     const master = stagedOf(MAIL_PATHS.postfixMaster);
-    const postfixFiles = postconf && main && master;
+    const postfixFiles = postconf && main && master && postfixChanged;
+    if (postconf && main && master && !postfixChanged)
+      checks.push(step('postconf', () => Promise.resolve(unchanged('Postfix'))));
     if (postfixFiles) {
       await fs.writeFile(path.join(tmp, 'main.cf'), main.content);
       await fs.writeFile(path.join(tmp, 'master.cf'), master.content);
     }
-    const checks: Promise<Said>[] = [];
     if (postfixFiles) {
       checks.push(
         step('postconf', async () => {
@@ -355,7 +374,8 @@ export async function checkStagedMailFiles(
     if (postmap) {
       for (const [file] of postfixTables(conn)) {
         const f = stagedOf(file);
-        if (!f) continue;
+        // A lookup table's own file (its query and database) unchanged: proved when it was written.
+        if (!f || !changed(f)) continue;
         checks.push(
           step(`postmap ${path.basename(file)}`, async () => {
             const r = await host.run(postmap, [
@@ -384,7 +404,9 @@ export async function checkStagedMailFiles(
 
     const mailroomConf = stagedOf(MAIL_PATHS.dovecotMailroom);
     const servicesConf = stagedOf(MAIL_PATHS.dovecotServices);
-    if (doveconf && mailroomConf && servicesConf) {
+    if (doveconf && mailroomConf && servicesConf && !dovecotChanged)
+      checks.push(step('doveconf', () => Promise.resolve(unchanged('Dovecot'))));
+    else if (doveconf && mailroomConf && servicesConf) {
       checks.push(
         step('doveconf', async () => {
           const wrapper = path.join(tmp, 'dovecot-check.conf');
@@ -416,7 +438,10 @@ export async function checkStagedMailFiles(
       );
 
     const localD = path.dirname(host.path(RSPAMD_PATHS.proxy));
-    if (staged.some((f) => path.dirname(f.target) === localD))
+    const filterFiles = staged.filter((f) => path.dirname(f.target) === localD);
+    if (filterFiles.length && !filterFiles.some(changed))
+      checks.push(step('rspamadm configtest', () => Promise.resolve(unchanged('rspamd'))));
+    else if (filterFiles.length)
       checks.push(
         step('rspamadm configtest', async () => {
           const filter = await checkStagedRspamd(host, staged);

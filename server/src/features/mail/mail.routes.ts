@@ -11,7 +11,7 @@ import { assertApplied } from '../../apply/pipeline.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { observeDaemons } from '../../host/local-services.ts';
 import { domainScope, NOT_ALLOWED_MESSAGE } from '../../http/access-scope.ts';
-import { forbidden } from '../../http/errors.ts';
+import { AppError, forbidden } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { csvDataLines } from '../../lib/progress.ts';
@@ -19,7 +19,14 @@ import { type ImportOutcome, importAliases } from './alias-import.service.ts';
 import { createAlias, listAliases, removeAlias, removeAliases, updateAlias } from './alias.service.ts';
 import { ensureDkimKeys, listDkimRecords } from './dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domain.service.ts';
-import { applyMailCommitted, dnsFactsMoved, saveMailSettings, setMailTlsSource } from './mail-apply.ts';
+import {
+  applyMailCommitted,
+  dnsFactsMoved,
+  SAVE_STEP,
+  SaveSteps,
+  saveMailSettings,
+  setMailTlsSource,
+} from './mail-apply.ts';
 import { mailContext } from './mail-context.ts';
 import { registerMailExports } from './mail-export.routes.ts';
 import { mailDashboard, mailLogs } from './mail-dashboard.service.ts';
@@ -74,12 +81,17 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const respond = async (stored: Awaited<ReturnType<typeof readMailSettings>>) =>
     settingsResponse(stored, await mailFilterStatus(host, stored.settings, filter, deps.services));
 
-  const factsChanged = async (domains: string[] | 'all') => {
-    if (domains !== 'all' && !domains.length) return;
+  /** Answers whether DNS republished (false: it failed, and the log says why). */
+  const factsChanged = async (domains: string[] | 'all'): Promise<boolean> => {
+    if (domains !== 'all' && !domains.length) return true;
     // The mail change stands; a zone DNS refuses is reported on the DNS status, not here.
-    await opts
-      .onDnsFactsChanged?.(domains)
-      .catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
+    return (opts.onDnsFactsChanged?.(domains) ?? Promise.resolve()).then(
+      () => true,
+      (err: unknown) => {
+        app.log.error({ err }, 'DNS republish failed');
+        return false;
+      },
+    );
   };
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; their files go live through the apply pipeline (only the new key file and the
@@ -359,13 +371,33 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     registerRoute(scope, mailRoutes.saveSettings, async ({ body }) => {
       await startup;
       const before = await readMailSettings(db);
-      const r = await saveMailSettings(deps, conn, body.settings, body.version);
+      // The save's steps as they ran go with its answer, refused or not (issue 22 #17).
+      const steps = new SaveSteps();
+      const withSteps = (err: unknown) => {
+        if (err instanceof AppError && err.details && typeof err.details === 'object')
+          Object.assign(err.details, { steps: steps.steps });
+        return err;
+      };
+      let r;
+      try {
+        r = await saveMailSettings(deps, conn, body.settings, body.version, steps);
+      } catch (err) {
+        throw withSteps(err);
+      }
       // Saved: DNS follows even when the files did not go live (they are retried, the zones are not).
-      if (before.problem || dnsFactsMoved(before.settings, body.settings)) await factsChanged('all');
+      if (before.problem || dnsFactsMoved(before.settings, body.settings)) {
+        steps.start(SAVE_STEP.dns);
+        const published = await factsChanged('all');
+        steps.end(SAVE_STEP.dns, published ? 'passed' : 'failed', published ? '' : 'See the DNS status.');
+      }
       // DKIM just turned on: keys for every domain, then their files.
       if (body.settings.enableDKIM) void scheduleDkim([]);
-      assertApplied(r.outcome);
-      return respond(await readMailSettings(db));
+      try {
+        assertApplied(r.outcome);
+      } catch (err) {
+        throw withSteps(err);
+      }
+      return { ...(await respond(await readMailSettings(db))), steps: steps.steps };
     });
 
     registerRoute(scope, mailRoutes.dashboard, async () =>
@@ -384,7 +416,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     registerRoute(scope, mailRoutes.dkim, async () => listDkimRecords(db));
   });
   return {
-    bulkOperations: mailBulkOperations(ctx, factsChanged),
+    bulkOperations: mailBulkOperations(ctx, async (d) => void (await factsChanged(d))),
     hostname: async () => (await readMailSettings(db)).settings.hostname,
     fallbackCertificate: async () => {
       await startup;
