@@ -84,7 +84,8 @@ async function main(): Promise<void> {
       .then(() => services.close())
       .then(() => database.close())
       .then(() => process.exit(0));
-    setTimeout(() => process.exit(1), 30_000).unref();
+    // The supervisor waits for its workers (up to 15 s) and then its daemons (up to 15 s each, at once).
+    setTimeout(() => process.exit(1), supervisorOfWorkers ? 60_000 : 30_000).unref();
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
