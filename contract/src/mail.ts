@@ -474,6 +474,21 @@ export const MailFilterStatus = z.object({
 });
 export type MailFilterStatus = z.infer<typeof MailFilterStatus>;
 
+/**
+ * One step of a mail settings save, in the order it ran: the checks the real tools made, the save,
+ * the files put live, each daemon's reload. `not-run`: a later step the save did not reach (a
+ * refused check stops it); `skipped`: nothing to do (its files did not change, its tool is missing).
+ */
+export const SAVE_STEP_STATES = ['passed', 'failed', 'skipped', 'not-run'] as const;
+export const SaveStep = z.object({
+  name: z.string(),
+  state: z.enum(SAVE_STEP_STATES),
+  detail: z.string(),
+  /** How long it took (null when it did not run). */
+  ms: z.number().nullable(),
+});
+export type SaveStep = z.infer<typeof SaveStep>;
+
 export const MailSettingsResponse = z.object({
   settings: MailSettings,
   /** §9 defaults for this machine, for 'Reset to Defaults'. */
@@ -488,6 +503,8 @@ export const MailSettingsResponse = z.object({
   filter: MailFilterStatus,
   /** Host names published as MX or autoconfig targets that are not public FQDNs (warnings). */
   hostWarnings: z.array(z.string()),
+  /** The answer of a save: its steps as they ran (absent when the settings are only read). */
+  steps: z.array(SaveStep).optional(),
 });
 export type MailSettingsResponse = z.infer<typeof MailSettingsResponse>;
 

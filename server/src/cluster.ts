@@ -44,11 +44,29 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
   const log = (o: object | string, msg?: string) =>
     typeof o === 'string' ? logger.warn(o) : logger.info(o, msg);
   await prepareDatabase(config, log);
+  const workers = forkWorkers(count, { logger, onFatal: () => void stop(1) });
+  const stop = async (code: number) => {
+    const codes = await workers.stop();
+    process.exit(code || (codes.every((c) => c === 0) ? 0 : 1));
+  };
+  process.on('SIGTERM', () => void stop(0));
+  process.on('SIGINT', () => void stop(0));
+}
 
+/**
+ * Runs `count` HTTP workers sharing the port: one that dies is replaced; one that dies before it
+ * ever listened calls `onFatal` (a bad port, a broken database). `stop()` sends SIGTERM to each
+ * (each closes its server and jobs) and answers their exit codes.
+ */
+export function forkWorkers(
+  count: number,
+  opts: { logger: pino.Logger; env?: Record<string, string>; onFatal: () => void },
+): { stop(): Promise<number[]> } {
+  const { logger } = opts;
   let closing = false;
   const listening = new WeakSet<Worker>();
   const fork = () => {
-    const w = cluster.fork({ MAILROOM_CLUSTER_WORKER: '1' });
+    const w = cluster.fork({ MAILROOM_CLUSTER_WORKER: '1', ...opts.env });
     w.on('listening', () => listening.add(w));
     return w;
   };
@@ -57,7 +75,7 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
     if (closing) return;
     if (!listening.has(worker)) {
       logger.error({ pid: worker.process.pid, code, signal }, 'a worker failed to start; stopping');
-      void stop(1);
+      opts.onFatal();
       return;
     }
     failures++;
@@ -67,27 +85,27 @@ export async function runPrimary(config: Config, count: number): Promise<void> {
   for (let i = 0; i < count; i++) fork();
   logger.info({ workers: count }, 'cluster started');
 
-  const stop = async (code: number) => {
-    if (closing) return;
-    closing = true;
-    logger.info('stopping the workers');
-    const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    const exits = workers.map(
-      (w) =>
-        new Promise<number>((resolve) => {
-          if (w.isDead()) return resolve(w.process.exitCode ?? 0);
-          w.once('exit', (c) => resolve(c ?? 0));
-          w.process.kill('SIGTERM');
-        }),
-    );
-    const timer = setTimeout(() => {
-      for (const w of workers) if (!w.isDead()) w.process.kill('SIGKILL');
-    }, 15_000);
-    timer.unref();
-    const codes = await Promise.all(exits);
-    clearTimeout(timer);
-    process.exit(code || (codes.every((c) => c === 0) ? 0 : 1));
-  };
-  process.on('SIGTERM', () => void stop(0));
-  process.on('SIGINT', () => void stop(0));
+  let stopping: Promise<number[]> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      closing = true;
+      logger.info('stopping the workers');
+      const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      const exits = all.map(
+        (w) =>
+          new Promise<number>((resolve) => {
+            if (w.isDead()) return resolve(w.process.exitCode ?? 0);
+            w.once('exit', (c) => resolve(c ?? 0));
+            w.process.kill('SIGTERM');
+          }),
+      );
+      const timer = setTimeout(() => {
+        for (const w of all) if (!w.isDead()) w.process.kill('SIGKILL');
+      }, 15_000);
+      timer.unref();
+      const codes = await Promise.all(exits);
+      clearTimeout(timer);
+      return codes;
+    })());
+  return { stop };
 }

@@ -111,6 +111,8 @@ export interface MixedResult {
   p99ByKind: { reads: number; writes: number; deletes: number };
   /** Load average (1 min) at the start and the end of the run. */
   load: [number, number];
+  /** p50 and p99 (ms) of each read path. */
+  byRead: Record<string, { p50: number; p99: number; n: number }>;
 }
 
 /**
@@ -126,6 +128,8 @@ export async function mixedLoad(opts: {
   clients: number;
   seconds: number;
   domain: string;
+  /** Read paths added to the reads' cycle (e.g. the dashboards in the supervised setup). */
+  extraReads?: string[];
 }): Promise<MixedResult> {
   const headers = { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json' };
   const created: string[] = [];
@@ -146,7 +150,9 @@ export async function mixedLoad(opts: {
     '/api/jobs?limit=10',
     '/api/mail/aliases?limit=25&q=load',
     '/api/audit?limit=10',
+    ...(opts.extraReads ?? []),
   ];
+  const readLatencies = new Map<string, number[]>();
   // 20 slots: 14 reads, 5 writes, 1 delete.
   const CYCLE = 'RRRWRRRWRRDRWRRRWRRW';
 
@@ -181,6 +187,11 @@ export async function mixedLoad(opts: {
       const t = performance.now() - t0;
       latencies.push(t);
       byKind[kind === 'R' ? 'R' : kind === 'W' ? 'W' : 'D'].push(t);
+      if (kind === 'R') {
+        const list = readLatencies.get(url) ?? [];
+        list.push(t);
+        readLatencies.set(url, list);
+      }
     };
     try {
       const res = await fetch(opts.baseURL + url, init);
@@ -274,5 +285,11 @@ export async function mixedLoad(opts: {
       deletes: Math.round(quantile(byKind.D, 0.99)),
     },
     load: [load0, load1],
+    byRead: Object.fromEntries(
+      [...readLatencies].map(([url, list]) => [
+        url,
+        { p50: Math.round(quantile(list, 0.5)), p99: Math.round(quantile(list, 0.99)), n: list.length },
+      ]),
+    ),
   };
 }

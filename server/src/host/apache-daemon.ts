@@ -30,6 +30,7 @@ export class ApacheDaemon {
   private readonly supervisor: Supervisor;
   private readonly name = 'apache2' as unknown as DaemonName;
   private started = false;
+  private closed = false;
 
   private constructor(
     private readonly spec: DaemonSpec,
@@ -63,7 +64,8 @@ export class ApacheDaemon {
 
   /** Starts Apache once its main file exists (the first web apply writes it). */
   async start(): Promise<void> {
-    if (!existsSync(this.spec.configPath)) return;
+    // Closed meanwhile (Mailroom stopping during the first render): never start it afterwards.
+    if (this.closed || !existsSync(this.spec.configPath)) return;
     this.started = true;
     await this.supervisor.start(this.name);
   }
@@ -75,6 +77,7 @@ export class ApacheDaemon {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.supervisor.close();
   }
 }

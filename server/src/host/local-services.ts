@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { DAEMON_PACKAGES, daemonSpecs, type SpecOrMissing } from './daemon-specs.ts';
 import type { Host } from './host.ts';
+import { SharedReading, sharedReading } from './shared-reading.ts';
 import type { DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
 import { livePidFromFile, Supervisor, type SupervisorOptions } from './supervisor.ts';
 
@@ -102,11 +103,20 @@ export class LocalServices implements ServiceControl {
           await new Promise((r) => setTimeout(r, 200));
         }
         if (!this.closed) await sup.start(s.name);
+        this.reading.invalidate();
       }),
     );
   }
 
   async reload(name: DaemonName): Promise<ReloadResult> {
+    try {
+      return await this.reloadNow(name);
+    } finally {
+      this.reading.invalidate();
+    }
+  }
+
+  private async reloadNow(name: DaemonName): Promise<ReloadResult> {
     if (!this.supervisor || !this.started || !this.supervisor.names().includes(name)) {
       const s = this.specs.find((x) => x.name === name);
       const why = !s?.spec ? `${name} is not installed.` : (this.reason ?? `${name} is not started yet.`);
@@ -128,6 +138,14 @@ export class LocalServices implements ServiceControl {
 
   /** Start, stop or restart through the supervisor; says why not when Mailroom does not run it. */
   async control(name: DaemonName, action: 'start' | 'stop' | 'restart'): Promise<ReloadResult> {
+    try {
+      return await this.controlNow(name, action);
+    } finally {
+      this.reading.invalidate();
+    }
+  }
+
+  private async controlNow(name: DaemonName, action: 'start' | 'stop' | 'restart'): Promise<ReloadResult> {
     const sup = this.supervisor;
     if (!sup || !sup.names().includes(name)) {
       const s = this.specs.find((x) => x.name === name);
@@ -152,7 +170,14 @@ export class LocalServices implements ServiceControl {
     };
   }
 
-  async states(): Promise<DaemonState[]> {
+  /** The supervisor's own knowledge, read at most once a second (and afresh after an action). */
+  states(): Promise<DaemonState[]> {
+    return this.reading.get();
+  }
+
+  private readonly reading = new SharedReading(() => this.readStates());
+
+  private async readStates(): Promise<DaemonState[]> {
     return Promise.all(
       this.specs.map(async (s) => {
         if (this.supervisor && s.spec) {
@@ -169,15 +194,20 @@ export class LocalServices implements ServiceControl {
   async close(): Promise<void> {
     this.closed = true;
     await this.supervisor?.close();
+    this.reading.invalidate();
   }
 }
 
 /** States of the daemons from their pid files only (no deps.services: nothing is run or reloaded). */
-export async function observeDaemons(
+export function observeDaemons(
   host: Host,
   config: Pick<Config, 'runDaemons' | 'hostRoot' | 'ports'>,
 ): Promise<DaemonState[]> {
-  const specs = await daemonSpecs(host, config);
-  const reason = notRunReason(config, runningAs()) ?? 'Mailroom was started without its daemon supervisor.';
-  return Promise.all(specs.map((s) => observed(s, reason)));
+  // One reading a second for every request of this process (issue 22 #21): programs, pid files.
+  const key = `observe-daemons:${host.root}:${config.runDaemons}:${JSON.stringify(config.ports)}`;
+  return sharedReading(key, async () => {
+    const specs = await daemonSpecs(host, config);
+    const reason = notRunReason(config, runningAs()) ?? 'Mailroom was started without its daemon supervisor.';
+    return Promise.all(specs.map((s) => observed(s, reason)));
+  }).get();
 }

@@ -139,6 +139,24 @@ export function readHostSample(diskPath: string, procRoot = '/proc'): Promise<Ho
   return Promise.resolve(readHostSampleSync(diskPath, procRoot));
 }
 
+/** Memory and the data folder's disk only (the dashboard status): read as readHostSample reads them. */
+export function readMemoryAndDisk(
+  diskPath: string,
+  procRoot = '/proc',
+): Promise<Pick<HostSample, 'mem' | 'disk'>> {
+  const disk = attempt(() => statfsSync(diskPath), null);
+  return Promise.resolve({
+    mem: parseMeminfo(read(`${procRoot}/meminfo`)),
+    disk: disk
+      ? {
+          total: disk.blocks * disk.bsize,
+          used: (disk.blocks - disk.bfree) * disk.bsize,
+          available: disk.bavail * disk.bsize,
+        }
+      : { used: 0, available: 0, total: 0 },
+  });
+}
+
 export function readHostSampleSync(diskPath: string, procRoot = '/proc'): HostSample {
   const stat = read(`${procRoot}/stat`);
   const meminfo = read(`${procRoot}/meminfo`);

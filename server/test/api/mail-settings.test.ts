@@ -170,6 +170,15 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
       const body = res.json();
       expect(body.code).toBe('CHECK_FAILED');
       expect(body.details.output).toContain("missing '=' after attribute name");
+      // The steps as they ran (issue 22 #17): the refused check failed, nothing after it ran.
+      type Step = { name: string; state: string; ms: number | null };
+      const steps = body.details.steps as Step[];
+      const state = (name: string) => steps.find((s) => s.name === name)?.state;
+      expect(state('postconf'), JSON.stringify(steps)).toBe('failed');
+      expect(state('Save the settings')).toBe('not-run');
+      expect(state('Put the files live')).toBe('not-run');
+      expect(steps.filter((s) => s.name.startsWith('Reload '))).toEqual([]);
+      for (const s of steps) expect(s.state === 'not-run').toBe(s.ms === null);
       expect(file('/etc/postfix/main.cf')).toBe(broken);
       expect(file('/etc/dovecot/conf.d/90-mailroom.conf')).toBe(dovecotBefore);
       const after = await get();
@@ -182,6 +191,14 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
       const ok = await save({ ...settings, maxRecipients: 70 }, version);
       expect(ok.statusCode).toBe(200);
       expect(ok.json().check.ok).toBe(true);
+      const okSteps = ok.json().steps as Step[];
+      const okState = (name: string) => okSteps.find((s) => s.name === name)?.state;
+      expect(okState('postconf'), JSON.stringify(okSteps)).toBe('passed');
+      expect(okState('Save the settings')).toBe('passed');
+      expect(okState('Put the files live')).toBe('passed');
+      // Only Postfix's files changed: Dovecot's are not checked again, and say so.
+      if (okState('doveconf')) expect(okState('doveconf')).toBe('skipped');
+      expect(okSteps.some((s) => s.state === 'not-run' || s.state === 'failed')).toBe(false);
     },
   );
 

@@ -1,9 +1,9 @@
-import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
+import type { ConfigCheck, MailSettings, SaveStep } from '@mailroom/contract/mail';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { AppDeps } from '../../app-deps.ts';
 import { type ApplyReport, type ApplyTarget, applyChange, applyCommitted } from '../../apply/pipeline.ts';
 import type { FileChanges, ProveResult } from '../../apply/file-set.ts';
-import type { ReloadResult } from '../../host/service-control.ts';
+import type { DaemonName, ReloadResult } from '../../host/service-control.ts';
 import { checkFailed } from '../../http/errors.ts';
 import type { MailDbConn } from './mail-db-conn.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
@@ -16,6 +16,7 @@ import {
 import { staleMessage } from './mail-settings.service.ts';
 import { prepareLocalMailHost } from './mail-setup.service.ts';
 import {
+  type CheckStepListener,
   checkStagedMailFiles,
   ensureFallbackCertificate,
   mailTlsRemovals,
@@ -38,25 +39,73 @@ const CHECK_FAILED_MESSAGE =
 
 const under = (dir: string) => (p: string) => p.startsWith(`${dir}/`);
 
+/** The steps of one mail settings save as they run (issue 22 #17): real steps only. */
+export class SaveSteps {
+  readonly steps: SaveStep[] = [];
+  private readonly started = new Map<string, number>();
+
+  start(name: string): void {
+    this.started.set(name, Date.now());
+  }
+
+  /** Whether `name` started and has not ended. */
+  running(name: string): boolean {
+    return this.started.has(name);
+  }
+
+  end(name: string, state: Exclude<SaveStep['state'], 'not-run'>, detail = ''): void {
+    const t0 = this.started.get(name);
+    this.started.delete(name);
+    this.steps.push({ name, state, detail, ms: t0 === undefined ? null : Date.now() - t0 });
+  }
+
+  /** A check step's event (mail-stack.ts). */
+  readonly check: CheckStepListener = (e) =>
+    e.state === 'running' ? this.start(e.name) : this.end(e.name, e.state, e.detail ?? '');
+
+  /** The later steps the save did not reach. */
+  notRun(names: string[]): void {
+    for (const name of names)
+      if (!this.steps.some((s) => s.name === name) && !this.started.has(name))
+        this.steps.push({ name, state: 'not-run', detail: '', ms: null });
+  }
+}
+
+export const SAVE_STEP = {
+  prepare: 'Prepare the mail host',
+  save: 'Save the settings',
+  live: 'Put the files live',
+  reload: (d: string) => `Reload ${d}`,
+  dns: 'Publish the DNS records',
+} as const;
+
 /** The mail stack as one apply target: proved by postconf/postmap/doveconf, reloaded per daemon. */
-export function mailTarget(deps: AppDeps, conn: MailDbConn): ApplyTarget {
+export function mailTarget(deps: AppDeps, conn: MailDbConn, steps?: SaveSteps): ApplyTarget {
   const { host } = deps;
   return {
     name: MAIL_TARGET,
     async prove(staged) {
-      const c = await checkStagedMailFiles(host, conn, staged);
+      const c = await checkStagedMailFiles(host, conn, staged, steps?.check);
       return c ? { ok: c.ok, checked: true, output: c.output } : { ok: true, checked: false, output: '' };
     },
     async reload(changes: FileChanges, services): Promise<ReloadResult[]> {
       const paths = [...changes.written, ...changes.removed];
-      const out: ReloadResult[] = [];
       // The TLS key and certificate (a renewal changes only them) are read by both daemons.
       const tls = paths.some((p) => p === MAIL_PATHS.tlsCert || p === MAIL_PATHS.tlsKey);
-      if (tls || paths.some(under(MAIL_PATHS.postfixDir))) out.push(await services.reload('postfix'));
-      if (tls || paths.some(under('/etc/dovecot'))) out.push(await services.reload('dovecot'));
+      const which: DaemonName[] = [];
+      if (tls || paths.some(under(MAIL_PATHS.postfixDir))) which.push('postfix');
+      if (tls || paths.some(under('/etc/dovecot'))) which.push('dovecot');
       // The filter's settings (rspamd re-reads its DKIM maps by itself).
-      if (paths.some(under('/etc/rspamd/local.d'))) out.push(await services.reload('rspamd'));
-      return out;
+      if (paths.some(under('/etc/rspamd/local.d'))) which.push('rspamd');
+      // Independent daemons: reloaded at once, answered in this order (issue 22 #17).
+      return Promise.all(
+        which.map(async (d) => {
+          steps?.start(SAVE_STEP.reload(d));
+          const r = await services.reload(d);
+          steps?.end(SAVE_STEP.reload(d), !r.ok ? 'failed' : r.attempted ? 'passed' : 'skipped', r.output);
+          return r;
+        }),
+      );
     },
   };
 }
@@ -113,25 +162,43 @@ export async function saveMailSettings(
   conn: MailDbConn,
   next: MailSettings,
   version: number,
+  steps = new SaveSteps(),
 ): Promise<ApplyReport<MailSettings>> {
   const { db } = deps.database;
   const current = await readMailSettings(db);
   if (version !== current.version) throw conflict(staleMessage, { version: current.version });
-  await prepareLocalMailHost(deps.host, conn);
+  steps.start(SAVE_STEP.prepare);
+  steps.end(SAVE_STEP.prepare, (await prepareLocalMailHost(deps.host, conn)) ? 'passed' : 'skipped');
   if (next.enableTLS) {
     const tls = await ensureFallbackCertificate(deps.host, next.hostname);
     if (tls) throw checkFailed(tls, tls);
   }
   try {
+    const base = mailTarget(deps, conn, steps);
     const r = await applyChange(deps, {
-      target: mailTarget(deps, conn),
-      change: async (trx) => {
+      target: {
+        ...base,
+        // Reloads come after the files went live.
+        reload: (changes, services) => {
+          if (steps.running(SAVE_STEP.live)) steps.end(SAVE_STEP.live, 'passed', describe(changes));
+          return base.reload!(changes, services);
+        },
+      },
+      change: async (trx, phase) => {
+        if (phase === 'commit') steps.start(SAVE_STEP.save);
         if (!(await writeMailSettings(trx, next, version))) {
           throw conflict(staleMessage, { version: (await readMailSettings(trx)).version });
         }
         return next;
       },
-      render: (d) => renderCommitted(deps, conn, d),
+      render: (d, _v, phase) => {
+        if (phase === 'commit') {
+          // The commit transaction ended before the render from the committed state.
+          steps.end(SAVE_STEP.save, 'passed');
+          steps.start(SAVE_STEP.live);
+        }
+        return renderCommitted(deps, conn, d);
+      },
       audit: () => ({
         details: { version: version + 1 },
         before: current.problem ? null : current.settings,
@@ -139,15 +206,30 @@ export async function saveMailSettings(
       }),
       refusedMessage: () => CHECK_FAILED_MESSAGE,
     });
+    if (steps.running(SAVE_STEP.live))
+      steps.end(
+        SAVE_STEP.live,
+        r.outcome.state === 'applied' ? 'skipped' : 'failed',
+        r.outcome.state === 'applied'
+          ? r.outcome.message
+          : `${r.outcome.message}\n${r.outcome.output}`.trim(),
+      );
     await recordReport(deps, r);
     return r;
   } catch (err) {
+    if (steps.running(SAVE_STEP.save)) steps.end(SAVE_STEP.save, 'failed', String(err));
+    steps.notRun([SAVE_STEP.save, SAVE_STEP.live]);
     const details = (err as { code?: string; details?: { output?: string } }).details;
     if ((err as { code?: string }).code === 'CHECK_FAILED')
       await recordApply(db, { ok: false, output: details?.output ?? '' }, false);
     throw err;
   }
 }
+
+const describe = (c: FileChanges) => {
+  const n = c.written.length + c.removed.length;
+  return `${n} file${n === 1 ? '' : 's'} changed.`;
+};
 
 /** Whether DNS must republish every mail domain: what the zones derive from the settings moved. */
 export function dnsFactsMoved(a: MailSettings, b: MailSettings): boolean {

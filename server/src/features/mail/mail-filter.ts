@@ -8,6 +8,7 @@ import { folderNames } from '../../host/disk-files.ts';
 import type { Host } from '../../host/host.ts';
 import { withScratchDir, writeScratchFile } from '../../host/scratch.ts';
 import type { DaemonState, ServiceControl } from '../../host/service-control.ts';
+import { sharedReading } from '../../host/shared-reading.ts';
 import { currentDkimKeys } from './dkim.service.ts';
 import { dkimKeyPath, signerIds } from './dkim-key-files.ts';
 import {
@@ -111,6 +112,10 @@ export function probePort(port: number, hostName = '127.0.0.1', timeoutMs = 1000
   });
 }
 
+/** Whether a program is installed: looked up at most once a second per process. */
+const installed = (host: Host, cmd: string) =>
+  sharedReading(`which:${cmd}:${process.env.PATH ?? ''}`, () => host.which(cmd)).get();
+
 /**
  * The filter's state: from ServiceControl when one runs the daemons, else by probing the milter
  * port (a small stand-in the supervisor replaces). `wanted` false answers 'off'.
@@ -123,7 +128,7 @@ export async function filterState(
 ): Promise<Pick<DaemonState, 'detail'> & { state: MailFilterStatus['state'] }> {
   if (!wanted)
     return { state: 'off', detail: 'Spam filtering and DKIM signing are off: no mail filter runs.' };
-  if (!(await host.which('rspamd')))
+  if (!(await installed(host, 'rspamd')))
     return {
       state: 'not-installed',
       detail:
@@ -149,7 +154,8 @@ export async function mailFilterStatus(
   t: FilterTarget,
   services?: ServiceControl,
 ): Promise<MailFilterStatus> {
-  const virus = await virusScanSupport(host);
+  // Status reads share one look at the machine a second (issue 22 #21), never one per request.
+  const virus = await sharedReading(`virus-scan:${host.root}`, () => virusScanSupport(host)).get();
   const { state, detail } = await filterState(host, t, filterWanted(s, virus), services);
   const active = s.enableVirusScan && virus.available;
   return {

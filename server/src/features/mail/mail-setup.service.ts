@@ -191,10 +191,12 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
 }
 
 /** Local mode as root: what `mailroom setup` does in system mode, before every render. */
-export async function prepareLocalMailHost(host: Host, conn: MailDbConn): Promise<void> {
-  if (!isLocal(host) || !isRoot()) return;
-  if (!(await host.which('postfix')) && !(await host.which('dovecot'))) return;
+/** Answers whether it ran (local mode as root, with Postfix or Dovecot installed). */
+export async function prepareLocalMailHost(host: Host, conn: MailDbConn): Promise<boolean> {
+  if (!isLocal(host) || !isRoot()) return false;
+  if (!(await host.which('postfix')) && !(await host.which('dovecot'))) return false;
   await runMailSetup(host, conn);
+  return true;
 }
 
 /** Programs and modules the rendered files use, by Debian package. */

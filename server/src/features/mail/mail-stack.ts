@@ -31,6 +31,7 @@ import {
   virusScanSupport,
 } from './mail-filter.ts';
 import { LOCAL_LISTEN, MAIL_DB_GROUP, MAIL_PATHS, MANAGED_HEADER } from './mail-paths.ts';
+import { RSPAMD_PATHS } from './rspamd.renderer.ts';
 import {
   POSTFIX_QUERIES,
   type PostfixPaths,
@@ -249,107 +250,230 @@ export async function checkStagedMailFiles(
   host: Host,
   conn: MailDbConn,
   staged: StagedFile[],
+  onStep?: CheckStepListener,
 ): Promise<ConfigCheck | null> {
   await ownStagedFiles(host, conn, staged);
   const stagedOf = (systemPath: string) => staged.find((f) => f.target === host.path(systemPath));
-  const out: string[] = [];
-  let ok = true;
-  let ran = false;
-  const fail = (line: string) => {
-    ok = false;
-    out.push(line);
-  };
   const tmp = await makeScratchDir('mailroom-mail-check-');
+  // The checks are independent: they run at once (issue 22 #17), each reporting its own step, and
+  // their words are put together in a fixed order.
+  interface Said {
+    ran: boolean;
+    ok: boolean;
+    lines: string[];
+    /** The step's tool is missing: nothing was checked. */
+    skipped?: boolean;
+  }
+  const step = async (name: string, work: () => Promise<Said>): Promise<Said> => {
+    onStep?.({ name, state: 'running' });
+    try {
+      const r = await work();
+      onStep?.({
+        name,
+        state: !r.ran || r.skipped ? 'skipped' : r.ok ? 'passed' : 'failed',
+        detail: r.lines.join('\n'),
+      });
+      return r;
+    } catch (err) {
+      onStep?.({ name, state: 'failed', detail: String(err) });
+      throw err;
+    }
+  };
   try {
-    const postconf = await host.which('postconf');
+    const checks: Promise<Said>[] = [];
+    const [postconf, postmap, doveconf, postfix] = await Promise.all([
+      host.which('postconf'),
+      host.which('postmap'),
+      host.which('doveconf'),
+      host.which('postfix'),
+    ]);
+    // A daemon whose files (and the TLS files it reads) are all unchanged is not checked again:
+    // the live files were proved when they were written (issue 22 #17). The pipeline flags each
+    // staged file with `changed`; a caller that does not is treated as all changed.
+    const changed = (f: StagedFile) => (f as StagedFile & { changed?: boolean }).changed !== false;
+    const tlsChanged = [MAIL_PATHS.tlsCert, MAIL_PATHS.tlsKey].some((p) => {
+      const f = stagedOf(p);
+      return f ? changed(f) : false;
+    });
+    const within = (dir: string) => (f: StagedFile) => f.target.startsWith(`${host.path(dir)}/`);
+    const postfixChanged = tlsChanged || staged.some((f) => within(MAIL_PATHS.postfixDir)(f) && changed(f));
+    const dovecotChanged = tlsChanged || staged.some((f) => within('/etc/dovecot')(f) && changed(f));
+    const unchanged = (what: string): Said => ({
+      ran: true,
+      ok: true,
+      lines: [`${what}: files unchanged, not checked again`],
+      skipped: true,
+    });
     const main = stagedOf(MAIL_PATHS.postfixMain);
     const master = stagedOf(MAIL_PATHS.postfixMaster);
-    if (postconf && main && master) {
-      ran = true;
+    const postfixFiles = postconf && main && master && postfixChanged;
+    if (postconf && main && master && !postfixChanged)
+      checks.push(step('postconf', () => Promise.resolve(unchanged('Postfix'))));
+    if (postfixFiles) {
       await writeScratchFile(path.join(tmp, 'main.cf'), main.content);
       await writeScratchFile(path.join(tmp, 'master.cf'), master.content);
-      let parsed = true;
-      for (const flag of ['-n', '-M']) {
-        const r = await host.run(postconf, ['-c', tmp, flag]);
-        // postconf opens the lookup tables' files; on the first render they are still staged.
-        const said = r.stderr
-          .split('\n')
-          .filter((l) => !staged.some((f) => l.includes(`"${f.target}": No such file`)))
-          .join('\n')
-          .trim();
-        const bad = r.code !== 0 || failed(said);
-        if (bad) parsed = false;
-        if (bad) fail(`postconf ${flag}: ${said || `exit ${r.code}`}`);
-        else if (said) out.push(`postconf ${flag}: ${said}`);
-      }
-      if (parsed) out.push('postconf: main.cf and master.cf parsed');
-      const unlisted = await unlistedProxyTables(host, postconf, tmp);
-      if (unlisted.length)
-        fail(`proxy_read_maps does not list ${unlisted.join(', ')}: add them (or remove proxy_read_maps)`);
-      const postfix = await host.which('postfix');
-      if (postfix && process.getuid?.() === 0) {
-        const r = await host.run(postfix, ['-c', tmp, 'check']);
-        if (r.code !== 0 || /fatal/i.test(r.stderr)) {
-          const said = /fatal/i.test(r.stderr) ? r.stderr.trim() : await postfixCheckReason(host, tmp);
-          fail(`postfix check: ${said || `exit ${r.code} (Postfix would not start; its log says why)`}`);
-        } else out.push('postfix check: Postfix would start on these files');
-      }
+    }
+    if (postfixFiles) {
+      checks.push(
+        step('postconf', async () => {
+          const lines: string[] = [];
+          let ok = true;
+          let parsed = true;
+          const runs = await Promise.all(['-n', '-M'].map((flag) => host.run(postconf, ['-c', tmp, flag])));
+          ['-n', '-M'].forEach((flag, i) => {
+            const r = runs[i]!;
+            // postconf opens the lookup tables' files; on the first render they are still staged.
+            const said = r.stderr
+              .split('\n')
+              .filter((l) => !staged.some((f) => l.includes(`"${f.target}": No such file`)))
+              .join('\n')
+              .trim();
+            const bad = r.code !== 0 || failed(said);
+            if (bad) {
+              parsed = false;
+              ok = false;
+              lines.push(`postconf ${flag}: ${said || `exit ${r.code}`}`);
+            } else if (said) lines.push(`postconf ${flag}: ${said}`);
+          });
+          if (parsed) lines.push('postconf: main.cf and master.cf parsed');
+          const unlisted = await unlistedProxyTables(host, postconf, tmp);
+          if (unlisted.length) {
+            ok = false;
+            lines.push(
+              `proxy_read_maps does not list ${unlisted.join(', ')}: add them (or remove proxy_read_maps)`,
+            );
+          }
+          return { ran: true, ok, lines };
+        }),
+      );
+      if (postfix && process.getuid?.() === 0)
+        checks.push(
+          step('postfix check', async () => {
+            const r = await host.run(postfix, ['-c', tmp, 'check']);
+            if (r.code !== 0 || /fatal/i.test(r.stderr)) {
+              const said = /fatal/i.test(r.stderr) ? r.stderr.trim() : await postfixCheckReason(host, tmp);
+              return {
+                ran: true,
+                ok: false,
+                lines: [
+                  `postfix check: ${said || `exit ${r.code} (Postfix would not start; its log says why)`}`,
+                ],
+              };
+            }
+            return { ran: true, ok: true, lines: ['postfix check: Postfix would start on these files'] };
+          }),
+        );
     } else if (!postconf)
-      out.push('postconf not installed (Debian package: postfix): Postfix files not checked');
+      checks.push(
+        Promise.resolve({
+          ran: false,
+          ok: true,
+          lines: ['postconf not installed (Debian package: postfix): Postfix files not checked'],
+        }),
+      );
 
-    const postmap = await host.which('postmap');
     if (postmap) {
       for (const [file] of postfixTables(conn)) {
         const f = stagedOf(file);
-        if (!f) continue;
-        ran = true;
-        const r = await host.run(postmap, [
-          '-q',
-          'mailroom-check@mailroom.invalid',
-          `${postfixMapType(conn)}:${f.staged}`,
-        ]);
-        if ((r.code !== 0 && r.code !== 1) || failed(r.stderr))
-          fail(`postmap ${path.basename(file)}: ${r.stderr.trim() || `exit ${r.code}`}`);
-        else out.push(`postmap ${path.basename(file)}: lookup ran`);
+        // A lookup table's own file (its query and database) unchanged: proved when it was written.
+        if (!f || !changed(f)) continue;
+        checks.push(
+          step(`postmap ${path.basename(file)}`, async () => {
+            const r = await host.run(postmap, [
+              '-q',
+              'mailroom-check@mailroom.invalid',
+              `${postfixMapType(conn)}:${f.staged}`,
+            ]);
+            return (r.code !== 0 && r.code !== 1) || failed(r.stderr)
+              ? {
+                  ran: true,
+                  ok: false,
+                  lines: [`postmap ${path.basename(file)}: ${r.stderr.trim() || `exit ${r.code}`}`],
+                }
+              : { ran: true, ok: true, lines: [`postmap ${path.basename(file)}: lookup ran`] };
+          }),
+        );
       }
-    } else out.push('postmap not installed (Debian package: postfix): lookup tables not checked');
+    } else
+      checks.push(
+        Promise.resolve({
+          ran: false,
+          ok: true,
+          lines: ['postmap not installed (Debian package: postfix): lookup tables not checked'],
+        }),
+      );
 
-    const doveconf = await host.which('doveconf');
     const mailroomConf = stagedOf(MAIL_PATHS.dovecotMailroom);
     const servicesConf = stagedOf(MAIL_PATHS.dovecotServices);
-    if (doveconf && mailroomConf && servicesConf) {
-      ran = true;
-      const wrapper = path.join(tmp, 'dovecot-check.conf');
-      // doveconf reads `ssl_cert = <file`: a certificate staged with this set is read from its staged copy.
-      let mailroomText = mailroomConf.content;
-      for (const p of [MAIL_PATHS.tlsCert, MAIL_PATHS.tlsKey]) {
-        const f = stagedOf(p);
-        if (f) mailroomText = mailroomText.split(`<${f.target}\n`).join(`<${f.staged}\n`);
-      }
-      const mailroomCopy = path.join(tmp, '90-mailroom.conf');
-      await writeScratchFile(mailroomCopy, mailroomText);
-      await writeScratchFile(
-        wrapper,
-        `protocols = imap lmtp\n!include ${mailroomCopy}\n!include ${servicesConf.staged}\n`,
+    if (doveconf && mailroomConf && servicesConf && !dovecotChanged)
+      checks.push(step('doveconf', () => Promise.resolve(unchanged('Dovecot'))));
+    else if (doveconf && mailroomConf && servicesConf) {
+      checks.push(
+        step('doveconf', async () => {
+          const wrapper = path.join(tmp, 'dovecot-check.conf');
+          // doveconf reads `ssl_cert = <file`: a certificate staged with this set is read from its staged copy.
+          let mailroomText = mailroomConf.content;
+          for (const p of [MAIL_PATHS.tlsCert, MAIL_PATHS.tlsKey]) {
+            const f = stagedOf(p);
+            if (f) mailroomText = mailroomText.split(`<${f.target}\n`).join(`<${f.staged}\n`);
+          }
+          const mailroomCopy = path.join(tmp, '90-mailroom.conf');
+          await writeScratchFile(mailroomCopy, mailroomText);
+          await writeScratchFile(
+            wrapper,
+            `protocols = imap lmtp\n!include ${mailroomCopy}\n!include ${servicesConf.staged}\n`,
+          );
+          const r = await host.run(doveconf, ['-c', wrapper, '-n']);
+          return r.code !== 0 || failed(r.stderr)
+            ? { ran: true, ok: false, lines: [`doveconf: ${r.stderr.trim() || `exit ${r.code}`}`] }
+            : { ran: true, ok: true, lines: ['doveconf: Dovecot settings parsed'] };
+        }),
       );
-      const r = await host.run(doveconf, ['-c', wrapper, '-n']);
-      if (r.code !== 0 || failed(r.stderr)) fail(`doveconf: ${r.stderr.trim() || `exit ${r.code}`}`);
-      else out.push('doveconf: Dovecot settings parsed');
     } else if (!doveconf)
-      out.push('doveconf not installed (Debian package: dovecot-core): Dovecot files not checked');
+      checks.push(
+        Promise.resolve({
+          ran: false,
+          ok: true,
+          lines: ['doveconf not installed (Debian package: dovecot-core): Dovecot files not checked'],
+        }),
+      );
 
-    const filter = await checkStagedRspamd(host, staged);
-    if (filter) {
-      ran = true;
-      if (!filter.ok) ok = false;
-      out.push(filter.output);
-    }
-    for (const p of await inspectMailSetup(host, conn)) out.push(`missing: ${p.what}; fix: ${p.fix}`);
+    const localD = path.dirname(host.path(RSPAMD_PATHS.proxy));
+    const filterFiles = staged.filter((f) => path.dirname(f.target) === localD);
+    if (filterFiles.length && !filterFiles.some(changed))
+      checks.push(step('rspamadm configtest', () => Promise.resolve(unchanged('rspamd'))));
+    else if (filterFiles.length)
+      checks.push(
+        step('rspamadm configtest', async () => {
+          const filter = await checkStagedRspamd(host, staged);
+          if (!filter) return { ran: false, ok: true, lines: [] };
+          // Not installed: nothing was checked (the step says skipped), the words are kept.
+          const skipped = filter.ok && /not installed/.test(filter.output);
+          return { ran: true, ok: filter.ok, lines: [filter.output], ...(skipped ? { skipped } : {}) };
+        }),
+      );
+    const setup = inspectMailSetup(host, conn).then((problems) => ({
+      ran: false,
+      ok: true,
+      lines: problems.map((p) => `missing: ${p.what}; fix: ${p.fix}`),
+    }));
+    const results = [...(await Promise.all(checks)), await setup];
+    const ran = results.some((r) => r.ran);
+    return ran
+      ? { ok: results.every((r) => r.ok), output: results.flatMap((r) => r.lines).join('\n') }
+      : null;
   } finally {
     await removeTree(tmp);
   }
-  return ran ? { ok, output: out.join('\n') } : null;
 }
+
+/** One check step as it runs (the mail settings save shows them). */
+export interface CheckStepEvent {
+  name: string;
+  state: 'running' | 'passed' | 'failed' | 'skipped';
+  detail?: string;
+}
+export type CheckStepListener = (e: CheckStepEvent) => void;
 
 /** Lines in front of the fallback's PEM files: Mailroom made it, and why it is served. */
 export const fallbackMark = (hostname: string) =>

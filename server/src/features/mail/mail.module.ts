@@ -6,9 +6,17 @@ import { assertApplied } from '../../apply/pipeline.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import type { Database } from '../../db/schema.ts';
 import { observeDaemons } from '../../host/local-services.ts';
+import { AppError } from '../../http/errors.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { ensureDkimKeys } from './dkim.service.ts';
-import { applyMailCommitted, dnsFactsMoved, saveMailSettings, setMailTlsSource } from './mail-apply.ts';
+import {
+  applyMailCommitted,
+  dnsFactsMoved,
+  SAVE_STEP,
+  SaveSteps,
+  saveMailSettings,
+  setMailTlsSource,
+} from './mail-apply.ts';
 import { mailBulkOperations } from './mail-bulk-ops.service.ts';
 import { mailContext } from './mail-context.ts';
 import { mailDashboard } from './mail-dashboard.service.ts';
@@ -55,13 +63,19 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
   const respond = async (stored: Awaited<ReturnType<typeof readMailSettings>>) =>
     settingsResponse(stored, await mailFilterStatus(host, stored.settings, filter, deps.services));
 
-  const factsChanged = async (domains: string[] | 'all') => {
-    if (domains !== 'all' && !domains.length) return;
+  /** Answers whether DNS republished (false: it failed, and the log says why). */
+  const republish = async (domains: string[] | 'all'): Promise<boolean> => {
+    if (domains !== 'all' && !domains.length) return true;
     // The mail change stands; a zone DNS refuses is reported on the DNS status, not here.
-    await opts
-      .onDnsFactsChanged?.(domains)
-      .catch((err: unknown) => app.log.error({ err }, 'DNS republish failed'));
+    return (opts.onDnsFactsChanged?.(domains) ?? Promise.resolve()).then(
+      () => true,
+      (err: unknown) => {
+        app.log.error({ err }, 'DNS republish failed');
+        return false;
+      },
+    );
   };
+  const factsChanged = async (domains: string[] | 'all'): Promise<void> => void (await republish(domains));
   // DKIM keys take a while each (2048-bit RSA): made one job at a time, after the change that
   // needs them; their files go live through the apply pipeline (only the new key file and the
   // tables change), then DNS republishes the zones of these domains only. close() waits.
@@ -128,13 +142,33 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
     async saveSettings(settings, version) {
       await startup;
       const before = await readMailSettings(db);
-      const r = await saveMailSettings(deps, conn, settings, version);
+      // The save's steps as they ran go with its answer, refused or not (issue 22 #17).
+      const steps = new SaveSteps();
+      const withSteps = (err: unknown) => {
+        if (err instanceof AppError && err.details && typeof err.details === 'object')
+          Object.assign(err.details, { steps: steps.steps });
+        return err;
+      };
+      let r;
+      try {
+        r = await saveMailSettings(deps, conn, settings, version, steps);
+      } catch (err) {
+        throw withSteps(err);
+      }
       // Saved: DNS follows even when the files did not go live (they are retried, the zones are not).
-      if (before.problem || dnsFactsMoved(before.settings, settings)) await factsChanged('all');
+      if (before.problem || dnsFactsMoved(before.settings, settings)) {
+        steps.start(SAVE_STEP.dns);
+        const published = await republish('all');
+        steps.end(SAVE_STEP.dns, published ? 'passed' : 'failed', published ? '' : 'See the DNS status.');
+      }
       // DKIM just turned on: keys for every domain, then their files.
       if (settings.enableDKIM) void scheduleDkim([]);
-      assertApplied(r.outcome);
-      return respond(await readMailSettings(db));
+      try {
+        assertApplied(r.outcome);
+      } catch (err) {
+        throw withSteps(err);
+      }
+      return { ...(await respond(await readMailSettings(db))), steps: steps.steps };
     },
     dashboard: () =>
       mailDashboard(

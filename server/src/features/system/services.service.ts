@@ -3,6 +3,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { observeDaemons } from '../../host/local-services.ts';
 import type { ProcRow, ProcessTable } from '../../host/process-table.ts';
 import type { DaemonName, DaemonState } from '../../host/service-control.ts';
+import { SharedReading } from '../../host/shared-reading.ts';
 import {
   SUDO,
   SYSTEMCTL,
@@ -136,15 +137,20 @@ const statusOf = (s: DaemonState['state']): SystemService['status'] =>
   s === 'running' ? 'running' : s === 'failed' ? 'failed' : 'stopped';
 
 export class ServicesService {
+  /** The process table, read at most once a second for every caller (issue 22 #21). */
+  private readonly rows: SharedReading<ProcRow[]>;
+
   constructor(
     private readonly deps: AppDeps,
-    private readonly processes: ProcessTable,
-  ) {}
+    processes: ProcessTable,
+  ) {
+    this.rows = new SharedReading(() => processes.read());
+  }
 
   async list(): Promise<SystemService[]> {
     const deps = this.deps;
     const [rows, daemons, units] = await Promise.all([
-      this.processes.read(),
+      this.rows.get(),
       deps.services ? deps.services.states() : observeDaemons(deps.host, deps.config),
       systemMode(deps) ? this.unitStates(['apache2.service', 'postgresql.service']) : Promise.resolve(null),
     ]);

@@ -2,7 +2,8 @@ import os from 'node:os';
 import type { StatusReason, SystemStatus } from '@mailroom/contract/system';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { diskPercent, readHostSampleSync } from '../../host/proc-stats.ts';
+import { diskPercent, readMemoryAndDisk } from '../../host/proc-stats.ts';
+import { sharedReading } from '../../host/shared-reading.ts';
 import type { DaemonState } from '../../host/service-control.ts';
 import { openCriticalAlerts } from './alerts.service.ts';
 import { alertThresholds, readSettingValues, settingNumber } from './system-settings.service.ts';
@@ -38,8 +39,9 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
  * shows the same figures, judged by the same thresholds as the alerts.
  */
 export async function readMachineStatus(db: Kysely<Database>, src: StatusSources): Promise<SystemStatus> {
-  const sample = readHostSampleSync(src.dataDir);
-  const [settings, daemons, critical, queueSize] = await Promise.all([
+  const [sample, settings, daemons, critical, queueSize] = await Promise.all([
+    // Read at most once a second, whatever the number of requests.
+    sharedReading(`memory-disk:${src.dataDir}`, () => readMemoryAndDisk(src.dataDir)).get(),
     readSettingValues(db),
     src.daemons().catch((): DaemonState[] => []),
     openCriticalAlerts(db),

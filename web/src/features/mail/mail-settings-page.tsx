@@ -1,4 +1,4 @@
-import { mailMessages, type MailSettings } from '@mailroom/contract/mail';
+import { mailMessages, type MailSettings, type SaveStep } from '@mailroom/contract/mail';
 import { Alert, Button, Grid, Group, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { MailSettingsForm } from './components/mail-settings-form.tsx';
 import { ApplyOutcomeAlert } from '../../components/apply-outcome-alert.tsx';
 import { MailCertificateCard } from './components/mail-certificate-card.tsx';
+import { SaveSteps, stepsOf } from './components/save-steps.tsx';
 import { SettingsStatusPanel } from './components/settings-status-panel.tsx';
 import { useDkimRecords } from './use-dkim-records.ts';
 import { useMailSettings } from './use-mail-settings.ts';
@@ -20,7 +21,12 @@ const BREADCRUMBS = [
   { label: 'Mail Settings' },
 ];
 
-type SaveProblem = { kind: 'stale' | 'check' | 'other'; message: string; output: string | null };
+type SaveProblem = {
+  kind: 'stale' | 'check' | 'other';
+  message: string;
+  output: string | null;
+  steps?: SaveStep[];
+};
 
 function problemOf(err: unknown): SaveProblem {
   if (err instanceof ApiError && err.status === 409)
@@ -31,8 +37,11 @@ function problemOf(err: unknown): SaveProblem {
       kind: 'check',
       message: err.message,
       output: d && typeof d.output === 'string' ? d.output : null,
+      steps: stepsOf(err.details),
     };
   }
+  if (err instanceof ApiError && err.status === 502)
+    return { kind: 'other', message: err.message, output: null, steps: stepsOf(err.details) };
   return { kind: 'other', message: errorMessage(err), output: null };
 }
 
@@ -110,6 +119,7 @@ export default function MailSettingsPage() {
                   role="status"
                 >
                   {mailMessages.settingsSaved}
+                  <SaveSteps steps={save.data?.steps ?? []} />
                 </Alert>
               )}
               {problem && (
@@ -127,6 +137,7 @@ export default function MailSettingsPage() {
                   role="alert"
                 >
                   <Text size="sm">{problem.message}</Text>
+                  <SaveSteps steps={problem.steps ?? []} />
                   {problem.output && (
                     <Text
                       size="xs"
