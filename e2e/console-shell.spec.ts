@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { openDatabase } from '../server/src/db/database.ts';
-import { notify } from '../server/src/features/events/notifications.service.ts';
+import { notify } from '../server/src/features/events/events.public.ts';
 import { ADMIN, axeCheck, expect, shot, signIn, test, type E2eServer } from './fixtures.ts';
 
 const MOBILE = { width: 390, height: 844 };

@@ -24,3 +24,9 @@ export async function addRateHits(
         returning hits, window_start`.execute(db);
   return res.rows[0];
 }
+
+/** Counters whose window ended long ago (the periodic purge). */
+export async function purgeRateLimits(db: Kysely<Database>, before: number): Promise<number> {
+  const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -113,9 +113,3 @@ export async function registerRateLimit(
     },
   };
 }
-
-/** Counters whose window ended long ago (the periodic purge). */
-export async function purgeRateLimits(db: Kysely<Database>, before: number): Promise<number> {
-  const res = await db.deleteFrom('rate_limits').where('window_start', '<', before).executeTakeFirst();
-  return Number(res.numDeletedRows);
-}

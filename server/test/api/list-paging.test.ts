@@ -469,7 +469,7 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
     });
 
     it('exports every mailbox and every record, in more than one batch', async () => {
-      const { mailboxBatches } = await import('../../src/features/mail/mail-export.ts');
+      const { mailboxBatches } = await import('../../src/features/mail/mail-export.repository.ts');
       const { recordBatches } = await import('../../src/features/dns/record-export.ts');
       const boxes = (await get('/api/mail/users?sort=email&limit=1000')).json<Row[]>();
       expect((await get('/api/mail/users/export?format=json')).json()).toEqual(boxes);
@@ -480,7 +480,7 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       const small: Row[] = [];
       for await (const b of mailboxBatches(db(), 4)) small.push(...b);
       expect(small).toEqual(boxes);
-      const { mailboxJsonFragments } = await import('../../src/features/mail/mail-export-json.ts');
+      const { mailboxJsonFragments } = await import('../../src/features/mail/mail-export-json.repository.ts');
       const fragments: string[] = [];
       for await (const f of mailboxJsonFragments(db(), 5)) fragments.push(f);
       expect(fragments.length).toBeGreaterThan(5);

@@ -1,6 +1,9 @@
 import { type Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailboxJsonBatches, mailboxJsonFragments } from '../../src/features/mail/mail-export-json.ts';
+import {
+  mailboxJsonBatches,
+  mailboxJsonFragments,
+} from '../../src/features/mail/mail-export-json.repository.ts';
 import { jsonArrayStream } from '../../src/http/stream-export.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 

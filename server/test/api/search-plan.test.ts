@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { search, searchQueries } from '../../src/features/search/search.service.ts';
+import { search, searchQueries } from '../../src/features/search/search.repository.ts';
 
 /**
  * The global search's plan on PostgreSQL (issue 12): with enough rows that a scan would cost more,

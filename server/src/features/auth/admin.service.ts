@@ -5,6 +5,19 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { endAccountAccess } from '../../http/account-access.repository.ts';
 import { hashPassword } from '../../lib/password-hash.ts';
+import {
+  adminDomains,
+  adminIdByEmail,
+  allAdminDomains,
+  anyConsoleAdmin,
+  consoleAdmins,
+  countFullAdmins,
+  deleteAdmin,
+  findConsoleAdmin,
+  insertAdmin,
+  updateAdminRow,
+  writeAdminDomains,
+} from './admin.repository.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -39,15 +52,6 @@ function checkAccess(access: AdminAccess): string[] {
   return access.role === 'admin' ? [] : domains;
 }
 
-async function writeDomains(trx: Kysely<Database>, adminId: number, domains: string[]): Promise<void> {
-  await trx.deleteFrom('admin_domains').where('admin_id', '=', adminId).execute();
-  if (domains.length)
-    await trx
-      .insertInto('admin_domains')
-      .values(domains.map((domain) => ({ admin_id: adminId, domain })))
-      .execute();
-}
-
 export async function addAdmin(
   db: Kysely<Database>,
   email: string,
@@ -57,40 +61,26 @@ export async function addAdmin(
   const e = email.trim().toLowerCase();
   checkInput(e, password);
   const domains = checkAccess(access);
-  const exists = await db.selectFrom('admins').select('id').where('email', '=', e).executeTakeFirst();
-  if (exists) throw conflict(`An administrator ${e} already exists`);
+  if ((await adminIdByEmail(db, e)) !== null) throw conflict(`An administrator ${e} already exists`);
   const now = new Date().toISOString();
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('admins')
-      .values({ email: e, password_hash: passwordHash, role: access.role, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await writeDomains(trx, row.id, domains);
+    const id = await insertAdmin(trx, {
+      email: e,
+      password_hash: passwordHash,
+      role: access.role,
+      created_at: now,
+      updated_at: now,
+    });
+    await writeAdminDomains(trx, id, domains);
   });
 }
 
 /** The console account (not a mailbox user's) signed in as `email` (lower case); 404 when there is none. */
 async function consoleAdmin(db: Kysely<Database>, email: string) {
-  const row = await db
-    .selectFrom('admins')
-    .select(['id', 'role'])
-    .where('email', '=', email)
-    .where('mailbox_id', 'is', null)
-    .executeTakeFirst();
+  const row = await findConsoleAdmin(db, email);
   if (!row) throw notFound(`No administrator ${email}`);
   return row;
-}
-
-async function countFullAdmins(trx: Kysely<Database>): Promise<number> {
-  const { n } = await trx
-    .selectFrom('admins')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('role', '=', 'admin')
-    .where('mailbox_id', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(n);
 }
 
 /**
@@ -112,27 +102,14 @@ export async function updateAdmin(
     const row = await consoleAdmin(trx, e);
     if (row.role === 'admin' && update.role !== 'admin' && (await countFullAdmins(trx)) <= 1)
       throw conflict('The last administrator cannot be removed');
-    const before = await trx
-      .selectFrom('admin_domains')
-      .select('domain')
-      .where('admin_id', '=', row.id)
-      .execute();
-    const rightsChanged =
-      row.role !== update.role ||
-      before
-        .map((d) => d.domain)
-        .sort()
-        .join('\n') !== domains.join('\n');
-    await trx
-      .updateTable('admins')
-      .set({
-        role: update.role,
-        updated_at: new Date().toISOString(),
-        ...(passwordHash ? { password_hash: passwordHash } : {}),
-      })
-      .where('id', '=', row.id)
-      .execute();
-    await writeDomains(trx, row.id, domains);
+    const before = await adminDomains(trx, row.id);
+    const rightsChanged = row.role !== update.role || before.sort().join('\n') !== domains.join('\n');
+    await updateAdminRow(trx, row.id, {
+      role: update.role,
+      updated_at: new Date().toISOString(),
+      ...(passwordHash ? { password_hash: passwordHash } : {}),
+    });
+    await writeAdminDomains(trx, row.id, domains);
     if (passwordHash || rightsChanged) await endAccountAccess(trx, [row.id]);
   });
   const entry = (await listAdmins(db)).find((a) => a.email === e);
@@ -147,25 +124,13 @@ export async function setAdminPassword(db: Kysely<Database>, email: string, pass
   const row = await consoleAdmin(db, e);
   const passwordHash = await hashPassword(password);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('admins')
-      .set({ password_hash: passwordHash, updated_at: new Date().toISOString() })
-      .where('id', '=', row.id)
-      .execute();
+    await updateAdminRow(trx, row.id, { password_hash: passwordHash, updated_at: new Date().toISOString() });
     await endAccountAccess(trx, [row.id]);
   });
 }
 
 export async function listAdmins(db: Kysely<Database>): Promise<AdminListEntry[]> {
-  const [rows, assigned] = await Promise.all([
-    db
-      .selectFrom('admins')
-      .select(['id', 'email', 'created_at', 'role'])
-      .where('mailbox_id', 'is', null)
-      .orderBy('email')
-      .execute(),
-    db.selectFrom('admin_domains').select(['admin_id', 'domain']).orderBy('domain').execute(),
-  ]);
+  const [rows, assigned] = await Promise.all([consoleAdmins(db), allAdminDomains(db)]);
   const byAdmin = new Map<number, string[]>();
   for (const a of assigned) byAdmin.set(a.admin_id, [...(byAdmin.get(a.admin_id) ?? []), a.domain]);
   return rows.map((r) => ({
@@ -183,7 +148,7 @@ export async function removeAdmin(db: Kysely<Database>, email: string): Promise<
     // Domain administrators do not count: the console always keeps one full administrator.
     if (row.role === 'admin' && (await countFullAdmins(trx)) <= 1)
       throw conflict('The last administrator cannot be removed');
-    await trx.deleteFrom('admins').where('id', '=', row.id).execute();
+    await deleteAdmin(trx, row.id);
   });
 }
 
@@ -196,13 +161,7 @@ export async function ensureInitialAdmin(
   opts: { email?: string | undefined; password?: string | undefined },
   log: (msg: string) => void,
 ): Promise<void> {
-  const anyAdmin = async () =>
-    (await db
-      .selectFrom('admins')
-      .select('id')
-      .where('mailbox_id', 'is', null)
-      .limit(1)
-      .executeTakeFirst()) !== undefined;
+  const anyAdmin = () => anyConsoleAdmin(db);
   if (await anyAdmin()) return;
   const email = (opts.email ?? 'admin@localhost.localdomain').trim().toLowerCase();
   const password = opts.password ?? randomBytes(12).toString('base64url');

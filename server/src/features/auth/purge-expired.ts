@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { purgeSessions } from '../../http/session.repository.ts';
-import { purgeRateLimits } from '../../http/rate-limit.ts';
+import { purgeRateLimits } from '../../http/rate-limit.repository.ts';
 import { purgeLoginAttempts } from './login-attempt.repository.ts';
 
 export interface PurgeRetention {

@@ -23,7 +23,12 @@ import {
   NeedsGraphLock,
 } from './mail-write-locks.ts';
 import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
-import { cappedCounts, cappedSum, totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
+import {
+  cappedCounts,
+  cappedSum,
+  totalFromDomainCounters,
+  totalWithStatus,
+} from './list-totals.repository.ts';
 import { TOTAL_CAP } from '@mailroom/contract/common';
 import { pageWindow } from './page-window.ts';
 import {

@@ -10,8 +10,8 @@ import type { Database } from '../../db/schema.ts';
 import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { exportStamp, exportStream, jsonArrayStream, sendExport } from '../../http/stream-export.ts';
-import { mailboxJsonBatches } from './mail-export-json.ts';
-import { aliasBatches, mailboxBatches } from './mail-export.ts';
+import { mailboxJsonBatches } from './mail-export-json.repository.ts';
+import { aliasBatches, mailboxBatches } from './mail-export.repository.ts';
 
 /** The streamed whole-table exports of mailboxes and aliases (the answer is the stream itself). */
 export function registerMailExports(app: FastifyInstance, db: Kysely<Database>): void {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { domainScope, NOT_ALLOWED_MESSAGE } from '../../http/access-scope.ts';
 import { forbidden } from '../../http/errors.ts';
-import { runImport } from '../../http/import-run.ts';
+import { runImport } from '../jobs/jobs.public.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { importAliases } from './alias-import.service.ts';

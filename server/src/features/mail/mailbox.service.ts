@@ -21,7 +21,7 @@ import {
   splitAddress,
 } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
-import { totalFromDomainCounters, totalWithStatus } from './list-totals.ts';
+import { totalFromDomainCounters, totalWithStatus } from './list-totals.repository.ts';
 import { pageWindow } from './page-window.ts';
 import {
   type CursorPage,

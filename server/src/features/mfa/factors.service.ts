@@ -6,7 +6,7 @@ import type { MfaDeviceTable } from '../../db/mfa.tables.ts';
 import type { Database } from '../../db/schema.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { endAccountAccess, revokeAccountAppPasswords } from '../../http/account-access.repository.ts';
-import { recordActivity } from './activity.ts';
+import { recordActivity } from './activity.repository.ts';
 import { ensureAccountRow } from './lockout.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { matchStep, newTotpSecret, totpFor } from './totp.ts';

@@ -8,7 +8,7 @@ import type {
 } from '@mailroom/contract/mfa';
 import { restrictToEnrolment } from '../../http/account-access.repository.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { recordActivity } from './activity.ts';
+import { recordActivity } from './activity.repository.ts';
 import { removeDevice, resetFactors } from './factors.service.ts';
 import { ensureMailboxAccount } from '../../http/sign-in-account.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';

@@ -8,7 +8,7 @@ import type {
 import { MFA_LOCKOUT_MINUTES } from '@mailroom/contract/mfa';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../http/errors.ts';
 import { emailCodeAddress, emailCodeHash, sendEmailCode } from './email-code.ts';
-import { recordActivity } from './activity.ts';
+import { recordActivity } from './activity.repository.ts';
 import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
 import { clearFailures, countFailure, refuseIfLocked } from './lockout.ts';
 import { iso, type MfaContext } from './mfa-context.ts';

@@ -121,6 +121,17 @@ export async function deleteApp(db: Db, id: number): Promise<void> {
   await db.deleteFrom('web_apps').where('id', '=', id).execute();
 }
 
+/** The applications in these states (`running`: only those with a release on a port). */
+export async function appsWithStatus(
+  db: Db,
+  states: string[],
+  opts: { running?: boolean } = {},
+): Promise<AppRow[]> {
+  let q = db.selectFrom('web_apps').selectAll().where('status', 'in', states);
+  if (opts.running) q = q.where('running_port', 'is not', null);
+  return q.execute();
+}
+
 export async function allApps(db: Db): Promise<AppRow[]> {
   return db.selectFrom('web_apps').selectAll().orderBy('name').execute();
 }

@@ -55,6 +55,7 @@ import {
   patchAppRuntime,
   rowConfig,
   updateAppConfig,
+  appsWithStatus,
 } from './application.repository.ts';
 import { type AppRuntime, launchRelease } from './app-runtime.ts';
 import {
@@ -65,6 +66,7 @@ import {
   readLogLines,
   releasesDiskUsage,
   toRelease,
+  releaseCommits,
 } from './release.repository.ts';
 
 type Db = Kysely<Database>;
@@ -176,12 +178,7 @@ export class ApplicationService {
     const ids = rows.map((r) => r.current_release_id).filter((x): x is number => x !== null);
     const commits = new Map<number, string | null>();
     if (ids.length) {
-      const rels = await this.db
-        .selectFrom('web_app_releases')
-        .select(['id', 'commit_sha'])
-        .where('id', 'in', ids)
-        .execute();
-      for (const r of rels) commits.set(Number(r.id), r.commit_sha);
+      for (const r of await releaseCommits(this.db, ids)) commits.set(Number(r.id), r.commit_sha);
     }
     return (row: AppRow) => {
       const f = figures.get(row.domain);
@@ -491,12 +488,7 @@ export class ApplicationService {
    * sets it back to active (only when the error was a failed check).
    */
   async checkHealth(now = Date.now()): Promise<void> {
-    const rows = await this.db
-      .selectFrom('web_apps')
-      .selectAll()
-      .where('status', 'in', ['active', 'error'])
-      .where('running_port', 'is not', null)
-      .execute();
+    const rows = await appsWithStatus(this.db, ['active', 'error'], { running: true });
     for (const row of rows) {
       const c = rowConfig(row);
       const id = Number(row.id);
@@ -521,11 +513,7 @@ export class ApplicationService {
 
   /** Mailroom started: run again the live release of every application that was serving. */
   async resumeAll(log: (msg: string, err?: unknown) => void): Promise<void> {
-    const rows = await this.db
-      .selectFrom('web_apps')
-      .selectAll()
-      .where('status', 'in', ['active', 'deploying'])
-      .execute();
+    const rows = await appsWithStatus(this.db, ['active', 'deploying']);
     for (const r of rows) {
       try {
         if (r.status === 'deploying')

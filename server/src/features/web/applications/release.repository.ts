@@ -103,6 +103,14 @@ export async function findRelease(db: Db, appId: number, id: number): Promise<Re
     .executeTakeFirst();
 }
 
+/** The commit of each of these releases. */
+export async function releaseCommits(
+  db: Db,
+  ids: number[],
+): Promise<{ id: number | bigint; commit_sha: string | null }[]> {
+  return db.selectFrom('web_app_releases').select(['id', 'commit_sha']).where('id', 'in', ids).execute();
+}
+
 export async function listReleases(db: Db, appId: number): Promise<ReleaseRow[]> {
   return db
     .selectFrom('web_app_releases')

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app-deps.ts';
-import type { JobContext } from '../features/jobs/job-runner.ts';
+import type { AppDeps } from '../../app-deps.ts';
+import type { JobContext } from './job-runner.ts';
 import type { JobState } from '@mailroom/contract/jobs';
-import { csvDataLines } from '../lib/progress.ts';
+import { csvDataLines } from '../../lib/progress.ts';
 
 /** What every CSV import answers: the counts, the refused rows, whether it was a check. */
 export interface ImportAnswer {

@@ -10,6 +10,12 @@ import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isPostgres } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
+/**
+ * The global search's read model: one index range read per group over the mail and DNS areas'
+ * tables (one statement on PostgreSQL), each row mapped to its hit. Read-only; the tables' writes
+ * stay with their owners.
+ */
+
 type Db = Kysely<Database>;
 /** A domain administrator's domains (null: everything). */
 type Scope = readonly string[] | null;
