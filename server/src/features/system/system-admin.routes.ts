@@ -51,6 +51,7 @@ import {
   INSTALL_JOB,
   installJob,
   listUpdates,
+  updatesVersion,
   REMOVE_JOB,
   removeJob,
 } from './updates.service.ts';
@@ -169,7 +170,13 @@ export function registerSystemAdmin(
   // apt takes seconds to list and describe the upgradable packages: viewers share one reading,
   // refreshed in the background after a minute, and every check, install or uninstall makes the
   // next viewer wait for a fresh one.
-  const reading = new SharedReading(() => listUpdates(db, apt), 60_000);
+  // The version (the last update job that ended) tells every worker when its reading is out of date.
+  const reading = new SharedReading(
+    () => listUpdates(db, apt),
+    60_000,
+    Date.now,
+    () => updatesVersion(db),
+  );
   const fresh =
     <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) =>
     async (input: unknown, ctx: JobContext) => {

@@ -89,4 +89,21 @@ describe('SharedReading (the updates list apt reads)', () => {
     t.finish(1, 5);
     expect(await second).toBe(5);
   });
+
+  it('a changed version (an update job ended in another process) drops the reading', async () => {
+    let version = 1;
+    let reads = 0;
+    const reading = new SharedReading<number>(
+      () => Promise.resolve(++reads),
+      60_000,
+      () => 0,
+      () => Promise.resolve(version),
+    );
+    expect(await reading.get()).toBe(1);
+    expect(await reading.get()).toBe(1);
+    version = 2;
+    expect(await reading.get()).toBe(2);
+    expect(await reading.get()).toBe(2);
+    expect(reads).toBe(2);
+  });
 });

@@ -7,14 +7,27 @@
 export class SharedReading<T> {
   private last: { at: number; value: T } | null = null;
   private inFlight: Promise<T> | null = null;
+  private seen: unknown = undefined;
 
+  /**
+   * `version`, when given, is asked first on every get (a cheap query): when it changed since the
+   * last reading (a check or install finished, maybe in another process), that reading is dropped.
+   */
   constructor(
     private readonly read: () => Promise<T>,
     private readonly maxAgeMs: number,
     private readonly now: () => number = Date.now,
+    private readonly version?: () => Promise<unknown>,
   ) {}
 
   async get(): Promise<T> {
+    if (this.version) {
+      const v = await this.version();
+      if (v !== this.seen) {
+        this.seen = v;
+        this.invalidate();
+      }
+    }
     if (!this.last) return this.refresh();
     if (this.now() - this.last.at > this.maxAgeMs) this.refresh().catch(() => undefined);
     return this.last.value;
