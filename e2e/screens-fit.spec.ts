@@ -81,7 +81,7 @@ async function expectOneLine(page: Page, selector: string, what: string): Promis
     els.map((el) => {
       const range = document.createRange();
       range.selectNodeContents(el);
-      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
       return { text: el.textContent, lines: tops.size };
     }),
   );
