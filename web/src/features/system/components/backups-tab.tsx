@@ -124,8 +124,9 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
       id: 'actions',
       header: 'Actions',
       meta: { actions: true },
+      // Five buttons: on a phone card they wrap beside the title instead of squeezing it to one letter.
       cell: ({ row: { original: b } }) => (
-        <Group gap={4} wrap="nowrap">
+        <Group gap={4} wrap="wrap" justify="flex-end" maw={{ base: 170, sm: 'none' }}>
           <Button
             size="compact-xs"
             variant="default"
