@@ -247,6 +247,21 @@ test.describe('screens fit (issue 22 item 18)', () => {
     await expectCards(page, '/system/management settings');
     await expectNoPageOverflow(page, '/system/management settings at 390');
     await shot(page, 'fit-system-management-settings-390');
+    // A backup's card: its five buttons leave the title room (they squeezed it to one letter).
+    const key = await page.evaluate(() => localStorage.getItem('api_key'));
+    const a = api(page.request, key!);
+    const job = await a.post<{ jobId: number }>('backup/start', { type: 'full' });
+    await expect
+      .poll(async () => (await a.get<{ state: string }>(`jobs/${job.jobId}`)).state, { timeout: 60_000 })
+      .toBe('succeeded');
+    await page.reload();
+    await page.getByRole('tab', { name: /System Backups \(1\)/ }).click();
+    const card = page.getByRole('list', { name: 'System Backups table' }).getByRole('listitem').first();
+    await expect(card.getByRole('button', { name: /^Delete/ })).toBeVisible();
+    const title = await card.getByText(/^Full backup/).boundingBox();
+    expect(title!.width, 'the backup title box on a phone card').toBeGreaterThan(100);
+    await expectNoPageOverflow(page, 'backups at 390');
+    await shot(page, 'fit-system-management-backups-390');
   });
 
   test('/system/monitoring: the process list is paged', async ({ page }) => {
