@@ -21,9 +21,15 @@ export interface StatusBadgeProps extends Omit<BadgeProps, 'color' | 'children'>
  * A status word coloured by meaning: green good, yellow attention, red bad, blue anything else.
  * The colour is in the dot; the word keeps the body text colour so it stays readable (WCAG AA).
  */
-export function StatusBadge({ status, label, ...rest }: StatusBadgeProps) {
+export function StatusBadge({ status, label, style, ...rest }: StatusBadgeProps) {
   return (
-    <Badge color={statusColor(status)} variant="dot" {...rest}>
+    // Never narrower than its word: a squeezed table column cut "Enabled" to "EN…" (issue 22).
+    <Badge
+      color={statusColor(status)}
+      variant="dot"
+      style={[{ minWidth: 'max-content', flexShrink: 0 }, style]}
+      {...rest}
+    >
       {label ?? status}
     </Badge>
   );

@@ -51,9 +51,11 @@ import {
   INSTALL_JOB,
   installJob,
   listUpdates,
+  updatesVersion,
   REMOVE_JOB,
   removeJob,
 } from './updates.service.ts';
+import { SharedReading } from './updates-reading.service.ts';
 import {
   addWebhook,
   deleteWebhook,
@@ -165,29 +167,29 @@ export function registerSystemAdmin(
 
   // ---- updates
   const apt = new Apt(aptOptions());
-  // apt takes seconds to list and describe the upgradable packages: viewers share one reading for
-  // a minute, and every check, install or uninstall starts a fresh one.
-  let reading: { at: number; answer: ReturnType<typeof listUpdates> } | null = null;
+  // apt takes seconds to list and describe the upgradable packages: viewers share one reading,
+  // refreshed in the background after a minute, and every check, install or uninstall makes the
+  // next viewer wait for a fresh one.
+  // The version (the last update job that ended) tells every worker when its reading is out of date.
+  const reading = new SharedReading(
+    () => listUpdates(db, apt),
+    60_000,
+    Date.now,
+    () => updatesVersion(db),
+  );
   const fresh =
     <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) =>
     async (input: unknown, ctx: JobContext) => {
       try {
         return await handler(input, ctx);
       } finally {
-        reading = null;
+        reading.invalidate();
       }
     };
   jobs.register(CHECK_JOB, fresh(checkJob(apt)));
   jobs.register(INSTALL_JOB, fresh(installJob(apt)));
   jobs.register(REMOVE_JOB, fresh(removeJob(apt)));
-  registerRoute(app, r.updates, async () => {
-    if (!reading || Date.now() - reading.at > 60_000) {
-      const answer = listUpdates(db, apt);
-      reading = { at: Date.now(), answer };
-      answer.catch(() => (reading = null));
-    }
-    return reading.answer;
-  });
+  registerRoute(app, r.updates, () => reading.get());
   registerRoute(app, r.checkUpdates, async ({ request, reply }) => {
     const job = await jobs.enqueue(CHECK_JOB, 'Check for updates', actor(request), {});
     void reply.code(202);

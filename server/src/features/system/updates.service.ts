@@ -98,6 +98,20 @@ export async function listUpdates(db: Db, apt: Apt): Promise<UpdatesAnswer> {
   };
 }
 
+/**
+ * What the upgradable list depends on besides the machine itself: the last check, install or
+ * uninstall that ended. A reading older than it is out of date, in whichever process it was made.
+ */
+export async function updatesVersion(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('kind', 'in', [CHECK_JOB, INSTALL_JOB, REMOVE_JOB])
+    .where('finished_at', 'is not', null)
+    .executeTakeFirst();
+  return String(row?.id ?? 0);
+}
+
 function liveOutput(ctx: JobContext) {
   const tail: string[] = [];
   return {

@@ -1,11 +1,10 @@
 import { CONSOLE_ROLE_LABELS, type ConsoleAccount, accountsRoutes } from '@mailroom/contract/accounts';
-import { dnsRoutes } from '@mailroom/contract/dns';
-import { mailRoutes } from '@mailroom/contract/mail';
 import { ActionIcon, Badge, Group, Table, Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, apiCall } from '../../api/client.ts';
+import { useDnsZoneOptions, useMailDomainOptions } from '../../api/use-domain-options.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { notify } from '../../lib/notifications-store.ts';
@@ -15,14 +14,8 @@ export const CONSOLE_ACCOUNTS_KEY = ['accounts'];
 
 /** Known mail domains and DNS zones, offered when assigning domains. */
 export function useDomainOptions(): string[] {
-  const mail = useQuery({
-    queryKey: ['mail', 'domains', 'options'],
-    queryFn: () => apiCall(mailRoutes.listDomains),
-  });
-  const zones = useQuery({
-    queryKey: ['dns', 'zones', 'options'],
-    queryFn: () => apiCall(dnsRoutes.listZones, { query: { limit: 500 } }),
-  });
+  const mail = useMailDomainOptions();
+  const zones = useDnsZoneOptions();
   return [
     ...new Set([...(mail.data ?? []).map((d) => d.domain), ...(zones.data ?? []).map((z) => z.domain)]),
   ].sort();

@@ -1,29 +1,19 @@
-import { appliesToLabel, mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
-import {
-  ActionIcon,
-  Button,
-  Card,
-  Group,
-  Select,
-  Switch,
-  Table,
-  Tabs,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { IconEdit, IconPlus, IconRefresh, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
+import { Button, Card, Group, Select, Tabs, TextInput } from '@mantine/core';
+import { IconPlus, IconRefresh, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { apiCall, errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { StatusBadge } from '../../components/status-badge.tsx';
 import { AccountModal } from './account-modal.tsx';
 import { CONSOLE_ACCOUNTS_KEY, ConsoleAccounts, useDomainOptions } from './console-accounts.tsx';
-import { mfaStateOf, when } from './mfa-format.ts';
+import { mfaStateOf } from './mfa-format.ts';
+import { PoliciesTable } from './policies-table.tsx';
 import { PolicyModal } from './policy-modal.tsx';
 import { runAction } from './run-action.ts';
+import { useDeletePolicy } from './use-delete-policy.ts';
+import { useSavePolicy } from './use-save-policy.ts';
 import { useInvalidateMfa, useMfaManagement } from './use-mfa-data.ts';
 import { UserDevicesModal } from './user-devices-modal.tsx';
 import { DevicesTable } from './devices-table.tsx';
@@ -53,6 +43,8 @@ export default function MfaManagementPage() {
     policy: null,
   });
   const [accountOpen, setAccountOpen] = useState(false);
+  const savePolicy = useSavePolicy();
+  const deletePolicy = useDeletePolicy();
   const domainOptions = useDomainOptions();
   const queryClient = useQueryClient();
   const [dismissed, setDismissed] = useState(false);
@@ -187,109 +179,34 @@ export default function MfaManagementPage() {
                   Add Policy
                 </Button>
               </Group>
-              {policies.length === 0 ? (
-                <Text c="dimmed" size="sm" ta="center" py="md">
-                  No policies found
-                </Text>
-              ) : (
-                <Table.ScrollContainer minWidth={900}>
-                  <Table verticalSpacing="xs" highlightOnHover>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>Policy Name</Table.Th>
-                        <Table.Th>Description</Table.Th>
-                        <Table.Th>Status</Table.Th>
-                        <Table.Th>Methods</Table.Th>
-                        <Table.Th>Backup Codes</Table.Th>
-                        <Table.Th>Session Timeout</Table.Th>
-                        <Table.Th>Last Modified</Table.Th>
-                        <Table.Th>Actions</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {policies.map((p) => (
-                        <Table.Tr key={p.id}>
-                          <Table.Td>
-                            <Text size="sm" fw={500}>
-                              {p.name}
-                            </Text>
-                            <Text size="xs" c="dimmed">
-                              {appliesToLabel(p.appliesTo)}
-                              {p.requireMfa ? ' · MFA required' : ''}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>{p.description}</Table.Td>
-                          <Table.Td>
-                            <StatusBadge
-                              status={p.enabled ? 'enabled' : 'disabled'}
-                              label={p.enabled ? 'Enabled' : 'Disabled'}
-                            />
-                          </Table.Td>
-                          <Table.Td>{p.allowedMethods.join(', ')}</Table.Td>
-                          <Table.Td>{p.backupCodesEnabled ? p.backupCodesCount : 'Off'}</Table.Td>
-                          <Table.Td>{p.sessionTimeout}s</Table.Td>
-                          <Table.Td>{when(p.lastModified)}</Table.Td>
-                          <Table.Td>
-                            <Group gap={4} wrap="nowrap">
-                              <Tooltip label="Edit">
-                                <ActionIcon
-                                  variant="subtle"
-                                  aria-label={`Edit ${p.name}`}
-                                  onClick={() => setPolicyModal({ open: true, policy: p })}
-                                >
-                                  <IconEdit size={16} aria-hidden />
-                                </ActionIcon>
-                              </Tooltip>
-                              <Switch
-                                size="sm"
-                                aria-label={`Policy ${p.name} enabled`}
-                                checked={p.enabled}
-                                onChange={() =>
-                                  void runAction({
-                                    confirm: {
-                                      title: p.enabled ? 'Disable policy' : 'Enable policy',
-                                      message: `${p.enabled ? 'Disable' : 'Enable'} the policy ${p.name}?`,
-                                    },
-                                    run: () =>
-                                      apiCall(mfaRoutes.updatePolicy, {
-                                        params: { id: p.id },
-                                        body: { ...p, enabled: !p.enabled },
-                                      }),
-                                    success: p.enabled ? 'Policy disabled' : 'Policy enabled',
-                                    after: invalidate,
-                                  })
-                                }
-                              />
-                              <Tooltip label="Delete">
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="red"
-                                  aria-label={`Delete ${p.name}`}
-                                  onClick={() =>
-                                    void runAction({
-                                      confirm: {
-                                        title: 'Delete policy',
-                                        message: `Delete the policy ${p.name}?`,
-                                        confirmLabel: 'Delete',
-                                        danger: true,
-                                      },
-                                      run: () => apiCall(mfaRoutes.deletePolicy, { params: { id: p.id } }),
-                                      success: 'Policy deleted',
-                                      after: invalidate,
-                                    })
-                                  }
-                                >
-                                  <IconTrash size={16} aria-hidden />
-                                </ActionIcon>
-                              </Tooltip>
-                            </Group>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
-              )}
+              <PoliciesTable
+                policies={policies}
+                onEdit={(p) => setPolicyModal({ open: true, policy: p })}
+                onToggle={(p) =>
+                  void runAction({
+                    confirm: {
+                      title: p.enabled ? 'Disable policy' : 'Enable policy',
+                      message: `${p.enabled ? 'Disable' : 'Enable'} the policy ${p.name}?`,
+                    },
+                    run: () => savePolicy.mutateAsync({ id: p.id, body: { ...p, enabled: !p.enabled } }),
+                    success: p.enabled ? 'Policy disabled' : 'Policy enabled',
+                    after: invalidate,
+                  })
+                }
+                onDelete={(p) =>
+                  void runAction({
+                    confirm: {
+                      title: 'Delete policy',
+                      message: `Delete the policy ${p.name}?`,
+                      confirmLabel: 'Delete',
+                      danger: true,
+                    },
+                    run: () => deletePolicy.mutateAsync(p.id),
+                    success: 'Policy deleted',
+                    after: invalidate,
+                  })
+                }
+              />
             </Tabs.Panel>
           </Tabs>
         </Card>
@@ -306,10 +223,7 @@ export default function MfaManagementPage() {
         policy={policyModal.policy}
         onClose={() => setPolicyModal({ open: false, policy: null })}
         onSave={async (v) => {
-          if (policyModal.policy)
-            await apiCall(mfaRoutes.updatePolicy, { params: { id: policyModal.policy.id }, body: v });
-          else await apiCall(mfaRoutes.createPolicy, { body: v });
-          await invalidate();
+          await savePolicy.mutateAsync({ id: policyModal.policy?.id ?? null, body: v });
         }}
       />
       <AccountModal

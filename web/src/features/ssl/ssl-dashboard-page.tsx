@@ -83,7 +83,8 @@ export default function SslDashboardPage() {
               />
             </SimpleGrid>
             <Grid gutter="md">
-              <Grid.Col span={{ base: 12, md: 8 }}>
+              {/* The table takes the full width: beside the side cards its Actions column was cut off at 1366 px (issue 22). */}
+              <Grid.Col span={12}>
                 <Card withBorder padding="md" radius="md">
                   <Stack gap="sm">
                     <Title order={2} size="h4">
@@ -106,8 +107,8 @@ export default function SslDashboardPage() {
                   </Stack>
                 </Card>
               </Grid.Col>
-              <Grid.Col span={{ base: 12, md: 4 }}>
-                <Stack gap="md">
+              <Grid.Col span={12}>
+                <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
                   <Card withBorder padding="md" radius="md">
                     <Title order={2} size="h4" mb="sm">
                       Quick Actions
@@ -145,7 +146,7 @@ export default function SslDashboardPage() {
                       </Stack>
                     )}
                   </Card>
-                </Stack>
+                </SimpleGrid>
               </Grid.Col>
             </Grid>
           </Stack>

@@ -1,7 +1,8 @@
 import { Anchor, Button, SimpleGrid, Tabs, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconArchive, IconFileText, IconPackage, IconRefresh, IconSettings } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { type UseQueryResult, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
@@ -18,6 +19,28 @@ import { LogsTab } from './monitoring/logs-tab.tsx';
 import { useJobRunner } from './use-job-runner.ts';
 import { systemKeys, useBackups, useSystemSettings, useUpdates } from './use-system-admin.ts';
 
+/** One tab's own loading and error state. */
+function PartLoad({
+  query,
+  title,
+  children,
+}: {
+  query: UseQueryResult<unknown>;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <LoadState
+      loading={query.isPending}
+      error={query.error ? errorMessage(query.error) : null}
+      errorTitle={title}
+      onRetry={() => void query.refetch()}
+    >
+      {children}
+    </LoadState>
+  );
+}
+
 /** System Management (spec §2.10): updates, settings, backups, alert webhooks. */
 export default function SystemManagementPage() {
   const qc = useQueryClient();
@@ -27,8 +50,6 @@ export default function SystemManagementPage() {
   const jobs = useJobRunner();
   const logFiles = useLogFiles();
   const [modal, modalCtl] = useDisclosure(false);
-  const loading = backups.isPending || settings.isPending;
-  const error = backups.error ?? settings.error;
   // The updates table shows its own loader (apt takes seconds); Refresh spins for the rest.
   const fetching = backups.isFetching || settings.isFetching;
   const refresh = () => void qc.invalidateQueries({ queryKey: systemKeys.all });
@@ -70,12 +91,8 @@ export default function SystemManagementPage() {
           </>
         }
       />
-      <LoadState
-        loading={loading}
-        error={error ? errorMessage(error) : null}
-        errorTitle="Failed to load system management data"
-        onRetry={refresh}
-      >
+      {/* Each card and tab shows its own data as it arrives: none waits for another (apt takes seconds). */}
+      <>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
           <StatCard
             title="Available Updates"
@@ -86,14 +103,18 @@ export default function SystemManagementPage() {
           />
           <StatCard
             title="Settings"
-            value={settings.data?.settings.length ?? 0}
-            caption={`${modified} modified`}
+            value={settings.data ? settings.data.settings.length : '…'}
+            caption={settings.data ? `${modified} modified` : 'Loading'}
             icon={<IconSettings />}
           />
           <StatCard
             title="Backups"
-            value={completed}
-            caption={`${activeBackups} active${backups.data?.lastVerified ? ` · last verified ${new Date(backups.data.lastVerified.at).toLocaleDateString()}` : ''}`}
+            value={backups.data ? completed : '…'}
+            caption={
+              backups.data
+                ? `${activeBackups} active${backups.data.lastVerified ? ` · last verified ${new Date(backups.data.lastVerified.at).toLocaleDateString()}` : ''}`
+                : 'Loading'
+            }
             icon={<IconArchive />}
             color="green"
           />
@@ -116,9 +137,15 @@ export default function SystemManagementPage() {
           <Tabs.Panel value="updates">
             <UpdatesSection query={updates} job={jobs.job} run={jobs.run} manage />
           </Tabs.Panel>
-          <Tabs.Panel value="settings">{settings.data && <SettingsTab data={settings.data} />}</Tabs.Panel>
+          <Tabs.Panel value="settings">
+            <PartLoad query={settings} title="Failed to load system management data">
+              {settings.data && <SettingsTab data={settings.data} />}
+            </PartLoad>
+          </Tabs.Panel>
           <Tabs.Panel value="backups">
-            {backups.data && <BackupsTab data={backups.data} job={jobs.job} run={jobs.run} />}
+            <PartLoad query={backups} title="Failed to load system management data">
+              {backups.data && <BackupsTab data={backups.data} job={jobs.job} run={jobs.run} />}
+            </PartLoad>
           </Tabs.Panel>
           <Tabs.Panel value="webhooks">
             <WebhooksTab />
@@ -135,7 +162,7 @@ export default function SystemManagementPage() {
             </Text>
           </Tabs.Panel>
         </Tabs>
-      </LoadState>
+      </>
       {settings.data && <SettingsModal opened={modal} onClose={modalCtl.close} saved={settings.data} />}
     </>
   );

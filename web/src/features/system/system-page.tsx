@@ -16,7 +16,7 @@ import { StatCard } from '../../components/stat-card.tsx';
 import { formatBytes, formatUptime } from '../../lib/format.ts';
 import { AlertsTable } from './components/alerts-table.tsx';
 import { ServicesTable } from './components/services-table.tsx';
-import { UpdatesSection } from './components/updates-section.tsx';
+import { UpdatesSummary } from './components/updates-summary.tsx';
 import { useJobRunner } from './use-job-runner.ts';
 import { systemKeys, useAlerts, useMetrics, useServices, useUpdates } from './use-system-admin.ts';
 
@@ -145,7 +145,7 @@ export default function SystemPage() {
           </SimpleGrid>
           <AlertsTable alerts={alerts.data?.alerts ?? []} />
           <ServicesTable services={services.data?.services ?? null} />
-          <UpdatesSection query={updates} job={jobs.job} run={jobs.run} />
+          <UpdatesSummary query={updates} job={jobs.job} run={jobs.run} />
         </Stack>
       </LoadState>
     </>

@@ -4,20 +4,25 @@ import {
   type BackupStatusAnswer,
   type SystemBackup,
 } from '@mailroom/contract/system-admin';
-import { Alert, Button, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { apiCall, apiDownload, errorMessage } from '../../../api/client.ts';
+import { apiDownload, errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
 import { downloadBlob } from '../../../lib/csv.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { systemKeys } from '../use-system-admin.ts';
+import { useDeleteBackup } from '../use-delete-backup.ts';
+import { useRestoreBackup } from '../use-restore-backup.ts';
+import { useStartBackup } from '../use-start-backup.ts';
+import { useVerifyBackup } from '../use-verify-backup.ts';
 import { ToneBadge } from './priority-badge.tsx';
 import { TableCard } from './table-card.tsx';
 
 const FILTERS = ['All', 'Full', 'Incremental', 'Completed', 'Failed', 'Expired'] as const;
 type Filter = (typeof FILTERS)[number];
+
+const rowId = (b: SystemBackup) => String(b.id);
 
 export interface BackupsTabProps {
   data: BackupStatusAnswer;
@@ -30,7 +35,10 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
   const [filter, setFilter] = useState<Filter>('All');
   const [type, setType] = useState<'full' | 'incremental'>('full');
   const [viewing, setViewing] = useState<SystemBackup | null>(null);
-  const qc = useQueryClient();
+  const startBackup = useStartBackup();
+  const verifyBackup = useVerifyBackup();
+  const restoreBackup = useRestoreBackup();
+  const deleteBackup = useDeleteBackup();
   const busy = job !== null;
   const rows = data.backups.filter((b) =>
     filter === 'All'
@@ -60,12 +68,11 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
     )
       return;
     try {
-      await apiCall(r.deleteBackup, { params: { id: b.id } });
+      await deleteBackup.mutateAsync(b.id);
       notify({ type: 'success', title: 'Backup deleted', message: b.name });
     } catch (err) {
       notify({ type: 'error', title: 'Delete failed', message: errorMessage(err) });
     }
-    await qc.invalidateQueries({ queryKey: systemKeys.backups() });
   };
   const restore = async (b: SystemBackup) => {
     if (
@@ -76,8 +83,103 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
         danger: true,
       })
     )
-      await run(() => apiCall(r.restoreBackup, { params: { id: b.id } }), `Restore of ${b.name}`);
+      await run(() => restoreBackup.mutateAsync(b.id), `Restore of ${b.name}`);
   };
+  const columns: ColumnDef<SystemBackup, unknown>[] = [
+    {
+      id: 'backup',
+      header: 'Backup',
+      meta: { title: true },
+      cell: ({ row: { original: b } }) => (
+        <>
+          <Text size="sm" fw={500}>
+            {b.name}
+          </Text>
+          <Text size="xs" c="dimmed" fw={400}>
+            {b.description}
+            {b.verifiedAt ? ` · verified ${new Date(b.verifiedAt).toLocaleDateString()}` : ''}
+          </Text>
+        </>
+      ),
+    },
+    { id: 'type', header: 'Type', cell: ({ row }) => row.original.type },
+    { id: 'status', header: 'Status', cell: ({ row }) => <ToneBadge value={row.original.status} /> },
+    {
+      id: 'size',
+      header: 'Size',
+      cell: ({ row }) => <span style={{ whiteSpace: 'nowrap' }}>{row.original.size}</span>,
+    },
+    {
+      id: 'created',
+      header: 'Created',
+      cell: ({ row }) => new Date(row.original.createdAt).toLocaleString(),
+    },
+    {
+      id: 'expires',
+      header: 'Expires',
+      cell: ({ row }) =>
+        row.original.expiresAt ? new Date(row.original.expiresAt).toLocaleDateString() : '—',
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      meta: { actions: true },
+      // Five buttons: on a phone card they wrap beside the title instead of squeezing it to one letter.
+      cell: ({ row: { original: b } }) => (
+        <Group gap={4} wrap="wrap" justify="flex-end" maw={{ base: 170, sm: 'none' }}>
+          <Button
+            size="compact-xs"
+            variant="default"
+            onClick={() => setViewing(b)}
+            aria-label={`View ${b.name}`}
+          >
+            View
+          </Button>
+          {b.status === 'completed' && (
+            <>
+              <Button
+                size="compact-xs"
+                variant="default"
+                onClick={() => void download(b)}
+                aria-label={`Download ${b.name}`}
+              >
+                Download
+              </Button>
+              <Button
+                size="compact-xs"
+                variant="default"
+                disabled={busy}
+                onClick={() => void run(() => verifyBackup.mutateAsync(b.id), `Verify of ${b.name}`)}
+                aria-label={`Verify ${b.name}`}
+              >
+                Verify
+              </Button>
+              <Button
+                size="compact-xs"
+                variant="default"
+                disabled={busy}
+                onClick={() => void restore(b)}
+                aria-label={`Restore ${b.name}`}
+              >
+                Restore
+              </Button>
+            </>
+          )}
+          {b.status !== 'active' && (
+            <Button
+              size="compact-xs"
+              variant="default"
+              disabled={busy}
+              onClick={() => void remove(b)}
+              aria-label={`Delete ${b.name}`}
+            >
+              Delete
+            </Button>
+          )}
+        </Group>
+      ),
+    },
+  ];
   const lv = data.lastVerified;
   return (
     <>
@@ -104,7 +206,7 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
             <Button
               size="xs"
               disabled={busy}
-              onClick={() => void run(() => apiCall(r.startBackup, { body: { type } }), 'Backup')}
+              onClick={() => void run(() => startBackup.mutateAsync(type), 'Backup')}
             >
               Create Backup
             </Button>
@@ -132,88 +234,11 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
             {job && <JobProgress job={job} />}
           </Stack>
         }
-        head={['Backup', 'Type', 'Status', 'Size', 'Created', 'Expires', 'Actions']}
+        data={rows}
+        columns={columns}
+        getRowId={rowId}
         empty={filter === 'All' ? 'No backups yet.' : 'No backups match this filter.'}
-      >
-        {rows.map((b) => (
-          <Table.Tr key={b.id}>
-            <Table.Td>
-              <Text size="sm" fw={500}>
-                {b.name}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {b.description}
-                {b.verifiedAt ? ` · verified ${new Date(b.verifiedAt).toLocaleDateString()}` : ''}
-              </Text>
-            </Table.Td>
-            <Table.Td>{b.type}</Table.Td>
-            <Table.Td>
-              <ToneBadge value={b.status} />
-            </Table.Td>
-            <Table.Td>{b.size}</Table.Td>
-            <Table.Td>{new Date(b.createdAt).toLocaleString()}</Table.Td>
-            <Table.Td>{b.expiresAt ? new Date(b.expiresAt).toLocaleDateString() : '—'}</Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap">
-                <Button
-                  size="compact-xs"
-                  variant="default"
-                  onClick={() => setViewing(b)}
-                  aria-label={`View ${b.name}`}
-                >
-                  View
-                </Button>
-                {b.status === 'completed' && (
-                  <>
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      onClick={() => void download(b)}
-                      aria-label={`Download ${b.name}`}
-                    >
-                      Download
-                    </Button>
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      disabled={busy}
-                      onClick={() =>
-                        void run(
-                          () => apiCall(r.verifyBackup, { params: { id: b.id } }),
-                          `Verify of ${b.name}`,
-                        )
-                      }
-                      aria-label={`Verify ${b.name}`}
-                    >
-                      Verify
-                    </Button>
-                    <Button
-                      size="compact-xs"
-                      variant="default"
-                      disabled={busy}
-                      onClick={() => void restore(b)}
-                      aria-label={`Restore ${b.name}`}
-                    >
-                      Restore
-                    </Button>
-                  </>
-                )}
-                {b.status !== 'active' && (
-                  <Button
-                    size="compact-xs"
-                    variant="default"
-                    disabled={busy}
-                    onClick={() => void remove(b)}
-                    aria-label={`Delete ${b.name}`}
-                  >
-                    Delete
-                  </Button>
-                )}
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </TableCard>
+      />
       <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name ?? ''} centered>
         {viewing && (
           <Stack gap={4}>

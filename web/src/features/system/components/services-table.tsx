@@ -1,6 +1,7 @@
 import type { SystemService } from '@mailroom/contract/system-metrics';
-import { Button, Table, Text, Tooltip } from '@mantine/core';
-import { useState } from 'react';
+import { Button, Text, Tooltip } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { formatBytes, formatUptime } from '../../../lib/format.ts';
 import { useRestartServices } from '../use-restart-services.ts';
@@ -9,12 +10,44 @@ import { TableCard } from './table-card.tsx';
 const FILTERS = ['All', 'Running', 'Stopped', 'Failed'] as const;
 type Filter = (typeof FILTERS)[number];
 
+const rowId = (s: SystemService) => s.id;
+
+const COLUMNS: ColumnDef<SystemService, unknown>[] = [
+  {
+    id: 'service',
+    header: 'Service',
+    meta: { title: true },
+    cell: ({ row: { original: s } }) => (
+      <>
+        <Text size="sm" fw={500}>
+          {s.name}
+        </Text>
+        <Text size="xs" c="dimmed" fw={400}>
+          {s.note ?? s.description}
+        </Text>
+      </>
+    ),
+  },
+  { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  {
+    id: 'uptime',
+    header: 'Uptime',
+    cell: ({ row }) => (row.original.uptime ? formatUptime(row.original.uptime) : '—'),
+  },
+  { id: 'memory', header: 'Memory', cell: ({ row }) => formatBytes(row.original.memoryUsage) },
+  { id: 'cpu', header: 'CPU', cell: ({ row }) => `${row.original.cpuUsage.toFixed(1)}%` },
+  { id: 'port', header: 'Port', cell: ({ row }) => row.original.port ?? '—' },
+  { id: 'pid', header: 'PID', cell: ({ row }) => row.original.pid ?? '—' },
+];
+
 /** Service Status (spec §2.8); `services` null: the monitoring service does not answer yet. */
 export function ServicesTable({ services }: { services: SystemService[] | null }) {
   const [filter, setFilter] = useState<Filter>('All');
   const restart = useRestartServices(services);
-  const list = services ?? [];
-  const rows = list.filter((s) => filter === 'All' || s.status === filter.toLowerCase());
+  const rows = useMemo(
+    () => (services ?? []).filter((s) => filter === 'All' || s.status === filter.toLowerCase()),
+    [services, filter],
+  );
   const button = (
     <Button
       size="xs"
@@ -41,31 +74,12 @@ export function ServicesTable({ services }: { services: SystemService[] | null }
           </Tooltip>
         )
       }
-      head={['Service', 'Status', 'Uptime', 'Memory', 'CPU', 'Port', 'PID']}
+      data={rows}
+      columns={COLUMNS}
+      getRowId={rowId}
       empty={
         services ? 'No services match this filter.' : 'Service states are not available from this server yet.'
       }
-    >
-      {rows.map((s) => (
-        <Table.Tr key={s.id}>
-          <Table.Td>
-            <Text size="sm" fw={500}>
-              {s.name}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {s.note ?? s.description}
-            </Text>
-          </Table.Td>
-          <Table.Td>
-            <StatusBadge status={s.status} />
-          </Table.Td>
-          <Table.Td>{s.uptime ? formatUptime(s.uptime) : '—'}</Table.Td>
-          <Table.Td>{formatBytes(s.memoryUsage)}</Table.Td>
-          <Table.Td>{s.cpuUsage.toFixed(1)}%</Table.Td>
-          <Table.Td>{s.port ?? '—'}</Table.Td>
-          <Table.Td>{s.pid ?? '—'}</Table.Td>
-        </Table.Tr>
-      ))}
-    </TableCard>
+    />
   );
 }

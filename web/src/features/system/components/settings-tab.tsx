@@ -1,5 +1,6 @@
 import type { SystemSetting, SystemSettingsAnswer } from '@mailroom/contract/system-admin';
-import { Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Box, Button, Group, Select, Text, TextInput } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
@@ -9,6 +10,7 @@ import { TableCard } from './table-card.tsx';
 
 const FILTERS = ['All', 'General', 'Security', 'Network', 'Storage', 'Modified'] as const;
 type Filter = (typeof FILTERS)[number];
+const rowId = (s: SystemSetting) => s.id;
 
 /** The settings table (spec §2.10): edit and reset per row, Save All and Reset All. */
 export function SettingsTab({ data }: { data: SystemSettingsAnswer }) {
@@ -86,6 +88,70 @@ export function SettingsTab({ data }: { data: SystemSettingsAnswer }) {
       />
     );
   };
+  const columns: ColumnDef<SystemSetting, unknown>[] = [
+    {
+      id: 'setting',
+      header: 'Setting',
+      meta: { title: true },
+      cell: ({ row: { original: s } }) => (
+        <>
+          <Text size="sm" fw={500}>
+            {s.name}
+            {s.modified ? ' •' : ''}
+          </Text>
+          <Text size="xs" c="dimmed" fw={400}>
+            {s.description}
+          </Text>
+        </>
+      ),
+    },
+    { id: 'category', header: 'Category', cell: ({ row }) => row.original.category },
+    {
+      id: 'value',
+      header: 'Value',
+      cell: ({ row: { original: s } }) => (
+        <Box miw={180}>
+          {editing === s.id || s.id in edits || s.id in errors ? (
+            editor(s)
+          ) : (
+            <Text size="sm">{s.options?.find((o) => o.value === s.value)?.label ?? s.value}</Text>
+          )}
+        </Box>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      meta: { actions: true },
+      cell: ({ row: { original: s } }) => (
+        <Group gap={4} wrap="nowrap">
+          <Button
+            size="compact-xs"
+            variant="default"
+            onClick={() => setEditing(s.id)}
+            aria-label={`Edit ${s.name}`}
+          >
+            Edit
+          </Button>
+          <Button
+            size="compact-xs"
+            variant="default"
+            disabled={!s.modified && !(s.id in edits)}
+            onClick={() => {
+              setEdits((e) => {
+                const { [s.id]: _drop, ...rest } = e;
+                return rest;
+              });
+              if (s.modified) saveAll({ [s.id]: s.defaultValue });
+            }}
+            aria-label={`Reset ${s.name}`}
+          >
+            Reset
+          </Button>
+        </Group>
+      ),
+    },
+  ];
   return (
     <TableCard
       title="System Settings"
@@ -109,57 +175,10 @@ export function SettingsTab({ data }: { data: SystemSettingsAnswer }) {
           </Button>
         </>
       }
-      head={['Setting', 'Category', 'Value', 'Actions']}
+      data={rows}
+      columns={columns}
+      getRowId={rowId}
       empty="No settings match this filter."
-    >
-      {rows.map((s) => (
-        <Table.Tr key={s.id}>
-          <Table.Td>
-            <Text size="sm" fw={500}>
-              {s.name}
-              {s.modified ? ' •' : ''}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {s.description}
-            </Text>
-          </Table.Td>
-          <Table.Td>{s.category}</Table.Td>
-          <Table.Td miw={180}>
-            {editing === s.id || s.id in edits || s.id in errors ? (
-              editor(s)
-            ) : (
-              <Text size="sm">{s.options?.find((o) => o.value === s.value)?.label ?? s.value}</Text>
-            )}
-          </Table.Td>
-          <Table.Td>
-            <Group gap={4} wrap="nowrap">
-              <Button
-                size="compact-xs"
-                variant="default"
-                onClick={() => setEditing(s.id)}
-                aria-label={`Edit ${s.name}`}
-              >
-                Edit
-              </Button>
-              <Button
-                size="compact-xs"
-                variant="default"
-                disabled={!s.modified && !(s.id in edits)}
-                onClick={() => {
-                  setEdits((e) => {
-                    const { [s.id]: _drop, ...rest } = e;
-                    return rest;
-                  });
-                  if (s.modified) saveAll({ [s.id]: s.defaultValue });
-                }}
-                aria-label={`Reset ${s.name}`}
-              >
-                Reset
-              </Button>
-            </Group>
-          </Table.Td>
-        </Table.Tr>
-      ))}
-    </TableCard>
+    />
   );
 }

@@ -1,22 +1,27 @@
-import { Card, Group, ScrollArea, Select, Table, Text, Title } from '@mantine/core';
+import { Card, Group, Select, Title } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 
-export interface TableCardProps<F extends string> {
+export interface TableCardProps<F extends string, T> {
   title: string;
   filterLabel: string;
   filters: readonly F[];
   filter: F;
   onFilter: (f: F) => void;
   actions?: ReactNode;
-  head: string[];
-  /** The rows; empty: `empty` shows in one row. */
-  children: ReactNode[];
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  getRowId: (row: T) => string;
+  /** Shown when `data` is empty. */
   empty: string;
   footer?: ReactNode;
+  /** Below this width the table scrolls sideways on a tablet; phones get cards. */
+  minWidth?: number;
 }
 
-/** A titled table with a filter and header buttons; scrolls sideways on narrow screens. */
-export function TableCard<F extends string>(p: TableCardProps<F>) {
+/** A titled table with a filter and header buttons, on the shared table (cards on a phone). */
+export function TableCard<F extends string, T>(p: TableCardProps<F, T>) {
   return (
     <Card withBorder radius="md" padding="md">
       <Group justify="space-between" align="flex-end" mb="sm" wrap="wrap" gap="sm">
@@ -37,33 +42,14 @@ export function TableCard<F extends string>(p: TableCardProps<F>) {
         </Group>
       </Group>
       {p.footer}
-      <ScrollArea
-        type="auto"
-        viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${p.title} table` }}
-      >
-        <Table striped highlightOnHover verticalSpacing="xs" miw={640}>
-          <Table.Thead>
-            <Table.Tr>
-              {p.head.map((h) => (
-                <Table.Th key={h}>{h}</Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {p.children.length ? (
-              p.children
-            ) : (
-              <Table.Tr>
-                <Table.Td colSpan={p.head.length}>
-                  <Text c="dimmed" size="sm" ta="center" py="sm">
-                    {p.empty}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <DataTable
+        label={`${p.title} table`}
+        data={p.data}
+        columns={p.columns}
+        getRowId={p.getRowId}
+        emptyText={p.empty}
+        minWidth={p.minWidth ?? 640}
+      />
     </Card>
   );
 }

@@ -1,19 +1,19 @@
 import type { JobEvent } from '@mailroom/contract/jobs';
-import {
-  systemAdminRoutes as r,
-  type SystemUpdate,
-  type UpdatesAnswer,
-} from '@mailroom/contract/system-admin';
-import { Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import type { SystemUpdate, UpdatesAnswer } from '@mailroom/contract/system-admin';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { apiCall } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { JobProgress } from '../../../components/job-progress.tsx';
+import { useCheckUpdates } from '../use-check-updates.ts';
+import { useInstallUpdates } from '../use-install-updates.ts';
+import { useRemovePackage } from '../use-remove-package.ts';
 import { ToneBadge } from './priority-badge.tsx';
 import { TableCard } from './table-card.tsx';
 
 const FILTERS = ['All', 'Security', 'Important', 'Optional', 'Installed'] as const;
 type Filter = (typeof FILTERS)[number];
+const rowId = (u: SystemUpdate) => u.id;
 
 export interface UpdatesTableProps {
   data: UpdatesAnswer;
@@ -36,9 +36,12 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
         : !u.installed && u.priority === filter.toLowerCase(),
   );
   const busy = job !== null;
+  const checkUpdates = useCheckUpdates();
+  const installUpdates = useInstallUpdates();
+  const removePackage = useRemovePackage();
   const install = (packages: string[]) =>
     void run(
-      () => apiCall(r.installUpdates, { body: { packages } }),
+      () => installUpdates.mutateAsync(packages),
       packages.length ? `Install ${packages.join(', ')}` : 'Install All',
     );
   const installAll = async () => {
@@ -60,8 +63,86 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
         danger: true,
       })
     )
-      void run(() => apiCall(r.removePackage, { body: { package: u.package } }), `Uninstall ${u.package}`);
+      void run(() => removePackage.mutateAsync(u.package), `Uninstall ${u.package}`);
   };
+  const columns: ColumnDef<SystemUpdate, unknown>[] = [
+    {
+      id: 'package',
+      header: 'Package',
+      meta: { title: true },
+      cell: ({ row: { original: u } }) => (
+        <>
+          <Text size="sm" fw={500}>
+            {u.package}
+          </Text>
+          <Text size="xs" c="dimmed" fw={400}>
+            {u.description}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: 'version',
+      header: 'Version',
+      cell: ({ row: { original: u } }) => (
+        <Text size="sm">
+          {u.installed ? u.currentVersion : `${u.currentVersion} → ${u.availableVersion}`}
+        </Text>
+      ),
+    },
+    { id: 'priority', header: 'Priority', cell: ({ row }) => <ToneBadge value={row.original.priority} /> },
+    {
+      id: 'size',
+      header: 'Size',
+      // "12.5 kB" on one line: a number apart from its unit reads as two figures (issue 22).
+      cell: ({ row }) => (
+        <Text span size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="update-size">
+          {row.original.size}
+        </Text>
+      ),
+    },
+    { id: 'source', header: 'Source', cell: ({ row }) => row.original.source },
+    {
+      id: 'actions',
+      header: 'Actions',
+      meta: { actions: true },
+      cell: ({ row: { original: u } }) => (
+        <Group gap={4} wrap="nowrap">
+          {manage && (
+            <Button
+              size="compact-xs"
+              variant="default"
+              onClick={() => setViewing(u)}
+              aria-label={`View ${u.package}`}
+            >
+              View
+            </Button>
+          )}
+          {!u.installed && (
+            <Button
+              size="compact-xs"
+              disabled={busy}
+              onClick={() => install([u.package])}
+              aria-label={`Install ${u.package}`}
+            >
+              Install
+            </Button>
+          )}
+          {manage && u.installed && u.removable && (
+            <Button
+              size="compact-xs"
+              variant="default"
+              disabled={busy}
+              onClick={() => void uninstall(u)}
+              aria-label={`Uninstall ${u.package}`}
+            >
+              Uninstall
+            </Button>
+          )}
+        </Group>
+      ),
+    },
+  ];
   return (
     <>
       <TableCard
@@ -77,7 +158,7 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
                 size="xs"
                 variant="default"
                 disabled={busy}
-                onClick={() => void run(() => apiCall(r.checkUpdates), 'Check Updates')}
+                onClick={() => void run(() => checkUpdates.mutateAsync(), 'Check Updates')}
               >
                 Check Updates
               </Button>
@@ -97,67 +178,12 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
             {job && <JobProgress job={job} />}
           </Stack>
         }
-        head={['Package', 'Version', 'Priority', 'Size', 'Source', 'Actions']}
+        data={rows}
+        columns={columns}
+        getRowId={rowId}
+        minWidth={720}
         empty={filter === 'All' ? 'The system is up to date.' : 'No updates match this filter.'}
-      >
-        {rows.map((u) => (
-          <Table.Tr key={u.id}>
-            <Table.Td>
-              <Text size="sm" fw={500}>
-                {u.package}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {u.description}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <Text size="sm">
-                {u.installed ? u.currentVersion : `${u.currentVersion} → ${u.availableVersion}`}
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <ToneBadge value={u.priority} />
-            </Table.Td>
-            <Table.Td>{u.size}</Table.Td>
-            <Table.Td>{u.source}</Table.Td>
-            <Table.Td>
-              <Group gap={4} wrap="nowrap">
-                {manage && (
-                  <Button
-                    size="compact-xs"
-                    variant="default"
-                    onClick={() => setViewing(u)}
-                    aria-label={`View ${u.package}`}
-                  >
-                    View
-                  </Button>
-                )}
-                {!u.installed && (
-                  <Button
-                    size="compact-xs"
-                    disabled={busy}
-                    onClick={() => install([u.package])}
-                    aria-label={`Install ${u.package}`}
-                  >
-                    Install
-                  </Button>
-                )}
-                {manage && u.installed && u.removable && (
-                  <Button
-                    size="compact-xs"
-                    variant="default"
-                    disabled={busy}
-                    onClick={() => void uninstall(u)}
-                    aria-label={`Uninstall ${u.package}`}
-                  >
-                    Uninstall
-                  </Button>
-                )}
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </TableCard>
+      />
       <Modal
         opened={viewing !== null}
         onClose={() => setViewing(null)}

@@ -1,7 +1,7 @@
 import { ActionIcon, Group, SegmentedControl, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { DataTable } from '../../../components/data-table/data-table.tsx';
 
 /** Rows a live tab renders at most: the machine's snapshot can hold thousands. */
@@ -81,6 +81,8 @@ export function LiveTable<T>({
   getRowLabel,
   emptyText,
   limit = SHOWN,
+  pageSize,
+  noun = 'rows',
 }: {
   label: string;
   rows: T[];
@@ -90,8 +92,19 @@ export function LiveTable<T>({
   emptyText: string;
   /** Rows rendered at most (the tabs with a search box); the note says how to see the rest. */
   limit?: number;
+  /** Pages of this many rows (all of the snapshot, no limit), with the shared pager. */
+  pageSize?: number;
+  /** What the pager counts ("processes"). */
+  noun?: string;
 }) {
-  const shown = useMemo(() => (rows.length > limit ? rows.slice(0, limit) : rows), [rows, limit]);
+  const [wanted, setPage] = useState(1);
+  const pages = pageSize ? Math.max(1, Math.ceil(rows.length / pageSize)) : 1;
+  // A fresh snapshot can be shorter: stay on a page that exists.
+  const page = Math.min(wanted, pages);
+  const shown = useMemo(() => {
+    if (pageSize) return rows.slice((page - 1) * pageSize, page * pageSize);
+    return rows.length > limit ? rows.slice(0, limit) : rows;
+  }, [rows, limit, page, pageSize]);
   return (
     <>
       <DataTable
@@ -102,8 +115,9 @@ export function LiveTable<T>({
         getRowLabel={getRowLabel}
         emptyText={emptyText}
         minWidth={760}
+        pager={pageSize ? { page, pageSize, total: rows.length, onPage: setPage, noun } : undefined}
       />
-      {rows.length > limit && (
+      {!pageSize && rows.length > limit && (
         <Text size="sm" c="dimmed" mt="xs">
           Showing the first {limit} of {rows.length}; search to narrow the list.
         </Text>

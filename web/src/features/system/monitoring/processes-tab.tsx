@@ -15,6 +15,11 @@ import { useKill } from './use-system-live.ts';
 /** High CPU: at least a quarter of one core; high memory: at least 5 % of the machine's. */
 export const HIGH_CPU = 25;
 export const HIGH_MEMORY = 5;
+/**
+ * Rows per page. The list is one snapshot of /proc, paged here: pages asked of the server one by one
+ * would come from different snapshots (rows moving between pages as CPU figures change).
+ */
+export const PAGE_SIZE = 50;
 
 type Filter = 'all' | 'high-cpu' | 'high-memory' | 'running' | 'sleeping';
 const FILTERS: { value: Filter; label: string }[] = [
@@ -167,7 +172,11 @@ export function ProcessesTab({ processes }: { processes: SystemProcess[] }) {
         onSearch={setSearch}
       />
       <LiveTable
+        // A new filter or search starts at page 1.
+        key={`${filter}\n${search}`}
         label="Processes"
+        pageSize={PAGE_SIZE}
+        noun="processes"
         rows={rows}
         columns={columns}
         getRowId={rowId}
