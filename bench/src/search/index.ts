@@ -6,7 +6,7 @@ import { buildApp } from '../../../server/src/app.ts';
 import { loadConfig } from '../../../server/src/config.ts';
 import type { DatabaseHandle, Dialect } from '../../../server/src/db/database.ts';
 import { addAdmin } from '../../../server/src/features/auth/admin.service.ts';
-import { search } from '../../../server/src/features/search/search.service.ts';
+import { search } from '../../../server/src/features/search/search.repository.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import { benchCluster, ms, openBenchDb, percentile, stopBenchCluster } from '../mail/bench-db.ts';
 import { bulkInsert, seedMail } from '../mail/seed.ts';
