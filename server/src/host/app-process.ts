@@ -213,6 +213,61 @@ export interface AppProcessSpec {
   logFile: string;
   /** The Stop Command as arguments (run first when stopping; signals follow if it is still up). */
   stopArgv?: string[] | null;
+  /**
+   * Where its pid is kept while it runs (machine path, named `.app-<port>.pid` in the releases
+   * folder): a Mailroom that died without stopping it finds it there at its next start.
+   */
+  pidFile?: string;
+}
+
+const PID_FILE = /^\.app-\d+\.pid$/;
+export const appPidFile = (releasesDir: string, port: number) => path.join(releasesDir, `.app-${port}.pid`);
+
+/** Written whole or not at all (a reader never sees an empty file). */
+async function writePidFile(file: string, pid: number): Promise<void> {
+  const tmp = `${file}.${pid}.tmp`;
+  await fs
+    .writeFile(tmp, `${pid}\n`, { mode: 0o600 })
+    .then(() => fs.rename(tmp, file))
+    .catch(() => fs.rm(tmp, { force: true }));
+}
+
+const alive = (pid: number) =>
+  fs.stat(`/proc/${pid}`).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Stops the app processes a previous Mailroom left running in `releasesDir` (it was killed, or
+ * crashed, so it never stopped them): each pid file's process group, when that process still runs
+ * in a folder under `releasesDir` (a reused pid elsewhere is left alone). Answers how many.
+ */
+export async function reapOrphanedApps(releasesDir: string, waitMs = 5000): Promise<number> {
+  const names = await fs.readdir(releasesDir).catch(() => [] as string[]);
+  const root = await fs.realpath(releasesDir).catch(() => releasesDir);
+  let reaped = 0;
+  for (const name of names.filter((n) => PID_FILE.test(n))) {
+    const file = path.join(releasesDir, name);
+    const pid = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
+    const cwd = pid > 1 ? await fs.readlink(`/proc/${pid}/cwd`).catch(() => null) : null;
+    if (cwd && (cwd === root || cwd.startsWith(`${root}/`))) {
+      const signal = (sig: NodeJS.Signals) => {
+        try {
+          process.kill(-pid, sig);
+        } catch {
+          /* gone */
+        }
+      };
+      signal('SIGTERM');
+      const until = Date.now() + waitMs;
+      while ((await alive(pid)) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      if (await alive(pid)) signal('SIGKILL');
+      reaped++;
+    }
+    await fs.rm(file, { force: true });
+  }
+  return reaped;
 }
 
 const BACKOFF_MS = [1000, 2000, 4000, 8000, 16000, 30000];
@@ -263,6 +318,7 @@ export class AppProcess {
     });
     this.child = child;
     this.startedAt = Date.now();
+    if (this.spec.pidFile && child.pid) void writePidFile(this.spec.pidFile, child.pid);
     const keep = (l: string) => {
       this.tail.push(l);
       if (this.tail.length > TAIL_LINES) this.tail.shift();
@@ -322,6 +378,7 @@ export class AppProcess {
     }
     this.child = null;
     this.startedAt = null;
+    if (this.spec.pidFile) await fs.rm(this.spec.pidFile, { force: true });
     await new Promise<void>((resolve) => (this.log ? this.log.end(resolve) : resolve()));
     this.log = null;
   }

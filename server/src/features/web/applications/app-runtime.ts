@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { splitCommand } from '@mailroom/contract/web/applications';
 import {
   APP_BASE_ENV,
+  appPidFile,
   AppProcess,
   freeLoopbackPort,
   probeHttp,
@@ -83,6 +85,8 @@ export async function launchRelease(
     runAs: opts.runAs,
     logFile: opts.logFile,
     stopArgv: c.stopCommand.trim() ? splitCommand(c.stopCommand) : null,
+    // The release folder's parent holds every release of the app: its pid files are found there.
+    pidFile: appPidFile(path.dirname(opts.cwd), port),
   });
   opts.log(`Starting ${argv.join(' ')} on 127.0.0.1:${port}`);
   await proc.start();

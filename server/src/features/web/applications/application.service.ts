@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import {
   APP_TYPES_SUPPORTED,
@@ -21,6 +22,7 @@ import {
   ensureAppFolder,
   ensureAppUser,
   probeHttp,
+  reapOrphanedApps,
   removeAppUser,
   removeTree,
   type RunAs,
@@ -427,6 +429,9 @@ export class ApplicationService {
     const rel = await findRelease(this.db, Number(row.id), Number(row.current_release_id));
     if (!rel?.path) throw conflict(appMessages.noRelease(name));
     const old = this.runtime.get(Number(row.id));
+    // Nothing of this app runs under this Mailroom: a process a killed Mailroom left behind (its
+    // pid file in the releases folder) would keep serving beside the new one; it is stopped first.
+    if (!old) await reapOrphanedApps(path.dirname(this.ctx.deps.host.path(rel.path)));
     const launched = await launchRelease(c, {
       releaseId: Number(rel.id),
       cwd: this.ctx.deps.host.path(rel.path),
