@@ -45,6 +45,7 @@ import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
 import { registerBackupSource } from './features/system/backup-sources.ts';
+import type { AlertSource } from './features/system/alerts-engine.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
 import { startSystemLive } from './features/system/system-live.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
@@ -176,8 +177,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     if (ownLocks) await locks.close();
   });
   registerSystem(app, deps);
+  // Other areas' alert conditions join as those areas register below.
+  const alertSources: AlertSource[] = [];
   const systemAdmin = registerSystemAdmin(app, deps, {
     metrics: deps.metrics,
+    alertSources,
     // Warning and critical alerts reach the bell (shown there while the alert is open).
     notify: (n) => notify(deps.database.db, n),
   });
@@ -218,6 +222,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   web = registerWeb(app, deps, { tls: ssl.webTls, tlsPolicy: ssl.webPolicy });
   // The sites with Enable Backup are part of the system backups (same job, schedule, retention).
   registerBackupSource(deps.host, 'web', web.backupPaths);
+  // An application in error raises a system alert (and its webhooks) like a daemon that is down.
+  alertSources.push(web.alertConditions);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
   // password, quota or status change); only zones whose text changed are rewritten.
   mail = registerMail(app, deps, {

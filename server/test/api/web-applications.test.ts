@@ -1,9 +1,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeMetrics } from '../fake-metrics.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
 describe.each(dialects())('web applications API on %s', (dialect) => {
   let t: TestContext;
+  const metrics = new FakeMetrics();
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
     t.call({
       method,
@@ -24,7 +26,7 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
   const site = (domain: string) => t.deps.host.path(`/etc/apache2/sites-available/mailroom-${domain}.conf`);
 
   beforeAll(async () => {
-    t = await startTestApp(dialect);
+    t = await startTestApp(dialect, { metrics });
   });
   afterAll(async () => t.close());
 
@@ -172,6 +174,21 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
     expect(JSON.stringify(releases)).not.toContain('s3cret');
     const dir = t.deps.host.path('/var/www/apps/shop/releases');
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  });
+
+  it('an application in error is a system alert (the engine evaluates on each metrics sample)', async () => {
+    const open = async () => {
+      metrics.emit({});
+      await new Promise((r) => setTimeout(r, 50));
+      const { alerts } = (await call('GET', 'system/alerts?state=active')).json();
+      return (alerts as { title: string; severity: string; message: string }[]).find(
+        (a) => a.title === 'Application unhealthy: shop',
+      );
+    };
+    let alert = await open();
+    for (let i = 0; i < 100 && !alert; i++) alert = await open();
+    expect(alert).toMatchObject({ severity: 'critical' });
+    expect(alert!.message).toContain('Failed');
   });
 
   it('start without a release, unknown apps, rollback without history: plain refusals', async () => {

@@ -39,7 +39,15 @@ export interface AlertInputs {
   clock?: (() => number) | undefined;
   /** How long each kind of condition must hold, or be over, before it raises or resolves. */
   timing?: Partial<Record<string, ConditionTiming>>;
+  /**
+   * Conditions other areas report (e.g. web applications failing their health check), registered
+   * in app.ts; read at each evaluation. A source that fails is skipped for that evaluation.
+   */
+  sources?: AlertSource[];
 }
+
+/** Another area's conditions that hold now. */
+export type AlertSource = () => Promise<Condition[]>;
 
 /**
  * An alert changes: raised (new), escalated (an open alert whose condition got worse: warning to
@@ -272,6 +280,8 @@ export async function currentConditions(
         });
     }
   }
+
+  for (const source of inputs.sources ?? []) out.push(...(await source().catch(() => [])));
 
   const lastBackup = await db
     .selectFrom('system_backups')

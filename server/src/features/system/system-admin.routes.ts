@@ -78,6 +78,8 @@ export interface SystemAdminOptions {
   alertTiming?: AlertInputs['timing'];
   /** Puts a notification in every administrator's bell (the events area's, wired in app.ts). */
   notify?: (n: AlertNotice) => Promise<void>;
+  /** Other areas' alert conditions (filled in app.ts as the areas register). */
+  alertSources?: AlertInputs['sources'];
 }
 
 /**
@@ -124,6 +126,7 @@ export function registerSystemAdmin(
       // Read at each evaluation: tests set deps.clock after the app is built.
       clock: () => (deps.clock ?? Date.now)(),
       timing: opts.alertTiming,
+      sources: opts.alertSources,
     },
     async (changes) => {
       for (const c of changes) {

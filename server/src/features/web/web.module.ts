@@ -16,6 +16,7 @@ import { WEB_TARGET } from './stack/apache-target.ts';
 import { WebContext } from './stack/web-context.ts';
 import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerApplications } from './applications/application.module.ts';
+import type { AppAlertCondition } from './applications/application.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
 import { VhostService } from './vhosts/vhost.service.ts';
 
@@ -57,6 +58,8 @@ export interface WebHandle {
   ctx: WebContext;
   /** The document roots of the sites with Enable Backup (system paths), for the system backups. */
   backupPaths: () => Promise<string[]>;
+  /** Applications in error, as system alert conditions. */
+  alertConditions: () => Promise<AppAlertCondition[]>;
 }
 
 /** Web hosting (issue 19): virtual hosts and Apache as a target of the one apply pipeline. */
@@ -97,5 +100,9 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
       await daemon.close();
     });
   }
-  return { ctx, backupPaths: () => vhosts.backupPaths() };
+  return {
+    ctx,
+    backupPaths: () => vhosts.backupPaths(),
+    alertConditions: () => apps.alertConditions(),
+  };
 }

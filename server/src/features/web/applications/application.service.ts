@@ -125,6 +125,24 @@ export function vhostValuesFor(
   };
 }
 
+/**
+ * The reason of an app's error in one line: a failed deploy's "Failed: …" line (its message is the
+ * deploy log's tail), else the message's first line (a failed check, an exit, a stop mid-deploy).
+ */
+function alertReason(message: string): string {
+  const lines = message.split('\n').filter((l) => l.trim());
+  return lines.findLast((l) => /\bFailed: /.test(l)) ?? lines[0] ?? '';
+}
+
+/** An alert condition in the shape of the system alerts (wired in app.ts). */
+export interface AppAlertCondition {
+  key: string;
+  type: string;
+  severity: 'critical';
+  title: string;
+  message: string;
+}
+
 export class ApplicationService {
   constructor(
     readonly ctx: WebContext,
@@ -514,6 +532,21 @@ export class ApplicationService {
       else if (ok && row.status === 'error' && row.status_message.startsWith(HEALTH_FAILED))
         await patchAppRuntime(this.db, id, { status: 'active', status_message: '' });
     }
+  }
+
+  /**
+   * The system alerts' conditions of this area: one per application in error (a failed health
+   * check, a crash loop, a release that never became healthy), resolved when it is active again.
+   */
+  async alertConditions(): Promise<AppAlertCondition[]> {
+    const rows = await appsWithStatus(this.db, ['error']);
+    return rows.map((r) => ({
+      key: `app:${r.name}`,
+      type: 'application',
+      severity: 'critical' as const,
+      title: `Application unhealthy: ${r.name}`,
+      message: alertReason(r.status_message) || `${r.name} is in error.`,
+    }));
   }
 
   /** Mailroom started: run again the live release of every application that was serving. */

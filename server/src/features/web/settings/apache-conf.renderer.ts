@@ -9,7 +9,7 @@ import {
   type VhostProbe,
 } from '../vhosts/vhost-file.renderer.ts';
 import { createHash } from 'node:crypto';
-import type { WebTlsPolicy } from '../stack/web-render.ts';
+import type { WebTlsPolicy } from '../stack/web-tls-policy.ts';
 
 /** What the server-wide files need to know about the hosts. */
 export interface HostsSummary {

@@ -19,6 +19,7 @@ import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } fro
 import { PHP_VERSIONS } from '@mailroom/contract/web/vhosts';
 import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
 import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
+import type { WebTlsPolicy } from './web-tls-policy.ts';
 
 type Db = Kysely<Database>;
 
@@ -32,18 +33,7 @@ export interface WebCertificate {
 }
 export type WebTlsSource = (id: number, db: Db) => Promise<WebCertificate | null>;
 
-/** The SSL area's settings that apply to the web server (given by app.ts). */
-export interface WebTlsPolicy {
-  protocols: string[];
-  weakCiphers: boolean;
-  forwardSecrecy: boolean;
-  sessionCache: boolean;
-  sessionCacheSize: number;
-  sessionTimeout: number;
-  sessionTickets: boolean;
-  ocspStapling: boolean;
-  ocspTimeout: number;
-}
+export type { WebTlsPolicy };
 export type WebTlsPolicySource = (db: Db) => Promise<WebTlsPolicy>;
 
 /** Certificates written for the sites (relative to the Apache folder: the check tree finds them too). */
