@@ -3,6 +3,7 @@ import {
   SSL_SERVER_PROTOCOLS,
   SSL_SETTINGS_DEFAULTS,
   SSL_SETTING_EFFECT,
+  type SslSettingEffect,
   SslSettings,
   sslMessages,
   sslRoutes,
@@ -152,6 +153,12 @@ const SECTIONS: [string, Key[]][] = [
 ];
 
 // The badge wraps its text instead of cutting it off when the column is narrow.
+/** Under an input: what renders it (the badges mark the web-only and no-effect ones). */
+const EFFECT_DESCRIPTION: Partial<Record<SslSettingEffect, string>> = {
+  mail: 'Applies to the mail server (Postfix, Dovecot)',
+  'mail-web': 'Applies to the mail server (Postfix, Dovecot) and the web server (Apache)',
+};
+
 const EFFECT_BADGE_STYLES = {
   root: { height: 'auto', maxWidth: '100%' },
   label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip', lineHeight: 1.3 },
@@ -254,8 +261,7 @@ export default function SslSettingsPage() {
         </Group>
       );
     const select = SELECTS[k];
-    const desc =
-      SSL_SETTING_EFFECT[k] === 'mail' ? 'Applies to the mail server (Postfix, Dovecot)' : undefined;
+    const desc = EFFECT_DESCRIPTION[SSL_SETTING_EFFECT[k]];
     if (select)
       return (
         <Stack key={k} gap={2}>
