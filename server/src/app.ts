@@ -46,6 +46,7 @@ import { registerSystem } from './features/system/system.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
 import { registerBackupSource } from './features/system/backup-sources.ts';
 import type { AlertSource } from './features/system/alerts-engine.ts';
+import type { RestoreKeeper } from './features/system/backups.service.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
 import { startSystemLive } from './features/system/system-live.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
@@ -179,9 +180,11 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerSystem(app, deps);
   // Other areas' alert conditions join as those areas register below.
   const alertSources: AlertSource[] = [];
+  const restoreKeepers: RestoreKeeper[] = [];
   const systemAdmin = registerSystemAdmin(app, deps, {
     metrics: deps.metrics,
     alertSources,
+    restoreKeepers,
     // Warning and critical alerts reach the bell (shown there while the alert is open).
     notify: (n) => notify(deps.database.db, n),
   });
@@ -217,6 +220,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     sslCount: () => ssl.count(),
   });
   deps.dnsChallenges ??= dns.challenges;
+  // A restore never rewinds a zone's serial below what secondaries have seen.
+  restoreKeepers.push(() => dns.keepSerialsAcrossRestore());
   registerAcme(app, deps);
   // Web hosting serves the SSL area's certificates; handed over here so neither imports the other.
   web = registerWeb(app, deps, { tls: ssl.webTls, tlsPolicy: ssl.webPolicy });

@@ -4,6 +4,7 @@ import { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import type { Job } from '@mailroom/contract/jobs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zoneForm } from '../dns-zone-form.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 import { scheduleTick } from '../../src/features/system/backups-scheduler.ts';
 
@@ -275,6 +276,37 @@ describe.each(dialects())('backups on %s', (dialect) => {
       .execute();
     expect(locks).toEqual([{ email: bob.email, attempts: 5 }]);
     expect(rj.message).toContain('sessions ended except the one that asked for the restore');
+  });
+
+  it('never rewinds a zone serial: a zone the restore took back is served with a serial above the one before', async () => {
+    const zone = 'serial-restore.example';
+    const add = await t.call({ method: 'POST', url: '/api/dns/zones/add', payload: zoneForm(zone) });
+    expect(add.statusCode, add.body).toBe(200);
+    const serial = async () =>
+      (await t.call({ url: `/api/dns/zones/${zone}/zonefile` })).json<{ serial: number; content: string }>();
+    const job = await start('full');
+    expect(job.state, job.message ?? '').toBe('succeeded');
+    const backupId = (job.result as { backupId: number }).backupId;
+    const atBackup = (await serial()).serial;
+    // A change after the backup: secondaries have seen a higher serial since.
+    const rec = await t.call({
+      method: 'POST',
+      url: '/api/dns/records/add',
+      payload: { zone, qname: 'late', rtype: 'A', value: '192.0.2.7', ttl: 3600 },
+    });
+    expect(rec.statusCode, rec.body).toBe(200);
+    const served = (await serial()).serial;
+    expect(served).toBeGreaterThan(atBackup);
+
+    const res = await t.call({ method: 'POST', url: `/api/backups/${backupId}/restore` });
+    expect(res.statusCode).toBe(202);
+    const rj = await waitJob(t, res.json<{ jobId: number }>().jobId);
+    expect(rj.state, rj.message ?? '').toBe('succeeded');
+    const after = await serial();
+    // The restored zone (without the late record), under a serial above the one served before.
+    expect(after.content).not.toContain('192.0.2.7');
+    expect(after.serial).toBeGreaterThan(served);
+    expect(after.content).toContain(String(after.serial));
   });
 
   it('schedules once per slot (across restarts: the slot is on the row) and applies retention', async () => {

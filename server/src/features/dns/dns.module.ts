@@ -7,6 +7,7 @@ import { registerDaemonSpecs } from '../../host/daemon-specs.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { bindLayout } from './bind-layout.ts';
 import { dnsChallenges } from './dns-challenge.service.ts';
+import { primarySerials, raiseSerialsAbove } from './zone-serial.repository.ts';
 import type { DnsContext } from './dns-context.ts';
 import { applyAll, republishMailZones } from './dns-settings.actions.ts';
 import { registerDnsRoutes } from './dns.routes.ts';
@@ -34,6 +35,11 @@ export interface DnsHandle {
   challenges: DnsChallenges;
   /** Create and update DNS records for the bulk operations (issue 21). */
   bulkOperations: BulkOperationHandler[];
+  /**
+   * For a restore: reads the served serials before, and after the database is put back raises
+   * every rewound zone's serial above them (the re-apply then serves it, and secondaries follow).
+   */
+  keepSerialsAcrossRestore(): Promise<() => Promise<string[]>>;
 }
 
 /**
@@ -68,5 +74,9 @@ export function registerDns(app: FastifyInstance, deps: AppDeps, opts: DnsOption
     republishMailZones: (domains) => republishMailZones(ctx, domains),
     challenges: dnsChallenges(ctx),
     bulkOperations: dnsBulkOperations(ctx),
+    async keepSerialsAcrossRestore() {
+      const served = await primarySerials(db);
+      return () => raiseSerialsAbove(db, served, new Date((deps.clock ?? Date.now)()));
+    },
   };
 }

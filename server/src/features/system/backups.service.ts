@@ -79,7 +79,15 @@ export interface BackupEnv {
   reapply?: (daemons: DaemonName[]) => Promise<Reapplied[]>;
   /** The daemons a restore stops and starts again (local mode's supervisor). */
   daemons?: RestoreDaemons;
+  /**
+   * Live state other areas keep across a restore (e.g. DNS serials, which must never go back):
+   * each is read before the restore and answers what to do once the database is back.
+   */
+  keepers?: RestoreKeeper[];
 }
+
+/** Read before a restore; the answer runs after the database is put back (before the re-apply). */
+export type RestoreKeeper = () => Promise<() => Promise<unknown>>;
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
 

@@ -299,6 +299,7 @@ export function restoreJob(env: BackupEnv) {
           const emptied = current.filter((t) => SECURITY_TABLES.has(t));
           // The daemons that write into what is restored (mail into the Maildirs, quota into the
           // database) are stopped while it is put back, and started again after.
+          const afterDatabase = await Promise.all((env.keepers ?? []).map((keep) => keep()));
           ctx.progress({ phase: 'Stopping the mail daemons', processed: 0, total: 4 });
           const daemons = env.daemons ?? null;
           const paused = daemons ? await daemons.pause() : [];
@@ -319,6 +320,7 @@ export function restoreJob(env: BackupEnv) {
                 keep,
                 scratch,
               );
+            for (const after of afterDatabase) await after();
             ctx.progress({ phase: 'Restoring files', processed: 2, total: 4 });
             const excluded = new Set(excludedTopNames(env.dataDir, env.backupDir, env.database.sqlitePath));
             sync = await syncFiles(filesDir, env.dataDir, {

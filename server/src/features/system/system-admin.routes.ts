@@ -30,6 +30,7 @@ import {
   VERIFY_JOB,
   verifyJob,
   backupChain,
+  type RestoreKeeper,
 } from './backups.service.ts';
 import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
@@ -78,6 +79,8 @@ export interface SystemAdminOptions {
   alertTiming?: AlertInputs['timing'];
   /** Puts a notification in every administrator's bell (the events area's, wired in app.ts). */
   notify?: (n: AlertNotice) => Promise<void>;
+  /** Other areas' live state kept across a restore (filled in app.ts as the areas register). */
+  restoreKeepers?: RestoreKeeper[];
   /** Other areas' alert conditions (filled in app.ts as the areas register). */
   alertSources?: AlertInputs['sources'];
 }
@@ -230,6 +233,7 @@ export function registerSystemAdmin(
     host: deps.host,
     reapply: reapplyAfterRestore(deps),
     daemons: restoreDaemons(deps),
+    keepers: opts.restoreKeepers ?? [],
   };
   void makeFolder(backupDir, 0o700);
   jobs.register(BACKUP_JOB, backupJob(env));
