@@ -37,6 +37,12 @@ async function snapshot(t: TestContext): Promise<Record<string, unknown[]>> {
     out[table] = (await sql.raw(`select * from ${table} order by 1`).execute(db)).rows.map((row) => {
       // When and how the files were last applied: a restore applies them again (and records it).
       const { applied_at: _a, check_ok: _c, check_output: _o, ...data } = row as Record<string, unknown>;
+      // A zone changed after the backup (e.g. by the DKIM key made after the domain) comes back
+      // under a higher serial, never a lower one (tested below): the serial is not data here.
+      if (table === 'dns_zones') {
+        const { serial: _s, updated_at: _u, ...zone } = data;
+        return zone;
+      }
       return data;
     });
   return out;
