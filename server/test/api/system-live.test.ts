@@ -344,7 +344,10 @@ describe.each(dialects())('system live view on %s', (dialect) => {
 
   it.skipIf(!SENDMAIL)('lists, shows, requeues and deletes a message in a real Postfix queue', async () => {
     // A Postfix configuration folder where Mailroom renders it, with its own queue; no daemon runs:
-    // postdrop leaves the message in maildrop, and postqueue reads the queue directly.
+    // postdrop leaves the message in maildrop, and postqueue reads the queue directly. The app's
+    // own render of the mail files at start must be over first (reading the mail settings waits
+    // for it), or it would replace this main.cf while the test runs.
+    expect((await t.call({ url: '/api/mail/settings' })).statusCode).toBe(200);
     const dir = path.join(t.deps.config.hostRoot, 'etc', 'postfix');
     const spool = path.join(t.dataDir, 'spool');
     mkdirSync(dir, { recursive: true });
