@@ -45,13 +45,16 @@ export interface AppPanelProps {
 /** The application's panel: what runs, Deploy with its live log, the releases with Rollback. */
 export function AppPanel(props: AppPanelProps) {
   const phone = useMediaQuery('(max-width: 36em)');
+  // While it slides out after closing, the dialog keeps its name (an unnamed dialog is an a11y fault).
+  const [title, setTitle] = useState(props.name);
+  if (props.name !== null && props.name !== title) setTitle(props.name);
   return (
     <Drawer
       opened={props.name !== null}
       onClose={props.onClose}
       position="right"
       size={phone ? '100%' : 'xl'}
-      title={props.name ?? ''}
+      title={title ?? 'Application'}
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
       {props.name !== null && <PanelBody key={props.name} {...props} name={props.name} />}
