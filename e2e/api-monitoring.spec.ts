@@ -89,10 +89,26 @@ test.describe('API monitoring', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     const keyed = await request.get('/api/mail/users', { headers: { Authorization: `Bearer ${token}` } });
     expect(keyed.status()).toBe(200);
+    const refused = await request.get('/api/dns/zones', { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status()).toBe(403);
     const keys = page.getByRole('table', { name: 'API keys' });
     await expect(keys).toContainText('e2e-reader');
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(keys.getByRole('row').filter({ hasText: 'e2e-reader' })).toContainText('1 (0)');
+    await expect(keys.getByRole('columnheader', { name: 'Requests (last 5 minutes)' })).toBeVisible();
+    // The key's own figures (either worker answered: they add their counts every 2 s).
+    await expect
+      .poll(
+        async () => {
+          await refreshedTotal(page);
+          return page.getByTestId('key-requests-e2e-reader').textContent();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/^2\s*2 since created/);
+    await expect(page.getByTestId('key-errors-e2e-reader')).toHaveText('0 / 1 / 0');
+    await expect(page.getByTestId('key-times-e2e-reader')).toHaveText(
+      /^[\d.]+ m?s \/ [\d.]+ m?s \/ [\d.]+ m?s$/,
+    );
+    await expect(page.getByTestId('key-buckets-e2e-reader')).toContainText('1 / 500 · 1 / 10000');
     await shot(page, 'api-monitoring-keys');
     await page.getByRole('button', { name: 'Revoke e2e-reader' }).click();
     await page
@@ -149,13 +165,52 @@ test.describe('API monitoring', () => {
     expect(await total()).toBe(before);
   });
 
-  test('phone layout at 390 px', async ({ page }) => {
+  test('phone layout at 390 px', async ({ page, request }) => {
     await page.setViewportSize(MOBILE);
-    await signIn(page);
+    const api = apiClient(request, await signIn(page));
+    // A key with calls and a key without: the first shows its figures, the second "—".
+    const used = await api.post<{ token: string }>('api-monitoring/keys', {
+      name: 'e2e-phone-used',
+      access: 'read',
+      areas: ['mail'],
+      domains: [],
+      expiresInDays: 7,
+      allowedAddresses: [],
+    });
+    await api.post('api-monitoring/keys', {
+      name: 'e2e-phone-idle',
+      access: 'read',
+      areas: ['mail'],
+      domains: [],
+      expiresInDays: 7,
+      allowedAddresses: [],
+    });
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await request.get('/api/mail/users', { headers: { Authorization: `Bearer ${used.token}` } })
+        ).status(),
+      ).toBe(200);
     await page.goto('/api-monitoring');
     await expect(page.getByRole('heading', { level: 1, name: 'API Monitoring' })).toBeVisible();
     await expect(page.getByTestId('api-statistics')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Cache Management' })).toBeVisible();
+    await expect
+      .poll(
+        async () => {
+          await refreshedTotal(page);
+          return page.getByTestId('key-requests-e2e-phone-used').textContent();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/^3\s*3 since created/);
+    await expect(page.getByTestId('key-errors-e2e-phone-used')).toHaveText('0 / 0 / 0');
+    await expect(page.getByTestId('key-times-e2e-phone-used')).not.toHaveText('—');
+    await expect(page.getByTestId('key-requests-e2e-phone-idle')).toContainText('0');
+    await expect(page.getByTestId('key-errors-e2e-phone-idle')).toHaveText('—');
+    await expect(page.getByTestId('key-times-e2e-phone-idle')).toHaveText('—');
+    await page.getByTestId('key-requests-e2e-phone-used').scrollIntoViewIfNeeded();
+    await shot(page, 'api-monitoring-keys-phone');
     await expectNoSideScroll(page);
     await axeCheck(page, '/api-monitoring phone');
     await shot(page, 'api-monitoring-phone');

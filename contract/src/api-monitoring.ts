@@ -248,6 +248,27 @@ export const CreateApiKey = z.object({
 });
 export type CreateApiKey = z.infer<typeof CreateApiKey>;
 
+/**
+ * One key's figures over a window, from the per-key roll-ups of every worker and instance
+ * (response times in milliseconds, read from the summed histogram; null when it made no request).
+ */
+export const ApiKeyFigures = z.object({
+  window: StatsWindow,
+  requestCount: z.number(),
+  /** 5xx answers. */
+  errorCount: z.number(),
+  /** 4xx answers (429 included). */
+  clientErrorCount: z.number(),
+  /** 429 answers (the rate limit). */
+  rateLimitedCount: z.number(),
+  errorRate: z.number().nullable(),
+  averageResponseTime: z.number().nullable(),
+  p50: z.number().nullable(),
+  p95: z.number().nullable(),
+  p99: z.number().nullable(),
+});
+export type ApiKeyFigures = z.infer<typeof ApiKeyFigures>;
+
 export const ApiKeyView = z.object({
   id: z.number(),
   name: z.string(),
@@ -263,15 +284,27 @@ export const ApiKeyView = z.object({
   lastUsedAt: z.string().nullable(),
   lastIp: z.string().nullable(),
   status: z.enum(['active', 'expired', 'revoked']),
+  /** Every call since the key was made (5xx counted in `errors`). */
   requests: z.number(),
   errors: z.number(),
   /** The key's own rate limit buckets (the same limits as every principal). */
   currentMinute: z.number(),
   currentHour: z.number(),
+  /** Whether the key's buckets are full now (the limit enabled). */
+  rateLimited: z.boolean(),
+  figures: ApiKeyFigures,
 });
 export type ApiKeyView = z.infer<typeof ApiKeyView>;
 
-export const ApiKeyList = z.object({ keys: z.array(ApiKeyView) });
+/** The figures' window (default: the last 24 hours). */
+export const ApiKeyListQuery = z.object({ window: StatsWindow.optional() });
+
+export const ApiKeyList = z.object({
+  keys: z.array(ApiKeyView),
+  /** The limits each key's buckets count against. */
+  rateLimit: z.object({ enabled: z.boolean(), requestsPerMinute: z.number(), requestsPerHour: z.number() }),
+});
+export type ApiKeyList = z.infer<typeof ApiKeyList>;
 /** The key itself is in this answer only: it is stored hashed. */
 export const ApiKeyCreated = z.object({ key: ApiKeyView, token: z.string() });
 export const ApiKeyParams = z.object({ id: z.coerce.number().int().min(1) });
@@ -286,8 +319,9 @@ export const apiKeyRoutes = {
   list: defineRoute({
     method: 'GET',
     path: 'api-monitoring/keys',
-    summary: 'API keys with their figures and last use',
+    summary: 'API keys with their figures over a window, rate limit buckets and last use',
     tags: ['api-monitoring'],
+    query: ApiKeyListQuery,
     response: ApiKeyList,
   }),
   create: defineRoute({

@@ -21,6 +21,22 @@ export interface ApiStatMinuteTable {
   [bucket: `h${number}`]: number;
 }
 
+/** Requests of one minute made with one API key, summed over every worker. */
+export interface ApiKeyStatMinuteTable {
+  minute: number;
+  key_id: number;
+  count: number;
+  /** 5xx answers. */
+  errors: number;
+  /** 4xx answers (429 included; `limited` counts those apart). */
+  client_errors: number;
+  limited: number;
+  total_ms: number;
+  max_ms: number;
+  /** Response-time histogram: h00 … h28 (see latency-histogram.service.ts). */
+  [bucket: `h${number}`]: number;
+}
+
 /** Running totals per route and status since the database was made (Prometheus counters). */
 export interface ApiStatTotalTable {
   method: string;
@@ -99,6 +115,7 @@ export interface ApiCacheNodeTable {
 
 export interface ApiMonitoringTables {
   api_stat_minutes: ApiStatMinuteTable;
+  api_key_stat_minutes: ApiKeyStatMinuteTable;
   api_stat_totals: ApiStatTotalTable;
   api_recent_requests: ApiRecentRequestTable;
   api_settings: ApiSettingsTable;

@@ -4,6 +4,7 @@ import { buildApp } from '../../src/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { addAdmin } from '../../src/features/auth/admin.service.ts';
 import { SETTINGS_POLL_MS } from '../../src/features/api-monitoring/api-monitoring.module.ts';
+import { BUCKET_COLUMNS, quantile } from '../../src/features/api-monitoring/latency-histogram.service.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 
 interface Stats {
@@ -26,7 +27,37 @@ const failRoute = (app: FastifyInstance) => {
   app.get('/api/test/fail', async () => {
     throw new Error('forced failure (test route)');
   });
+  // In an area API keys can be given ('system'): a forced failure and a known slow answer.
+  app.get('/api/system/test/fail', async () => {
+    throw new Error('forced failure (test route)');
+  });
+  app.get('/api/system/test/slow', async () => {
+    await new Promise((r) => setTimeout(r, 150));
+    return { slow: true };
+  });
 };
+
+interface KeyFigures {
+  window: string;
+  requestCount: number;
+  errorCount: number;
+  clientErrorCount: number;
+  rateLimitedCount: number;
+  errorRate: number | null;
+  averageResponseTime: number | null;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+interface KeyRow {
+  id: number;
+  name: string;
+  lastUsedAt: string | null;
+  currentMinute: number;
+  currentHour: number;
+  rateLimited: boolean;
+  figures: KeyFigures;
+}
 
 describe.each(dialects())('API monitoring on %s', (dialect) => {
   let t: TestContext;
@@ -432,5 +463,146 @@ describe.each(dialects())('API monitoring on %s', (dialect) => {
       payload: { protected: false, allowedAddresses: [] },
     });
     expect((await t.app.inject({ url: '/metrics' })).statusCode).toBe(200);
+  });
+
+  it('API keys: per-key figures over a window from both processes; errors, 4xx and 429s of that key only; percentiles from its histogram', async () => {
+    const create = async (name: string, areas: string[]) => {
+      const res = await t.call({
+        method: 'POST',
+        url: '/api/api-monitoring/keys',
+        payload: { name, access: 'read', areas, domains: [], expiresInDays: 30, allowedAddresses: [] },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.json<{ token: string; key: KeyRow }>();
+    };
+    const a = await create('figures-a', ['mail', 'system', 'metrics']);
+    const b = await create('figures-b', ['system']);
+    const idle = await create('figures-idle', ['mail']);
+    const limitedKey = await create('figures-limited', ['mail']);
+    // A new key has no figures yet: a count of 0, no rates, no times.
+    expect(a.key.figures).toMatchObject({ requestCount: 0, errorRate: null, p50: null, p99: null });
+
+    const as = (token: string, url: string, app: FastifyInstance = t.app) =>
+      app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 6; i++) expect((await as(a.token, '/api/mail/users')).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await as(a.token, '/api/mail/users', second)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await as(a.token, '/api/system/test/fail')).statusCode).toBe(500);
+    expect((await as(a.token, '/api/dns/zones')).statusCode).toBe(403);
+    for (let i = 0; i < 4; i++) expect((await as(b.token, '/api/system/test/slow')).statusCode).toBe(200);
+    // Sessions (the page's own polling among them) are nobody's key.
+    for (let i = 0; i < 3; i++) {
+      await t.call({ url: '/api/api-monitoring/keys' });
+      await t.call({ url: '/api/api-monitoring/stats' });
+      await t.call({ url: '/api/mail/users' });
+    }
+    // Reading the statistics there flushes the second process (its /metrics may still be protected).
+    expect((await onSecond('/api/api-monitoring/stats')).statusCode).toBe(200);
+
+    const list = async (query = '') => {
+      const res = await t.call({ url: `/api/api-monitoring/keys${query}` });
+      expect(res.statusCode).toBe(200);
+      const body = res.json<{
+        keys: KeyRow[];
+        rateLimit: { enabled: boolean; requestsPerMinute: number; requestsPerHour: number };
+      }>();
+      return { ...body, key: (name: string) => body.keys.find((k) => k.name === name)! };
+    };
+    const day = await list();
+    expect(day.key('figures-a').figures).toMatchObject({
+      window: '24h',
+      requestCount: 12,
+      errorCount: 2,
+      clientErrorCount: 1,
+      rateLimitedCount: 0,
+      errorRate: 16.67,
+    });
+    expect(day.key('figures-a').lastUsedAt).not.toBeNull();
+    expect(day.key('figures-b').figures).toMatchObject({
+      requestCount: 4,
+      errorCount: 0,
+      clientErrorCount: 0,
+    });
+    expect(day.key('figures-idle').figures).toEqual({
+      window: '24h',
+      requestCount: 0,
+      errorCount: 0,
+      clientErrorCount: 0,
+      rateLimitedCount: 0,
+      errorRate: null,
+      averageResponseTime: null,
+      p50: null,
+      p95: null,
+      p99: null,
+    });
+    expect(day.key('figures-idle')).toMatchObject({ id: idle.key.id, lastUsedAt: null });
+    // The slow route's 150 ms are in the key's histogram; the percentiles are read from its sum.
+    const bf = day.key('figures-b').figures;
+    expect(bf.p50).toBeGreaterThanOrEqual(128);
+    expect(bf.averageResponseTime).toBeGreaterThanOrEqual(150);
+    const rows = await t.deps.database.db
+      .selectFrom('api_key_stat_minutes')
+      .selectAll()
+      .where('key_id', '=', b.key.id)
+      .execute();
+    const summed = BUCKET_COLUMNS.map((c) => rows.reduce((n, r) => n + Number(r[c as `h${number}`]), 0));
+    const max = Math.max(...rows.map((r) => Number(r.max_ms)));
+    expect(summed.reduce((x, y) => x + y, 0)).toBe(4);
+    for (const [q, v] of [
+      [0.5, bf.p50],
+      [0.95, bf.p95],
+      [0.99, bf.p99],
+    ] as const)
+      expect(v).toBe(Math.round(quantile(summed, q, max)! * 100) / 100);
+    expect(day.key('figures-a').figures.p50!).toBeLessThan(bf.p50!);
+
+    // A protected /metrics checks the key: the scrape is that key's call (refused too).
+    const metricsAccess = (on: boolean) =>
+      t.call({
+        method: 'PUT',
+        url: '/api/api-monitoring/metrics-access',
+        payload: { protected: on, allowedAddresses: [] },
+      });
+    expect((await metricsAccess(true)).statusCode).toBe(200);
+    expect((await as(a.token, '/metrics')).statusCode).toBe(200);
+    expect((await as(b.token, '/metrics')).statusCode).toBe(401);
+    expect((await metricsAccess(false)).statusCode).toBe(200);
+    const scraped = await list();
+    expect(scraped.key('figures-a').figures).toMatchObject({ requestCount: 13, errorCount: 2 });
+    expect(scraped.key('figures-b').figures).toMatchObject({ requestCount: 5, clientErrorCount: 1 });
+
+    // The window is the page's: 5 minutes hold the same calls; an unknown window is refused.
+    expect((await list('?window=5m')).key('figures-a').figures).toMatchObject({
+      window: '5m',
+      requestCount: 13,
+    });
+    const bad = await t.call({ url: '/api/api-monitoring/keys?window=2d' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('window');
+
+    // The key's own buckets against the limits: 3 a minute admits 3 of 5, the 2 others are its 429s.
+    const limit = (enabled: boolean, requestsPerMinute: number) =>
+      t.call({
+        method: 'PUT',
+        url: '/api/api-monitoring/rate-limit',
+        payload: { enabled, requestsPerMinute, requestsPerHour: 10000 },
+      });
+    const inMinute = Date.now() % 60_000;
+    if (inMinute > 50_000) await new Promise((r) => setTimeout(r, 61_000 - inMinute));
+    expect((await limit(true, 3)).statusCode).toBe(200);
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await as(limitedKey.token, '/api/mail/users')).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429, 429]);
+    const limited = await list();
+    expect(limited.rateLimit).toEqual({ enabled: true, requestsPerMinute: 3, requestsPerHour: 10000 });
+    expect(limited.key('figures-limited')).toMatchObject({
+      currentMinute: 3,
+      currentHour: 3,
+      rateLimited: true,
+      figures: { requestCount: 5, clientErrorCount: 2, rateLimitedCount: 2, errorCount: 0 },
+    });
+    // Nobody else's figures moved.
+    expect(limited.key('figures-a')).toMatchObject({ rateLimited: false, figures: { requestCount: 13 } });
+    expect(limited.key('figures-idle').figures.requestCount).toBe(0);
+    expect((await limit(false, 1000)).statusCode).toBe(200);
   });
 });

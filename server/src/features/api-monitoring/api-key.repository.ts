@@ -1,4 +1,4 @@
-import type { ApiKeyView } from '@mailroom/contract/api-monitoring';
+import type { ApiKeyFigures, ApiKeyView } from '@mailroom/contract/api-monitoring';
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiKeyTable } from '../../db/api-monitoring.tables.ts';
 import type { Database } from '../../db/schema.ts';
@@ -26,7 +26,11 @@ export function keyStatus(r: ApiKeyRow, now = Date.now()): 'active' | 'expired' 
   return 'active';
 }
 
-export function toKeyView(r: ApiKeyRow, buckets: { minute: number; hour: number }): ApiKeyView {
+export function toKeyView(
+  r: ApiKeyRow,
+  buckets: { minute: number; hour: number; limited: boolean },
+  figures: ApiKeyFigures,
+): ApiKeyView {
   return {
     id: Number(r.id),
     name: r.name,
@@ -46,6 +50,8 @@ export function toKeyView(r: ApiKeyRow, buckets: { minute: number; hour: number 
     errors: Number(r.errors),
     currentMinute: buckets.minute,
     currentHour: buckets.hour,
+    rateLimited: buckets.limited,
+    figures,
   };
 }
 

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
-import { type ApiKeyView, type CreateApiKey, type MetricsAccess } from '@mailroom/contract/api-monitoring';
+import {
+  type ApiKeyList,
+  type ApiKeyView,
+  type CreateApiKey,
+  type MetricsAccess,
+  type StatsWindow,
+} from '@mailroom/contract/api-monitoring';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, forbidden, notFound, unauthorized } from '../../http/errors.ts';
@@ -23,7 +29,9 @@ import {
   writeMetricsAccess,
 } from './api-key.repository.ts';
 import { type ApiSettings, readApiSettings } from './api-settings.repository.ts';
-import { readBuckets } from './rate-bucket.repository.ts';
+import { keySums } from './api-stats.repository.ts';
+import { fromMinute, keyFigures } from './api-stats.service.ts';
+import { type BucketState, readBucketsOf } from './rate-bucket.repository.ts';
 
 /** Every API key starts so (a session key never does): the guard knows which table to ask. */
 export const API_KEY_PREFIX = 'mrk_';
@@ -106,15 +114,59 @@ export async function noteCall(db: Kysely<Database>, id: number, ip: string, sta
   await noteKeyUse(db, id, ip, status >= 500, Date.now());
 }
 
-async function view(db: Kysely<Database>, r: ApiKeyRow, now: number): Promise<ApiKeyView> {
-  const b = await readBuckets(db, `key:${r.id}`, now);
-  return toKeyView(r, { minute: b.minuteHits, hour: b.hourHits });
+const keyPrincipal = (id: number) => `key:${id}`;
+
+/**
+ * The keys with their figures over `window` (per-key roll-ups of every worker), their rate limit
+ * buckets against the current limits and their last use: four reads whatever the number of keys.
+ */
+async function views(
+  db: Kysely<Database>,
+  rows: ApiKeyRow[],
+  window: StatsWindow,
+  now: number,
+): Promise<{ keys: ApiKeyView[]; settings: ApiSettings }> {
+  const [sums, settings, buckets] = await Promise.all([
+    keySums(db, fromMinute(window, now)),
+    readApiSettings(db),
+    readBucketsOf(
+      db,
+      rows.map((r) => keyPrincipal(Number(r.id))),
+      now,
+    ),
+  ]);
+  const byKey = new Map(sums.map((s) => [s.keyId, s]));
+  const keys = rows.map((r) => {
+    const b: Pick<BucketState, 'minuteHits' | 'hourHits'> = buckets.get(keyPrincipal(Number(r.id))) ?? {
+      minuteHits: 0,
+      hourHits: 0,
+    };
+    const limited =
+      settings.rateEnabled && (b.minuteHits >= settings.ratePerMinute || b.hourHits >= settings.ratePerHour);
+    return toKeyView(
+      r,
+      { minute: b.minuteHits, hour: b.hourHits, limited },
+      keyFigures(window, byKey.get(Number(r.id))),
+    );
+  });
+  return { keys, settings };
 }
 
-export async function listApiKeys(db: Kysely<Database>): Promise<ApiKeyView[]> {
+async function view(db: Kysely<Database>, r: ApiKeyRow, now: number): Promise<ApiKeyView> {
+  return (await views(db, [r], '24h', now)).keys[0]!;
+}
+
+export async function listApiKeys(db: Kysely<Database>, window: StatsWindow = '24h'): Promise<ApiKeyList> {
   const now = Date.now();
-  const rows = await listKeys(db);
-  return Promise.all(rows.map((r) => view(db, r, now)));
+  const { keys, settings } = await views(db, await listKeys(db), window, now);
+  return {
+    keys,
+    rateLimit: {
+      enabled: settings.rateEnabled,
+      requestsPerMinute: settings.ratePerMinute,
+      requestsPerHour: settings.ratePerHour,
+    },
+  };
 }
 
 export async function createApiKey(

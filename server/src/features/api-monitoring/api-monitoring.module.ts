@@ -68,6 +68,8 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
   const rec = recorder;
   const limiter = new PrincipalRateLimiter(db, () => settings);
 
+  // /metrics reads its key outside the auth guard: the scrape is still that key's call.
+  const metricsKey = new WeakMap<FastifyRequest, number>();
   app.decorateRequest('apiCache', null);
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -78,6 +80,7 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
       ms: reply.elapsedTime,
       api: countedOnPage(request, route),
       cache: request.apiCache,
+      keyId: request.admin?.apiKey?.id ?? metricsKey.get(request) ?? null,
     });
     done();
   });
@@ -144,7 +147,10 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
         method: 'GET',
         route: '/metrics',
       });
-      if (admin?.apiKey) await noteCall(db, admin.apiKey.id, request.ip, error ? 401 : 200);
+      if (admin?.apiKey) {
+        metricsKey.set(request, admin.apiKey.id);
+        await noteCall(db, admin.apiKey.id, request.ip, error ? 401 : 200);
+      }
       return error === null && admin !== null;
     },
     async prometheusText() {

@@ -43,7 +43,11 @@ export function registerApiMonitoring(app: FastifyInstance, deps: AppDeps, monit
     return { cleared: true as const };
   });
 
-  registerRoute(app, k.list, async () => ({ keys: await listApiKeys(db) }));
+  registerRoute(app, k.list, async ({ query }) => {
+    // This process's latest counts first, like the statistics (the others flush every 2 s).
+    await monitor.flush();
+    return listApiKeys(db, query.window ?? '24h');
+  });
   registerRoute(app, k.create, async ({ body, request }) => {
     const created = await createApiKey(db, body, request.admin!.email);
     // The audit line names the key and its scope, never the key itself.

@@ -20,6 +20,22 @@ export interface MinuteDelta {
   buckets: number[];
 }
 
+/** What one process counted for one minute and API key since its last flush. */
+export interface KeyMinuteDelta {
+  minute: number;
+  keyId: number;
+  count: number;
+  errors: number;
+  clientErrors: number;
+  limited: number;
+  totalMs: number;
+  maxMs: number;
+  buckets: number[];
+}
+
+/** An API key's sums over a window (every worker, every minute in it). */
+export type KeySums = KeyMinuteDelta;
+
 export interface TotalDelta {
   method: string;
   route: string;
@@ -83,12 +99,14 @@ export async function flushStats(
   db: Kysely<Database>,
   batch: {
     minutes: MinuteDelta[];
+    /** Requests made with API keys (optional: a flush may carry none). */
+    keyMinutes?: KeyMinuteDelta[];
     totals: TotalDelta[];
     recent: RecentRequest[];
     node?: { node: string; size: number; now: number };
   },
 ): Promise<void> {
-  const { minutes, totals, recent, node } = batch;
+  const { minutes, totals, recent, node, keyMinutes = [] } = batch;
   await db.transaction().execute(async (trx) => {
     const minuteSums = [
       'count',
@@ -116,6 +134,20 @@ export async function flushStats(
         on conflict (minute, method, route) do update set ${addUp('api_stat_minutes', minuteSums)},
           max_ms = case when excluded.max_ms > api_stat_minutes.max_ms then excluded.max_ms
             else api_stat_minutes.max_ms end`.execute(trx);
+    }
+    const keySumColumns = ['count', 'errors', 'client_errors', 'limited', 'total_ms', ...BUCKET_COLUMNS];
+    for (let i = 0; i < keyMinutes.length; i += 100) {
+      const rows = keyMinutes.slice(i, i + 100).map(
+        (k) =>
+          sql`(${k.minute}, ${k.keyId}, ${k.count}, ${k.errors}, ${k.clientErrors}, ${k.limited}, ${k.totalMs},
+            ${k.maxMs}, ${bucketValues(k.buckets)})`,
+      );
+      await sql`insert into api_key_stat_minutes (minute, key_id, count, errors, client_errors, limited,
+          total_ms, max_ms, ${ids(BUCKET_COLUMNS)})
+        values ${values(rows)}
+        on conflict (minute, key_id) do update set ${addUp('api_key_stat_minutes', keySumColumns)},
+          max_ms = case when excluded.max_ms > api_key_stat_minutes.max_ms then excluded.max_ms
+            else api_key_stat_minutes.max_ms end`.execute(trx);
     }
     for (let i = 0; i < totals.length; i += 100) {
       const rows = totals
@@ -187,6 +219,25 @@ export async function routeSums(db: Kysely<Database>, fromMinute: number): Promi
   }));
 }
 
+/** Every API key's sums over the minutes from `fromMinute` on (keys without requests are absent). */
+export async function keySums(db: Kysely<Database>, fromMinute: number): Promise<KeySums[]> {
+  const sums = ['count', 'errors', 'client_errors', 'limited', 'total_ms', ...BUCKET_COLUMNS];
+  const res = await sql<Record<string, unknown>>`select key_id,
+      ${sql.join(sums.map((c) => sql`sum(${sql.id(c)}) as ${sql.id(c)}`))}, max(max_ms) as max_ms
+    from api_key_stat_minutes where minute >= ${fromMinute} group by key_id`.execute(db);
+  return res.rows.map((r) => ({
+    minute: fromMinute,
+    keyId: num(r.key_id),
+    count: num(r.count),
+    errors: num(r.errors),
+    clientErrors: num(r.client_errors),
+    limited: num(r.limited),
+    totalMs: num(r.total_ms),
+    maxMs: num(r.max_ms),
+    buckets: BUCKET_COLUMNS.map((c) => num(r[c])),
+  }));
+}
+
 export async function recentRequests(db: Kysely<Database>, limit: number): Promise<RecentRequest[]> {
   const rows = await db
     .selectFrom('api_recent_requests')
@@ -236,5 +287,6 @@ export async function purgeStats(
   nodesBefore: number,
 ): Promise<void> {
   await db.deleteFrom('api_stat_minutes').where('minute', '<', beforeMinute).execute();
+  await db.deleteFrom('api_key_stat_minutes').where('minute', '<', beforeMinute).execute();
   await db.deleteFrom('api_cache_nodes').where('seen_at', '<', nodesBefore).execute();
 }

@@ -1,7 +1,7 @@
-import type { ApiStats, RouteStats, StatsWindow } from '@mailroom/contract/api-monitoring';
+import type { ApiKeyFigures, ApiStats, RouteStats, StatsWindow } from '@mailroom/contract/api-monitoring';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { recentRequests, routeSums, type RouteSums } from './api-stats.repository.ts';
+import { type KeySums, recentRequests, routeSums, type RouteSums } from './api-stats.repository.ts';
 import { quantile } from './latency-histogram.service.ts';
 
 export const WINDOW_MINUTES: Record<StatsWindow, number> = { '5m': 5, '1h': 60, '24h': 1440 };
@@ -95,5 +95,26 @@ export async function apiStats(
       responseTime: round(r.ms),
       cache: r.cache === 'hit' || r.cache === 'miss' || r.cache === 'bypass' ? r.cache : null,
     })),
+  };
+}
+
+/** A key's figures over a window from its summed roll-ups ("—" everywhere when it made no request). */
+export function keyFigures(window: StatsWindow, sums: KeySums | undefined): ApiKeyFigures {
+  const q = (p: number) => {
+    const v = sums ? quantile(sums.buckets, p, sums.maxMs) : null;
+    return v === null ? null : round(v);
+  };
+  const count = sums?.count ?? 0;
+  return {
+    window,
+    requestCount: count,
+    errorCount: sums?.errors ?? 0,
+    clientErrorCount: sums?.clientErrors ?? 0,
+    rateLimitedCount: sums?.limited ?? 0,
+    errorRate: pct(sums?.errors ?? 0, count),
+    averageResponseTime: sums && count ? round(sums.totalMs / count) : null,
+    p50: q(0.5),
+    p95: q(0.95),
+    p99: q(0.99),
   };
 }

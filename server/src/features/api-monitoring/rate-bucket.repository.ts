@@ -82,6 +82,30 @@ export async function readBuckets(
   };
 }
 
+/** Several principals' windows as they stand now, in one read (absent: nothing counted yet). */
+export async function readBucketsOf(
+  db: Kysely<Database>,
+  principals: string[],
+  now: number,
+): Promise<Map<string, BucketState>> {
+  const out = new Map<string, BucketState>();
+  if (!principals.length) return out;
+  const w = windowStarts(now);
+  const rows = await db
+    .selectFrom('api_rate_buckets')
+    .selectAll()
+    .where('principal', 'in', principals)
+    .execute();
+  for (const r of rows)
+    out.set(r.principal, {
+      minuteStart: w.minute,
+      minuteHits: Number(r.minute_start) >= w.minute ? Number(r.minute_hits) : 0,
+      hourStart: w.hour,
+      hourHits: Number(r.hour_start) >= w.hour ? Number(r.hour_hits) : 0,
+    });
+  return out;
+}
+
 /** Buckets untouched for over an hour. */
 export async function purgeBuckets(db: Kysely<Database>, now: number): Promise<void> {
   await db

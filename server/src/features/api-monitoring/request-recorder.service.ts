@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import {
   flushStats,
+  type KeyMinuteDelta,
   type MinuteDelta,
   type RecentRequest,
   RECENT_KEPT,
@@ -20,6 +21,8 @@ export interface RecordedRequest {
   /** Counted in the page's statistics (API traffic other than the page's own polling…). */
   api: boolean;
   cache: CacheOutcome | null;
+  /** The API key the request was made with (its per-key figures), null for a session. */
+  keyId?: number | null;
 }
 
 /** How often each process adds what it counted to the shared roll-ups. */
@@ -33,6 +36,7 @@ export const NODE_REFRESH_MS = 10_000;
  */
 export class RequestRecorder {
   private minutes = new Map<string, MinuteDelta>();
+  private keyMinutes = new Map<string, KeyMinuteDelta>();
   private totals = new Map<string, TotalDelta>();
   private recent: RecentRequest[] = [];
   private evictions = 0;
@@ -64,9 +68,25 @@ export class RequestRecorder {
     t.count++;
     t.totalMs += r.ms;
     t.buckets[bucket]!++;
+    const minute = Math.floor(now / 60_000);
+    // Every call made with a key is one of its figures (a /metrics scrape too): the key's own use.
+    if (r.keyId != null) {
+      const kKey = `${minute} ${r.keyId}`;
+      let k = this.keyMinutes.get(kKey);
+      if (!k) {
+        k = emptyKeyMinute(minute, r.keyId);
+        this.keyMinutes.set(kKey, k);
+      }
+      k.count++;
+      if (r.status >= 500) k.errors++;
+      else if (r.status >= 400) k.clientErrors++;
+      if (r.status === 429) k.limited++;
+      k.totalMs += r.ms;
+      if (r.ms > k.maxMs) k.maxMs = r.ms;
+      k.buckets[bucket]!++;
+    }
     if (!r.api) return;
 
-    const minute = Math.floor(now / 60_000);
     const mKey = `${minute} ${r.method} ${r.route}`;
     let m = this.minutes.get(mKey);
     if (!m) {
@@ -116,12 +136,14 @@ export class RequestRecorder {
       this.evictions = 0;
     }
     const minutes = [...this.minutes.values()];
+    const keyMinutes = [...this.keyMinutes.values()];
     const totals = [...this.totals.values()];
     const recent = this.recent;
     const size = this.cacheSize();
     // Nothing counted and the cache unchanged: an idle process writes only now and then.
     if (
       !minutes.length &&
+      !keyMinutes.length &&
       !totals.length &&
       !recent.length &&
       size === this.nodeWritten.size &&
@@ -129,11 +151,13 @@ export class RequestRecorder {
     )
       return;
     this.minutes = new Map();
+    this.keyMinutes = new Map();
     this.totals = new Map();
     this.recent = [];
     try {
       await flushStats(this.db, {
         minutes,
+        keyMinutes,
         totals,
         recent,
         node: { node: this.node, size, now },
@@ -142,6 +166,7 @@ export class RequestRecorder {
     } catch (err) {
       // Kept for the next flush: a busy database delays the figures, it does not lose them.
       for (const m of minutes) mergeMinute(this.minutes, m);
+      for (const k of keyMinutes) mergeKeyMinute(this.keyMinutes, k);
       for (const t of totals) mergeTotal(this.totals, t);
       this.recent = [...recent, ...this.recent].slice(-RECENT_KEPT);
       throw err;
@@ -166,6 +191,36 @@ function emptyMinute(minute: number, method: string, route: string): MinuteDelta
     maxMs: 0,
     buckets: new Array<number>(LATENCY_BUCKETS).fill(0),
   };
+}
+
+function emptyKeyMinute(minute: number, keyId: number): KeyMinuteDelta {
+  return {
+    minute,
+    keyId,
+    count: 0,
+    errors: 0,
+    clientErrors: 0,
+    limited: 0,
+    totalMs: 0,
+    maxMs: 0,
+    buckets: new Array<number>(LATENCY_BUCKETS).fill(0),
+  };
+}
+
+function mergeKeyMinute(into: Map<string, KeyMinuteDelta>, k: KeyMinuteDelta): void {
+  const key = `${k.minute} ${k.keyId}`;
+  const cur = into.get(key);
+  if (!cur) {
+    into.set(key, k);
+    return;
+  }
+  cur.count += k.count;
+  cur.errors += k.errors;
+  cur.clientErrors += k.clientErrors;
+  cur.limited += k.limited;
+  cur.totalMs += k.totalMs;
+  cur.maxMs = Math.max(cur.maxMs, k.maxMs);
+  k.buckets.forEach((v, i) => (cur.buckets[i]! += v));
 }
 
 function mergeMinute(into: Map<string, MinuteDelta>, m: MinuteDelta): void {

@@ -299,7 +299,7 @@ export default function ApiMonitoringPage() {
             </section>
           </>
         )}
-        <ApiKeysPanel />
+        <ApiKeysPanel window={window} />
       </Stack>
     </>
   );

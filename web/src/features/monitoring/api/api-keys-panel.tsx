@@ -2,9 +2,12 @@ import {
   API_KEY_AREA_LABELS,
   API_KEY_AREAS,
   API_KEY_EXPIRY_DAYS,
+  type ApiKeyList,
   type ApiKeyView,
   CreateApiKey,
   type MetricsAccess,
+  STATS_WINDOW_LABELS,
+  type StatsWindow,
 } from '@mailroom/contract/api-monitoring';
 import {
   Alert,
@@ -36,6 +39,7 @@ import { LoadState } from '../../../components/load-state.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { notify } from '../../../lib/notifications-store.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
+import { formatMs } from './health.ts';
 import { useApiKeys } from './use-api-keys.ts';
 import { useCreateApiKey } from './use-create-api-key.ts';
 import { useMetricsAccess } from './use-metrics-access.ts';
@@ -58,6 +62,60 @@ const toInput = (v: Values) => ({
 });
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** The key's figures over the window; "—" for what a key without requests cannot have. */
+function KeyFigures({ k }: { k: ApiKeyView }) {
+  const f = k.figures;
+  return (
+    <div data-testid={`key-requests-${k.name}`}>
+      <Text size="sm">{f.requestCount.toLocaleString()}</Text>
+      <Text size="xs" c="dimmed">
+        {k.requests.toLocaleString()} since created
+      </Text>
+    </div>
+  );
+}
+
+function KeyErrors({ k }: { k: ApiKeyView }) {
+  const f = k.figures;
+  return (
+    <Text size="sm" data-testid={`key-errors-${k.name}`}>
+      {f.requestCount ? `${f.errorCount} / ${f.clientErrorCount} / ${f.rateLimitedCount}` : '—'}
+    </Text>
+  );
+}
+
+function KeyTimes({ k }: { k: ApiKeyView }) {
+  const f = k.figures;
+  return (
+    <Text size="sm" data-testid={`key-times-${k.name}`}>
+      {f.requestCount ? `${formatMs(f.p50)} / ${formatMs(f.p95)} / ${formatMs(f.p99)}` : '—'}
+    </Text>
+  );
+}
+
+function KeyBuckets({ k, limits }: { k: ApiKeyView; limits: ApiKeyList['rateLimit'] }) {
+  return (
+    <div data-testid={`key-buckets-${k.name}`}>
+      <Text size="sm">
+        {limits.enabled
+          ? `${k.currentMinute} / ${limits.requestsPerMinute} · ${k.currentHour} / ${limits.requestsPerHour}`
+          : `${k.currentMinute} · ${k.currentHour}`}
+      </Text>
+      {k.rateLimited ? (
+        <Badge size="xs" color="red" variant="light">
+          Limited
+        </Badge>
+      ) : (
+        !limits.enabled && (
+          <Text size="xs" c="dimmed">
+            limit off
+          </Text>
+        )
+      )}
+    </div>
+  );
+}
 
 function CreateKeyModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const create = useCreateApiKey();
@@ -204,8 +262,9 @@ function MetricsAccessForm({ state }: { state: MetricsAccess }) {
 }
 
 /** API keys for automation: created here (shown once), scoped, revocable, with their figures. */
-export function ApiKeysPanel() {
-  const keys = useApiKeys();
+export function ApiKeysPanel({ window }: { window: StatsWindow }) {
+  const keys = useApiKeys(window);
+  const limits = keys.data?.rateLimit;
   const metrics = useMetricsAccess();
   const revoke = useRevokeApiKey();
   const [creating, setCreating] = useState(false);
@@ -264,18 +323,44 @@ export function ApiKeysPanel() {
         ),
       },
       {
-        id: 'use',
-        header: 'Requests (errors)',
+        id: 'requests',
+        header: `Requests (${STATS_WINDOW_LABELS[window].toLowerCase()})`,
         meta: { align: 'right' },
-        cell: ({ row: { original: k } }) => `${k.requests} (${k.errors})`,
+        cell: ({ row: { original: k } }) => <KeyFigures k={k} />,
+      },
+      {
+        id: 'errors',
+        header: 'Errors (5xx / 4xx / 429)',
+        meta: { align: 'right' },
+        cell: ({ row: { original: k } }) => <KeyErrors k={k} />,
+      },
+      {
+        id: 'times',
+        header: 'p50 / p95 / p99',
+        meta: { align: 'right' },
+        cell: ({ row: { original: k } }) => <KeyTimes k={k} />,
       },
       {
         id: 'limits',
-        header: 'This minute / hour',
+        header: 'Rate limit (minute · hour)',
         meta: { align: 'right' },
-        cell: ({ row: { original: k } }) => `${k.currentMinute} / ${k.currentHour}`,
+        cell: ({ row: { original: k } }) =>
+          limits ? <KeyBuckets k={k} limits={limits} /> : `${k.currentMinute} · ${k.currentHour}`,
       },
-      { id: 'last', header: 'Last used', cell: ({ row }) => when(row.original.lastUsedAt) },
+      {
+        id: 'last',
+        header: 'Last used',
+        cell: ({ row: { original: k } }) => (
+          <div>
+            <Text size="sm">{when(k.lastUsedAt)}</Text>
+            {k.lastIp && (
+              <Text size="xs" c="dimmed" ff="monospace">
+                {k.lastIp}
+              </Text>
+            )}
+          </div>
+        ),
+      },
       { id: 'expires', header: 'Expires', cell: ({ row }) => when(row.original.expiresAt) },
       {
         id: 'actions',
@@ -295,7 +380,7 @@ export function ApiKeysPanel() {
           ),
       },
     ];
-  }, [revoke]);
+  }, [revoke, window, limits]);
 
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="api-keys-title">
@@ -309,7 +394,8 @@ export function ApiKeysPanel() {
       </Group>
       <Text size="sm" c="dimmed" mb="sm">
         For scripts and monitoring instead of an administrator's session. Every call is audited under the
-        key's name; the rate limits apply to each key like to each administrator.
+        key's name; the rate limits apply to each key like to each administrator. Figures cover the period
+        chosen above, summed over every server process.
       </Text>
       <LoadState
         loading={keys.isPending}
@@ -323,7 +409,7 @@ export function ApiKeysPanel() {
           columns={columns}
           getRowId={(k) => String(k.id)}
           emptyText="No API keys yet"
-          minWidth={900}
+          minWidth={1180}
         />
       </LoadState>
       <SimpleGrid cols={{ base: 1, md: 2 }} mt="md">

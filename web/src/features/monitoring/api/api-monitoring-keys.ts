@@ -6,7 +6,9 @@ export const apiMonitoringKeys = {
   stats: (window: StatsWindow) => ['api-monitoring', 'stats', window] as const,
   rateLimit: () => ['api-monitoring', 'rate-limit'] as const,
   cache: () => ['api-monitoring', 'cache'] as const,
-  keys: () => ['api-monitoring', 'keys'] as const,
+  /** Every window's key list (what a create or revoke refreshes). */
+  keysAll: () => ['api-monitoring', 'keys'] as const,
+  keys: (window: StatsWindow) => ['api-monitoring', 'keys', window] as const,
   metricsAccess: () => ['api-monitoring', 'metrics-access'] as const,
 };
 

@@ -7,6 +7,6 @@ export function useCreateApiKey() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateApiKey) => apiCall(apiKeyRoutes.create, { body }),
-    onSettled: () => qc.invalidateQueries({ queryKey: apiMonitoringKeys.keys() }),
+    onSettled: () => qc.invalidateQueries({ queryKey: apiMonitoringKeys.keysAll() }),
   });
 }

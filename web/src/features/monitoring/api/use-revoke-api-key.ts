@@ -7,6 +7,6 @@ export function useRevokeApiKey() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => apiCall(apiKeyRoutes.revoke, { params: { id } }),
-    onSettled: () => qc.invalidateQueries({ queryKey: apiMonitoringKeys.keys() }),
+    onSettled: () => qc.invalidateQueries({ queryKey: apiMonitoringKeys.keysAll() }),
   });
 }
