@@ -1,5 +1,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -51,6 +60,34 @@ export class PlainApache {
     throw new Error(`apache2 (${this.dir}) did not answer on ${this.port}: ${this.output}`);
   }
 
+  /**
+   * CPU seconds Apache has used: the master and its live children, plus the children it has
+   * reaped (cutime/cstime), from /proc. Compared across a load run: CPU per request, which a busy
+   * machine changes far less than requests per second.
+   */
+  cpuSeconds(): number {
+    const pid = this.child?.pid;
+    if (!pid) return NaN;
+    const fields = (p: number) => {
+      try {
+        const st = readFileSync(`/proc/${p}/stat`, 'utf8');
+        return st.slice(st.lastIndexOf(')') + 2).split(' ');
+      } catch {
+        return null;
+      }
+    };
+    // After the command name: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime.
+    const master = fields(pid);
+    if (!master) return NaN;
+    let ticks = Number(master[11]) + Number(master[12]) + Number(master[13]) + Number(master[14]);
+    for (const d of readdirSync('/proc')) {
+      if (!/^\d+$/.test(d)) continue;
+      const f = fields(Number(d));
+      if (f && Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
+    }
+    return ticks / 100;
+  }
+
   async stop(): Promise<void> {
     const c = this.child;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
@@ -67,7 +104,14 @@ export class PlainApache {
  * port, and in place of 000-default one site shaped like it serving `docRoot` (the `<Directory>`
  * block apache2.conf gives /var/www/).
  */
-export function stockApache(work: string, port: number, docRoot: string, serverName: string): PlainApache {
+export function stockApache(
+  work: string,
+  port: number,
+  docRoot: string,
+  serverName: string,
+  /** Other sites before it (their names; the same shape, their own folders): a big host's lookup. */
+  others: { name: string; docRoot: string }[] = [],
+): PlainApache {
   const dir = path.join(work, 'apache2');
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
@@ -78,17 +122,23 @@ export function stockApache(work: string, port: number, docRoot: string, serverN
   writeFileSync(path.join(dir, 'ports.conf'), `Listen 127.0.0.1:${port}\n`);
   rmSync(path.join(dir, 'sites-enabled'), { recursive: true, force: true });
   mkdirSync(path.join(dir, 'sites-enabled'));
-  writeFileSync(
-    path.join(dir, 'sites-enabled', 'bench.conf'),
+  const site = (name: string, root: string) =>
     `<VirtualHost *:${port}>\n` +
-      `\tServerName ${serverName}\n` +
-      '\tServerAdmin webmaster@localhost\n' +
-      `\tDocumentRoot ${docRoot}\n` +
-      '\tErrorLog ${APACHE_LOG_DIR}/error.log\n' +
-      '\tCustomLog ${APACHE_LOG_DIR}/access.log combined\n' +
-      `\t<Directory ${docRoot}>\n\t\tOptions Indexes FollowSymLinks\n\t\tAllowOverride None\n\t\tRequire all granted\n\t</Directory>\n` +
-      '</VirtualHost>\n',
+    `\tServerName ${name}\n` +
+    '\tServerAdmin webmaster@localhost\n' +
+    `\tDocumentRoot ${root}\n` +
+    '\tErrorLog ${APACHE_LOG_DIR}/error.log\n' +
+    '\tCustomLog ${APACHE_LOG_DIR}/access.log combined\n' +
+    `\t<Directory ${root}>\n\t\tOptions Indexes FollowSymLinks\n\t\tAllowOverride None\n\t\tRequire all granted\n\t</Directory>\n` +
+    '</VirtualHost>\n';
+  // Files in name order, like a2ensite's links: the measured site last, as in Mailroom's tree.
+  others.forEach((o, i) =>
+    writeFileSync(
+      path.join(dir, 'sites-enabled', `${String(i).padStart(5, '0')}-${o.name}.conf`),
+      site(o.name, o.docRoot),
+    ),
   );
+  writeFileSync(path.join(dir, 'sites-enabled', `zzzzz-${serverName}.conf`), site(serverName, docRoot));
   for (const d of ['run', 'lock', 'log']) mkdirSync(path.join(work, d), { recursive: true });
   chmodSync(work, 0o755);
   return new PlainApache(dir, port, {
