@@ -378,7 +378,7 @@ const suite: BenchSuite = {
       process.kill = ((pid: number, signal?: string | number) => {
         if (signal === 'SIGUSR1') mr.marks.push({ at: performance.now(), what: 'SIGUSR1' });
         return kill(pid, signal);
-      }) as typeof process.kill;
+      });
       const addMs: number[] = [];
       const parts = {
         before: [] as number[],

@@ -110,14 +110,20 @@ try {
         }
       const measured = async (apache: PlainApache, p: number) => {
         const c0 = apache.cpuSeconds();
+        const u0 = process.cpuUsage();
         const r = await load(p);
+        const u = process.cpuUsage(u0);
         // Warm-up requests are not counted in r.requests: CPU per request is a slight overestimate for both.
-        return { ...r, cpuUs: ((apache.cpuSeconds() - c0) / r.requests) * 1e6 };
+        return {
+          ...r,
+          cpuUs: ((apache.cpuSeconds() - c0) / r.requests) * 1e6,
+          clientUs: (u.user + u.system) / r.requests,
+        };
       };
       const s = await measured(stock, stockPort);
       const m = await measured(a, port);
       process.stdout.write(
-        `${name.padEnd(18)} ${m.rps.toFixed(0).padStart(6)} req/s  stock ${s.rps.toFixed(0).padStart(6)}  ratio ${(m.rps / s.rps).toFixed(2)}  CPU/req ${m.cpuUs.toFixed(1)} µs vs stock ${s.cpuUs.toFixed(1)} µs (${(s.cpuUs / m.cpuUs).toFixed(2)})  load ${os.loadavg()[0]!.toFixed(2)}\n`,
+        `${name.padEnd(18)} ${m.rps.toFixed(0).padStart(6)} req/s  stock ${s.rps.toFixed(0).padStart(6)}  ratio ${(m.rps / s.rps).toFixed(2)}  CPU/req ${m.cpuUs.toFixed(1)} µs vs stock ${s.cpuUs.toFixed(1)} µs (${(s.cpuUs / m.cpuUs).toFixed(2)})  client ${m.clientUs.toFixed(1)} vs ${s.clientUs.toFixed(1)} µs/req  load ${os.loadavg()[0]!.toFixed(2)}\n`,
       );
     } finally {
       await a.stop();
