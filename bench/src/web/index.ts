@@ -10,6 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +28,7 @@ import { insertVhost } from '../../../server/src/features/web/vhosts/vhost.repos
 import { localApacheDaemon } from '../../../server/src/features/web/web.module.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import { freePort } from '../../../e2e/server-process.ts';
-import { measureLoad } from '../lib/http-load.ts';
+import type { LoadOptions, LoadResult } from '../lib/http-load.ts';
 import type { BenchContext, BenchRow, BenchSuite } from '../suite.ts';
 import { type PlainApache, stockApache } from './stock-apache.ts';
 
@@ -247,6 +248,26 @@ const apacheSide = (label: string, a: PlainApache, port: number): Side => ({
   cpu: () => a.cpuSeconds(),
 });
 
+/** autocannon in its own process (load-child.ts): Mailroom's timers here never pause the client. */
+function loadInChild(opts: LoadOptions): Promise<LoadResult & { clientUs: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'load-child.ts'), JSON.stringify(opts)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`the load run failed (${code}): ${err.trim()}`));
+      resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult & { clientUs: number });
+    });
+  });
+}
+
 /**
  * Paired load runs, alternating which side goes first: requests per second and Apache's CPU per
  * request (which a busy machine changes far less than requests per second) of each side.
@@ -260,7 +281,7 @@ async function compare(
     const order = r % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       const c0 = side.cpu();
-      const res = await measureLoad({
+      const res = await loadInChild({
         url: `http://127.0.0.1:${side.port}/`,
         headers: { host: STATIC_SITE },
         connections: CONNECTIONS,
@@ -273,7 +294,7 @@ async function compare(
       out.get(side.label)!.rps.push(res.rps);
       out.get(side.label)!.cpuUs.push(cpuUs);
       ctx.log(
-        `${side.label} run ${r + 1}: ${res.rps.toFixed(0)} req/s, Apache CPU ${cpuUs.toFixed(1)} µs/request (p50 ${res.p50ms} ms, p99 ${res.p99ms} ms), load ${loadavg()}`,
+        `${side.label} run ${r + 1}: ${res.rps.toFixed(0)} req/s, Apache CPU ${cpuUs.toFixed(1)} µs/request, client ${res.clientUs.toFixed(1)} µs/request (p50 ${res.p50ms} ms, p99 ${res.p99ms} ms), load ${loadavg()}`,
       );
     }
   }
@@ -375,10 +396,10 @@ const suite: BenchSuite = {
       });
       await mr.quiet();
       const kill = process.kill.bind(process);
-      process.kill = ((pid: number, signal?: string | number) => {
+      process.kill = (pid: number, signal?: string | number) => {
         if (signal === 'SIGUSR1') mr.marks.push({ at: performance.now(), what: 'SIGUSR1' });
         return kill(pid, signal);
-      });
+      };
       const addMs: number[] = [];
       const parts = {
         before: [] as number[],
