@@ -4,8 +4,9 @@ import { indentDirectives } from '../stack/custom-directives.ts';
 import { loadModuleLines, type ModuleKey, MODULES, modulePath } from '../stack/apache-modules.ts';
 import {
   errorDocumentText,
+  PROBE_ENV,
   PROBE_HEADER,
-  PROBE_PATH,
+  probeRule,
   type VhostProbe,
 } from '../vhosts/vhost-file.renderer.ts';
 import { createHash } from 'node:crypto';
@@ -159,7 +160,7 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   if (s.enableLogging) out += `CustomLog "${p(s.accessLogPath)}" ${s.logFormat}\n`;
   out += `LogFormat "${STATS_LOG_FORMAT}" mailroom_stats\n`;
   // Mailroom's own probes are not the sites' traffic.
-  out += `CustomLog "${p(APACHE_PATHS.statsLog)}" mailroom_stats "expr=%{REQUEST_URI} != '${PROBE_PATH}'"\n`;
+  out += `CustomLog "${p(APACHE_PATHS.statsLog)}" mailroom_stats env=!${PROBE_ENV}\n`;
   out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;
@@ -243,10 +244,10 @@ export function renderDefaultSite(
     let out = `<VirtualHost *:${port}>\n`;
     out += '  ServerName mailroom-default.invalid\n';
     out += `  DocumentRoot "${mode.hostPath(APACHE_PATHS.acmeWebroot)}"\n`;
-    out += `  Header always set ${PROBE_HEADER} "${token}" "expr=%{REQUEST_URI} == '${PROBE_PATH}'"\n`;
+    out += `  Header always set ${PROBE_HEADER} "${token}" env=${PROBE_ENV}\n`;
     out += `  Alias /.well-known/acme-challenge/ "${mode.hostPath(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/"\n`;
     out += '  RewriteEngine On\n';
-    out += `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L]\n`;
+    out += probeRule();
     out += '  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n';
     out += '  RewriteRule ^ - [R=404,L]\n';
     out += `  ErrorDocument 404 ${errorDocumentText('No site is served at this name.')}\n`;

@@ -48,6 +48,9 @@ export function probeOnce(
   });
 }
 
+/** Between two probes of a name that did not answer as itself yet (a probe is one small request). */
+const PROBE_RETRY_MS = 10;
+
 export interface ProbeResult {
   ok: boolean;
   output: string;
@@ -75,7 +78,9 @@ export async function probeHosts(probes: VhostProbe[], deadlineMs = 5000): Promi
             (!t.tls || p.fingerprint === null || last.fingerprint === p.fingerprint);
           if (good) break;
           if (Date.now() > until) break;
-          await new Promise((r) => setTimeout(r, 50));
+          // A graceful restart serves the new files as soon as its new children run: asked
+          // again soon, the host's answer is seen within a few ms of that, not up to 50 ms after.
+          await new Promise((r) => setTimeout(r, PROBE_RETRY_MS));
         }
         const url = `${t.tls ? 'https' : 'http'}://${name}:${t.port}${PROBE_PATH}`;
         if (

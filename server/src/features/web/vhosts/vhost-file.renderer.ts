@@ -37,6 +37,15 @@ export interface VhostProbe {
 
 export const PROBE_PATH = '/.well-known/mailroom-probe';
 export const PROBE_HEADER = 'X-Mailroom-Probe';
+/**
+ * Set by the probe's rewrite rule only: the probe header and the figures log test this variable
+ * (a table look-up) rather than an expression on the URI for every request of every site.
+ */
+export const PROBE_ENV = 'mailroom_probe';
+
+/** The probe answers 410 Gone, marked with PROBE_ENV (the rewrite engine is on in every host). */
+export const probeRule = () =>
+  `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L,E=${PROBE_ENV}:1]\n`;
 /** Seconds a client is told to wait while a site is in maintenance. */
 export const MAINTENANCE_RETRY_AFTER = 3600;
 export const DEFAULT_MAINTENANCE_MESSAGE = 'This site is down for maintenance. Please try again later.';
@@ -81,11 +90,12 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   out += `  ServerName ${v.serverName}\n`;
   if (aliases.length) out += `  ServerAlias ${aliases.join(' ')}\n`;
   out += `  DocumentRoot ${q(mode.hostPath(root))}\n`;
-  out += `  Header always set ${PROBE_HEADER} "${token}" "expr=%{REQUEST_URI} == '${PROBE_PATH}'"\n`;
+  // The probe's rewrite rule marks it (PROBE_ENV): no expression is evaluated for a site's requests.
+  out += `  Header always set ${PROBE_HEADER} "${token}" env=${PROBE_ENV}\n`;
   if (v.enableSecurityHeaders) out += '  SetEnvIf Request_URI ^ mailroom_secure=1\n';
   out += `  Alias /.well-known/acme-challenge/ ${q(`${mode.hostPath(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/`)}\n`;
   out += '  RewriteEngine On\n';
-  out += `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L]\n`;
+  out += probeRule();
   out += '  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n';
   if (app && app.type !== 'Static' && v.status === 'active' && proxyPort === null) {
     out += '  RewriteRule ^ - [R=503,L]\n';
