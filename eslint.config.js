@@ -122,16 +122,6 @@ const SQL_PENDING = [
   'server/src/features/mail/mailbox-import.service.ts',
   'server/src/features/mail/mailbox.service.ts',
   'server/src/features/mail/system-aliases.ts',
-  // mfa (arch-a, not reached)
-  'server/src/features/mfa/email-code.ts',
-  'server/src/features/mfa/factors.service.ts',
-  'server/src/features/mfa/lockout.ts',
-  'server/src/features/mfa/mfa-admin.service.ts',
-  'server/src/features/mfa/mfa-users.service.ts',
-  'server/src/features/mfa/policy.service.ts',
-  'server/src/features/mfa/recovery-methods.service.ts',
-  'server/src/features/mfa/second-step.ts',
-  'server/src/features/mfa/webauthn.service.ts',
   // ssl (arch-b)
   'server/src/features/ssl/acme/acme-accounts.ts',
   'server/src/features/ssl/certificate-bulk-ops.service.ts',
