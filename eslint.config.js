@@ -109,7 +109,6 @@ const SQL_PENDING = [
   'server/src/features/dns/zone.service.ts',
   // mail (arch-a, not reached; mail-settings.service.ts: the mail-settings branch)
   'server/src/features/mail/alias-import.service.ts',
-  'server/src/features/mail/alias.service.ts',
   'server/src/features/mail/bulk-sql.ts',
   'server/src/features/mail/dkim.service.ts',
   'server/src/features/mail/domain.service.ts',
@@ -120,7 +119,6 @@ const SQL_PENDING = [
   'server/src/features/mail/mail-write-locks.ts',
   'server/src/features/mail/mailbox-bulk.service.ts',
   'server/src/features/mail/mailbox-import.service.ts',
-  'server/src/features/mail/mailbox.service.ts',
   'server/src/features/mail/system-aliases.ts',
   // ssl (arch-b)
   'server/src/features/ssl/acme/acme-accounts.ts',
