@@ -110,16 +110,11 @@ const SQL_PENDING = [
   // mail (arch-a, not reached; mail-settings.service.ts: the mail-settings branch)
   'server/src/features/mail/alias-import.service.ts',
   'server/src/features/mail/bulk-sql.ts',
-  'server/src/features/mail/dkim.service.ts',
-  'server/src/features/mail/domain.service.ts',
   'server/src/features/mail/mail-bulk-ops.service.ts',
   'server/src/features/mail/mail-dashboard.service.ts',
-  'server/src/features/mail/mail-dns-facts.ts',
   'server/src/features/mail/mail-settings.service.ts',
-  'server/src/features/mail/mail-write-locks.ts',
   'server/src/features/mail/mailbox-bulk.service.ts',
   'server/src/features/mail/mailbox-import.service.ts',
-  'server/src/features/mail/system-aliases.ts',
   // ssl (arch-b)
   'server/src/features/ssl/acme/acme-accounts.ts',
   'server/src/features/ssl/certificate-bulk-ops.service.ts',

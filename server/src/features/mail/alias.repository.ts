@@ -287,3 +287,31 @@ export async function deleteAliasRows(db: Db, sources: string[]): Promise<void> 
 export async function deleteSystemAlias(db: Db, source: string): Promise<void> {
   await db.deleteFrom('mail_aliases').where('source', '=', source).where('system', '=', 1).execute();
 }
+
+/** Which of these sources are aliases. */
+export async function existingSources(db: Db, sources: string[]): Promise<string[]> {
+  if (!sources.length) return [];
+  return (await db.selectFrom('mail_aliases').select('source').where('source', 'in', sources).execute()).map(
+    (r) => r.source,
+  );
+}
+
+export async function insertAliases(db: Db, rows: Insertable<MailAliasTable>[]): Promise<void> {
+  if (rows.length) await db.insertInto('mail_aliases').values(rows).execute();
+}
+
+/** How many of a domain's aliases are system aliases. */
+export async function systemAliasCount(db: Db, domain: string): Promise<number> {
+  const row = await db
+    .selectFrom('mail_aliases')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('domain', '=', domain)
+    .where('system', '=', 1)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Removes a domain's system aliases. */
+export async function dropSystemAliases(db: Db, domain: string): Promise<void> {
+  await db.deleteFrom('mail_aliases').where('domain', '=', domain).where('system', '=', 1).execute();
+}

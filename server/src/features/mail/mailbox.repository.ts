@@ -288,3 +288,23 @@ export async function updateMailboxRow(
 export async function deleteQuotaUsage(db: Db, email: string): Promise<void> {
   await db.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
 }
+
+/**
+ * Whether every one of `destinations` is a mailbox. Such an alias ends at mailboxes, which cannot
+ * turn into aliases while their address locks are held, so it cannot close a loop and needs no
+ * graph lock.
+ */
+export async function allMailboxes(db: Db, destinations: string[]): Promise<boolean> {
+  const wanted = [...new Set(destinations)];
+  if (!wanted.length) return true;
+  const rows = await db.selectFrom('mailboxes').select('email').where('email', 'in', wanted).execute();
+  return rows.length === wanted.length;
+}
+
+/** Which of these addresses are mailboxes. */
+export async function existingMailboxes(db: Db, emails: string[]): Promise<string[]> {
+  if (!emails.length) return [];
+  return (await db.selectFrom('mailboxes').select('email').where('email', 'in', emails).execute()).map(
+    (r) => r.email,
+  );
+}
