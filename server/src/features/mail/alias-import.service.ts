@@ -14,7 +14,7 @@ import type { Database } from '../../db/schema.ts';
 import { fieldError } from '../../http/errors.ts';
 import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { AliasGraph } from './alias-graph.ts';
-import { existing, insertAliasRows } from './bulk-sql.ts';
+import { existing, insertAliasRows } from './bulk-import.repository.ts';
 import { countIntoDomains, knownDomains, tableSizes } from './domain.service.ts';
 import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
 import { isRequiredAddress } from './system-aliases.ts';

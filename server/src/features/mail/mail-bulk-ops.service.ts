@@ -16,7 +16,7 @@ import { conflict, fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
 import { parseCsv } from './alias-import.service.ts';
 import { refuseLoop } from './alias.service.ts';
-import { type AliasRow, existing, insertAliasRows } from './bulk-sql.ts';
+import { type AliasRow, existing, insertAliasRows } from './bulk-import.repository.ts';
 import { addToCounters, countOutOfDomain, knownDomains } from './domain.service.ts';
 import { folderName, isHostedDomain, maildirOf, splitAddress } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';

@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError } from '../../http/errors.ts';
 import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { parseCsv } from './alias-import.service.ts';
-import { existing } from './bulk-sql.ts';
+import { existing } from './bulk-import.repository.ts';
 import { countIntoDomains, knownDomains } from './domain.service.ts';
 import { isHostedDomain, maildirOf } from './mail-address.ts';
 import { lockDomainRows } from './mail-write-locks.ts';

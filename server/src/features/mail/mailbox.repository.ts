@@ -308,3 +308,55 @@ export async function existingMailboxes(db: Db, emails: string[]): Promise<strin
     (r) => r.email,
   );
 }
+
+/** How many mailboxes have a quota. */
+export async function mailboxesWithQuota(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('mailboxes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('quota', '>', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The `count` mailboxes using the largest share of their quota. */
+export async function topQuotaUsage(db: Db, count: number) {
+  return db
+    .selectFrom('mailboxes as m')
+    .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
+    .select(['m.email', 'm.quota', sql<number>`coalesce(u.bytes, 0)`.as('used')])
+    .orderBy(sql`case when m.quota > 0 then coalesce(u.bytes, 0) * 1.0 / m.quota else 0 end`, 'desc')
+    .orderBy('m.email')
+    .limit(count)
+    .execute();
+}
+
+/** These addresses' mailboxes: domain and mail folder. */
+export async function mailboxPlaces(db: Db, emails: string[]) {
+  return db
+    .selectFrom('mailboxes')
+    .select(['email', 'domain', 'maildir'])
+    .where('email', 'in', emails)
+    .execute();
+}
+
+/** Sets these mailboxes' status; answers how many rows changed. */
+export async function setMailboxesStatus(
+  db: Db,
+  emails: string[],
+  status: string,
+  at: string,
+): Promise<number> {
+  const res = await db
+    .updateTable('mailboxes')
+    .set({ status, updated_at: at })
+    .where('email', 'in', emails)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Deletes these mailboxes and their usage rows. */
+export async function deleteMailboxRows(db: Db, emails: string[]): Promise<void> {
+  await db.deleteFrom('mailboxes').where('email', 'in', emails).execute();
+  await db.deleteFrom('mail_quota_usage').where('username', 'in', emails).execute();
+}
