@@ -315,3 +315,27 @@ export async function systemAliasCount(db: Db, domain: string): Promise<number> 
 export async function dropSystemAliases(db: Db, domain: string): Promise<void> {
   await db.deleteFrom('mail_aliases').where('domain', '=', domain).where('system', '=', 1).execute();
 }
+
+/** Which of these sources are aliases that Mailroom made (system 1) or an administrator did (0). */
+export async function aliasSourcesOfKind(db: Db, sources: string[], system: 0 | 1): Promise<string[]> {
+  if (!sources.length) return [];
+  const rows = await db
+    .selectFrom('mail_aliases')
+    .select('source')
+    .where('source', 'in', sources)
+    .where('system', '=', system)
+    .execute();
+  return rows.map((r) => r.source);
+}
+
+/** Drops Mailroom's own aliases of these sources; answers each dropped alias's domain. */
+export async function deleteSystemAliasesOf(db: Db, sources: string[]): Promise<string[]> {
+  if (!sources.length) return [];
+  const rows = await db
+    .deleteFrom('mail_aliases')
+    .where('source', 'in', sources)
+    .where('system', '=', 1)
+    .returning('domain')
+    .execute();
+  return rows.map((r) => r.domain);
+}

@@ -360,3 +360,12 @@ export async function deleteMailboxRows(db: Db, emails: string[]): Promise<void>
   await db.deleteFrom('mailboxes').where('email', 'in', emails).execute();
   await db.deleteFrom('mail_quota_usage').where('username', 'in', emails).execute();
 }
+
+export async function insertMailboxes(db: Db, rows: Insertable<MailboxTable>[]): Promise<void> {
+  if (rows.length) await db.insertInto('mailboxes').values(rows).execute();
+}
+
+/** Forgets these addresses' usage rows. */
+export async function deleteQuotaUsageOf(db: Db, emails: string[]): Promise<void> {
+  if (emails.length) await db.deleteFrom('mail_quota_usage').where('username', 'in', emails).execute();
+}
