@@ -369,3 +369,12 @@ export async function insertMailboxes(db: Db, rows: Insertable<MailboxTable>[]):
 export async function deleteQuotaUsageOf(db: Db, emails: string[]): Promise<void> {
   if (emails.length) await db.deleteFrom('mail_quota_usage').where('username', 'in', emails).execute();
 }
+
+/** What a mailbox's deletion needs and reports: its folder, domain, quota and status. */
+export async function mailboxForDelete(db: Db, email: string) {
+  return db
+    .selectFrom('mailboxes')
+    .select(['maildir', 'domain', 'quota', 'status'])
+    .where('email', '=', email)
+    .executeTakeFirst();
+}
