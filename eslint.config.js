@@ -107,8 +107,6 @@ const SQL_PENDING = [
   'server/src/features/dns/record.service.ts',
   'server/src/features/dns/zone-bulk-update.ts',
   'server/src/features/dns/zone.service.ts',
-  // mail (arch-a, not reached; mail-settings.service.ts: the mail-settings branch)
-  'server/src/features/mail/mail-settings.service.ts',
   // ssl (arch-b)
   'server/src/features/ssl/acme/acme-accounts.ts',
   'server/src/features/ssl/certificate-bulk-ops.service.ts',
