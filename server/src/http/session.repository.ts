@@ -83,3 +83,8 @@ export async function purgeSessions(db: Db, now: number, idleBefore: number): Pr
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** A session limited to enrolment becomes a full one (its account enrolled a factor). */
+export async function clearSessionScope(db: Db, sessionId: number): Promise<void> {
+  await db.updateTable('sessions').set({ scope: null }).where('id', '=', sessionId).execute();
+}

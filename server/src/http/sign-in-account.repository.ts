@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -101,4 +101,66 @@ export async function isMailboxAccount(db: Kysely<Database>, adminId: number): P
 export async function accountEmails(db: Kysely<Database>): Promise<string[]> {
   const rows = await db.selectFrom('admins').select('email').orderBy('email').limit(500).execute();
   return rows.map((a) => a.email);
+}
+
+/** An account by its address (console account or a mailbox user's signed-in account). */
+export async function accountByEmail(
+  db: Kysely<Database>,
+  email: string,
+): Promise<{ id: number; email: string } | undefined> {
+  return db.selectFrom('admins').select(['id', 'email']).where('email', '=', email).executeTakeFirst();
+}
+
+/** A mailbox by its address (whether or not its user ever signed in). */
+export async function mailboxByEmail(
+  db: Kysely<Database>,
+  email: string,
+): Promise<{ id: number; email: string } | undefined> {
+  return db.selectFrom('mailboxes').select(['id', 'email']).where('email', '=', email).executeTakeFirst();
+}
+
+/** A mailbox user's own address while its mailbox is active; null for a console account. */
+export async function activeMailboxAddress(db: Kysely<Database>, adminId: number): Promise<string | null> {
+  const mb = await db
+    .selectFrom('admins')
+    .innerJoin('mailboxes', 'mailboxes.id', 'admins.mailbox_id')
+    .select('mailboxes.email')
+    .where('admins.id', '=', adminId)
+    .where('mailboxes.status', '=', 'active')
+    .executeTakeFirst();
+  return mb?.email ?? null;
+}
+
+/** An account's address, role and (a mailbox user's) mailbox and its domain. */
+export async function accountWithMailbox(db: Kysely<Database>, adminId: number) {
+  return db
+    .selectFrom('admins')
+    .leftJoin('mailboxes', 'mailboxes.id', 'admins.mailbox_id')
+    .select(['admins.email', 'admins.role', 'admins.mailbox_id', 'mailboxes.domain'])
+    .where('admins.id', '=', adminId)
+    .executeTakeFirst();
+}
+
+/** These accounts' addresses and mailboxes. */
+export async function accountsByIds(db: Kysely<Database>, ids: number[]) {
+  if (!ids.length) return [];
+  return db.selectFrom('admins').select(['id', 'email', 'mailbox_id']).where('id', 'in', ids).execute();
+}
+
+/**
+ * Everyone who signs in or could: every account, and every mailbox whose user never signed in
+ * (its id is −mailboxes.id), in address order.
+ */
+export async function everyoneWhoSignsIn(
+  db: Kysely<Database>,
+): Promise<{ id: number; email: string; mailbox_id: number | null }[]> {
+  const admins = await db.selectFrom('admins').select(['id', 'email', 'mailbox_id']).execute();
+  const mailboxes = await db
+    .selectFrom('mailboxes')
+    .select(['id', 'email'])
+    .where(sql<boolean>`not exists (select 1 from admins a where a.mailbox_id = mailboxes.id)`)
+    .execute();
+  return [...admins, ...mailboxes.map((m) => ({ id: -m.id, email: m.email, mailbox_id: m.id }))].sort(
+    (x, y) => (x.email < y.email ? -1 : x.email > y.email ? 1 : x.id - y.id),
+  );
 }

@@ -57,6 +57,18 @@ export async function anyConsoleAdmin(db: Db): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The first console administrator's address (the oldest account): where required mail addresses go. */
+export async function firstConsoleAdminEmail(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('admins')
+    .select('email')
+    .where('mailbox_id', 'is', null)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.email ?? null;
+}
+
 export async function consoleAdmins(db: Db) {
   return db
     .selectFrom('admins')

@@ -14,7 +14,8 @@ import type { Database } from '../../db/schema.ts';
 import { fieldError } from '../../http/errors.ts';
 import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { AliasGraph } from './alias-graph.ts';
-import { existing, insertAliasRows } from './bulk-sql.ts';
+import { aliasSourcesOfKind, deleteSystemAliasesOf } from './alias.repository.ts';
+import { existing, insertAliasRows } from './bulk-import.repository.ts';
 import { countIntoDomains, knownDomains, tableSizes } from './domain.service.ts';
 import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
 import { isRequiredAddress } from './system-aliases.ts';
@@ -204,18 +205,7 @@ export async function importAliases(
     ]);
     // A system alias (postmaster@, abuse@) is Mailroom's placeholder: an imported row replaces it.
     const required = sources.filter(isRequiredAddress);
-    const systemHeld = new Set(
-      required.length
-        ? (
-            await trx
-              .selectFrom('mail_aliases')
-              .select('source')
-              .where('source', 'in', required)
-              .where('system', '=', 1)
-              .execute()
-          ).map((r) => r.source)
-        : [],
-    );
+    const systemHeld = new Set(await aliasSourcesOfKind(trx, required, 1));
     const taken = new Map<string, string>();
     for (const a of aliases) if (!systemHeld.has(a)) taken.set(a, `source: ${mailMessages.aliasExists(a)}`);
     for (const m of mailboxes) taken.set(m, `source: ${mailMessages.aliasIsMailbox(m)}`);
@@ -256,12 +246,7 @@ export async function importAliases(
       : [];
     if (!dryRun && accepted.length) {
       const replaced = accepted.filter((c) => systemHeld.has(c.source)).map((c) => c.source);
-      if (replaced.length)
-        await trx
-          .deleteFrom('mail_aliases')
-          .where('source', 'in', replaced)
-          .where('system', '=', 1)
-          .execute();
+      if (replaced.length) await deleteSystemAliasesOf(trx, replaced);
       job?.progress({ phase: 'Writing aliases', processed: 0, total: accepted.length });
       await job?.checkpoint();
       await insertAliasRows(trx, accepted);

@@ -1,18 +1,18 @@
 import { type ChangeAudit, auditedTransaction } from '../../apply/audit-scope.ts';
-import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
-import {
-  MAIL_LIST_DEFAULT_LIMIT,
-  isCatchAll,
-  mailMessages,
-  splitDestinations,
-} from '@mailroom/contract/mail';
+import { isCatchAll, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { andDomainIn } from '../../db/domain-scope.ts';
-import { isPostgres } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { AliasGraph } from './alias-graph.ts';
+import {
+  aliasKind,
+  aliasKinds,
+  deleteAliasRows,
+  insertAlias,
+  listAliases,
+  updateAliasRow,
+} from './alias.repository.ts';
 import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
 import {
   allMailboxes,
@@ -22,249 +22,13 @@ import {
   lockDomainRows,
   NeedsGraphLock,
 } from './mail-write-locks.ts';
-import { isHostedDomain, isUniqueViolation, prefixRange, splitAddress } from './mail-address.ts';
-import {
-  cappedCounts,
-  cappedSum,
-  totalFromDomainCounters,
-  totalWithStatus,
-} from './list-totals.repository.ts';
-import { TOTAL_CAP } from '@mailroom/contract/common';
-import { pageWindow } from './page-window.ts';
-import {
-  type CursorPage,
-  type KeyValue,
-  decodeCursor,
-  neighbourCursors,
-  refuseCursorWithOffset,
-} from '../../http/cursor.ts';
-import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
+import { isHostedDomain, isUniqueViolation, splitAddress } from './mail-address.ts';
+import { mailboxIdByEmail } from './mailbox.repository.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 
+export { listAliases };
+
 type Db = Kysely<Database>;
-
-const SORTS = { source: sql`a.source`, destination: sql`a.destination`, status: sql`a.status` } as const;
-
-/** At most this many rows walked in source order for a dense search branch's page (see `listAliases`). */
-const ORDERED_SCAN_ROWS = 50_000;
-
-/** Offsets up to this are read in one query from the list's start (see `listAliases`). */
-const SHALLOW = 1000;
-
-type AliasRow = { source: string; destination: string; status: string; system: number };
-
-/** The rows of a page's keys, in the page's order. */
-async function aliasRows(
-  db: Db,
-  keys: { source: string }[],
-  order: RawBuilder<unknown>,
-): Promise<AliasRow[]> {
-  if (!keys.length) return [];
-  return db
-    .selectFrom('mail_aliases as a')
-    .select(['a.source', 'a.destination', 'a.status', 'a.system'])
-    .where(
-      'a.source',
-      'in',
-      keys.map((k) => k.source),
-    )
-    .orderBy(order)
-    .execute();
-}
-
-/** The key values of a row in the order of `key` (the sort value, then the unique source). */
-const aliasKeys = (key: keyof typeof SORTS, r: AliasRow): KeyValue[] =>
-  key === 'source' ? [r.source] : [r[key], r.source];
-
-interface SearchBranch {
-  where: RawBuilder<unknown>;
-  /** SQLite's index for the branch: a range on one index, never a scan of the list in its order. */
-  hint: RawBuilder<unknown>;
-}
-
-/**
- * `q` as three disjoint conditions: the source starts with it; else its domain does; else its
- * destination does. Disjoint, each is counted and cut on its own index with no union to sort. A
- * source holds one `@` (the schema's address rule), so "its domain starts with q" is `@q` in it.
- */
-function searchBranches(db: Db, q: string): SearchBranch[] {
-  const [lo, hi] = prefixRange(q);
-  const pg = isPostgres(db as never);
-  const bySource = sql`a.source >= ${lo} and a.source < ${hi}`;
-  const domainHas = pg ? sql`strpos(a.source, ${'@' + lo}) > 0` : sql`instr(a.source, ${'@' + lo}) > 0`;
-  const hint = (index: string) => (pg ? sql`` : sql`indexed by ${sql.raw(index)}`);
-  return [
-    { where: bySource, hint: sql`` },
-    {
-      where: sql`a.domain >= ${lo} and a.domain < ${hi} and not (${bySource})`,
-      hint: hint('mail_aliases_domain_idx'),
-    },
-    {
-      where: sql`a.destination >= ${lo} and a.destination < ${hi} and not (${bySource}) and not (${domainHas})`,
-      hint: hint('mail_aliases_destination_idx'),
-    },
-  ];
-}
-
-/**
- * A page of aliases; `q` matches the start of the source, of its domain, or of the destination.
- * Each search branch is an index range; their union is joined back for the page only. With a
- * `cursor` the page is read by key from that position (keyset paging); with an offset, from the
- * nearer end of the list. Either way the answer carries its neighbours' cursors.
- */
-export async function listAliases(
-  db: Db,
-  query: AliasListQuery,
-  /** A domain administrator's domains (null: every alias). */
-  scope: readonly string[] | null = null,
-): Promise<CursorPage<Alias>> {
-  refuseCursorWithOffset(query);
-  if (scope !== null && !scope.length) return { items: [], total: 0 };
-  const sort = query.sort ?? 'source';
-  const key = sort.replace(/^-/, '') as keyof typeof SORTS;
-  const desc = sort.startsWith('-');
-  const dir = desc ? sql`desc` : sql`asc`;
-  const order = key === 'source' ? sql`a.source ${dir}` : sql`${SORTS[key]} ${dir}, a.source ${dir}`;
-  const status = sql`${query.status ? sql`and status = ${query.status}` : sql``} ${andDomainIn(scope, 'domain')}`;
-  const limit = query.limit ?? MAIL_LIST_DEFAULT_LIMIT;
-  const offset = query.offset ?? 0;
-  const q = query.q?.trim();
-  const branches = q ? searchBranches(db, q) : null;
-  // Only the sort's keys: by source a branch reads its index alone (the rows are read for the page).
-  const keyColumns = key === 'source' ? sql`a.source` : sql`a.source, ${SORTS[key]}`;
-  const branchCounts = branches
-    ? await cappedCounts(
-        db,
-        branches.map((b) => sql`select 1 from mail_aliases a ${b.hint} where ${b.where} ${status}`),
-      )
-    : null;
-  // SQLite sorts every match of a branch for its first rows; when a branch holds many of the
-  // list's rows, walking the table (WITHOUT ROWID: in source order) to the page's end reads less.
-  const listSize =
-    branchCounts?.some((n) => n > TOTAL_CAP) && key === 'source' && !isPostgres(db as never)
-      ? await totalFromDomainCounters(db, 'alias_count')
-      : 0;
-  const hintOf = (b: SearchBranch, i: number, k: number) =>
-    listSize && branchCounts![i]! > TOTAL_CAP && k * listSize <= ORDERED_SCAN_ROWS * branchCounts![i]!
-      ? sql`not indexed`
-      : b.hint;
-  /** The disjoint branches of a search, each cut to `k` rows in `by` on its own index. */
-  const branchUnion = (w: SearchBranch[], extra: RawBuilder<unknown>, by: RawBuilder<unknown>, k: number) =>
-    sql.join(
-      w.map(
-        (b, i) => sql`select * from (select ${keyColumns} from mail_aliases a ${hintOf(b, i, k)}
-          where ${b.where} ${status} ${extra} order by ${by} limit ${k}) x`,
-      ),
-      sql` union all `,
-    );
-  let capped = false;
-  const countTotal = async (): Promise<number> => {
-    if (branchCounts) {
-      const n = cappedSum(branchCounts);
-      capped = n.capped;
-      return n.total;
-    }
-    if (scope !== null)
-      return Number(
-        (await sql<{ n: number }>`select count(*) as n from mail_aliases where 1 = 1 ${status}`.execute(db))
-          .rows[0]?.n ?? 0,
-      );
-    if (query.status) return totalWithStatus(db, 'mail_aliases', query.status);
-    return totalFromDomainCounters(db, 'alias_count');
-  };
-  let rows: AliasRow[];
-  let total: number;
-  let has: { next: boolean; prev: boolean };
-  if (query.cursor !== undefined) {
-    const cursor = decodeCursor(query.cursor, sort, key === 'source' ? ['string'] : ['string', 'string']);
-    const before = cursor.dir === 'before';
-    const o: KeysetOrder = { keys: key === 'source' ? [sql`a.source`] : [SORTS[key], sql`a.source`], desc };
-    const after = keysetAfter(o, cursor.keys, before);
-    const by = keysetOrderBy(o, before);
-    const read = branches
-      ? {
-          rows: await aliasRows(
-            db,
-            (
-              await sql<{
-                source: string;
-              }>`select a.source from (${branchUnion(branches, sql`and ${after}`, by, limit + 1)}) a
-                order by ${by} limit ${limit + 1}`.execute(db)
-            ).rows,
-            by,
-          ),
-        }
-      : await sql<AliasRow>`select a.source, a.destination, a.status, a.system from mail_aliases a
-          where ${after} ${status} order by ${by} limit ${limit + 1}`.execute(db);
-    const page = keysetPage(read.rows, limit, before);
-    rows = page.rows;
-    // The cursor's own row lies on the other side, so that side always has a page.
-    has = before ? { next: true, prev: page.more } : { next: page.more, prev: true };
-    total = await countTotal();
-  } else if (branches) {
-    // Each branch gives at most the rows up to the page's end, in the page's order, so a search
-    // matching most of the list costs the page and three index counts, not a sort of every match.
-    const keys = (
-      await sql<{
-        source: string;
-      }>`select a.source from (${branchUnion(branches, sql``, order, offset + limit)}) a
-        order by ${order} limit ${limit} offset ${offset}`.execute(db)
-    ).rows;
-    rows = await aliasRows(db, keys, order);
-    total = await countTotal();
-    // Past a capped count the rows still go on: a full page says there may be more.
-    has = { next: capped ? rows.length === limit : offset + rows.length < total, prev: offset > 0 };
-  } else if (query.status || scope !== null) {
-    // Keys from the index first, so a deep offset walks the index and not the table; then the
-    // page's rows by key (a join here lets SQLite pick a plan that scans the whole table).
-    const keys = (
-      await sql<{ source: string }>`select a.source from mail_aliases a where 1 = 1 ${status}
-        order by ${order} limit ${limit} offset ${offset}`.execute(db)
-    ).rows;
-    rows = await aliasRows(db, keys, order);
-    total = await countTotal();
-    has = { next: offset + rows.length < total, prev: offset > 0 };
-  } else if (offset + limit <= SHALLOW) {
-    // A first page (what the console and scripts ask most): one query in the asked order, which
-    // reads the index from its start; no key-then-row round trip, no `in` list of 100 keys.
-    total = await countTotal();
-    rows = (
-      await sql<AliasRow>`select a.source, a.destination, a.status, a.system from mail_aliases a
-        order by ${order} limit ${limit} offset ${offset}`.execute(db)
-    ).rows;
-    has = { next: offset + rows.length < total, prev: offset > 0 };
-  } else {
-    total = await countTotal();
-    const w = pageWindow(total, offset, limit);
-    const back = desc ? sql`asc` : sql`desc`;
-    const keyOrder = !w.reverse
-      ? order
-      : key === 'source'
-        ? sql`a.source ${back}`
-        : sql`${SORTS[key]} ${back}, a.source ${back}`;
-    const keys = (
-      await sql<{ source: string }>`select a.source from mail_aliases a
-        order by ${keyOrder} limit ${w.limit} offset ${w.offset}`.execute(db)
-    ).rows;
-    rows = await aliasRows(db, keys, order);
-    has = { next: offset + rows.length < total, prev: offset > 0 };
-  }
-  return {
-    items: rows.map((r) => ({
-      source: r.source,
-      destination: r.destination,
-      status: r.status === 'disabled' ? 'disabled' : 'active',
-      system: Number(r.system) === 1,
-    })),
-    total,
-    ...(capped ? { capped } : {}),
-    ...neighbourCursors(
-      sort,
-      rows.map((r) => aliasKeys(key, r)),
-      has,
-    ),
-  };
-}
 
 export async function refuseLoop(db: Db, source: string, destination: string): Promise<void> {
   const dests = splitDestinations(destination);
@@ -328,36 +92,32 @@ export async function createAlias(
     return await withAliasLocks(db, source, destination, async (trx) => {
       // Checked again here: the domain may have been removed since (it would come back silently).
       const newDomain = await enterDomain(trx, domain, input.createDomain, 'source');
-      const exists = await trx
-        .selectFrom('mail_aliases')
-        .select(['source', 'system'])
-        .where('source', '=', source)
-        .executeTakeFirst();
+      const exists = await aliasKind(trx, source);
       if (exists && Number(exists.system) === 1) {
         // The administrator defines a required address: theirs replaces Mailroom's (one alias
         // either way, so the count stays).
         await refuseLoop(trx, source, destination);
-        await trx
-          .updateTable('mail_aliases')
-          .set({ destination, status: 'active', system: 0, updated_at: new Date().toISOString() })
-          .where('source', '=', source)
-          .execute();
+        await updateAliasRow(trx, source, {
+          destination,
+          status: 'active',
+          system: 0,
+          updated_at: new Date().toISOString(),
+        });
         return { newDomain: false };
       }
       if (exists && isCatchAll(source)) throw conflict(mailMessages.catchAllExists(domain));
       if (exists) throw conflict(mailMessages.aliasExists(source));
-      const mailbox = await trx
-        .selectFrom('mailboxes')
-        .select('id')
-        .where('email', '=', source)
-        .executeTakeFirst();
-      if (mailbox) throw conflict(mailMessages.aliasIsMailbox(source));
+      if ((await mailboxIdByEmail(trx, source)) !== null) throw conflict(mailMessages.aliasIsMailbox(source));
       await refuseLoop(trx, source, destination);
       const now = new Date().toISOString();
-      await trx
-        .insertInto('mail_aliases')
-        .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
-        .execute();
+      await insertAlias(trx, {
+        source,
+        domain,
+        destination,
+        status: 'active',
+        created_at: now,
+        updated_at: now,
+      });
       if (newDomain) await ensureSystemAliases(trx, [domain]);
       await addToCounters(trx, domain, { aliases: 1 });
       return { newDomain };
@@ -371,15 +131,11 @@ export async function createAlias(
 /** Removes an alias; answers whether its domain went with it (its DNS facts then change). */
 export async function removeAlias(db: Db, source: string): Promise<{ domainGone: boolean }> {
   return auditedTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom('mail_aliases')
-      .select(['domain', 'system'])
-      .where('source', '=', source)
-      .executeTakeFirst();
+    const row = await aliasKind(trx, source);
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
     if (Number(row.system) === 1) throw conflict(mailMessages.aliasRequired(source));
     await holdDomain(trx, row.domain);
-    await trx.deleteFrom('mail_aliases').where('source', '=', source).execute();
+    await deleteAliasRows(trx, [source]);
     // An administrator's postmaster@/abuse@ gone: the system alias takes its place again (before
     // the counters: see mail-write-locks.ts; it goes with the domain if the domain goes).
     if (isRequiredAddress(source)) await ensureSystemAliases(trx, [row.domain]);
@@ -401,11 +157,7 @@ export async function removeAliases(
   return auditedTransaction(
     db,
     async (trx) => {
-      const rows = await trx
-        .selectFrom('mail_aliases')
-        .select(['source', 'domain', 'system'])
-        .where('source', 'in', sources)
-        .execute();
+      const rows = await aliasKinds(trx, sources);
       if (rows.length !== sources.length) {
         const found = new Set(rows.map((r) => r.source));
         const missing = sources.filter((s) => !found.has(s));
@@ -423,7 +175,7 @@ export async function removeAliases(
       // Domain rows first, exclusively and in one order (see mail-write-locks.ts), then the aliases.
       const domains = [...perDomain.keys()].sort();
       await lockDomainRows(trx, domains);
-      await trx.deleteFrom('mail_aliases').where('source', 'in', sources).execute();
+      await deleteAliasRows(trx, sources);
       const domainsGone: string[] = [];
       for (const d of domains)
         if (await countOutOfDomain(trx, d, { aliases: perDomain.get(d)! })) domainsGone.push(d);
@@ -444,25 +196,17 @@ export async function updateAlias(
   input: { destination?: string | undefined; status?: 'active' | 'disabled' | undefined },
 ): Promise<void> {
   await withAliasLocks(db, source, input.destination, async (trx) => {
-    const row = await trx
-      .selectFrom('mail_aliases')
-      .select(['source', 'system'])
-      .where('source', '=', source)
-      .executeTakeFirst();
+    const row = await aliasKind(trx, source);
     if (!row) throw notFound(mailMessages.aliasNotFound(source));
     if (Number(row.system) === 1 && input.status === 'disabled')
       throw conflict(mailMessages.aliasRequired(source));
     if (input.destination !== undefined) await refuseLoop(trx, source, input.destination);
-    await trx
-      .updateTable('mail_aliases')
-      .set({
-        ...(input.destination !== undefined ? { destination: input.destination } : {}),
-        ...(input.status !== undefined ? { status: input.status } : {}),
-        // A new destination makes a system alias the administrator's own.
-        ...(input.destination !== undefined ? { system: 0 } : {}),
-        updated_at: new Date().toISOString(),
-      })
-      .where('source', '=', source)
-      .execute();
+    await updateAliasRow(trx, source, {
+      ...(input.destination !== undefined ? { destination: input.destination } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      // A new destination makes a system alias the administrator's own.
+      ...(input.destination !== undefined ? { system: 0 } : {}),
+      updated_at: new Date().toISOString(),
+    });
   });
 }

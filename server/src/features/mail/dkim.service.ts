@@ -5,6 +5,14 @@ import type { DkimRecord } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
+import {
+  blankPrivateHalf,
+  currentDkimKeys,
+  domainsWithoutKey,
+  insertKeyIfMissing,
+  keysWithPrivateHalf,
+  replacePublicKey,
+} from './dkim-key.repository.ts';
 import { dkimKeyFileExists, writeDkimKeyFile } from './dkim-key-files.ts';
 import { DKIM_SELECTOR, dkimRecordName, dkimTxt, type DkimKeyRow } from './dkim.renderer.ts';
 
@@ -40,44 +48,26 @@ async function inParallel<T>(items: T[], work: (item: T) => Promise<void>): Prom
  * Answers the domains whose public key changed (DNS republishes their zones).
  */
 export async function ensureDkimKeys(db: Db, host: Host): Promise<string[]> {
-  const missing = await db
-    .selectFrom('mail_domains as d')
-    .leftJoin('dkim_keys as k', (j) =>
-      j.onRef('k.domain', '=', 'd.domain').on('k.selector', '=', DKIM_SELECTOR),
-    )
-    .select('d.domain')
-    .where('k.id', 'is', null)
-    .execute();
+  const missing = await domainsWithoutKey(db, DKIM_SELECTOR);
   const changed: string[] = [];
-  await inParallel(
-    missing.map((r) => r.domain),
-    async (domain) => {
-      const pair = await newKeyPair();
-      // The file first: a row never promises a key the signer does not have.
-      await writeDkimKeyFile(host, domain, DKIM_SELECTOR, pair.privateKey);
-      const res = await db
-        .insertInto('dkim_keys')
-        .values({
-          domain,
-          selector: DKIM_SELECTOR,
-          private_key: '',
-          public_key: pair.publicKey,
-          created_at: new Date().toISOString(),
-        })
-        .onConflict((oc) => oc.columns(['domain', 'selector']).doNothing())
-        .executeTakeFirst();
-      if (Number(res.numInsertedOrUpdatedRows ?? 0) > 0) changed.push(domain);
-    },
-  );
+  await inParallel(missing, async (domain) => {
+    const pair = await newKeyPair();
+    // The file first: a row never promises a key the signer does not have.
+    await writeDkimKeyFile(host, domain, DKIM_SELECTOR, pair.privateKey);
+    const inserted = await insertKeyIfMissing(db, {
+      domain,
+      selector: DKIM_SELECTOR,
+      private_key: '',
+      public_key: pair.publicKey,
+      created_at: new Date().toISOString(),
+    });
+    if (inserted) changed.push(domain);
+  });
 
-  const legacy = await db
-    .selectFrom('dkim_keys')
-    .select(['id', 'domain', 'selector', 'private_key'])
-    .where('private_key', '<>', '')
-    .execute();
+  const legacy = await keysWithPrivateHalf(db);
   for (const k of legacy) {
     await writeDkimKeyFile(host, k.domain, k.selector, k.private_key);
-    await db.updateTable('dkim_keys').set({ private_key: '' }).where('id', '=', k.id).execute();
+    await blankPrivateHalf(db, k.id);
   }
 
   const lost: DkimKeyRow[] = [];
@@ -87,26 +77,14 @@ export async function ensureDkimKeys(db: Db, host: Host): Promise<string[]> {
   await inParallel(lost, async (k) => {
     const pair = await newKeyPair();
     await writeDkimKeyFile(host, k.domain, k.selector, pair.privateKey);
-    await db
-      .updateTable('dkim_keys')
-      .set({ public_key: pair.publicKey, created_at: new Date().toISOString() })
-      .where('domain', '=', k.domain)
-      .where('selector', '=', k.selector)
-      .execute();
+    await replacePublicKey(db, k, pair.publicKey, new Date().toISOString());
     changed.push(k.domain);
   });
   return changed;
 }
 
 /** Public keys of the domains that exist now (the private halves are only in the signer's files). */
-export async function currentDkimKeys(db: Db): Promise<(DkimKeyRow & { created_at: string })[]> {
-  return db
-    .selectFrom('dkim_keys as k')
-    .innerJoin('mail_domains as d', 'd.domain', 'k.domain')
-    .select(['k.domain', 'k.selector', 'k.public_key', 'k.created_at'])
-    .orderBy('k.domain')
-    .execute();
-}
+export { currentDkimKeys };
 
 export async function listDkimRecords(db: Db): Promise<DkimRecord[]> {
   return (await currentDkimKeys(db)).map((k) => ({

@@ -1,9 +1,26 @@
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { MailDomain } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
-import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { hostedZoneNames } from '../dns/dns.public.ts';
+import { keyedDomains } from './dkim-key.repository.ts';
+import {
+  addToDomainCounters,
+  allDomains,
+  counterSums,
+  deleteDomainRow,
+  deleteUnusedDomain,
+  domainCounters,
+  domainExplicit,
+  domainsWithCatchAll,
+  existingDomains,
+  insertDomain,
+  insertDomainIfMissing,
+  markExplicit,
+  takeDomainRowIfFree,
+  upsertCounters,
+} from './mail-domain.repository.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from './mail-address.ts';
 import { holdDomain, lockDomainRows } from './mail-write-locks.ts';
@@ -24,30 +41,13 @@ export async function countIntoDomains(
   const now = new Date().toISOString();
   for (let i = 0; i < domains.length; i += 500) {
     const chunk = domains.slice(i, i + 500);
-    const existing = new Set(
-      (await db.selectFrom('mail_domains').select('domain').where('domain', 'in', chunk).execute()).map(
-        (r) => r.domain,
-      ),
-    );
+    const existing = await existingDomains(db, chunk);
     for (const d of chunk) if (!existing.has(d)) created.push(d);
-    await db
-      .insertInto('mail_domains')
-      .values(
-        chunk.map((domain) => ({
-          domain,
-          explicit: 0,
-          mailbox_count: counts.get(domain)!.mailboxes,
-          alias_count: counts.get(domain)!.aliases,
-          created_at: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.column('domain').doUpdateSet((eb) => ({
-          mailbox_count: eb('mail_domains.mailbox_count', '+', eb.ref('excluded.mailbox_count')),
-          alias_count: eb('mail_domains.alias_count', '+', eb.ref('excluded.alias_count')),
-        })),
-      )
-      .execute();
+    await upsertCounters(
+      db,
+      chunk.map((domain) => ({ domain, ...counts.get(domain)! })),
+      now,
+    );
   }
   // A new domain answers postmaster@ and abuse@ from the start.
   await ensureSystemAliases(db, created);
@@ -56,14 +56,7 @@ export async function countIntoDomains(
 
 /** How many mailboxes and aliases there are, from the domains' counters (no table is counted). */
 export async function tableSizes(db: Db): Promise<{ mailboxes: number; aliases: number }> {
-  const row = await db
-    .selectFrom('mail_domains')
-    .select((eb) => [
-      eb.fn.sum<number>('mailbox_count').as('mailboxes'),
-      eb.fn.sum<number>('alias_count').as('aliases'),
-    ])
-    .executeTakeFirst();
-  return { mailboxes: Number(row?.mailboxes ?? 0), aliases: Number(row?.aliases ?? 0) };
+  return counterSums(db);
 }
 
 export const countIntoDomain = (db: Db, domain: string, delta: { mailboxes?: number; aliases?: number }) =>
@@ -83,13 +76,8 @@ export async function enterDomain(
 ): Promise<boolean> {
   if (await holdDomain(db, domain)) return false;
   if (!create) throw fieldError(field, mailMessages.domainUnknown(domain));
-  const inserted = await db
-    .insertInto('mail_domains')
-    .values({ domain, explicit: 0, mailbox_count: 0, alias_count: 0, created_at: new Date().toISOString() })
-    .onConflict((oc) => oc.column('domain').doNothing())
-    .executeTakeFirst();
   // Another create made it first (its insert committed while ours waited): hold that row.
-  if (!Number(inserted.numInsertedOrUpdatedRows ?? 0)) {
+  if (!(await insertDomainIfMissing(db, domain, new Date().toISOString()))) {
     if (!(await holdDomain(db, domain))) throw conflict(mailMessages.domainUnknown(domain));
     return false;
   }
@@ -105,14 +93,7 @@ export async function addToCounters(
   domain: string,
   delta: { mailboxes?: number; aliases?: number },
 ): Promise<void> {
-  await db
-    .updateTable('mail_domains')
-    .set((eb) => ({
-      mailbox_count: eb('mailbox_count', '+', delta.mailboxes ?? 0),
-      alias_count: eb('alias_count', '+', delta.aliases ?? 0),
-    }))
-    .where('domain', '=', domain)
-    .execute();
+  await addToDomainCounters(db, domain, delta);
 }
 
 /**
@@ -125,27 +106,14 @@ export async function countOutOfDomain(
   delta: { mailboxes?: number; aliases?: number },
 ): Promise<boolean> {
   await addToCounters(db, domain, { mailboxes: -(delta.mailboxes ?? 0), aliases: -(delta.aliases ?? 0) });
-  const row = await db
-    .selectFrom('mail_domains')
-    .select(['mailbox_count', 'alias_count', 'explicit'])
-    .where('domain', '=', domain)
-    .executeTakeFirst();
+  const row = await domainCounters(db, domain);
   if (!row || Number(row.explicit) === 1 || Number(row.mailbox_count) > 0) return false;
   if (Number(row.alias_count) > (await systemAliasCount(db, domain))) return false;
   // Another write holding the row (a create about to count itself in) keeps the domain: taking the
   // row exclusively would wait for it while it waits for the list this removal holds.
-  if (isPostgres(db as never)) {
-    const mine = await db
-      .selectFrom('mail_domains')
-      .select('id')
-      .where('domain', '=', domain)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!mine) return false;
-  }
+  if (!(await takeDomainRowIfFree(db, domain))) return false;
   await dropSystemAliases(db, domain);
-  await db.deleteFrom('mail_domains').where('domain', '=', domain).execute();
+  await deleteDomainRow(db, domain);
   return true;
 }
 
@@ -155,23 +123,14 @@ export async function countOutOfDomain(
  */
 export async function listDomains(db: Db): Promise<MailDomain[]> {
   const [rows, keys, zones, catchAlls] = await Promise.all([
-    db
-      .selectFrom('mail_domains')
-      .select(['domain', 'mailbox_count', 'alias_count', 'explicit'])
-      .orderBy('domain')
-      .execute(),
-    db.selectFrom('dkim_keys').select('domain').distinct().execute(),
-    db.selectFrom('dns_zones').select('domain').execute(),
-    // A catch-all's source is `@domain`: one key lookup per domain, never a scan of the aliases.
-    db
-      .selectFrom('mail_domains as d')
-      .innerJoin('mail_aliases as a', (j) => j.on(sql<boolean>`a.source = '@' || d.domain`))
-      .select('d.domain')
-      .execute(),
+    allDomains(db),
+    keyedDomains(db),
+    hostedZoneNames(db),
+    domainsWithCatchAll(db),
   ]);
-  const keyed = new Set(keys.map((k) => k.domain));
-  const hosted = new Set(zones.map((z) => z.domain));
-  const caught = new Set(catchAlls.map((c) => c.domain));
+  const keyed = new Set(keys);
+  const hosted = new Set(zones);
+  const caught = new Set(catchAlls);
   const zoneOf = (domain: string): string | null => {
     for (let d = domain; d.includes('.'); d = d.slice(d.indexOf('.') + 1)) if (hosted.has(d)) return d;
     return null;
@@ -198,12 +157,8 @@ export async function requireKnownDomain(
   field: string,
 ): Promise<void> {
   if (create) return;
-  const row = await db
-    .selectFrom('mail_domains')
-    .select('domain')
-    .where('domain', '=', domain)
-    .executeTakeFirst();
-  if (!row) throw fieldError(field, mailMessages.domainUnknown(domain));
+  if (!(await existingDomains(db, [domain])).has(domain))
+    throw fieldError(field, mailMessages.domainUnknown(domain));
 }
 
 /** Which of `domains` are mail domains already. */
@@ -212,8 +167,7 @@ export async function knownDomains(db: Db, domains: string[]): Promise<Set<strin
   for (let i = 0; i < domains.length; i += 500) {
     const chunk = domains.slice(i, i + 500);
     if (!chunk.length) continue;
-    const rows = await db.selectFrom('mail_domains').select('domain').where('domain', 'in', chunk).execute();
-    for (const r of rows) known.add(r.domain);
+    for (const d of await existingDomains(db, chunk)) known.add(d);
   }
   return known;
 }
@@ -221,27 +175,20 @@ export async function knownDomains(db: Db, domains: string[]): Promise<Set<strin
 /** Adds a domain explicitly; answers whether it is new. */
 export async function addDomain(db: Db, domain: string): Promise<boolean> {
   return auditedTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom('mail_domains')
-      .select('explicit')
-      .where('domain', '=', domain)
-      .executeTakeFirst();
+    const row = await domainExplicit(trx, domain);
     if (row && Number(row.explicit) === 1) throw conflict(mailMessages.domainExists(domain));
     if (row) {
-      await trx.updateTable('mail_domains').set({ explicit: 1 }).where('domain', '=', domain).execute();
+      await markExplicit(trx, domain);
       return false;
     }
     try {
-      await trx
-        .insertInto('mail_domains')
-        .values({
-          domain,
-          explicit: 1,
-          mailbox_count: 0,
-          alias_count: 0,
-          created_at: new Date().toISOString(),
-        })
-        .execute();
+      await insertDomain(trx, {
+        domain,
+        explicit: 1,
+        mailbox_count: 0,
+        alias_count: 0,
+        created_at: new Date().toISOString(),
+      });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict(mailMessages.domainExists(domain));
       throw err;
@@ -255,11 +202,7 @@ export async function addDomain(db: Db, domain: string): Promise<boolean> {
 export async function removeDomain(db: Db, domain: string): Promise<void> {
   await auditedTransaction(db, async (trx) => {
     await lockDomainRows(trx, [domain]);
-    const row = await trx
-      .selectFrom('mail_domains')
-      .select(['mailbox_count', 'alias_count'])
-      .where('domain', '=', domain)
-      .executeTakeFirst();
+    const row = await domainCounters(trx, domain);
     if (!row) throw notFound(mailMessages.domainNotFound(domain));
     // System aliases (postmaster@, abuse@) never keep a domain alive; they go with it.
     const system = await systemAliasCount(trx, domain);
@@ -268,12 +211,6 @@ export async function removeDomain(db: Db, domain: string): Promise<void> {
     await dropSystemAliases(trx, domain);
     // Deleted only while still unused (on PostgreSQL the row is held exclusively from the start,
     // so no create runs meanwhile; the condition stays as a guard).
-    const res = await trx
-      .deleteFrom('mail_domains')
-      .where('domain', '=', domain)
-      .where('mailbox_count', '<=', 0)
-      .where('alias_count', '<=', system)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw conflict(mailMessages.domainInUse(domain));
+    if (!(await deleteUnusedDomain(trx, domain, system))) throw conflict(mailMessages.domainInUse(domain));
   });
 }

@@ -15,14 +15,32 @@ import { moveFolder } from '../../host/folders.ts';
 import { conflict, fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
 import { parseCsv } from './alias-import.service.ts';
+import {
+  aliasKind,
+  aliasKinds,
+  aliasSourcesOfKind,
+  deleteSystemAlias,
+  insertAlias,
+  updateAliasRow,
+} from './alias.repository.ts';
 import { refuseLoop } from './alias.service.ts';
-import { type AliasRow, existing, insertAliasRows } from './bulk-sql.ts';
+import { type AliasRow, existing, insertAliasRows } from './bulk-import.repository.ts';
 import { addToCounters, countOutOfDomain, knownDomains } from './domain.service.ts';
 import { folderName, isHostedDomain, maildirOf, splitAddress } from './mail-address.ts';
 import type { MailCtx } from './mail-context.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { readMailSettings } from './mail-settings.service.ts';
 import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
+import {
+  deleteMailboxRow,
+  deleteQuotaUsage,
+  deleteQuotaUsageOf,
+  insertMailbox,
+  insertMailboxes,
+  mailboxForDelete,
+  mailboxIdByEmail,
+  mailboxPlaces,
+} from './mailbox.repository.ts';
 import { listMailboxes } from './mailbox.service.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 
@@ -147,14 +165,7 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
 }
 
 async function systemSources(db: Db, sources: string[]): Promise<Set<string>> {
-  if (!sources.length) return new Set();
-  const rows = await db
-    .selectFrom('mail_aliases')
-    .select('source')
-    .where('source', 'in', sources)
-    .where('system', '=', 1)
-    .execute();
-  return new Set(rows.map((r) => r.source));
+  return new Set(await aliasSourcesOfKind(db, sources, 1));
 }
 
 /** Mailboxes to delete: the selected addresses, the list's filter, or every mailbox. */
@@ -310,15 +321,7 @@ export function mailBulkOperations(
         // aliases that hold an address (a required one gives way to the mailbox).
         const emails = entries.map((e) => String(e.payload.email));
         const boxes = await existing(trx, 'mailboxes', 'email', emails, Number.MAX_SAFE_INTEGER);
-        const clashes = new Map(
-          (
-            await trx
-              .selectFrom('mail_aliases')
-              .select(['source', 'system'])
-              .where('source', 'in', emails)
-              .execute()
-          ).map((r) => [r.source, Number(r.system)]),
-        );
+        const clashes = new Map((await aliasKinds(trx, emails)).map((r) => [r.source, Number(r.system)]));
         const rowOf = (e: LedgerEntry) => {
           const email = String(e.payload.email);
           const quota = Number(e.payload.quota ?? 0);
@@ -356,42 +359,25 @@ export function mailBulkOperations(
             return rowOf(e);
           },
           async write(t, rows) {
-            await t.insertInto('mailboxes').values(rows).execute();
-            await t
-              .deleteFrom('mail_quota_usage')
-              .where(
-                'username',
-                'in',
-                rows.map((r) => r.email),
-              )
-              .execute();
+            await insertMailboxes(t, rows);
+            await deleteQuotaUsageOf(
+              t,
+              rows.map((r) => r.email),
+            );
             for (const r of rows) added(r.domain, 0);
           },
           async step(e, t) {
             const email = String(e.payload.email);
             const domain = splitAddress(email).domain;
             if (!known.has(domain)) throw fieldError('email', mailMessages.domainUnknown(domain));
-            const box = await t
-              .selectFrom('mailboxes')
-              .select('id')
-              .where('email', '=', email)
-              .executeTakeFirst();
-            if (box) return { skipped: `exists: ${mailMessages.mailboxExists(email)}` };
-            const clash = await t
-              .selectFrom('mail_aliases')
-              .select(['source', 'system'])
-              .where('source', '=', email)
-              .executeTakeFirst();
+            if ((await mailboxIdByEmail(t, email)) !== null)
+              return { skipped: `exists: ${mailMessages.mailboxExists(email)}` };
+            const clash = await aliasKind(t, email);
             if (clash && Number(clash.system) !== 1) throw conflict(mailMessages.mailboxIsAlias(email));
             const { row, result } = rowOf(e);
-            await t.insertInto('mailboxes').values(row).execute();
-            await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
-            if (clash)
-              await t
-                .deleteFrom('mail_aliases')
-                .where('source', '=', email)
-                .where('system', '=', 1)
-                .execute();
+            await insertMailbox(t, row);
+            await deleteQuotaUsage(t, email);
+            if (clash) await deleteSystemAlias(t, email);
             added(domain, clash ? 1 : 0);
             boxes.add(email);
             return result;
@@ -408,15 +394,10 @@ export function mailBulkOperations(
     async runBatch(entries, tools) {
       const gone: string[] = [];
       await ctx.db.transaction().execute(async (trx) => {
-        const rows = await trx
-          .selectFrom('mailboxes')
-          .select(['email', 'domain'])
-          .where(
-            'email',
-            'in',
-            entries.map((e) => String(e.payload.email)),
-          )
-          .execute();
+        const rows = await mailboxPlaces(
+          trx,
+          entries.map((e) => String(e.payload.email)),
+        );
         await lockDomainRows(
           trx,
           rows.map((r) => r.domain),
@@ -424,14 +405,10 @@ export function mailBulkOperations(
         const at = stamp();
         await tools.items(trx, entries, async (e, t) => {
           const email = String(e.payload.email);
-          const row = await t
-            .selectFrom('mailboxes')
-            .select(['maildir', 'domain', 'quota', 'status'])
-            .where('email', '=', email)
-            .executeTakeFirst();
+          const row = await mailboxForDelete(t, email);
           if (!row) return { skipped: mailMessages.mailboxNotFound(email) };
-          await t.deleteFrom('mailboxes').where('email', '=', email).execute();
-          await t.deleteFrom('mail_quota_usage').where('username', '=', email).execute();
+          await deleteMailboxRow(t, email);
+          await deleteQuotaUsage(t, email);
           if (isRequiredAddress(email)) await ensureSystemAliases(t, [row.domain]);
           if (await countOutOfDomain(t, row.domain, { mailboxes: 1 })) gone.push(row.domain);
           // Last: a failed move rolls this item back (the folder stays where it was).
@@ -472,15 +449,7 @@ export function mailBulkOperations(
             ),
           ),
         ];
-        const taken = new Map(
-          (
-            await trx
-              .selectFrom('mail_aliases')
-              .select(['source', 'system'])
-              .where('source', 'in', sources)
-              .execute()
-          ).map((r) => [r.source, Number(r.system)]),
-        );
+        const taken = new Map((await aliasKinds(trx, sources)).map((r) => [r.source, Number(r.system)]));
         const boxes = await existing(
           trx,
           'mailboxes',
@@ -489,10 +458,14 @@ export function mailBulkOperations(
           Number.MAX_SAFE_INTEGER,
         );
         const insert = async (t: Db, source: string, domain: string, destination: string) => {
-          await t
-            .insertInto('mail_aliases')
-            .values({ source, domain, destination, status: 'active', created_at: now, updated_at: now })
-            .execute();
+          await insertAlias(t, {
+            source,
+            domain,
+            destination,
+            status: 'active',
+            created_at: now,
+            updated_at: now,
+          });
           counts.set(domain, (counts.get(domain) ?? 0) + 1);
         };
         // The common case is settled in memory and written as one multi-row insert; an alias that
@@ -526,11 +499,7 @@ export function mailBulkOperations(
             const destination = String(e.payload.destination);
             const domain = splitAddress(source).domain;
             if (!known.has(domain)) throw fieldError('source', mailMessages.domainUnknown(domain));
-            const row = await t
-              .selectFrom('mail_aliases')
-              .select('system')
-              .where('source', '=', source)
-              .executeTakeFirst();
+            const row = await aliasKind(t, source);
             if (row && Number(row.system) !== 1)
               return { skipped: `exists: ${mailMessages.aliasExists(source)}` };
             if (boxes.has(source)) throw conflict(mailMessages.aliasIsMailbox(source));
@@ -538,11 +507,7 @@ export function mailBulkOperations(
               await refuseLoop(t, source, destination);
             if (row) {
               // An administrator's alias replaces Mailroom's required one (the count stays).
-              await t
-                .updateTable('mail_aliases')
-                .set({ destination, status: 'active', system: 0, updated_at: now })
-                .where('source', '=', source)
-                .execute();
+              await updateAliasRow(t, source, { destination, status: 'active', system: 0, updated_at: now });
             } else await insert(t, source, domain, destination);
             taken.set(source, 0);
             return { after: { source, destination, status: 'active' } };

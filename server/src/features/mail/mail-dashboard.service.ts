@@ -1,11 +1,13 @@
 import type { MailDashboard, MailFilterStatus, MailLogs } from '@mailroom/contract/mail';
 import { mailMessages, TOP_USAGE_COUNT } from '@mailroom/contract/mail';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
 import type { DaemonState } from '../../host/service-control.ts';
 import { tailFile } from '../../host/tail-file.ts';
+import { counterSums } from './mail-domain.repository.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
+import { mailboxesWithQuota, topQuotaUsage } from './mailbox.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -39,26 +41,9 @@ export async function mailDashboard(
   filter?: () => Promise<Pick<MailFilterStatus, 'state'>>,
 ): Promise<MailDashboard> {
   const [totals, active, top, all, filterNow] = await Promise.all([
-    db
-      .selectFrom('mail_domains')
-      .select((eb) => [
-        eb.fn.sum<number>('mailbox_count').as('mailboxes'),
-        eb.fn.sum<number>('alias_count').as('aliases'),
-      ])
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('mailboxes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('quota', '>', 0)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('mailboxes as m')
-      .leftJoin('mail_quota_usage as u', 'u.username', 'm.email')
-      .select(['m.email', 'm.quota', sql<number>`coalesce(u.bytes, 0)`.as('used')])
-      .orderBy(sql`case when m.quota > 0 then coalesce(u.bytes, 0) * 1.0 / m.quota else 0 end`, 'desc')
-      .orderBy('m.email')
-      .limit(TOP_USAGE_COUNT)
-      .execute(),
+    counterSums(db),
+    mailboxesWithQuota(db),
+    topQuotaUsage(db, TOP_USAGE_COUNT),
     states(),
     filter?.(),
   ]);
@@ -67,9 +52,9 @@ export async function mailDashboard(
   if (filterNow && filterNow.state !== 'off')
     services.push({ name: 'rspamd', running: filterNow.state === 'running' });
   return {
-    totalMailboxes: Number(totals.mailboxes ?? 0),
-    activeMailboxes: Number(active.n),
-    totalAliases: Number(totals.aliases ?? 0),
+    totalMailboxes: totals.mailboxes,
+    activeMailboxes: active,
+    totalAliases: totals.aliases,
     serverStatus: services.every((s) => s.running) ? 'online' : 'offline',
     services,
     daemons,

@@ -1,7 +1,8 @@
 import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { currentDkimKeys } from './dkim.service.ts';
+import { currentDkimKeys } from './dkim-key.repository.ts';
+import { domainNames } from './mail-domain.repository.ts';
 import { dkimTxt } from './dkim.renderer.ts';
 import { readMailSettings } from './mail-settings.service.ts';
 
@@ -9,12 +10,12 @@ import { readMailSettings } from './mail-settings.service.ts';
 export async function listMailDnsFacts(db: Kysely<Database>): Promise<MailDnsFacts[]> {
   const [{ settings }, domains, keys] = await Promise.all([
     readMailSettings(db),
-    db.selectFrom('mail_domains').select('domain').orderBy('domain').execute(),
+    domainNames(db),
     currentDkimKeys(db),
   ]);
   const keyOf = new Map(keys.map((k) => [k.domain, k]));
   const mx = settings.mxRecords.map((r) => ({ priority: r.priority, host: r.host }));
-  return domains.map(({ domain }) => {
+  return domains.map((domain) => {
     const key = keyOf.get(domain);
     return {
       domain,

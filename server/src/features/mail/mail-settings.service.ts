@@ -6,10 +6,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
+import {
+  replaceFirstVersion,
+  saveSettingsVersion,
+  settingsRow,
+  storeApplyOutcome,
+} from './mail-settings.repository.ts';
 
 type Db = Kysely<Database>;
-
-const SETTINGS_ID = 1;
 
 /** §9 defaults, with hostname and domain taken from this machine's name. */
 export function machineDefaults(name = os.hostname()): MailSettings {
@@ -51,27 +55,7 @@ function parseStored(text: string): { settings: MailSettings; problem: string | 
 
 /** The saved settings; a fresh install gets the defaults as version 1. */
 export async function readMailSettings(db: Db): Promise<StoredSettings> {
-  let row = await db.selectFrom('mail_settings').selectAll().where('id', '=', SETTINGS_ID).executeTakeFirst();
-  if (!row) {
-    await db
-      .insertInto('mail_settings')
-      .values({
-        id: SETTINGS_ID,
-        settings: JSON.stringify(machineDefaults()),
-        version: 1,
-        applied_at: null,
-        check_ok: null,
-        check_output: null,
-        updated_at: new Date().toISOString(),
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    row = await db
-      .selectFrom('mail_settings')
-      .selectAll()
-      .where('id', '=', SETTINGS_ID)
-      .executeTakeFirstOrThrow();
-  }
+  const row = await settingsRow(db, () => JSON.stringify(machineDefaults()));
   const { settings, problem } = parseStored(row.settings);
   return {
     settings,
@@ -123,36 +107,21 @@ export function mailHostWarnings(s: MailSettings): string[] {
 export async function alignVirusScanDefault(db: Db, clamAvAvailable: boolean): Promise<void> {
   const s = await readMailSettings(db);
   if (s.problem || s.version !== 1 || s.settings.enableVirusScan === clamAvAvailable) return;
-  await db
-    .updateTable('mail_settings')
-    .set({ settings: JSON.stringify({ ...s.settings, enableVirusScan: clamAvAvailable }) })
-    .where('id', '=', SETTINGS_ID)
-    .where('version', '=', 1)
-    .execute();
+  await replaceFirstVersion(db, JSON.stringify({ ...s.settings, enableVirusScan: clamAvAvailable }));
 }
 
 /** Writes new settings when `version` is still current; false when someone saved in between. */
 export async function writeMailSettings(db: Db, settings: MailSettings, version: number): Promise<boolean> {
-  const res = await db
-    .updateTable('mail_settings')
-    .set({ settings: JSON.stringify(settings), version: version + 1, updated_at: new Date().toISOString() })
-    .where('id', '=', SETTINGS_ID)
-    .where('version', '=', version)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return saveSettingsVersion(db, JSON.stringify(settings), version);
 }
 
 /** Records the outcome of rendering and checking the mail server's files. */
 export async function recordApply(db: Db, check: ConfigCheck | null, applied: boolean): Promise<void> {
-  await db
-    .updateTable('mail_settings')
-    .set({
-      ...(applied ? { applied_at: new Date().toISOString() } : {}),
-      check_ok: check === null ? null : check.ok ? 1 : 0,
-      check_output: check?.output.slice(0, 20_000) ?? null,
-    })
-    .where('id', '=', SETTINGS_ID)
-    .execute();
+  await storeApplyOutcome(db, {
+    ...(applied ? { appliedAt: new Date().toISOString() } : {}),
+    checkOk: check === null ? null : check.ok ? 1 : 0,
+    checkOutput: check?.output.slice(0, 20_000) ?? null,
+  });
 }
 
 export const staleMessage = mailMessages.staleSettings;

@@ -10,6 +10,8 @@ import type { MailCtx } from './mail-context.ts';
 import { MAIL_PATHS } from './mail-paths.ts';
 import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 import { lockDomainRows } from './mail-write-locks.ts';
+import { existingDomains } from './mail-domain.repository.ts';
+import { deleteMailboxRows, mailboxPlaces, setMailboxesStatus } from './mailbox.repository.ts';
 
 export interface BulkOutcome {
   changed: number;
@@ -35,11 +37,7 @@ export async function bulkMailboxes(
   const outcome = await auditedTransaction(
     ctx.db,
     async (trx): Promise<BulkOutcome> => {
-      const rows = await trx
-        .selectFrom('mailboxes')
-        .select(['email', 'domain', 'maildir'])
-        .where('email', 'in', emails)
-        .execute();
+      const rows = await mailboxPlaces(trx, emails);
       if (rows.length !== emails.length) {
         const found = new Set(rows.map((r) => r.email));
         const missing = emails.filter((e) => !found.has(e));
@@ -52,37 +50,30 @@ export async function bulkMailboxes(
       }
       const domains = [...new Set(rows.map((r) => r.domain))];
       if (action !== 'delete') {
-        const res = await trx
-          .updateTable('mailboxes')
-          .set({
-            status: action === 'suspend' ? 'suspended' : 'active',
-            updated_at: new Date().toISOString(),
-          })
-          .where('email', 'in', emails)
-          .executeTakeFirst();
+        const changed = await setMailboxesStatus(
+          trx,
+          emails,
+          action === 'suspend' ? 'suspended' : 'active',
+          new Date().toISOString(),
+        );
         // As the single suspension: sessions, pending sign-ins and app passwords end with it.
         if (action === 'suspend') await endMailboxAccess(trx, emails, { appPasswords: true });
-        return { changed: Number(res.numUpdatedRows), domains: [] };
+        return { changed, domains: [] };
       }
       // The domain rows exclusively first (see mail-write-locks.ts): the system aliases below come
       // after the counters, so no single write of these domains may hold a list meanwhile.
       await lockDomainRows(trx, domains);
-      await trx.deleteFrom('mailboxes').where('email', 'in', emails).execute();
-      await trx.deleteFrom('mail_quota_usage').where('username', 'in', emails).execute();
+      await deleteMailboxRows(trx, emails);
       const perDomain = new Map<string, number>();
       for (const r of rows) perDomain.set(r.domain, (perDomain.get(r.domain) ?? 0) + 1);
       for (const [domain, n] of perDomain) await countOutOfDomain(trx, domain, { mailboxes: n });
       // postmaster@/abuse@ was one of them: the domain still answers it (if it is still there).
       const required = [...new Set(rows.filter((r) => isRequiredAddress(r.email)).map((r) => r.domain))];
       if (required.length) {
-        const still = await trx
-          .selectFrom('mail_domains')
-          .select('domain')
-          .where('domain', 'in', required)
-          .execute();
+        const still = await existingDomains(trx, required);
         await ensureSystemAliases(
           trx,
-          still.map((d) => d.domain),
+          required.filter((d) => still.has(d)),
         );
       }
       const movedTo: string[] = [];

@@ -7,7 +7,10 @@ import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError } from '../../http/errors.ts';
 import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
 import { parseCsv } from './alias-import.service.ts';
-import { existing } from './bulk-sql.ts';
+import { aliasSourcesOfKind, deleteSystemAliasesOf } from './alias.repository.ts';
+import { existing } from './bulk-import.repository.ts';
+import { addToDomainCounters } from './mail-domain.repository.ts';
+import { deleteQuotaUsageOf, insertMailboxes } from './mailbox.repository.ts';
 import { countIntoDomains, knownDomains } from './domain.service.ts';
 import { isHostedDomain, maildirOf } from './mail-address.ts';
 import { lockDomainRows } from './mail-write-locks.ts';
@@ -126,13 +129,7 @@ export async function importMailboxes(
   // A system alias (postmaster@, abuse@) is Mailroom's placeholder: a mailbox takes its address.
   const required = emails.filter((e) => /^(postmaster|abuse)@/.test(e));
   if (required.length) {
-    const held = await db
-      .selectFrom('mail_aliases')
-      .select('source')
-      .where('source', 'in', required)
-      .where('system', '=', 1)
-      .execute();
-    for (const h of held) aliases.delete(h.source);
+    for (const h of await aliasSourcesOfKind(db, required, 1)) aliases.delete(h);
   }
   const accepted = candidates.filter((c) => {
     if (boxes.has(c.email))
@@ -179,57 +176,35 @@ export async function importMailboxes(
     const emails = accepted.map((c) => c.email);
     const taken = [...(await existing(trx, 'mailboxes', 'email', emails, Number.MAX_SAFE_INTEGER))];
     for (let i = 0; i < emails.length && !taken.length; i += 500) {
-      const rows = await trx
-        .selectFrom('mail_aliases')
-        .select('source')
-        .where('source', 'in', emails.slice(i, i + 500))
-        .where('system', '=', 0)
-        .execute();
-      taken.push(...rows.map((r) => r.source));
+      taken.push(...(await aliasSourcesOfKind(trx, emails.slice(i, i + 500), 0)));
     }
     if (taken.length) throw conflict(mailMessages.importRaced(taken[0]!));
     const created = await countIntoDomains(trx, counts);
     for (let i = 0; i < accepted.length; i += 500) {
-      await trx
-        .insertInto('mailboxes')
-        .values(
-          accepted.slice(i, i + 500).map((c, j) => ({
-            email: c.email,
-            domain: c.domain,
-            password_hash: hashes[i + j]!,
-            quota: c.quota,
-            status: 'active',
-            maildir: maildirOf(c.email),
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .execute();
+      await insertMailboxes(
+        trx,
+        accepted.slice(i, i + 500).map((c, j) => ({
+          email: c.email,
+          domain: c.domain,
+          password_hash: hashes[i + j]!,
+          quota: c.quota,
+          status: 'active',
+          maildir: maildirOf(c.email),
+          created_at: now,
+          updated_at: now,
+        })),
+      );
       // A stale usage row from an earlier mailbox of the same address must not count.
-      await trx
-        .deleteFrom('mail_quota_usage')
-        .where(
-          'username',
-          'in',
-          accepted.slice(i, i + 500).map((c) => c.email),
-        )
-        .execute();
+      await deleteQuotaUsageOf(
+        trx,
+        accepted.slice(i, i + 500).map((c) => c.email),
+      );
     }
     // A system alias (postmaster@, abuse@) made for a new domain must not shadow an imported box.
     const takeOver = accepted.filter((c) => /^(postmaster|abuse)@/.test(c.email)).map((c) => c.email);
     if (takeOver.length) {
-      const dropped = await trx
-        .deleteFrom('mail_aliases')
-        .where('source', 'in', takeOver)
-        .where('system', '=', 1)
-        .returning('domain')
-        .execute();
-      for (const d of dropped)
-        await trx
-          .updateTable('mail_domains')
-          .set((eb) => ({ alias_count: eb('alias_count', '-', 1) }))
-          .where('domain', '=', d.domain)
-          .execute();
+      for (const domain of await deleteSystemAliasesOf(trx, takeOver))
+        await addToDomainCounters(trx, domain, { aliases: -1 });
     }
     return created;
   });

@@ -1,6 +1,10 @@
 import { SYSTEM_ALIAS_LOCAL_PARTS } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { firstConsoleAdminEmail } from '../auth/auth.public.ts';
+import { dropSystemAliases, existingSources, insertAliases, systemAliasCount } from './alias.repository.ts';
+import { addToDomainCounters, existingDomains } from './mail-domain.repository.ts';
+import { existingMailboxes } from './mailbox.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -13,14 +17,7 @@ type Db = Kysely<Database>;
 
 /** The first administrator's address: where required addresses go by default. */
 export async function firstAdminEmail(db: Db): Promise<string | null> {
-  const row = await db
-    .selectFrom('admins')
-    .select('email')
-    .where('mailbox_id', 'is', null)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.email ?? null;
+  return firstConsoleAdminEmail(db);
 }
 
 export const isRequiredAddress = (source: string) =>
@@ -36,57 +33,34 @@ export async function ensureSystemAliases(db: Db, domains: string[]): Promise<nu
   if (!admin) return 0;
   let added = 0;
   const now = new Date().toISOString();
-  const hosted = new Set(
-    (await db.selectFrom('mail_domains').select('domain').where('domain', 'in', domains).execute()).map(
-      (r) => r.domain,
-    ),
-  );
+  const hosted = await existingDomains(db, domains);
   for (const domain of domains) {
     if (!hosted.has(domain)) continue;
     const wanted = SYSTEM_ALIAS_LOCAL_PARTS.map((l) => `${l}@${domain}`).filter((a) => a !== admin);
     const [aliases, mailboxes] = await Promise.all([
-      db.selectFrom('mail_aliases').select('source').where('source', 'in', wanted).execute(),
-      db.selectFrom('mailboxes').select('email').where('email', 'in', wanted).execute(),
+      existingSources(db, wanted),
+      existingMailboxes(db, wanted),
     ]);
-    const taken = new Set([...aliases.map((r) => r.source), ...mailboxes.map((r) => r.email)]);
+    const taken = new Set([...aliases, ...mailboxes]);
     const missing = wanted.filter((a) => !taken.has(a));
     if (!missing.length) continue;
-    await db
-      .insertInto('mail_aliases')
-      .values(
-        missing.map((source) => ({
-          source,
-          domain,
-          destination: admin,
-          status: 'active',
-          system: 1,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
-    await db
-      .updateTable('mail_domains')
-      .set((eb) => ({ alias_count: eb('alias_count', '+', missing.length) }))
-      .where('domain', '=', domain)
-      .execute();
+    await insertAliases(
+      db,
+      missing.map((source) => ({
+        source,
+        domain,
+        destination: admin,
+        status: 'active',
+        system: 1,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    await addToDomainCounters(db, domain, { aliases: missing.length });
     added += missing.length;
   }
   return added;
 }
 
-/** How many of a domain's aliases are system aliases (they never keep a domain alive). */
-export async function systemAliasCount(db: Db, domain: string): Promise<number> {
-  const row = await db
-    .selectFrom('mail_aliases')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('domain', '=', domain)
-    .where('system', '=', 1)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
-}
-
-/** Removes a domain's system aliases (the domain is going away). */
-export async function dropSystemAliases(db: Db, domain: string): Promise<void> {
-  await db.deleteFrom('mail_aliases').where('domain', '=', domain).where('system', '=', 1).execute();
-}
+/** How many of a domain's system aliases there are (they never keep a domain alive), and their removal. */
+export { dropSystemAliases, systemAliasCount };

@@ -4,9 +4,10 @@ import { REAUTH_MS, requireRecentReauth } from '../../http/reauth.ts';
 import { sessionReauthAt, setSessionReauthAt } from '../../http/session.repository.ts';
 import { accountPasswordHash, setAccountPasswordHash } from '../../http/sign-in-account.repository.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
-import { backupCodeCounts, consumeBackupCode, toDevice, verifyTotp } from './factors.service.ts';
+import { backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
 import { countFailure, refuseIfLocked } from './lockout.ts';
-import { activeDevices, enrolRequired } from './mfa-account.repository.ts';
+import { enrolRequired } from './mfa-account.repository.ts';
+import { activeDevices, toDevice } from './mfa-device.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
 

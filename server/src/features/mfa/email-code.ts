@@ -1,6 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { tooManyRequests, unauthorized } from '../../http/errors.ts';
-import { ensureAccountRow } from './lockout.ts';
+import { activeMailboxAddress } from '../../http/sign-in-account.repository.ts';
+import { updateChallenge } from './challenge.repository.ts';
+import { claimEmailCodeSlot, ensureAccountRow, releaseEmailCodeSlot } from './mfa-account.repository.ts';
+import { verifiedRecoveryAddress } from './recovery-method.repository.ts';
 import type { MfaContext } from './mfa-context.ts';
 import { sendMail } from './smtp-send.ts';
 
@@ -14,23 +17,7 @@ const RESEND_MS = 30_000;
  * the mailbox itself. Null: the account has no address to receive one.
  */
 export async function emailCodeAddress(ctx: MfaContext, adminId: number): Promise<string | null> {
-  const rec = await ctx.db
-    .selectFrom('mfa_recovery_methods')
-    .select('method_value')
-    .where('admin_id', '=', adminId)
-    .where('method_type', '=', 'Email')
-    .where('verified', '=', 1)
-    .orderBy('id')
-    .executeTakeFirst();
-  if (rec) return rec.method_value;
-  const mb = await ctx.db
-    .selectFrom('admins')
-    .innerJoin('mailboxes', 'mailboxes.id', 'admins.mailbox_id')
-    .select('mailboxes.email')
-    .where('admins.id', '=', adminId)
-    .where('mailboxes.status', '=', 'active')
-    .executeTakeFirst();
-  return mb?.email ?? null;
+  return (await verifiedRecoveryAddress(ctx.db, adminId)) ?? (await activeMailboxAddress(ctx.db, adminId));
 }
 
 const mask = (address: string) => {
@@ -56,27 +43,15 @@ export async function sendEmailCode(
   // Per account, not per sign-in: whoever knows the password could otherwise open sign-in after
   // sign-in and have a code mailed for each. One statement claims the slot (compare-and-set), so
   // parallel requests cannot both send.
-  await ensureAccountRow(ctx, ch.admin_id);
-  const claimed = await ctx.db
-    .updateTable('mfa_accounts')
-    .set({ email_code_sent_at: now })
-    .where('admin_id', '=', ch.admin_id)
-    .where((eb) =>
-      eb.or([eb('email_code_sent_at', 'is', null), eb('email_code_sent_at', '<=', now - RESEND_MS)]),
-    )
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) === 0)
+  await ensureAccountRow(ctx.db, ch.admin_id);
+  if (!(await claimEmailCodeSlot(ctx.db, ch.admin_id, now, RESEND_MS)))
     throw tooManyRequests(RESEND_MS / 1000, 'A code was just sent. Wait a little before asking for another.');
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await ctx.db
-    .updateTable('mfa_challenges')
-    .set({
-      email_code_hash: emailCodeHash(ctx, ch.id, code),
-      email_code_expires_at: now + EMAIL_CODE_TTL_MS,
-      expires_at: now + EMAIL_CODE_TTL_MS,
-    })
-    .where('id', '=', ch.id)
-    .execute();
+  await updateChallenge(ctx.db, ch.id, {
+    email_code_hash: emailCodeHash(ctx, ch.id, code),
+    email_code_expires_at: now + EMAIL_CODE_TTL_MS,
+    expires_at: now + EMAIL_CODE_TTL_MS,
+  });
   try {
     await sendMail({
       port: ctx.smtpPort,
@@ -87,12 +62,7 @@ export async function sendEmailCode(
     });
   } catch (err) {
     // Nothing was mailed: the slot is given back, so the owner may ask again at once.
-    await ctx.db
-      .updateTable('mfa_accounts')
-      .set({ email_code_sent_at: null })
-      .where('admin_id', '=', ch.admin_id)
-      .where('email_code_sent_at', '=', now)
-      .execute();
+    await releaseEmailCodeSlot(ctx.db, ch.admin_id, now);
     throw err;
   }
   return mask(to);

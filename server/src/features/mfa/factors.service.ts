@@ -4,66 +4,58 @@ import type { Kysely, Selectable } from 'kysely';
 import QRCode from 'qrcode';
 import type { MfaDeviceTable } from '../../db/mfa.tables.ts';
 import type { Database } from '../../db/schema.ts';
+import { clearSessionScope } from '../../http/session.repository.ts';
 import { fieldError, notFound } from '../../http/errors.ts';
 import { endAccountAccess, revokeAccountAppPasswords } from '../../http/account-access.repository.ts';
 import { recordActivity } from './activity.repository.ts';
-import { ensureAccountRow } from './lockout.ts';
+import {
+  backupCodeStates,
+  deleteBackupCodes,
+  replaceBackupCodes,
+  useBackupCode,
+} from './backup-code.repository.ts';
+import { deleteChallengesOf } from './challenge.repository.ts';
+import { setEnrolRequired } from './mfa-account.repository.ts';
+import {
+  activateDevice,
+  activeDevicesOfType,
+  activeFactorCount,
+  deleteDeviceOf,
+  deleteDevicesOf,
+  deletePendingDevices,
+  deviceById,
+  ensurePrimary,
+  insertDevice,
+  makePrimary,
+  storeStep,
+  toDevice,
+  totpDeviceOf,
+} from './mfa-device.repository.ts';
+import { deleteTrustedBrowsers } from './trusted-device.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { matchStep, newTotpSecret, totpFor } from './totp.ts';
 
 export const BACKUP_CODE_LIFETIME_MS = 365 * 86_400_000;
-
-export function toDevice(r: Selectable<MfaDeviceTable>, email: string, trusted = false): MfaDevice {
-  return {
-    id: r.id,
-    deviceName: r.device_name,
-    deviceType: r.device_type as MfaDevice['deviceType'],
-    status: r.status as MfaDevice['status'],
-    createdAt: r.created_at,
-    lastUsed: r.last_used,
-    isPrimary: r.is_primary === 1,
-    trustedDevice: trusted,
-    userEmail: email,
-  };
-}
-
-export async function activeFactorCount(db: Kysely<Database>, adminId: number): Promise<number> {
-  const r = await db
-    .selectFrom('mfa_devices')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('admin_id', '=', adminId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
-}
 
 /** Enrolment step 1: a new secret on a pending device; the QR code carries the otpauth URL. */
 export async function startTotp(ctx: MfaContext, admin: { id: number; email: string }, deviceName: string) {
   const secret = newTotpSecret();
   const url = totpFor(secret, admin.email).toString();
   const now = ctx.now();
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const deviceId = await ctx.db.transaction().execute(async (trx) => {
     // An unfinished enrolment is replaced by the new one.
-    await trx
-      .deleteFrom('mfa_devices')
-      .where('admin_id', '=', admin.id)
-      .where('status', '=', 'pending')
-      .execute();
-    return trx
-      .insertInto('mfa_devices')
-      .values({
-        admin_id: admin.id,
-        device_name: deviceName,
-        device_type: 'TOTP',
-        status: 'pending',
-        secret_enc: ctx.box.seal(secret),
-        created_at: iso(now),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    await deletePendingDevices(trx, admin.id);
+    return insertDevice(trx, {
+      admin_id: admin.id,
+      device_name: deviceName,
+      device_type: 'TOTP',
+      status: 'pending',
+      secret_enc: ctx.box.seal(secret),
+      created_at: iso(now),
+    });
   });
   const qrSvg = await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  return { deviceId: row.id, secret, otpauthUrl: url, qrSvg };
+  return { deviceId, secret, otpauthUrl: url, qrSvg };
 }
 
 /**
@@ -78,13 +70,7 @@ async function acceptStep(
   if (!device.secret_enc) return false;
   const step = matchStep(ctx.box.open(device.secret_enc), code, ctx.now());
   if (step === null) return false;
-  const res = await ctx.db
-    .updateTable('mfa_devices')
-    .set({ last_step: step, last_used: iso(ctx.now()) })
-    .where('id', '=', device.id)
-    .where((eb) => eb.or([eb('last_step', 'is', null), eb('last_step', '<', step)]))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return storeStep(ctx.db, device.id, step, iso(ctx.now()));
 }
 
 /** Enrolment step 2: the first code proves the app holds the secret; the device becomes active. */
@@ -95,13 +81,7 @@ export async function confirmTotp(
   code: string,
   ip: string | null,
 ): Promise<MfaDevice> {
-  const device = await ctx.db
-    .selectFrom('mfa_devices')
-    .selectAll()
-    .where('id', '=', deviceId)
-    .where('admin_id', '=', admin.id)
-    .where('device_type', '=', 'TOTP')
-    .executeTakeFirst();
+  const device = await totpDeviceOf(ctx.db, admin.id, deviceId);
   if (!device || device.status !== 'pending') throw notFound('No enrolment in progress for this device');
   if (!(await acceptStep(ctx, device, code))) {
     await recordActivity(ctx.db, {
@@ -126,19 +106,11 @@ export async function finishEnrolment(
 ): Promise<MfaDevice> {
   const row = await ctx.db.transaction().execute(async (trx) => {
     const others = await activeFactorCount(trx, admin.id);
-    await trx
-      .updateTable('mfa_devices')
-      .set({ status: 'active', is_primary: others === 0 ? 1 : 0 })
-      .where('id', '=', deviceId)
-      .execute();
-    await trx
-      .insertInto('mfa_accounts')
-      .values({ admin_id: admin.id, enrol_required: 0 })
-      .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: 0 }))
-      .execute();
+    await activateDevice(trx, deviceId, others === 0);
+    await setEnrolRequired(trx, admin.id, false);
     // The session that enrolled is now a full one.
-    await trx.updateTable('sessions').set({ scope: null }).where('id', '=', admin.sessionId).execute();
-    return trx.selectFrom('mfa_devices').selectAll().where('id', '=', deviceId).executeTakeFirstOrThrow();
+    await clearSessionScope(trx, admin.sessionId);
+    return deviceById(trx, deviceId);
   });
   const at = ctx.now();
   await recordActivity(ctx.db, {
@@ -162,13 +134,7 @@ export async function finishEnrolment(
 
 /** A sign-in or re-authentication code: any active TOTP device, or an unused backup code. */
 export async function verifyTotp(ctx: MfaContext, adminId: number, code: string): Promise<boolean> {
-  const devices = await ctx.db
-    .selectFrom('mfa_devices')
-    .selectAll()
-    .where('admin_id', '=', adminId)
-    .where('device_type', '=', 'TOTP')
-    .where('status', '=', 'active')
-    .execute();
+  const devices = await activeDevicesOfType(ctx.db, adminId, 'TOTP');
   for (const d of devices) if (await acceptStep(ctx, d, code)) return true;
   return false;
 }
@@ -187,44 +153,29 @@ export async function generateBackupCodes(
     const hex = randomBytes(5).toString('hex'); // 40 bits each
     return `${hex.slice(0, 5)}-${hex.slice(5)}`;
   });
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('mfa_backup_codes').where('admin_id', '=', adminId).execute();
-    await trx
-      .insertInto('mfa_backup_codes')
-      .values(
-        codes.map((c) => ({
-          admin_id: adminId,
-          code_hash: ctx.box.mac(normaliseCode(c)),
-          hint: c.slice(-4),
-          created_at: iso(now),
-          expires_at: expiresAt,
-        })),
-      )
-      .execute();
-  });
+  await ctx.db.transaction().execute((trx) =>
+    replaceBackupCodes(
+      trx,
+      adminId,
+      codes.map((c) => ({
+        admin_id: adminId,
+        code_hash: ctx.box.mac(normaliseCode(c)),
+        hint: c.slice(-4),
+        created_at: iso(now),
+        expires_at: expiresAt,
+      })),
+    ),
+  );
   return { codes, expiresAt };
 }
 
 /** Uses a backup code: one statement marks it used only if it was unused and unexpired. */
 export async function consumeBackupCode(ctx: MfaContext, adminId: number, code: string): Promise<boolean> {
-  const now = iso(ctx.now());
-  const res = await ctx.db
-    .updateTable('mfa_backup_codes')
-    .set({ used: 1, used_at: now })
-    .where('admin_id', '=', adminId)
-    .where('code_hash', '=', ctx.box.mac(normaliseCode(code)))
-    .where('used', '=', 0)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  return useBackupCode(ctx.db, adminId, ctx.box.mac(normaliseCode(code)), iso(ctx.now()));
 }
 
 export async function backupCodeCounts(db: Kysely<Database>, adminId: number, now: number) {
-  const rows = await db
-    .selectFrom('mfa_backup_codes')
-    .select(['used', 'expires_at'])
-    .where('admin_id', '=', adminId)
-    .execute();
+  const rows = await backupCodeStates(db, [adminId]);
   const t = iso(now);
   return {
     available: rows.filter((r) => r.used === 0 && r.expires_at > t).length,
@@ -246,34 +197,12 @@ export async function removeDevice(
   opts: { byAdministrator: boolean } = { byAdministrator: false },
 ): Promise<void> {
   const last = await ctx.db.transaction().execute(async (trx) => {
-    const res = await trx
-      .deleteFrom('mfa_devices')
-      .where('id', '=', deviceId)
-      .where('admin_id', '=', admin.id)
-      .executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound(`No device ${deviceId}`);
+    if (!(await deleteDeviceOf(trx, admin.id, deviceId))) throw notFound(`No device ${deviceId}`);
     const left = await activeFactorCount(trx, admin.id);
     if (left === 0) {
-      await trx.deleteFrom('mfa_backup_codes').where('admin_id', '=', admin.id).execute();
+      await deleteBackupCodes(trx, admin.id);
       if (opts.byAdministrator) await revokeAccountAppPasswords(trx, admin.id);
-    } else {
-      const primary = await trx
-        .selectFrom('mfa_devices')
-        .select('id')
-        .where('admin_id', '=', admin.id)
-        .where('is_primary', '=', 1)
-        .executeTakeFirst();
-      if (!primary) {
-        const first = await trx
-          .selectFrom('mfa_devices')
-          .select('id')
-          .where('admin_id', '=', admin.id)
-          .where('status', '=', 'active')
-          .orderBy('id')
-          .executeTakeFirstOrThrow();
-        await trx.updateTable('mfa_devices').set({ is_primary: 1 }).where('id', '=', first.id).execute();
-      }
-    }
+    } else await ensurePrimary(trx, admin.id);
     await endAccountAccess(trx, [admin.id]);
     return left === 0;
   });
@@ -306,32 +235,19 @@ export async function resetFactors(
   adminId: number,
   opts: { enrolRequired: boolean },
 ): Promise<void> {
-  await trx.deleteFrom('mfa_devices').where('admin_id', '=', adminId).execute();
-  await trx.deleteFrom('mfa_backup_codes').where('admin_id', '=', adminId).execute();
-  await trx.deleteFrom('mfa_trusted_devices').where('admin_id', '=', adminId).execute();
-  await trx.deleteFrom('mfa_challenges').where('admin_id', '=', adminId).execute();
-  await trx
-    .insertInto('mfa_accounts')
-    .values({ admin_id: adminId, enrol_required: opts.enrolRequired ? 1 : 0 })
-    .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: opts.enrolRequired ? 1 : 0 }))
-    .execute();
+  await deleteDevicesOf(trx, adminId);
+  await deleteBackupCodes(trx, adminId);
+  await deleteTrustedBrowsers(trx, adminId);
+  await deleteChallengesOf(trx, adminId);
+  await setEnrolRequired(trx, adminId, opts.enrolRequired);
   await endAccountAccess(trx, [adminId]);
   await revokeAccountAppPasswords(trx, adminId);
 }
 
 export async function setPrimary(ctx: MfaContext, adminId: number, deviceId: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const d = await trx
-      .selectFrom('mfa_devices')
-      .select('id')
-      .where('id', '=', deviceId)
-      .where('admin_id', '=', adminId)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    if (!d) throw notFound(`No device ${deviceId}`);
-    await trx.updateTable('mfa_devices').set({ is_primary: 0 }).where('admin_id', '=', adminId).execute();
-    await trx.updateTable('mfa_devices').set({ is_primary: 1 }).where('id', '=', deviceId).execute();
+    if (!(await makePrimary(trx, adminId, deviceId))) throw notFound(`No device ${deviceId}`);
   });
 }
 
-export { ensureAccountRow };
+export { activeFactorCount, toDevice };

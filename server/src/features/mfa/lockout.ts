@@ -1,20 +1,19 @@
 import { MFA_LOCKOUT_MINUTES, MFA_MAX_FAILED_ATTEMPTS } from '@mailroom/contract/mfa';
-import { sql } from 'kysely';
 import { tooManyRequests } from '../../http/errors.ts';
+import { deleteChallengesOf } from './challenge.repository.ts';
+import {
+  bumpFailures,
+  clearFailures as clearFailureCount,
+  ensureAccountRow,
+  resetFailuresAtLimit,
+} from './mfa-account.repository.ts';
+import { activeLockout as lockoutInForce, insertLockout } from './lockout.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 
 /** The account's lockout still in force, if any. */
 export async function activeLockout(ctx: MfaContext, adminId: number) {
-  return ctx.db
-    .selectFrom('mfa_lockouts')
-    .selectAll()
-    .where('admin_id', '=', adminId)
-    .where('unlocked_at', 'is', null)
-    .where('expires_at', '>', iso(ctx.now()))
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  return lockoutInForce(ctx.db, adminId, iso(ctx.now()));
 }
-
 export async function refuseIfLocked(ctx: MfaContext, adminId: number): Promise<void> {
   const lock = await activeLockout(ctx, adminId);
   if (!lock) return;
@@ -23,14 +22,6 @@ export async function refuseIfLocked(ctx: MfaContext, adminId: number): Promise<
     wait,
     `Account locked after too many failed verification attempts. Try again in ${Math.ceil(wait / 60)} minutes or ask an administrator.`,
   );
-}
-
-async function ensureAccountRow(ctx: MfaContext, adminId: number): Promise<void> {
-  await ctx.db
-    .insertInto('mfa_accounts')
-    .values({ admin_id: adminId })
-    .onConflict((oc) => oc.column('admin_id').doNothing())
-    .execute();
 }
 
 /** Failures older than this (counted from the last one) are forgotten: the counter decays. */
@@ -43,50 +34,27 @@ export const FAILURE_DECAY_MS = MFA_LOCKOUT_MINUTES * 60_000;
  * last month does not bring today's owner closer to a lockout).
  */
 export async function countFailure(ctx: MfaContext, adminId: number, ip: string | null): Promise<boolean> {
-  await ensureAccountRow(ctx, adminId);
+  await ensureAccountRow(ctx.db, adminId);
   const now = ctx.now();
-  const row = await ctx.db
-    .updateTable('mfa_accounts')
-    .set({
-      failed_attempts: sql<number>`case when failed_at is not null and failed_at > ${now - FAILURE_DECAY_MS}
-        then failed_attempts + 1 else 1 end`,
-      failed_at: now,
-    })
-    .where('admin_id', '=', adminId)
-    .returning('failed_attempts')
-    .executeTakeFirstOrThrow();
-  if (row.failed_attempts < MFA_MAX_FAILED_ATTEMPTS) return false;
+  const failed = await bumpFailures(ctx.db, adminId, now, FAILURE_DECAY_MS);
+  if (failed < MFA_MAX_FAILED_ATTEMPTS) return false;
   await ctx.db.transaction().execute(async (trx) => {
-    const reset = await trx
-      .updateTable('mfa_accounts')
-      .set({ failed_attempts: 0 })
-      .where('admin_id', '=', adminId)
-      .where('failed_attempts', '>=', MFA_MAX_FAILED_ATTEMPTS)
-      .executeTakeFirst();
-    if (Number(reset.numUpdatedRows) === 0) return; // a parallel failure already locked it
-    await trx
-      .insertInto('mfa_lockouts')
-      .values({
-        admin_id: adminId,
-        lockout_type: 'Failed MFA Attempts',
-        reason: `${MFA_MAX_FAILED_ATTEMPTS} failed second-factor attempts`,
-        locked_at: iso(now),
-        expires_at: iso(now + MFA_LOCKOUT_MINUTES * 60_000),
-        attempts: Math.max(MFA_MAX_FAILED_ATTEMPTS, row.failed_attempts),
-        ip,
-      })
-      .execute();
-    await trx.deleteFrom('mfa_challenges').where('admin_id', '=', adminId).execute();
+    // false: a parallel failure already locked it
+    if (!(await resetFailuresAtLimit(trx, adminId, MFA_MAX_FAILED_ATTEMPTS))) return;
+    await insertLockout(trx, {
+      admin_id: adminId,
+      lockout_type: 'Failed MFA Attempts',
+      reason: `${MFA_MAX_FAILED_ATTEMPTS} failed second-factor attempts`,
+      locked_at: iso(now),
+      expires_at: iso(now + MFA_LOCKOUT_MINUTES * 60_000),
+      attempts: Math.max(MFA_MAX_FAILED_ATTEMPTS, failed),
+      ip,
+    });
+    await deleteChallengesOf(trx, adminId);
   });
   return true;
 }
 
 export async function clearFailures(ctx: MfaContext, adminId: number): Promise<void> {
-  await ctx.db
-    .updateTable('mfa_accounts')
-    .set({ failed_attempts: 0 })
-    .where('admin_id', '=', adminId)
-    .execute();
+  await clearFailureCount(ctx.db, adminId);
 }
-
-export { ensureAccountRow };

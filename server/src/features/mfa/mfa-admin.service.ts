@@ -8,9 +8,22 @@ import type {
 } from '@mailroom/contract/mfa';
 import { restrictToEnrolment } from '../../http/account-access.repository.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { recordActivity } from './activity.repository.ts';
+import {
+  accountByEmail,
+  ensureMailboxAccount,
+  mailboxByEmail,
+} from '../../http/sign-in-account.repository.ts';
+import { lastActivityAt, latestActivity, loginCounts, recordActivity } from './activity.repository.ts';
+import { backupCodeTotals, latestBackupCodes } from './backup-code.repository.ts';
 import { removeDevice, resetFactors } from './factors.service.ts';
-import { ensureMailboxAccount } from '../../http/sign-in-account.repository.ts';
+import { allLockouts, lockoutById, unlockAccount, unlockById } from './lockout.repository.ts';
+import { clearFailures, setEnrolRequired } from './mfa-account.repository.ts';
+import { deviceOwner } from './mfa-device.repository.ts';
+import {
+  allRecoveryRequests,
+  recoveryRequestById,
+  resolveRecoveryRequest,
+} from './recovery-request.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { describePeople, listAllDevices, listPeople, nameOf } from './mfa-users.service.ts';
 
@@ -23,12 +36,7 @@ export async function listUsers(ctx: MfaContext): Promise<MfaUser[]> {
 }
 
 export async function listActivity(ctx: MfaContext, limit = 50): Promise<MfaActivity[]> {
-  const rows = await ctx.db
-    .selectFrom('mfa_activity')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await latestActivity(ctx.db, limit);
   return rows.map((r) => ({
     id: r.id,
     action: r.action as MfaActivity['action'],
@@ -40,24 +48,9 @@ export async function listActivity(ctx: MfaContext, limit = 50): Promise<MfaActi
 }
 
 export async function stats(ctx: MfaContext, users: MfaUser[], devices: MfaDevice[]): Promise<MfaStats> {
-  const codes = await ctx.db
-    .selectFrom('mfa_backup_codes')
-    .select([(eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('used').as('used')])
-    .executeTakeFirst();
-  const logins = await ctx.db
-    .selectFrom('mfa_activity')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('action', '=', 'mfa_login')
-    .groupBy('status')
-    .execute();
-  const ok = Number(logins.find((l) => l.status === 'success')?.n ?? 0);
-  const bad = Number(logins.find((l) => l.status === 'failed')?.n ?? 0);
-  const last = await ctx.db
-    .selectFrom('mfa_activity')
-    .select('at')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const codes = await backupCodeTotals(ctx.db);
+  const { ok, failed: bad } = await loginCounts(ctx.db);
+  const last = await lastActivityAt(ctx.db);
   const enabled = users.filter((u) => u.mfaEnabled).length;
   const rate = (n: number) => (ok + bad === 0 ? null : Math.round((n / (ok + bad)) * 1000) / 10);
   return {
@@ -66,9 +59,9 @@ export async function stats(ctx: MfaContext, users: MfaUser[], devices: MfaDevic
     mfaDisabledUsers: users.length - enabled,
     totalMfaDevices: devices.length,
     activeMfaDevices: devices.filter((d) => d.status === 'active').length,
-    backupCodesGenerated: Number(codes?.n ?? 0),
-    backupCodesUsed: Number(codes?.used ?? 0),
-    lastMfaActivity: last?.at ?? null,
+    backupCodesGenerated: codes.generated,
+    backupCodesUsed: codes.used,
+    lastMfaActivity: last,
     mfaSuccessRate: rate(ok),
     mfaFailureRate: rate(bad),
   };
@@ -76,18 +69,10 @@ export async function stats(ctx: MfaContext, users: MfaUser[], devices: MfaDevic
 
 async function adminByEmail(ctx: MfaContext, email: string) {
   const e = email.trim().toLowerCase();
-  const a = await ctx.db
-    .selectFrom('admins')
-    .select(['id', 'email'])
-    .where('email', '=', e)
-    .executeTakeFirst();
+  const a = await accountByEmail(ctx.db, e);
   if (a) return a;
   // A mailbox user who never signed in: its account row is made now (to require enrolment, say).
-  const m = await ctx.db
-    .selectFrom('mailboxes')
-    .select(['id', 'email'])
-    .where('email', '=', e)
-    .executeTakeFirst();
+  const m = await mailboxByEmail(ctx.db, e);
   if (!m) throw notFound(`No account ${email}`);
   return { id: await ensureMailboxAccount(ctx.db, m), email: m.email };
 }
@@ -99,11 +84,7 @@ async function adminByEmail(ctx: MfaContext, email: string) {
 export async function enableFor(ctx: MfaContext, email: string): Promise<void> {
   const a = await adminByEmail(ctx, email);
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('mfa_accounts')
-      .values({ admin_id: a.id, enrol_required: 1 })
-      .onConflict((oc) => oc.column('admin_id').doUpdateSet({ enrol_required: 1 }))
-      .execute();
+    await setEnrolRequired(trx, a.id, true);
     await restrictToEnrolment(trx, [a.id]);
   });
 }
@@ -123,12 +104,7 @@ export async function disableFor(ctx: MfaContext, email: string, ip: string | nu
 }
 
 export async function revokeDeviceById(ctx: MfaContext, id: number, ip: string | null): Promise<string> {
-  const d = await ctx.db
-    .selectFrom('mfa_devices')
-    .innerJoin('admins', 'admins.id', 'mfa_devices.admin_id')
-    .select(['mfa_devices.admin_id', 'admins.email'])
-    .where('mfa_devices.id', '=', id)
-    .executeTakeFirst();
+  const d = await deviceOwner(ctx.db, id);
   if (!d) throw notFound(`No device ${id}`);
   await removeDevice(ctx, { id: d.admin_id, email: d.email }, id, ip, { byAdministrator: true });
   return d.email;
@@ -136,13 +112,7 @@ export async function revokeDeviceById(ctx: MfaContext, id: number, ip: string |
 
 export async function listLockouts(ctx: MfaContext): Promise<Lockout[]> {
   const t = iso(ctx.now());
-  const rows = await ctx.db
-    .selectFrom('mfa_lockouts')
-    .innerJoin('admins', 'admins.id', 'mfa_lockouts.admin_id')
-    .selectAll('mfa_lockouts')
-    .select('admins.email')
-    .orderBy('mfa_lockouts.id', 'desc')
-    .execute();
+  const rows = await allLockouts(ctx.db);
   return rows.map((r) => ({
     id: r.id,
     userId: r.admin_id,
@@ -162,57 +132,18 @@ export async function listLockouts(ctx: MfaContext): Promise<Lockout[]> {
 
 export async function unlock(ctx: MfaContext, id: number, by: string): Promise<string> {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('mfa_lockouts')
-      .innerJoin('admins', 'admins.id', 'mfa_lockouts.admin_id')
-      .select([
-        'mfa_lockouts.unlocked_at',
-        'mfa_lockouts.expires_at',
-        'mfa_lockouts.admin_id',
-        'admins.email',
-      ])
-      .where('mfa_lockouts.id', '=', id)
-      .executeTakeFirst();
+    const row = await lockoutById(trx, id);
     if (!row) throw notFound(`No lockout ${id}`);
     if (row.unlocked_at || row.expires_at <= iso(ctx.now()))
       throw conflict('The lockout is no longer active');
-    await trx
-      .updateTable('mfa_lockouts')
-      .set({ unlocked_at: iso(ctx.now()), unlocked_by: by })
-      .where('id', '=', id)
-      .execute();
-    await trx
-      .updateTable('mfa_accounts')
-      .set({ failed_attempts: 0 })
-      .where('admin_id', '=', row.admin_id)
-      .execute();
+    await unlockById(trx, id, iso(ctx.now()), by);
+    await clearFailures(trx, row.admin_id);
     return row.email;
   });
 }
 
 export async function listRecoveryRequests(ctx: MfaContext): Promise<RecoveryRequest[]> {
-  const rows = await ctx.db
-    .selectFrom('mfa_recovery_requests')
-    .innerJoin('admins', 'admins.id', 'mfa_recovery_requests.admin_id')
-    .selectAll('mfa_recovery_requests')
-    .select('admins.email')
-    .orderBy('mfa_recovery_requests.id', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    userId: r.admin_id,
-    userEmail: r.email,
-    userName: nameOf(r.email),
-    requestType: r.request_type,
-    status: r.status as RecoveryRequest['status'],
-    requestedAt: r.requested_at,
-    resolvedAt: r.resolved_at,
-    resolvedBy: r.resolved_by,
-    reason: r.reason,
-    details: r.details,
-    ipAddress: r.ip,
-    userAgent: r.user_agent,
-  }));
+  return allRecoveryRequests(ctx.db);
 }
 
 /** Approve resets the account's factors and makes it enrol at its next sign-in; reject only closes it. */
@@ -223,43 +154,21 @@ export async function resolveRecovery(
   by: string,
 ): Promise<string> {
   return ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('mfa_recovery_requests')
-      .innerJoin('admins', 'admins.id', 'mfa_recovery_requests.admin_id')
-      .select(['mfa_recovery_requests.status', 'mfa_recovery_requests.admin_id', 'admins.email'])
-      .where('mfa_recovery_requests.id', '=', id)
-      .executeTakeFirst();
+    const row = await recoveryRequestById(trx, id);
     if (!row) throw notFound(`No recovery request ${id}`);
     if (row.status !== 'pending') throw conflict(`The request is already ${row.status}`);
-    const res = await trx
-      .updateTable('mfa_recovery_requests')
-      .set({ status: approve ? 'approved' : 'rejected', resolved_at: iso(ctx.now()), resolved_by: by })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw conflict('The request was resolved meanwhile');
+    if (!(await resolveRecoveryRequest(trx, id, approve ? 'approved' : 'rejected', iso(ctx.now()), by)))
+      throw conflict('The request was resolved meanwhile');
     if (approve) {
       await resetFactors(trx, row.admin_id, { enrolRequired: true });
-      await trx
-        .updateTable('mfa_lockouts')
-        .set({ unlocked_at: iso(ctx.now()), unlocked_by: by })
-        .where('admin_id', '=', row.admin_id)
-        .where('unlocked_at', 'is', null)
-        .execute();
+      await unlockAccount(trx, row.admin_id, iso(ctx.now()), by);
     }
     return row.email;
   });
 }
 
 export async function listBackupCodeRows(ctx: MfaContext) {
-  const rows = await ctx.db
-    .selectFrom('mfa_backup_codes')
-    .innerJoin('admins', 'admins.id', 'mfa_backup_codes.admin_id')
-    .selectAll('mfa_backup_codes')
-    .select('admins.email')
-    .orderBy('mfa_backup_codes.id', 'desc')
-    .limit(500)
-    .execute();
+  const rows = await latestBackupCodes(ctx.db);
   return rows.map((r) => ({
     id: r.id,
     userId: r.admin_id,

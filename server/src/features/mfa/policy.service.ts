@@ -7,11 +7,21 @@ import {
   type MfaPolicyInput,
   MfaPolicyInput as PolicySchema,
 } from '@mailroom/contract/mfa';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { MfaPolicyTable } from '../../db/mfa.tables.ts';
 import { restrictToEnrolment, signedInWithoutFactor } from '../../http/account-access.repository.ts';
 import { conflict, notFound } from '../../http/errors.ts';
+import { accountWithMailbox, accountsByIds } from '../../http/sign-in-account.repository.ts';
+import { adminDomains, allAdminDomains, consoleAdmins } from '../auth/auth.public.ts';
+import { enrolRequired } from './mfa-account.repository.ts';
+import {
+  allPolicies,
+  deletePolicyRow,
+  enabledPolicies,
+  insertPolicy,
+  policyNameTaken,
+  updatePolicyRow,
+} from './policy.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 
 type Method = (typeof POLICY_METHODS)[number];
@@ -26,24 +36,6 @@ export interface EffectivePolicy {
   sessionTimeoutMs: number | null;
   trustedDevicesEnabled: boolean;
   trustedDeviceExpiryMs: number;
-}
-
-export function toPolicy(r: Selectable<MfaPolicyTable>): MfaPolicy {
-  return {
-    id: r.id,
-    name: r.name,
-    description: r.description,
-    enabled: r.enabled === 1,
-    requireMfa: r.require_mfa === 1,
-    appliesTo: r.applies_to,
-    allowedMethods: JSON.parse(r.allowed_methods) as Method[],
-    backupCodesEnabled: r.backup_codes_enabled === 1,
-    backupCodesCount: r.backup_codes_count,
-    sessionTimeout: r.session_timeout,
-    trustedDevicesEnabled: r.trusted_devices_enabled === 1,
-    trustedDeviceExpiry: r.trusted_device_expiry,
-    lastModified: r.last_modified,
-  };
 }
 
 /** No policy covers the account: MFA optional, every method, the configured session length. */
@@ -106,21 +98,11 @@ export function policyGroups(a: PolicySubject): string[] {
 const domainOf = (email: string) => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 
 async function subjectOf(db: Kysely<Database>, adminId: number): Promise<PolicySubject | null> {
-  const a = await db
-    .selectFrom('admins')
-    .leftJoin('mailboxes', 'mailboxes.id', 'admins.mailbox_id')
-    .select(['admins.email', 'admins.role', 'admins.mailbox_id', 'mailboxes.domain'])
-    .where('admins.id', '=', adminId)
-    .executeTakeFirst();
+  const a = await accountWithMailbox(db, adminId);
   if (!a) return null;
   if (a.mailbox_id !== null)
     return { role: a.role, mailboxDomain: a.domain ?? domainOf(a.email), domains: [] };
-  const domains =
-    a.role === 'domain-admin'
-      ? (await db.selectFrom('admin_domains').select('domain').where('admin_id', '=', adminId).execute()).map(
-          (r) => r.domain,
-        )
-      : [];
+  const domains = a.role === 'domain-admin' ? await adminDomains(db, adminId) : [];
   return { role: a.role, mailboxDomain: null, domains };
 }
 
@@ -128,13 +110,7 @@ async function subjectOf(db: Kysely<Database>, adminId: number): Promise<PolicyS
 export async function effectivePolicy(db: Kysely<Database>, adminId: number): Promise<EffectivePolicy> {
   const subject = await subjectOf(db, adminId);
   if (!subject) return combinePolicies([]);
-  const rows = await db
-    .selectFrom('mfa_policies')
-    .selectAll()
-    .where('enabled', '=', 1)
-    .where('applies_to', 'in', policyGroups(subject))
-    .execute();
-  return combinePolicies(rows.map(toPolicy));
+  return combinePolicies(await enabledPolicies(db, policyGroups(subject)));
 }
 
 /**
@@ -145,16 +121,10 @@ export async function effectivePolicy(db: Kysely<Database>, adminId: number): Pr
 export async function policyResolver(
   db: Kysely<Database>,
 ): Promise<(a: { id: number; email: string; mailbox_id: number | null }) => EffectivePolicy> {
-  const policies = (await db.selectFrom('mfa_policies').selectAll().where('enabled', '=', 1).execute()).map(
-    toPolicy,
-  );
-  const consoles = new Map(
-    (await db.selectFrom('admins').select(['id', 'role']).where('mailbox_id', 'is', null).execute()).map(
-      (r) => [r.id, r.role],
-    ),
-  );
+  const policies = await enabledPolicies(db);
+  const consoles = new Map((await consoleAdmins(db)).map((r) => [r.id, r.role]));
   const assigned = new Map<number, string[]>();
-  for (const r of await db.selectFrom('admin_domains').select(['admin_id', 'domain']).execute())
+  for (const r of await allAdminDomains(db))
     assigned.set(r.admin_id, [...(assigned.get(r.admin_id) ?? []), r.domain]);
   const cache = new Map<string, EffectivePolicy>();
   return (a) => {
@@ -174,7 +144,7 @@ export async function policyResolver(
 }
 
 export async function listPolicies(db: Kysely<Database>): Promise<MfaPolicy[]> {
-  return (await db.selectFrom('mfa_policies').selectAll().orderBy('name').execute()).map(toPolicy);
+  return allPolicies(db);
 }
 
 function values(input: MfaPolicyInput, now: number) {
@@ -196,9 +166,7 @@ function values(input: MfaPolicyInput, now: number) {
 }
 
 async function nameTaken(db: Kysely<Database>, name: string, exceptId?: number): Promise<void> {
-  let q = db.selectFrom('mfa_policies').select('id').where('name', '=', name);
-  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  if (await q.executeTakeFirst()) throw conflict(`A policy named ${name} already exists`);
+  if (await policyNameTaken(db, name, exceptId)) throw conflict(`A policy named ${name} already exists`);
 }
 
 /**
@@ -212,11 +180,7 @@ export async function applyRequiredMfa(db: Kysely<Database>): Promise<number> {
   const resolve = await policyResolver(db);
   let changed = 0;
   for (let i = 0; i < signedIn.length; i += 500) {
-    const accounts = await db
-      .selectFrom('admins')
-      .select(['id', 'email', 'mailbox_id'])
-      .where('id', 'in', signedIn.slice(i, i + 500))
-      .execute();
+    const accounts = await accountsByIds(db, signedIn.slice(i, i + 500));
     changed += await restrictToEnrolment(
       db,
       accounts.filter((a) => resolve(a).requireMfa).map((a) => a.id),
@@ -230,12 +194,7 @@ export async function applyRequiredMfa(db: Kysely<Database>): Promise<number> {
  * sessions are limited to enrolment.
  */
 export async function enforceEnrolment(db: Kysely<Database>, adminId: number): Promise<void> {
-  const acct = await db
-    .selectFrom('mfa_accounts')
-    .select('enrol_required')
-    .where('admin_id', '=', adminId)
-    .executeTakeFirst();
-  if (acct?.enrol_required !== 1 && !(await effectivePolicy(db, adminId)).requireMfa) return;
+  if (!(await enrolRequired(db, adminId)) && !(await effectivePolicy(db, adminId)).requireMfa) return;
   await restrictToEnrolment(db, [adminId]);
 }
 
@@ -243,9 +202,9 @@ export async function createPolicy(ctx: MfaContext, input: MfaPolicyInput): Prom
   const v = values(input, ctx.now());
   return ctx.db.transaction().execute(async (trx) => {
     await nameTaken(trx, v.name);
-    const row = await trx.insertInto('mfa_policies').values(v).returningAll().executeTakeFirstOrThrow();
-    if (row.require_mfa === 1 && row.enabled === 1) await applyRequiredMfa(trx);
-    return toPolicy(row);
+    const row = await insertPolicy(trx, v);
+    if (row.requireMfa && row.enabled) await applyRequiredMfa(trx);
+    return row;
   });
 }
 
@@ -253,19 +212,13 @@ export async function updatePolicy(ctx: MfaContext, id: number, input: MfaPolicy
   const v = values(input, ctx.now());
   return ctx.db.transaction().execute(async (trx) => {
     await nameTaken(trx, v.name, id);
-    const row = await trx
-      .updateTable('mfa_policies')
-      .set(v)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await updatePolicyRow(trx, id, v);
     if (!row) throw notFound(`No policy ${id}`);
-    if (row.require_mfa === 1 && row.enabled === 1) await applyRequiredMfa(trx);
-    return toPolicy(row);
+    if (row.requireMfa && row.enabled) await applyRequiredMfa(trx);
+    return row;
   });
 }
 
 export async function deletePolicy(db: Kysely<Database>, id: number): Promise<void> {
-  const res = await db.deleteFrom('mfa_policies').where('id', '=', id).executeTakeFirst();
-  if (Number(res.numDeletedRows) === 0) throw notFound(`No policy ${id}`);
+  if (!(await deletePolicyRow(db, id))) throw notFound(`No policy ${id}`);
 }

@@ -7,10 +7,22 @@ import type {
 } from '@mailroom/contract/auth';
 import { MFA_LOCKOUT_MINUTES } from '@mailroom/contract/mfa';
 import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../http/errors.ts';
+import { accountByEmail } from '../../http/sign-in-account.repository.ts';
+import {
+  deleteExpiredChallenges,
+  insertChallenge,
+  loginChallenge,
+  spendChallenge,
+  updateChallenge,
+} from './challenge.repository.ts';
 import { emailCodeAddress, emailCodeHash, sendEmailCode } from './email-code.ts';
 import { recordActivity } from './activity.repository.ts';
 import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
 import { clearFailures, countFailure, refuseIfLocked } from './lockout.ts';
+import { enrolRequired, setLastMfaLogin } from './mfa-account.repository.ts';
+import { activeFactorTypes } from './mfa-device.repository.ts';
+import { hasPendingRecoveryRequest, insertRecoveryRequest } from './recovery-request.repository.ts';
+import { insertTrustedBrowser, isTrustedBrowser } from './trusted-device.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 import { effectivePolicy } from './policy.service.ts';
 import { authenticationOptions, verifyAuthentication } from './webauthn.service.ts';
@@ -52,16 +64,7 @@ function cookieValue(cookie: string | undefined, name: string): string | null {
 
 async function methodsFor(ctx: MfaContext, adminId: number): Promise<MfaMethod[]> {
   const policy = await effectivePolicy(ctx.db, adminId);
-  const types = new Set(
-    (
-      await ctx.db
-        .selectFrom('mfa_devices')
-        .select('device_type')
-        .where('admin_id', '=', adminId)
-        .where('status', '=', 'active')
-        .execute()
-    ).map((r) => r.device_type),
-  );
+  const types = await activeFactorTypes(ctx.db, adminId);
   const have: { m: MfaMethod; label: string }[] = [];
   if (types.has('TOTP')) have.push({ m: 'totp', label: 'TOTP' });
   if (types.has('Hardware Token')) have.push({ m: 'webauthn', label: 'Hardware Token' });
@@ -88,26 +91,14 @@ export async function afterPassword(
   const absoluteMs = policy.sessionTimeoutMs ?? ctx.sessionAbsoluteMs;
   const factors = await activeFactorCount(ctx.db, admin.id);
   if (factors === 0) {
-    const acct = await ctx.db
-      .selectFrom('mfa_accounts')
-      .select('enrol_required')
-      .where('admin_id', '=', admin.id)
-      .executeTakeFirst();
-    const mustEnrol = policy.requireMfa || acct?.enrol_required === 1;
+    const mustEnrol = policy.requireMfa || (await enrolRequired(ctx.db, admin.id));
     return { kind: 'session', scope: mustEnrol ? 'enrol' : null, absoluteMs };
   }
   await refuseIfLocked(ctx, admin.id);
   const now = ctx.now();
   const remembered = cookieValue(meta.cookie, TRUSTED_COOKIE);
   if (remembered && policy.trustedDevicesEnabled) {
-    const row = await ctx.db
-      .selectFrom('mfa_trusted_devices')
-      .select('id')
-      .where('token_hash', '=', sha(remembered))
-      .where('admin_id', '=', admin.id)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (row) {
+    if (await isTrustedBrowser(ctx.db, admin.id, sha(remembered), now)) {
       await recordActivity(ctx.db, {
         adminId: admin.id,
         email: admin.email,
@@ -120,18 +111,15 @@ export async function afterPassword(
     }
   }
   const token = randomBytes(32).toString('base64url');
-  await ctx.db.deleteFrom('mfa_challenges').where('expires_at', '<=', now).execute();
-  await ctx.db
-    .insertInto('mfa_challenges')
-    .values({
-      token_hash: sha(token),
-      admin_id: admin.id,
-      purpose: 'login',
-      created_at: now,
-      expires_at: now + CHALLENGE_TTL_MS,
-      ip: meta.ip,
-    })
-    .execute();
+  await deleteExpiredChallenges(ctx.db, now);
+  await insertChallenge(ctx.db, {
+    token_hash: sha(token),
+    admin_id: admin.id,
+    purpose: 'login',
+    created_at: now,
+    expires_at: now + CHALLENGE_TTL_MS,
+    ip: meta.ip,
+  });
   return {
     kind: 'challenge',
     answer: {
@@ -146,21 +134,7 @@ export async function afterPassword(
 }
 
 async function findChallenge(ctx: MfaContext, token: string) {
-  const row = await ctx.db
-    .selectFrom('mfa_challenges')
-    .innerJoin('admins', 'admins.id', 'mfa_challenges.admin_id')
-    .select([
-      'mfa_challenges.id as id',
-      'mfa_challenges.expires_at',
-      'mfa_challenges.webauthn_challenge',
-      'mfa_challenges.email_code_hash',
-      'mfa_challenges.email_code_expires_at',
-      'admins.id as admin_id',
-      'admins.email',
-    ])
-    .where('mfa_challenges.token_hash', '=', sha(token))
-    .where('mfa_challenges.purpose', '=', 'login')
-    .executeTakeFirst();
+  const row = await loginChallenge(ctx.db, sha(token));
   if (!row || row.expires_at <= ctx.now())
     throw unauthorized('The sign-in has expired. Enter your email and password again.');
   return row;
@@ -189,11 +163,7 @@ export async function webauthnLoginOptions(ctx: MfaContext, token: string): Prom
   const ch = await findChallenge(ctx, token);
   await refuseIfLocked(ctx, ch.admin_id);
   const options = await authenticationOptions(ctx, ch.admin_id);
-  await ctx.db
-    .updateTable('mfa_challenges')
-    .set({ webauthn_challenge: options.challenge })
-    .where('id', '=', ch.id)
-    .execute();
+  await updateChallenge(ctx.db, ch.id, { webauthn_challenge: options.challenge });
   return options as unknown as Record<string, unknown>;
 }
 
@@ -238,15 +208,10 @@ export async function verifySecondStep(
     throw unauthorized('Invalid verification code.');
   }
   // The challenge is spent once: a parallel second use of the same challenge finds it gone.
-  const spent = await ctx.db.deleteFrom('mfa_challenges').where('id', '=', ch.id).executeTakeFirst();
-  if (Number(spent.numDeletedRows) === 0)
+  if (!(await spendChallenge(ctx.db, ch.id)))
     throw unauthorized('The sign-in has expired. Enter your email and password again.');
   await clearFailures(ctx, admin.id);
-  await ctx.db
-    .updateTable('mfa_accounts')
-    .set({ last_mfa_login: iso(now) })
-    .where('admin_id', '=', admin.id)
-    .execute();
+  await setLastMfaLogin(ctx.db, admin.id, iso(now));
   await recordActivity(ctx.db, {
     adminId: admin.id,
     email: admin.email,
@@ -268,17 +233,14 @@ export async function verifySecondStep(
   const out: Verified = { admin, absoluteMs: policy.sessionTimeoutMs ?? ctx.sessionAbsoluteMs };
   if (body.trust_device && policy.trustedDevicesEnabled) {
     const token = randomBytes(32).toString('base64url');
-    await ctx.db
-      .insertInto('mfa_trusted_devices')
-      .values({
-        admin_id: admin.id,
-        token_hash: sha(token),
-        created_at: now,
-        expires_at: now + policy.trustedDeviceExpiryMs,
-        ip: meta.ip,
-        user_agent: meta.userAgent?.slice(0, 300) ?? null,
-      })
-      .execute();
+    await insertTrustedBrowser(ctx.db, {
+      admin_id: admin.id,
+      token_hash: sha(token),
+      created_at: now,
+      expires_at: now + policy.trustedDeviceExpiryMs,
+      ip: meta.ip,
+      user_agent: meta.userAgent?.slice(0, 300) ?? null,
+    });
     out.trusted = { token, maxAgeS: Math.floor(policy.trustedDeviceExpiryMs / 1000) };
   }
   return out;
@@ -293,29 +255,16 @@ export async function createRecoveryRequest(
   input: RecoveryRequestInput,
   meta: SignInMeta,
 ): Promise<void> {
-  const admin = await ctx.db
-    .selectFrom('admins')
-    .select('id')
-    .where('email', '=', input.email.trim().toLowerCase())
-    .executeTakeFirst();
+  const admin = await accountByEmail(ctx.db, input.email.trim().toLowerCase());
   if (!admin) return;
-  const pending = await ctx.db
-    .selectFrom('mfa_recovery_requests')
-    .select('id')
-    .where('admin_id', '=', admin.id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  if (pending) return;
-  await ctx.db
-    .insertInto('mfa_recovery_requests')
-    .values({
-      admin_id: admin.id,
-      request_type: input.requestType,
-      status: 'pending',
-      requested_at: iso(ctx.now()),
-      reason: input.reason,
-      ip: meta.ip,
-      user_agent: meta.userAgent?.slice(0, 300) ?? null,
-    })
-    .execute();
+  if (await hasPendingRecoveryRequest(ctx.db, admin.id)) return;
+  await insertRecoveryRequest(ctx.db, {
+    admin_id: admin.id,
+    request_type: input.requestType,
+    status: 'pending',
+    requested_at: iso(ctx.now()),
+    reason: input.reason,
+    ip: meta.ip,
+    user_agent: meta.userAgent?.slice(0, 300) ?? null,
+  });
 }

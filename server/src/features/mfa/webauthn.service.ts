@@ -11,7 +11,9 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { fieldError } from '../../http/errors.ts';
+import { deleteChallengeByToken, insertChallenge, takeChallengeByToken } from './challenge.repository.ts';
 import { finishEnrolment } from './factors.service.ts';
+import { activeDevicesOfType, insertDevice, setSignCount } from './mfa-device.repository.ts';
 import { iso, type MfaContext } from './mfa-context.ts';
 
 /** Passkeys and security keys ("Hardware Token"): WebAuthn with 'none' attestation. */
@@ -38,13 +40,7 @@ function expectedOrigin(ctx: MfaContext, clientDataJSON: unknown): string[] {
 }
 
 async function credentials(ctx: MfaContext, adminId: number) {
-  return ctx.db
-    .selectFrom('mfa_devices')
-    .selectAll()
-    .where('admin_id', '=', adminId)
-    .where('device_type', '=', 'Hardware Token')
-    .where('status', '=', 'active')
-    .execute();
+  return activeDevicesOfType(ctx.db, adminId, 'Hardware Token');
 }
 
 const transportsOf = (t: string | null) => (t ? (JSON.parse(t) as AuthenticatorTransport[]) : undefined);
@@ -68,19 +64,16 @@ export async function registrationOptions(
   });
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('mfa_challenges').where('token_hash', '=', registerKey(admin.id)).execute();
-    await trx
-      .insertInto('mfa_challenges')
-      .values({
-        token_hash: registerKey(admin.id),
-        admin_id: admin.id,
-        purpose: 'register',
-        webauthn_challenge: options.challenge,
-        created_at: now,
-        expires_at: now + REGISTER_TTL_MS,
-        ip: null,
-      })
-      .execute();
+    await deleteChallengeByToken(trx, registerKey(admin.id));
+    await insertChallenge(trx, {
+      token_hash: registerKey(admin.id),
+      admin_id: admin.id,
+      purpose: 'register',
+      webauthn_challenge: options.challenge,
+      created_at: now,
+      expires_at: now + REGISTER_TTL_MS,
+      ip: null,
+    });
   });
   return options;
 }
@@ -92,11 +85,7 @@ export async function registerCredential(
   credential: Record<string, unknown>,
   ip: string | null,
 ): Promise<MfaDevice> {
-  const pending = await ctx.db
-    .deleteFrom('mfa_challenges')
-    .where('token_hash', '=', registerKey(admin.id))
-    .returning(['webauthn_challenge', 'expires_at'])
-    .executeTakeFirst();
+  const pending = await takeChallengeByToken(ctx.db, registerKey(admin.id));
   if (!pending?.webauthn_challenge || pending.expires_at <= ctx.now())
     throw fieldError('credential', 'The registration has expired. Start again.');
   const response = credential as unknown as RegistrationResponseJSON;
@@ -114,22 +103,18 @@ export async function registerCredential(
   } catch (err) {
     throw fieldError('credential', `The security key could not be registered: ${(err as Error).message}`);
   }
-  const row = await ctx.db
-    .insertInto('mfa_devices')
-    .values({
-      admin_id: admin.id,
-      device_name: deviceName,
-      device_type: 'Hardware Token',
-      status: 'pending',
-      credential_id: info.credential.id,
-      public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
-      sign_count: info.credential.counter,
-      transports: info.credential.transports ? JSON.stringify(info.credential.transports) : null,
-      created_at: iso(ctx.now()),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return finishEnrolment(ctx, admin, row.id, ip);
+  const deviceId = await insertDevice(ctx.db, {
+    admin_id: admin.id,
+    device_name: deviceName,
+    device_type: 'Hardware Token',
+    status: 'pending',
+    credential_id: info.credential.id,
+    public_key: Buffer.from(info.credential.publicKey).toString('base64url'),
+    sign_count: info.credential.counter,
+    transports: info.credential.transports ? JSON.stringify(info.credential.transports) : null,
+    created_at: iso(ctx.now()),
+  });
+  return finishEnrolment(ctx, admin, deviceId, ip);
 }
 
 export async function authenticationOptions(
@@ -173,11 +158,7 @@ export async function verifyAuthentication(
       },
     });
     if (!v.verified) return false;
-    await ctx.db
-      .updateTable('mfa_devices')
-      .set({ sign_count: v.authenticationInfo.newCounter, last_used: iso(ctx.now()) })
-      .where('id', '=', stored.id)
-      .execute();
+    await setSignCount(ctx.db, stored.id, v.authenticationInfo.newCounter, iso(ctx.now()));
     return true;
   } catch {
     return false;
