@@ -65,8 +65,18 @@ const appRow = (page: Page, name: string) =>
 /** The job the panel follows, from the URL (`?app=…&job=…`). */
 const jobInUrl = (page: Page) => new URL(page.url()).searchParams.get('job');
 
-/** Waits for the followed job's end in the panel: its state under the log. */
-async function jobEnds(page: Page, state: 'succeeded' | 'failed'): Promise<void> {
+/**
+ * Waits for the end of the job the URL names, in the panel: its state under the log, once the panel's
+ * heading names that job (until then the state shown may still be the previous job's).
+ */
+async function jobEnds(
+  page: Page,
+  state: 'succeeded' | 'failed',
+  previous: string | null = null,
+): Promise<void> {
+  await expect.poll(() => jobInUrl(page), { timeout: 30_000 }).not.toBe(previous);
+  const job = jobInUrl(page);
+  await expect(page.getByText(`Deploy Log · job ${job}`, { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('deploy-log-state')).toHaveText(state, { timeout: 120_000 });
 }
 
@@ -172,8 +182,9 @@ for (const vp of VIEWPORTS) {
       await edit.getByRole('textbox', { name: /^Environment Variables/ }).fill('E2E_MODE=second');
       await edit.getByRole('button', { name: 'Save Web Application' }).click();
       await expect(edit).toBeHidden({ timeout: 30_000 });
+      const firstDeploy = jobInUrl(page);
       await row.getByRole('button', { name: `Deploy ${name}` }).click();
-      await jobEnds(page, 'succeeded');
+      await jobEnds(page, 'succeeded', firstDeploy);
       expect(await served()).toBe('release two second');
       const releases = page.getByRole('table', { name: `Releases of ${name}` });
       await expect(releases.locator('[data-release]')).toHaveCount(2, { timeout: 30_000 });
@@ -183,8 +194,7 @@ for (const vp of VIEWPORTS) {
       const deployJob = jobInUrl(page);
       await confirm.getByRole('button', { name: 'Rollback' }).click();
       // The panel follows the rollback's own job (not the deploy's, which ended already).
-      await expect.poll(() => jobInUrl(page), { timeout: 30_000 }).not.toBe(deployJob);
-      await jobEnds(page, 'succeeded');
+      await jobEnds(page, 'succeeded', deployJob);
       expect(await served()).toBe('release one first');
       if (vp.name === 'phone') await expectNoSideScroll(page);
       await shot(page, `web-app-panel-${vp.name}`);
