@@ -78,6 +78,8 @@ function recordOf(records: RecordAnswer[], qname: string, rtype: string): Record
 }
 
 test.describe('DNS screens', () => {
+  // Each test walks a whole screen (17–40 s alone); two workers on two cores can double that.
+  test.describe.configure({ timeout: 150_000 });
   let a: Api;
   test.beforeEach(async ({ page, request }) => {
     a = api(request, await signIn(page));
