@@ -93,7 +93,6 @@ const REPOSITORY_MESSAGE =
 const SQL_PENDING = [
   // bulk (the bulk branch)
   'server/src/features/bulk/bulk-run.service.ts',
-  // dns (arch-b)
   // ssl (arch-b)
   'server/src/features/ssl/mail-tls.ts',
   'server/src/features/ssl/web-tls.ts',
