@@ -66,7 +66,9 @@ export async function systemRecords(ctx: DnsContext, zone?: string): Promise<Sys
         ? ` Not served: there is no DNS zone for ${f.domain}.`
         : overridden
           ? ' Not served: your own record at this name takes precedence.'
-          : '';
+          : !published
+            ? ` Not served: ${f.domain} is a ${z.zone_type} zone here; its primary servers publish its records.`
+            : '';
       out.push({
         ...d,
         ttl: z?.default_ttl ?? 3600,
