@@ -93,28 +93,8 @@ const REPOSITORY_MESSAGE =
 const SQL_PENDING = [
   // bulk (the bulk branch)
   'server/src/features/bulk/bulk-run.service.ts',
-  // dns (arch-b)
-  'server/src/features/dns/dns-challenge.service.ts',
-  'server/src/features/dns/dns-overview.service.ts',
-  'server/src/features/dns/dns-publish.ts',
-  'server/src/features/dns/dns-settings.actions.ts',
-  'server/src/features/dns/dns-settings.service.ts',
-  'server/src/features/dns/dns-status.service.ts',
-  'server/src/features/dns/record-bulk-insert.ts',
-  'server/src/features/dns/record-bulk-ops.service.ts',
-  'server/src/features/dns/record-export.ts',
-  'server/src/features/dns/record-import.service.ts',
-  'server/src/features/dns/record.service.ts',
-  'server/src/features/dns/zone-bulk-update.ts',
-  'server/src/features/dns/zone.service.ts',
   // ssl (arch-b)
-  'server/src/features/ssl/acme/acme-accounts.ts',
-  'server/src/features/ssl/certificate-bulk-ops.service.ts',
-  'server/src/features/ssl/certificate-jobs.ts',
-  'server/src/features/ssl/certificate-list.ts',
-  'server/src/features/ssl/certificate.service.ts',
   'server/src/features/ssl/mail-tls.ts',
-  'server/src/features/ssl/renewal-scheduler.ts',
   'server/src/features/ssl/web-tls.ts',
   // system (arch-b)
   'server/src/features/system/alerts-engine.ts',

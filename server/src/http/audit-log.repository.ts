@@ -43,6 +43,18 @@ export async function recordAudits(db: Kysely<Database>, list: AuditInput[]): Pr
       .execute();
 }
 
+/** The newest successful lines of these actions (an area's recent activity). */
+export async function recentAuditOf(db: Kysely<Database>, actions: string[], limit: number) {
+  return db
+    .selectFrom('audit_log')
+    .select(['action', 'target', 'at'])
+    .where('action', 'in', actions)
+    .where('outcome', '=', 'success')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export interface AuditFilter {
   limit?: number | undefined;
   offset?: number | undefined;

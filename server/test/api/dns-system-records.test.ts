@@ -127,6 +127,27 @@ describe.each(dialects())('DNS system records from the mail facts on %s', (diale
     expect(autoconfig?.explanation).toContain('your own record at this name takes precedence');
   });
 
+  it('says why a secondary zone here does not serve them: its primary servers publish the zone', async () => {
+    const add = await call('POST', 'dns/zones/add', {
+      ...zoneForm('nozone.test'),
+      zoneType: 'secondary',
+      primaries: ['192.0.2.7'],
+    });
+    expect(add.statusCode, add.body).toBe(200);
+    const recs = (await call('GET', 'dns/system-records?zone=nozone.test')).json<SysRec[]>();
+    expect(recs.map((r) => `${r.qname || '@'} ${r.rtype}`)).toEqual([
+      '@ MX',
+      'autoconfig CNAME',
+      'autodiscover CNAME',
+    ]);
+    for (const r of recs) {
+      expect(r).toMatchObject({ published: false, state: 'no-zone' });
+      expect(r.explanation).toContain(
+        'Not served: nozone.test is a secondary zone here; its primary servers publish its records.',
+      );
+    }
+  });
+
   it('re-renders on apply and moves the serial only for zones whose text changed', async () => {
     const first = await zoneFile();
     expect((await call('POST', 'dns/apply')).statusCode).toBe(200);

@@ -470,7 +470,7 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
 
     it('exports every mailbox and every record, in more than one batch', async () => {
       const { mailboxBatches } = await import('../../src/features/mail/mail-export.repository.ts');
-      const { recordBatches } = await import('../../src/features/dns/record-export.ts');
+      const { recordBatches } = await import('../../src/features/dns/record-list.repository.ts');
       const boxes = (await get('/api/mail/users?sort=email&limit=1000')).json<Row[]>();
       expect((await get('/api/mail/users/export?format=json')).json()).toEqual(boxes);
       const csv = parseCsv((await get('/api/mail/users/export')).body);

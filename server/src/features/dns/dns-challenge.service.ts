@@ -3,6 +3,7 @@ import type { DnsChallenges } from '../../app-deps.ts';
 import type { DnsContext } from './dns-context.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { addRecord, deleteRecord } from './record.service.ts';
+import { primaryZoneNames } from './zone.repository.ts';
 
 const CHALLENGE_TTL = 60;
 const POLL_MS = 250;
@@ -15,13 +16,7 @@ export function dnsChallenges(ctx: DnsContext): DnsChallenges {
   async function zoneFor(fqdn: string): Promise<string | null> {
     const labels = clean(fqdn).split('.');
     const candidates = labels.map((_, i) => labels.slice(i).join('.'));
-    const rows = await db
-      .selectFrom('dns_zones')
-      .select('domain')
-      .where('domain', 'in', candidates)
-      .where('zone_type', '=', 'primary')
-      .execute();
-    const found = new Set(rows.map((r) => r.domain));
+    const found = new Set(await primaryZoneNames(db, candidates));
     return candidates.find((c) => found.has(c)) ?? null;
   }
 

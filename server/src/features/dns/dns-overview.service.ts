@@ -6,6 +6,8 @@ import type { DnsContext } from './dns-context.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { probeNameServer } from './server-probe.ts';
 import { deriveMailRecords, overriddenBy } from './system-records.ts';
+import { ownRecordsAt } from './record.repository.ts';
+import { newestZones, zoneServing, zoneTotals } from './zone.repository.ts';
 import { toZone } from './zone-rows.ts';
 
 type Db = Kysely<Database>;
@@ -14,14 +16,8 @@ type Db = Kysely<Database>;
 export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDashboard> {
   const db = ctx.deps.database.db;
   const [totals, zones, { settings }, sslCertificates] = await Promise.all([
-    db
-      .selectFrom('dns_zones')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('zones'),
-        eb.fn.coalesce(eb.fn.sum<number>('record_count'), eb.lit(0)).as('records'),
-      ])
-      .executeTakeFirstOrThrow(),
-    db.selectFrom('dns_zones').selectAll().orderBy('id', 'desc').limit(limit).execute(),
+    zoneTotals(db),
+    newestZones(db, limit),
     loadSettings(db),
     ctx.sslCount ? ctx.sslCount() : Promise.resolve(null),
   ]);
@@ -33,8 +29,8 @@ export async function dashboard(ctx: DnsContext, limit: number): Promise<DnsDash
   ]);
   const named = daemons.find((d) => d.name === 'named');
   return {
-    totalZones: Number(totals.zones),
-    totalRecords: Number(totals.records),
+    totalZones: totals.zones,
+    totalRecords: totals.records,
     serverStatus,
     nameServer: named ?? {
       name: 'named',
@@ -58,20 +54,9 @@ export async function systemRecords(ctx: DnsContext, zone?: string): Promise<Sys
   const out: SystemRecord[] = [];
   for (const f of facts) {
     const derived = deriveMailRecords(f);
-    const z = await db
-      .selectFrom('dns_zones')
-      .select(['id', 'default_ttl', 'zone_type'])
-      .where('domain', '=', f.domain.toLowerCase())
-      .executeTakeFirst();
+    const z = await zoneServing(db, f.domain.toLowerCase());
     const names = [...new Set(derived.map((d) => d.qname))];
-    const own = z
-      ? await db
-          .selectFrom('dns_records')
-          .select(['qname', 'rtype', 'value'])
-          .where('zone', '=', f.domain.toLowerCase())
-          .where('qname', 'in', names)
-          .execute()
-      : [];
+    const own = z ? await ownRecordsAt(db, f.domain.toLowerCase(), names) : [];
     for (const d of derived) {
       const mine = own.filter((o) => o.qname === d.qname);
       const overridden = overriddenBy(d, mine);
@@ -81,7 +66,9 @@ export async function systemRecords(ctx: DnsContext, zone?: string): Promise<Sys
         ? ` Not served: there is no DNS zone for ${f.domain}.`
         : overridden
           ? ' Not served: your own record at this name takes precedence.'
-          : '';
+          : !published
+            ? ` Not served: ${f.domain} is a ${z.zone_type} zone here; its primary servers publish its records.`
+            : '';
       out.push({
         ...d,
         ttl: z?.default_ttl ?? 3600,

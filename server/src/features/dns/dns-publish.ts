@@ -1,31 +1,32 @@
 import { createHash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import type { DnsCheckStatus, DnsRecordType } from '@mailroom/contract/dns';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { Host, StagedFile } from '../../host/host.ts';
+import type { Host } from '../../host/host.ts';
 import { AppError } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
-import { unstagedOutput } from '../../host/bulk-commit.ts';
 import type { ChangeAudit } from '../../apply/audit-scope.ts';
-import type { FileChanges } from '../../apply/file-set.ts';
-import { type ApplyReport, type ApplyTarget, applyChange, assertApplied } from '../../apply/pipeline.ts';
-import {
-  type BindCheck,
-  CHECKER_MISSING,
-  checkNamedConf,
-  problemLines,
-  zoneCheckConf,
-} from './bind-checker.ts';
+import { type ApplyReport, applyChange, assertApplied } from '../../apply/pipeline.ts';
+import { dnsTarget } from './bind-apply-target.ts';
+import { CHECKER_MISSING, problemLines } from './bind-checker.ts';
 import type { DnsContext } from './dns-context.ts';
+import { lockSettingsRow } from './dns-settings.repository.ts';
 import { loadSettings, ensureSettingsRow } from './dns-settings.service.ts';
 import { writeStatus } from './dns-status.service.ts';
 import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
 import { nextSerial } from './serial.ts';
 import { deriveMailRecords, overriddenBy } from './system-records.ts';
-import { markZonesRendered, type ZoneRendered } from './zone-bulk-update.ts';
+import { recordsToRender } from './record.repository.ts';
+import {
+  countZones,
+  markSecondaryZones,
+  markZonesRendered,
+  type ZoneRendered,
+  zoneRowsIn,
+  zonesForConf,
+} from './zone.repository.ts';
 import { type RenderRecord, renderZoneFile, stableZoneText } from './zone-file.renderer.ts';
 
 export interface ZonePlan {
@@ -61,15 +62,13 @@ interface PublishOutcome {
 
 type Db = Kysely<Database>;
 
-const CHECK_BATCH = 1000;
-const CHECKERS = Math.max(1, Math.min(2, availableParallelism()));
 const READ_BATCH = 500;
 
 /** Serialises DNS changes: SQLite does by its single writer, PostgreSQL by a row lock. */
 async function lockDns(trx: Db, dialect: string): Promise<void> {
   await ensureSettingsRow(trx);
   if (dialect === 'postgres') {
-    await trx.selectFrom('dns_settings').select('id').where('id', '=', 1).forUpdate().execute();
+    await lockSettingsRow(trx);
   }
 }
 
@@ -146,31 +145,12 @@ async function renderPlan(
   for (let i = 0; i < zonePlans.length; i += READ_BATCH) {
     const batch = zonePlans.slice(i, i + READ_BATCH);
     const domains = batch.map((z) => z.domain);
-    const rows = new Map(
-      (
-        await trx
-          .selectFrom('dns_zones')
-          .selectAll()
-          .where('domain', 'in', domains)
-          .where('zone_type', '=', 'primary')
-          .execute()
-      ).map((r) => [r.domain, r]),
-    );
+    const rows = new Map((await zoneRowsIn(trx, domains, true)).map((r) => [r.domain, r]));
     if (rows.size === 0) continue;
     const byZone = new Map<string, RenderRecord[]>();
     for (const zp of batch) if (zp.records && rows.has(zp.domain)) byZone.set(zp.domain, zp.records);
     const toRead = [...rows.keys()].filter((d) => !byZone.has(d));
-    const records = !toRead.length
-      ? []
-      : await trx
-          .selectFrom('dns_records')
-          .select(['zone', 'qname', 'rtype', 'value', 'ttl', 'priority', 'weight', 'port'])
-          .where('zone', 'in', toRead)
-          .orderBy('zone')
-          .orderBy('qname')
-          .orderBy('rtype')
-          .orderBy('id')
-          .execute();
+    const records = !toRead.length ? [] : await recordsToRender(trx, toRead);
     for (const r of records) {
       const rec: RenderRecord = {
         qname: r.qname,
@@ -231,11 +211,7 @@ async function renderPlan(
     const present =
       (await host.isFile(settings.tlsCertificatePath)) && (await host.isFile(settings.tlsPrivateKeyPath));
     const pieces = renderNamedConf(settings, ctx.layout, { certFile, keyFile, present });
-    const zones = await trx
-      .selectFrom('dns_zones')
-      .select(['domain', 'zone_type', 'primaries'])
-      .orderBy('domain')
-      .execute();
+    const zones = await zonesForConf(trx);
     const zonesConf = renderZonesConf(
       zones.map((z) => ({
         domain: z.domain,
@@ -277,137 +253,8 @@ async function recordRendered(
   await markZonesRendered(trx, ctx.deps.database.dialect, r.zoneUpdates, status, stamp);
   if (r.out.confs) {
     // Secondary and stub zones are only statements in zones.conf: proved when that file is.
-    await trx
-      .updateTable('dns_zones')
-      .set({ status })
-      .where('zone_type', '!=', 'primary')
-      .where('status', '!=', status)
-      .execute();
+    await markSecondaryZones(trx, status);
   }
-}
-
-/**
- * Loads zone files with one checker per core, each taking the next batch when it is done. Batches
- * hold about the same number of bytes (at least one per core, at most CHECK_BATCH zones, which keeps
- * each checker's output — a warning per MX/SRV target without an address — bounded). Answers the
- * results in batch order; after a failure no further batch is started.
- */
-async function checkInBatches(host: Host, list: { domain: string; file: string; size: number }[]) {
-  const total = list.reduce((n, z) => n + z.size, 0);
-  const count = Math.min(list.length, Math.max(CHECKERS, Math.ceil(list.length / CHECK_BATCH)));
-  const target = total / count;
-  const batches: (typeof list)[] = [];
-  let current: typeof list = [];
-  let bytes = 0;
-  for (const z of list) {
-    if (current.length && (current.length === CHECK_BATCH || bytes + z.size / 2 > target)) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(z);
-    bytes += z.size;
-  }
-  if (current.length) batches.push(current);
-  const results: BindCheck[] = [];
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < batches.length) {
-      const i = next++;
-      const r = await checkNamedConf(host, zoneCheckConf('/', batches[i] ?? []), true);
-      results[i] = r;
-      if (!r.ok) failed = true;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CHECKERS, batches.length) }, worker));
-  return results.filter((r): r is BindCheck => r !== undefined);
-}
-
-/** Proves the staged set: zone files loaded by `named-checkconf -z`, the configuration parsed whole. */
-async function checkStaged(
-  ctx: DnsContext,
-  staged: StagedFile[],
-  confPaths: Set<string>,
-): Promise<BindCheck> {
-  const { host } = ctx.deps;
-  // Zone files the apply does not change are live and were proved when they went live.
-  const zoneFiles = staged.filter(
-    (s) => !confPaths.has(s.target) && (s as { changed?: boolean }).changed !== false,
-  );
-  const outputs: string[] = [];
-  let checked = true;
-  if (zoneFiles.length) {
-    const list = zoneFiles.map((s) => ({
-      domain: s.target.slice(s.target.lastIndexOf('/db.') + 4),
-      file: s.staged,
-      size: s.content.length,
-    }));
-    const results = await checkInBatches(host, list);
-    const failed = results.find((r) => !r.ok);
-    if (failed) return { ...failed, output: unstagedOutput(failed.output) };
-    for (const r of results) {
-      checked &&= r.checked;
-      if (outputs.length < 20) outputs.push(problemLines(r.output).split('\n').slice(0, 50).join('\n'));
-    }
-  }
-  const confs = staged.filter((s) => confPaths.has(s.target));
-  if (confs.length) {
-    // The main file only includes the other three; check them inlined, as staged.
-    const order = [ctx.layout.options, ctx.layout.logging, ctx.layout.zones];
-    const text = order.map((p) => confs.find((s) => s.target === p)?.content ?? '').join('\n');
-    const r = await checkNamedConf(host, text, false);
-    if (!r.ok) return { ...r, output: unstagedOutput(r.output) };
-    checked &&= r.checked;
-    outputs.push(r.output);
-  }
-  return {
-    ok: true,
-    checked,
-    output: checked ? problemLines(unstagedOutput(outputs.join('\n'))) : CHECKER_MISSING,
-  };
-}
-
-const CONF_PATHS = [
-  BIND_SYSTEM_PATHS.workDirMarker,
-  BIND_SYSTEM_PATHS.options,
-  BIND_SYSTEM_PATHS.logging,
-  BIND_SYSTEM_PATHS.zones,
-  BIND_SYSTEM_PATHS.main,
-];
-const ZONE_FILE_PREFIX = BIND_SYSTEM_PATHS.zoneFile('');
-// Above this many changed zones one `rndc reload` is cheaper than a command per zone.
-const PER_ZONE_RELOAD_MAX = 50;
-
-export const DNS_TARGET = 'dns';
-
-/**
- * BIND as one apply target: changed zone files loaded by `named-checkconf -z`, the configuration
- * parsed whole; `rndc reload <zone>` per changed zone, `rndc reconfig` when the zone list changed,
- * a full `rndc reload` when the options changed.
- */
-export function dnsTarget(ctx: DnsContext): ApplyTarget {
-  const { host } = ctx.deps;
-  const confPaths = new Set(CONF_PATHS.map((p) => host.path(p)));
-  return {
-    name: DNS_TARGET,
-    async prove(staged) {
-      const r = await checkStaged(ctx, staged, confPaths);
-      return { ok: r.ok, checked: r.checked, output: r.ok ? r.output : problemLines(r.output) };
-    },
-    async reload(changes: FileChanges, services) {
-      const zoneOf = (p: string) =>
-        p.startsWith(ZONE_FILE_PREFIX) ? p.slice(ZONE_FILE_PREFIX.length) : null;
-      const zones = changes.written.map(zoneOf).filter((z): z is string => z !== null);
-      const optionsChanged = changes.written.some(
-        (p) => p !== BIND_SYSTEM_PATHS.zones && CONF_PATHS.includes(p as (typeof CONF_PATHS)[number]),
-      );
-      const listChanged = changes.written.includes(BIND_SYSTEM_PATHS.zones) || changes.removed.length > 0;
-      if (optionsChanged || zones.length > PER_ZONE_RELOAD_MAX) return [await services.reload('named')];
-      if (!zones.length && !listChanged) return [];
-      return [await services.reload('named', { zones, reconfig: listChanged })];
-    },
-  };
 }
 
 async function checkerPresent(host: Host): Promise<boolean> {
@@ -446,14 +293,7 @@ async function recordDnsStatus(
     .join(' and ');
   // Say what this apply checked and what is live in all (issue 12: "1 zone file checked" read as
   // if only one of three zones had been checked).
-  const zoneCount = Number(
-    (
-      await db
-        .selectFrom('dns_zones')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirst()
-    )?.n ?? 0,
-  );
+  const zoneCount = await countZones(db);
   const live = `${zoneCount} zone${zoneCount === 1 ? '' : 's'} configured in all, each written from a checked file.`;
   await writeStatus(db, {
     ok: checked ? true : null,

@@ -3,6 +3,7 @@ import { conflict } from '../../http/errors.ts';
 import type { DnsContext } from './dns-context.ts';
 import { runDnsAction } from './dns-publish.ts';
 import { loadSettings, storeSettings } from './dns-settings.service.ts';
+import { primaryZoneNames } from './zone.repository.ts';
 
 export async function getSettingsState(ctx: DnsContext): Promise<DnsSettingsState> {
   const { settings, version } = await loadSettings(ctx.deps.database.db);
@@ -29,17 +30,13 @@ export async function saveSettings(
 /** Renders every zone and named.conf again; zone serials move only where the text changed. */
 export async function applyAll(ctx: DnsContext): Promise<void> {
   await runDnsAction(ctx, async (trx) => {
-    const zones = await trx
-      .selectFrom('dns_zones')
-      .select('domain')
-      .where('zone_type', '=', 'primary')
-      .execute();
+    const zones = await primaryZoneNames(trx);
     return {
       value: undefined,
       plan: {
         confs: true,
         verifyFiles: true,
-        zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })),
+        zones: zones.map((domain) => ({ domain, bump: 'ifChanged' as const })),
       },
     };
   });
@@ -58,15 +55,10 @@ export async function republishMailZones(ctx: DnsContext, only: string[] | 'all'
       : only.map((d) => d.toLowerCase());
   if (!domains.length) return;
   await runDnsAction(ctx, async (trx) => {
-    const zones = await trx
-      .selectFrom('dns_zones')
-      .select('domain')
-      .where('zone_type', '=', 'primary')
-      .where('domain', 'in', domains)
-      .execute();
+    const zones = await primaryZoneNames(trx, domains);
     return {
       value: undefined,
-      plan: { zones: zones.map((z) => ({ domain: z.domain, bump: 'ifChanged' as const })) },
+      plan: { zones: zones.map((domain) => ({ domain, bump: 'ifChanged' as const })) },
     };
   });
 }

@@ -8,6 +8,13 @@ import {
 } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import {
+  insertSettingsRow,
+  mailSettingsJson,
+  settingsData,
+  settingsRowExists,
+  storeSettingsData,
+} from './dns-settings.repository.ts';
 
 /** §9 defaults; the host names default to this machine's name. */
 export function defaultDnsSettings(): DnsSettings {
@@ -23,10 +30,10 @@ export function defaultDnsSettings(): DnsSettings {
  * about it). Never a single label: `NS vm.` is a name nobody can delegate to.
  */
 export async function nameServerDefault(db: Kysely<Database>, machine = os.hostname()): Promise<string> {
-  const row = await db.selectFrom('mail_settings').select('settings').where('id', '=', 1).executeTakeFirst();
-  if (row) {
+  const mail = await mailSettingsJson(db);
+  if (mail !== undefined) {
     try {
-      const hostname = (JSON.parse(row.settings) as { hostname?: unknown }).hostname;
+      const hostname = (JSON.parse(mail) as { hostname?: unknown }).hostname;
       if (typeof hostname === 'string' && isFullyQualified(hostname)) return hostname.toLowerCase();
     } catch {
       /* unreadable mail settings: fall back to the machine's name */
@@ -40,35 +47,22 @@ export async function nameServerDefault(db: Kysely<Database>, machine = os.hostn
 
 /** Creates the single settings row with the defaults when it does not exist yet. */
 export async function ensureSettingsRow(db: Kysely<Database>): Promise<void> {
-  const exists = await db.selectFrom('dns_settings').select('id').where('id', '=', 1).executeTakeFirst();
-  if (exists) return;
+  if (await settingsRowExists(db)) return;
   const host = await nameServerDefault(db);
-  await db
-    .insertInto('dns_settings')
-    .values({
-      id: 1,
-      data: JSON.stringify({ ...defaultDnsSettings(), serverHostname: host, primaryNameserver: host }),
-      version: 1,
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+  await insertSettingsRow(
+    db,
+    JSON.stringify({ ...defaultDnsSettings(), serverHostname: host, primaryNameserver: host }),
+  );
 }
 
 export async function loadSettings(
   db: Kysely<Database>,
 ): Promise<{ settings: DnsSettings; version: number }> {
-  let row = await db
-    .selectFrom('dns_settings')
-    .select(['data', 'version'])
-    .where('id', '=', 1)
-    .executeTakeFirst();
+  let row = await settingsData(db);
   if (!row) {
     await ensureSettingsRow(db);
-    row = await db
-      .selectFrom('dns_settings')
-      .select(['data', 'version'])
-      .where('id', '=', 1)
-      .executeTakeFirstOrThrow();
+    row = await settingsData(db);
+    if (!row) throw new Error('The DNS settings row could not be created');
   }
   // Stored settings are merged over the defaults so a field added later still has a value.
   const merged = { ...defaultDnsSettings(), ...(JSON.parse(row.data) as Partial<DnsSettings>) };
@@ -81,9 +75,5 @@ export async function storeSettings(
   settings: DnsSettings,
   version: number,
 ): Promise<void> {
-  await db
-    .updateTable('dns_settings')
-    .set({ data: JSON.stringify(settings), version })
-    .where('id', '=', 1)
-    .execute();
+  await storeSettingsData(db, JSON.stringify(settings), version);
 }

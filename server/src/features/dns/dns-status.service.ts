@@ -2,6 +2,7 @@ import type { DnsCheckStatus, DnsSettings } from '@mailroom/contract/dns';
 import { publicHostWarning } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { statusRow, updateStatusRow } from './dns-settings.repository.ts';
 import { ensureSettingsRow, loadSettings } from './dns-settings.service.ts';
 
 const NEVER: DnsCheckStatus = {
@@ -33,7 +34,7 @@ export function nameServerWarnings(s: DnsSettings): string[] {
 }
 
 export async function readStatus(db: Kysely<Database>): Promise<DnsCheckStatus> {
-  const row = await db.selectFrom('dns_settings').selectAll().where('id', '=', 1).executeTakeFirst();
+  const row = await statusRow(db);
   const warnings = nameServerWarnings((await loadSettings(db)).settings);
   if (!row || row.checked_at === null) return { ...NEVER, warnings };
   return {
@@ -61,25 +62,17 @@ export interface StatusUpdate {
 export async function writeStatus(db: Kysely<Database>, u: StatusUpdate): Promise<void> {
   await ensureSettingsRow(db);
   const now = new Date().toISOString();
-  await db
-    .updateTable('dns_settings')
-    .set({
-      check_ok: u.ok === null ? null : u.ok ? 1 : 0,
-      checked_at: now,
-      ...(u.applied ? { applied_at: now } : {}),
-      check_message: u.message,
-      check_output: u.output.slice(0, 20_000),
-      ...(u.notes ? { notes: JSON.stringify(u.notes) } : {}),
-      ...(u.reload ? { reload: JSON.stringify(u.reload) } : {}),
-    })
-    .where('id', '=', 1)
-    .execute();
+  await updateStatusRow(db, {
+    check_ok: u.ok === null ? null : u.ok ? 1 : 0,
+    checked_at: now,
+    ...(u.applied ? { applied_at: now } : {}),
+    check_message: u.message,
+    check_output: u.output.slice(0, 20_000),
+    ...(u.notes ? { notes: JSON.stringify(u.notes) } : {}),
+    ...(u.reload ? { reload: JSON.stringify(u.reload) } : {}),
+  });
 }
 
 export async function writeReload(db: Kysely<Database>, reload: DnsCheckStatus['reload']): Promise<void> {
-  await db
-    .updateTable('dns_settings')
-    .set({ reload: JSON.stringify(reload) })
-    .where('id', '=', 1)
-    .execute();
+  await updateStatusRow(db, { reload: JSON.stringify(reload) });
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { csvDataLines } from '../../lib/progress.ts';
+import { runImport } from '../jobs/jobs.public.ts';
 import type { DnsContext } from './dns-context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
 import { applyAll, getSettingsState, saveSettings } from './dns-settings.actions.ts';
@@ -102,32 +102,20 @@ export function registerDnsRoutes(app: FastifyInstance, ctx: DnsContext): void {
       },
     );
     registerRoute(scope, r.importRecords, async ({ query, body, request, reply }) => {
+      const dryRun = yes(query.dryRun);
       // A large file runs as a job: 202 with its id, progress on /api/events.
-      if (deps.jobs && csvDataLines(body) > JOB_IMPORT_ROWS) {
-        const dryRun = yes(query.dryRun);
-        const title = dryRun ? 'DNS record import check' : 'DNS record import';
-        const job = await deps.jobs.run(
-          JOB_KINDS.recordImport,
-          title,
-          request.admin?.email ?? null,
-          async (j) => {
-            const result = await importRecords(ctx, body, dryRun, j);
-            return {
-              result,
-              counts: { imported: result.imported, skipped: result.skipped, errors: result.errors.length },
-              errors: result.errors,
-              summary: `${result.imported} imported, ${result.skipped} skipped`,
-            };
-          },
-        );
-        request.auditTarget = `job ${job.id}`;
-        request.auditDetails = { job: job.id, dryRun };
-        void reply.code(202);
-        return { jobId: job.id, state: job.state, message: `Import started as job ${job.id}` };
-      }
-      const result = await importRecords(ctx, body, yes(query.dryRun));
-      request.auditDetails = { imported: result.imported, skipped: result.skipped, dryRun: result.dryRun };
-      return result;
+      return runImport(deps, request, reply, {
+        csv: body,
+        jobAbove: JOB_IMPORT_ROWS,
+        kind: JOB_KINDS.recordImport,
+        title: dryRun ? 'DNS record import check' : 'DNS record import',
+        work: (job) => importRecords(ctx, body, dryRun, job),
+        summary: (result) => `${result.imported} imported, ${result.skipped} skipped`,
+        jobAudit: { dryRun },
+        inlineAudit: (result) => ({
+          details: { imported: result.imported, skipped: result.skipped, dryRun: result.dryRun },
+        }),
+      });
     });
   });
 }

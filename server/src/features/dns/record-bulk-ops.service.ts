@@ -10,9 +10,19 @@ import { runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
 import { isBlank, parseRow } from './record-import.service.ts';
 import { type ExistingRecord, conflictAtName, normalizeRecord } from './record-rules.ts';
+import { applyCountDeltas, CountDeltas } from './record-count.repository.ts';
+import {
+  findRecord,
+  insertRecord,
+  recordsAtName,
+  recordsAtNames,
+  recordsByIds,
+  recordZones,
+  updateRecordRow,
+} from './record.repository.ts';
 import { toRecord } from './record-rows.ts';
 import { listRecords } from './record.service.ts';
-import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
+import { zoneRowsIn, zoneSummaries } from './zone.repository.ts';
 import { requireZone } from './zone.service.ts';
 
 /**
@@ -32,24 +42,14 @@ const labelOf = (zone: string, r: { qname: string; rtype: string; value: string 
   `${nameOf(r.qname)}.${zone} ${r.rtype} ${r.value}`.replace(/^@\./, '');
 
 async function atName(db: Db, zone: string, qname: string): Promise<ExistingRecord[]> {
-  return db
-    .selectFrom('dns_records')
-    .select(['id', 'rtype', 'value', 'priority', 'weight', 'port'])
-    .where('zone', '=', zone)
-    .where('qname', '=', qname)
-    .execute();
+  return recordsAtName(db, zone, qname);
 }
 
 async function planCreate(ctx: DnsContext, input: PlanInput): Promise<PlannedItem[]> {
   if (input.target.kind !== 'csv') throw fieldError('target', 'Create DNS Records takes a CSV file.');
   const { db } = ctx.deps.database;
   const { settings } = await loadSettings(db);
-  const zones = new Map(
-    (await db.selectFrom('dns_zones').select(['domain', 'zone_type']).execute()).map((z) => [
-      z.domain,
-      z.zone_type,
-    ]),
-  );
+  const zones = new Map((await zoneSummaries(db)).map((z) => [z.domain, z.zone_type]));
   const seen = new Map<string, ExistingRecord[]>();
   const items: PlannedItem[] = [];
   for (const { line, fields } of csvRows(input.target.csv)) {
@@ -153,11 +153,7 @@ async function planUpdate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
         });
         continue;
       }
-      const current = await db
-        .selectFrom('dns_records')
-        .selectAll()
-        .where('id', '=', Number(rawId))
-        .executeTakeFirst();
+      const current = await findRecord(db, Number(rawId));
       if (!current) {
         items.push({
           key: rawId,
@@ -195,12 +191,7 @@ async function planUpdate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
   if (target.kind === 'selected') {
     const ids = [...new Set(target.keys.map(Number).filter((n) => Number.isInteger(n) && n > 0))];
     for (let i = 0; i < ids.length; i += 500) {
-      const found = await db
-        .selectFrom('dns_records')
-        .select(['id', 'zone'])
-        .where('id', 'in', ids.slice(i, i + 500))
-        .execute();
-      rows.push(...found.map((r) => ({ id: Number(r.id), zone: r.zone })));
+      rows.push(...(await recordZones(db, ids.slice(i, i + 500))));
     }
   } else {
     const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
@@ -223,16 +214,10 @@ async function planUpdate(ctx: DnsContext, input: PlanInput): Promise<PlannedIte
   }
   const items: PlannedItem[] = [];
   for (let i = 0; i < rows.length; i += 500) {
-    const part = await db
-      .selectFrom('dns_records')
-      .selectAll()
-      .where(
-        'id',
-        'in',
-        rows.slice(i, i + 500).map((r) => r.id),
-      )
-      .orderBy('id')
-      .execute();
+    const part = await recordsByIds(
+      db,
+      rows.slice(i, i + 500).map((r) => r.id),
+    );
     for (const r of part) items.push(await classifyUpdate(ctx, r, { ttl }));
   }
   return items;
@@ -280,20 +265,11 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
         const touched = new Set<string>();
         // The batch's zones and the records at its names, read once (the items then add to them).
         const zoneNames = [...new Set(entries.map((e) => String(e.payload.zone)))];
-        const zones = new Map(
-          (await trx.selectFrom('dns_zones').selectAll().where('domain', 'in', zoneNames).execute()).map(
-            (z) => [z.domain, z],
-          ),
-        );
+        const zones = new Map((await zoneRowsIn(trx, zoneNames, false)).map((z) => [z.domain, z]));
         const names = [...new Set(entries.map((e) => String(e.payload.qname)))];
         const here = new Map<string, ExistingRecord[]>();
         for (let i = 0; i < names.length; i += 500) {
-          const rows = await trx
-            .selectFrom('dns_records')
-            .select(['id', 'zone', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
-            .where('zone', 'in', zoneNames)
-            .where('qname', 'in', names.slice(i, i + 500))
-            .execute();
+          const rows = await recordsAtNames(trx, zoneNames, names.slice(i, i + 500));
           for (const r of rows) {
             const k = `${r.zone}|${r.qname}`;
             here.set(k, [...(here.get(k) ?? []), r]);
@@ -323,11 +299,7 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
           const clash = conflictAtName(rec, atThisName);
           if (clash?.message === dnsMessages.recordExists) return { skipped: `exists: ${clash.message}` };
           if (clash) throw conflict(clash.message, [{ field: clash.field, message: clash.message }]);
-          const row = await t
-            .insertInto('dns_records')
-            .values({ zone: zone.domain, ...rec })
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          const row = await insertRecord(t, zone.domain, rec);
           here.set(`${zone.domain}|${rec.qname}`, [...atThisName, row]);
           deltas.add(zone.domain, rec.rtype, 1);
           touched.add(zone.domain);
@@ -351,11 +323,7 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
         const touched = new Set<string>();
         await tools.items(trx, entries, async (e, t) => {
           const id = Number(e.payload.id);
-          const current = await t
-            .selectFrom('dns_records')
-            .selectAll()
-            .where('id', '=', id)
-            .executeTakeFirst();
+          const current = await findRecord(t, id);
           if (!current) throw notFound(dnsMessages.recordNotFound);
           const zone = await requireZone(t, current.zone);
           if (zone.zone_type !== 'primary') throw conflict(dnsMessages.secondaryNoRecords(zone.domain));
@@ -377,12 +345,7 @@ export function dnsBulkOperations(ctx: DnsContext): BulkOperationHandler[] {
           const rec = res.record;
           const clash = conflictAtName(rec, await atName(t, zone.domain, rec.qname), id);
           if (clash) throw conflict(clash.message, [{ field: clash.field, message: clash.message }]);
-          const row = await t
-            .updateTable('dns_records')
-            .set(rec)
-            .where('id', '=', id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          const row = await updateRecordRow(t, id, rec);
           touched.add(zone.domain);
           return { before: toRecord(current), after: toRecord(row) };
         });

@@ -10,7 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
-import { recordBatches } from './record-export.ts';
+import { recordBatches } from './record-list.repository.ts';
 
 /** The streamed export of every DNS record (the answer is the stream itself). */
 export function registerRecordExport(app: FastifyInstance, db: Kysely<Database>): void {

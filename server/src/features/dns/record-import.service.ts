@@ -11,8 +11,10 @@ import { CHECKPOINT_ROWS, csvDataLines, type ProgressHooks } from '../../lib/pro
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { csvRows } from './csv-rows.ts';
-import { bulkInsertRecords } from './record-bulk-insert.ts';
-import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
+import { bulkInsertRecords } from './record-bulk.repository.ts';
+import { applyCountDeltas, CountDeltas } from './record-count.repository.ts';
+import { zoneRecordsToCompare } from './record.repository.ts';
+import { zoneSummaries } from './zone.repository.ts';
 import type { DnsContext } from './dns-context.ts';
 import { byNameAndType, runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
@@ -157,10 +159,7 @@ export async function importRecords(
       // Every zone (domain, type, count) is small beside the records; each zone's existing records
       // are read the first time a row names it.
       const zones = new Map<string, ZoneState | null>();
-      for (const z of await trx
-        .selectFrom('dns_zones')
-        .select(['domain', 'zone_type', 'record_count'])
-        .execute()) {
+      for (const z of await zoneSummaries(trx)) {
         zones.set(z.domain, {
           domain: z.domain,
           primary: z.zone_type === 'primary',
@@ -173,11 +172,7 @@ export async function importRecords(
         if (z.byName) return z.byName;
         const map = new Map<string, AtName>();
         if (z.existing > 0) {
-          const rows = await trx
-            .selectFrom('dns_records')
-            .select(['id', 'qname', 'rtype', 'value', 'priority', 'weight', 'port'])
-            .where('zone', '=', z.domain)
-            .execute();
+          const rows = await zoneRecordsToCompare(trx, z.domain);
           for (const e of rows) addAtName(map, e.qname, e);
         }
         z.byName = map;

@@ -1,20 +1,5 @@
-import {
-  type Zone,
-  type ZoneStatus,
-  type ZoneType,
-  type ZoneFile,
-  dnsMessages,
-  isIPv4,
-} from '@mailroom/contract/dns';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
-import {
-  type CursorPage,
-  type KeyValue,
-  decodeCursor,
-  neighbourCursors,
-  refuseCursorWithOffset,
-} from '../../http/cursor.ts';
+import { type Zone, type ZoneType, type ZoneFile, dnsMessages, isIPv4 } from '@mailroom/contract/dns';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
@@ -22,95 +7,20 @@ import { isInsideZone, toRelativeName } from './dns-names.ts';
 import type { DnsContext } from './dns-context.ts';
 import { runDnsAction } from './dns-publish.ts';
 import { loadSettings } from './dns-settings.service.ts';
-import { applyCountDeltas, CountDeltas } from './zone-bulk-update.ts';
+import { applyCountDeltas, CountDeltas, deleteZoneCounts } from './record-count.repository.ts';
+import { deleteZoneRecords, insertRecords } from './record.repository.ts';
+import { deleteZoneRow, findZone, insertZone, updateZoneRow, zoneExists } from './zone.repository.ts';
 import { type ZoneRow, toZone } from './zone-rows.ts';
+
+export { listZones } from './zone.repository.ts';
 
 type Db = Kysely<Database>;
 
 export async function requireZone(db: Db, domain: string): Promise<ZoneRow> {
   const d = domain.trim().toLowerCase().replace(/\.$/, '');
-  const row = await db.selectFrom('dns_zones').selectAll().where('domain', '=', d).executeTakeFirst();
+  const row = await findZone(db, d);
   if (!row) throw notFound(dnsMessages.zoneNotFound(d));
   return row;
-}
-
-const ZONE_SORTS: Record<string, 'domain' | 'record_count' | 'status' | 'updated_at' | 'id'> = {
-  domain: 'domain',
-  records: 'record_count',
-  status: 'status',
-  lastUpdated: 'updated_at',
-  created: 'id',
-};
-
-const NUMERIC_ZONE_COLUMNS: ReadonlySet<string> = new Set(['record_count', 'id']);
-
-/**
- * Zones newest first (a new zone shows at the top), searched by domain. Paged by offset or, with
- * a `cursor` from an earlier page's headers, by key (the sort column then the id), like records.
- */
-export async function listZones(
-  db: Db,
-  q: {
-    q?: string | undefined;
-    status?: ZoneStatus | undefined;
-    limit?: number | undefined;
-    offset?: number | undefined;
-    cursor?: string | undefined;
-    sort?: string | undefined;
-  },
-  /** A domain administrator's domains (null: every zone). */
-  scope: readonly string[] | null = null,
-): Promise<CursorPage<Zone>> {
-  refuseCursorWithOffset(q);
-  if (scope !== null && !scope.length) return { items: [], total: 0 };
-  let base = db.selectFrom('dns_zones');
-  if (scope !== null) base = base.where('domain', 'in', scope);
-  const search = q.q?.trim().toLowerCase();
-  if (search) {
-    const pat = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    base = base.where(sql<boolean>`lower(domain) like ${pat} escape '\\'`);
-  }
-  if (q.status) base = base.where('status', '=', q.status);
-  const sort = q.sort ?? '-created';
-  const key = sort.replace(/^-/, '');
-  // Own keys only: `__proto__`, `constructor` or `toString` are no sort field.
-  const field = (Object.hasOwn(ZONE_SORTS, key) ? ZONE_SORTS[key] : undefined) ?? 'id';
-  const columns = field === 'id' ? (['id'] as const) : ([field, 'id'] as const);
-  const order: KeysetOrder = { keys: columns.map((c) => sql.ref(c)), desc: sort.startsWith('-') };
-  const limit = q.limit ?? 50;
-  const offset = q.offset ?? 0;
-  const cursor =
-    q.cursor === undefined
-      ? undefined
-      : decodeCursor(
-          q.cursor,
-          sort,
-          columns.map((c) => (NUMERIC_ZONE_COLUMNS.has(c) ? 'number' : 'string')),
-        );
-  const before = cursor?.dir === 'before';
-  let page = base.selectAll();
-  if (cursor) page = page.where(keysetAfter(order, cursor.keys, before) as RawBuilder<boolean>);
-  const [read, count] = await Promise.all([
-    page
-      .orderBy(keysetOrderBy(order, before))
-      .limit(limit + 1)
-      .offset(cursor ? 0 : offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  let rows = read.slice(0, limit);
-  let has = { next: read.length > limit, prev: offset > 0 };
-  if (cursor) {
-    const p = keysetPage(read, limit, before);
-    rows = p.rows;
-    has = before ? { next: true, prev: p.more } : { next: p.more, prev: true };
-  }
-  const keyOf = (r: ZoneRow): KeyValue[] => columns.map((c) => (c === 'record_count' ? Number(r[c]) : r[c]));
-  return {
-    items: rows.map(toZone),
-    total: Number(count.n),
-    ...neighbourCursors(sort, rows.map(keyOf), has),
-  };
 }
 
 export interface ZoneCreate {
@@ -132,12 +42,7 @@ const host = (h: string) => h.trim().toLowerCase().replace(/\.$/, '');
 export async function createZone(ctx: DnsContext, body: ZoneCreate): Promise<Zone> {
   return runDnsAction(ctx, async (trx) => {
     const domain = host(body.domain);
-    const exists = await trx
-      .selectFrom('dns_zones')
-      .select('id')
-      .where('domain', '=', domain)
-      .executeTakeFirst();
-    if (exists)
+    if (await zoneExists(trx, domain))
       throw conflict(dnsMessages.zoneExists(domain), [
         { field: 'domain', message: dnsMessages.zoneExists(domain) },
       ]);
@@ -149,26 +54,23 @@ export async function createZone(ctx: DnsContext, body: ZoneCreate): Promise<Zon
       throw fieldError('primaryNs', dnsMessages.nsInsideZone(primaryNs));
     }
     const now = new Date().toISOString();
-    await trx
-      .insertInto('dns_zones')
-      .values({
-        domain,
-        zone_type: body.zoneType,
-        status: 'pending',
-        primary_ns: primaryNs,
-        admin_email: body.adminEmail.trim(),
-        // Publishing bumps the serial to max(asked, today's YYYYMMDD00).
-        serial: primary ? body.serial - 1 : body.serial,
-        refresh: body.refresh,
-        retry: body.retry,
-        expire: body.expire,
-        minimum: body.minimum ?? 300,
-        default_ttl: settings.defaultTtl,
-        primaries: primary ? '' : (body.primaries ?? []).join(','),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertZone(trx, {
+      domain,
+      zone_type: body.zoneType,
+      status: 'pending',
+      primary_ns: primaryNs,
+      admin_email: body.adminEmail.trim(),
+      // Publishing bumps the serial to max(asked, today's YYYYMMDD00).
+      serial: primary ? body.serial - 1 : body.serial,
+      refresh: body.refresh,
+      retry: body.retry,
+      expire: body.expire,
+      minimum: body.minimum ?? 300,
+      default_ttl: settings.defaultTtl,
+      primaries: primary ? '' : (body.primaries ?? []).join(','),
+      created_at: now,
+      updated_at: now,
+    });
 
     if (primary) {
       const records: { qname: string; rtype: string; value: string }[] = [];
@@ -185,19 +87,17 @@ export async function createZone(ctx: DnsContext, body: ZoneCreate): Promise<Zon
           records.push({ qname: '', rtype: 'NS', value: ns });
       }
       if (records.length) {
-        await trx
-          .insertInto('dns_records')
-          .values(
-            records.map((r) => ({
-              zone: domain,
-              ...r,
-              ttl: settings.defaultTtl,
-              priority: null,
-              weight: null,
-              port: null,
-            })),
-          )
-          .execute();
+        await insertRecords(
+          trx,
+          records.map((r) => ({
+            zone: domain,
+            ...r,
+            ttl: settings.defaultTtl,
+            priority: null,
+            weight: null,
+            port: null,
+          })),
+        );
         const deltas = new CountDeltas();
         for (const r of records) deltas.add(domain, r.rtype, 1);
         await applyCountDeltas(trx, ctx.deps.database.dialect, deltas);
@@ -239,23 +139,19 @@ export async function updateZone(ctx: DnsContext, domain: string, body: ZoneUpda
       throw fieldError('primaries', 'Primary Servers is required');
     }
     const primariesChanged = body.primaries !== undefined && body.primaries.join(',') !== zone.primaries;
-    await trx
-      .updateTable('dns_zones')
-      .set({
-        ...(body.primaryNs !== undefined ? { primary_ns: host(body.primaryNs) } : {}),
-        ...(body.adminEmail !== undefined ? { admin_email: body.adminEmail.trim() } : {}),
-        ...(body.refresh !== undefined ? { refresh: body.refresh } : {}),
-        ...(body.retry !== undefined ? { retry: body.retry } : {}),
-        ...(body.expire !== undefined ? { expire: body.expire } : {}),
-        ...(body.minimum !== undefined ? { minimum: body.minimum } : {}),
-        ...(body.primaries !== undefined ? { primaries: body.primaries.join(',') } : {}),
-        ...(!primary && body.serial !== undefined
-          ? { serial: Math.max(Number(zone.serial), body.serial) }
-          : {}),
-        updated_at: new Date().toISOString(),
-      })
-      .where('id', '=', zone.id)
-      .execute();
+    await updateZoneRow(trx, zone.id, {
+      ...(body.primaryNs !== undefined ? { primary_ns: host(body.primaryNs) } : {}),
+      ...(body.adminEmail !== undefined ? { admin_email: body.adminEmail.trim() } : {}),
+      ...(body.refresh !== undefined ? { refresh: body.refresh } : {}),
+      ...(body.retry !== undefined ? { retry: body.retry } : {}),
+      ...(body.expire !== undefined ? { expire: body.expire } : {}),
+      ...(body.minimum !== undefined ? { minimum: body.minimum } : {}),
+      ...(body.primaries !== undefined ? { primaries: body.primaries.join(',') } : {}),
+      ...(!primary && body.serial !== undefined
+        ? { serial: Math.max(Number(zone.serial), body.serial) }
+        : {}),
+      updated_at: new Date().toISOString(),
+    });
     return {
       value: zone.domain,
       plan: {
@@ -277,9 +173,9 @@ export async function removeZone(ctx: DnsContext, domain: string, confirmed: boo
         confirm: 'send {"confirm": true} or ?force=1',
       });
     }
-    await trx.deleteFrom('dns_records').where('zone', '=', zone.domain).execute();
-    await trx.deleteFrom('dns_record_counts').where('zone', '=', zone.domain).execute();
-    await trx.deleteFrom('dns_zones').where('id', '=', zone.id).execute();
+    await deleteZoneRecords(trx, zone.domain);
+    await deleteZoneCounts(trx, zone.domain);
+    await deleteZoneRow(trx, zone.id);
     return {
       value: undefined,
       plan: { confs: true, removed: zone.zone_type === 'primary' ? [zone.domain] : [] },

@@ -83,6 +83,17 @@ export async function recentJobs(db: Db, sinceMs: number): Promise<JobRow[]> {
     .execute();
 }
 
+/** Whether a job of these kinds is queued or running (anywhere: the table is shared by instances). */
+export async function hasActiveJob(db: Db, kinds: string[]): Promise<boolean> {
+  const row = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('kind', 'in', kinds)
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return !!row;
+}
+
 export async function insertJob(db: Db, values: Insertable<JobTable>): Promise<JobRow> {
   return db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow();
 }

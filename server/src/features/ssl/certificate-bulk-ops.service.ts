@@ -2,6 +2,7 @@ import type { BulkFilter } from '@mailroom/contract/bulk';
 import { fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
 import { renewOne } from './certificate-jobs.ts';
+import { certificateTimes, renewalCandidates } from './certificate.repository.ts';
 import { listCertificates } from './certificate.service.ts';
 import type { SslContext } from './ssl-context.ts';
 
@@ -41,12 +42,7 @@ async function planRenew(ctx: SslContext, input: PlanInput): Promise<PlannedItem
   }
   const items: PlannedItem[] = [];
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await ctx.db
-      .selectFrom('ssl_certificates')
-      .select(['id', 'domain', 'renewal', 'not_after', 'source'])
-      .where('id', 'in', ids.slice(i, i + 500))
-      .orderBy('id')
-      .execute();
+    const rows = await renewalCandidates(ctx.db, ids.slice(i, i + 500));
     const found = new Map(rows.map((r) => [Number(r.id), r]));
     for (const id of ids.slice(i, i + 500)) {
       const r = found.get(id);
@@ -82,11 +78,7 @@ export function sslBulkOperations(ctx: SslContext): BulkOperationHandler[] {
           const id = Number(e.payload.id);
           if (e.inFlight) {
             // Started before a restart: renewed already if its row changed since the run began.
-            const row = await ctx.db
-              .selectFrom('ssl_certificates')
-              .select(['updated_at', 'not_after'])
-              .where('id', '=', id)
-              .executeTakeFirst();
+            const row = await certificateTimes(ctx.db, id);
             if (row && Date.parse(row.updated_at) >= tools.startedAt)
               return {
                 skipped: 'done: renewed before the restart',
@@ -100,11 +92,7 @@ export function sslBulkOperations(ctx: SslContext): BulkOperationHandler[] {
             checkpoint: async () => undefined,
           };
           const newId = await renewOne(ctx, id, tools.actor, noop);
-          const row = await ctx.db
-            .selectFrom('ssl_certificates')
-            .select(['not_after'])
-            .where('id', '=', newId)
-            .executeTakeFirst();
+          const row = await certificateTimes(ctx.db, newId);
           return { after: { certificateId: newId, notAfter: row?.not_after ?? null } };
         });
       },

@@ -21,6 +21,7 @@ import {
   type CertRow,
   dueForRenewal,
   insertCertificate,
+  latestIdForDomain,
   readRow,
   replaceCertificate,
 } from './certificate.repository.ts';
@@ -209,14 +210,9 @@ export async function startRenewal(ctx: SslContext, id: number, actor: string | 
 }
 
 export async function findByDomain(ctx: SslContext, domain: string): Promise<number> {
-  const row = await ctx.db
-    .selectFrom('ssl_certificates')
-    .select('id')
-    .where('domain', '=', domain.toLowerCase())
-    .orderBy('not_after', 'desc')
-    .executeTakeFirst();
-  if (!row) throw fieldError('domain', `No certificate for ${domain}`);
-  return Number(row.id);
+  const id = await latestIdForDomain(ctx.db, domain.toLowerCase());
+  if (id === undefined) throw fieldError('domain', `No certificate for ${domain}`);
+  return id;
 }
 
 /**

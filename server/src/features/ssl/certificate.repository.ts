@@ -230,3 +230,48 @@ export async function countCertificates(db: Db): Promise<number> {
     ).n,
   );
 }
+
+/** What a renewal plan needs of these certificates (those that exist). */
+export async function renewalCandidates(db: Db, ids: number[]) {
+  return db
+    .selectFrom('ssl_certificates')
+    .select(['id', 'domain', 'renewal', 'not_after', 'source'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .execute();
+}
+
+/** When the certificate's row last changed and when it expires (undefined: no such certificate). */
+export async function certificateTimes(db: Db, id: number) {
+  return db
+    .selectFrom('ssl_certificates')
+    .select(['updated_at', 'not_after'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The id of the domain's certificate that expires last. */
+export async function latestIdForDomain(db: Db, domain: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('ssl_certificates')
+    .select('id')
+    .where('domain', '=', domain)
+    .orderBy('not_after', 'desc')
+    .executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+export async function deleteCertificateRow(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('ssl_certificates').where('id', '=', id).execute();
+}
+
+/** The certificates expired by `now`, most recently expired first. */
+export async function recentlyExpired(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('ssl_certificates')
+    .select(['domain', 'valid_to'])
+    .where('not_after', '<=', now)
+    .orderBy('not_after', 'desc')
+    .limit(limit)
+    .execute();
+}

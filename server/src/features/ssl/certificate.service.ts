@@ -10,6 +10,7 @@ import type {
 import { UPLOAD_RSA_MIN_KEY_SIZE, uploadLabels } from '@mailroom/contract/ssl';
 import type { z } from 'zod';
 import type { CursorPage } from '../../http/cursor.ts';
+import { recentAuditOf } from '../../http/audit-log.repository.ts';
 import { audited } from './audited.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { fieldMessages } from '@mailroom/contract/messages';
@@ -17,16 +18,19 @@ import { checkCertificate } from './certificate-check.ts';
 import { makeCsr, makeKey, requestNames } from './certificate-make.ts';
 import { type ListFilter, listRows } from './certificate-list.ts';
 import {
+  deleteCertificateRow,
   insertCertificate,
   listRowToCertificate,
   readRow,
+  recentlyExpired,
   stats,
   toCertificate,
   toDetail,
 } from './certificate.repository.ts';
 import { withMailFollow } from './certificate-usage.ts';
 import type { SslContext } from './ssl-context.ts';
-import { readSslSettings } from './ssl-settings.repository.ts';
+import { deleteCsr, findCsr, insertCsr, listCsrRows } from './csr.repository.ts';
+import { clearMailCertificate, readSslSettings } from './ssl-settings.repository.ts';
 
 const threshold = async (ctx: SslContext) => (await readSslSettings(ctx.db)).settings.renewalThreshold;
 
@@ -81,36 +85,21 @@ export async function createCsr(ctx: SslContext, req: GenerateCertificateParsed)
   const key = await makeKey(req);
   const csr = await makeCsr(req, key);
   const names = requestNames(req);
-  const row = await audited(ctx.db, async (trx, audit) => {
-    const r = await trx
-      .insertInto('ssl_csrs')
-      .values({
-        domain: req.domain.toLowerCase(),
-        names: JSON.stringify(names),
-        csr_pem: csr,
-        key_enc: ctx.vault.seal(key.keyPem),
-        created_at: new Date().toISOString(),
-      })
-      .returning(['id'])
-      .executeTakeFirstOrThrow();
-    await audit({ target: req.domain, details: { csr: Number(r.id), names } });
-    return r;
+  const id = await audited(ctx.db, async (trx, audit) => {
+    const csrId = await insertCsr(trx, {
+      domain: req.domain.toLowerCase(),
+      names,
+      csrPem: csr,
+      keyEnc: ctx.vault.seal(key.keyPem),
+    });
+    await audit({ target: req.domain, details: { csr: csrId, names } });
+    return csrId;
   });
-  return { id: Number(row.id), domain: req.domain.toLowerCase(), csr, privateKey: key.keyPem };
+  return { id, domain: req.domain.toLowerCase(), csr, privateKey: key.keyPem };
 }
 
 export async function listCsrs(ctx: SslContext) {
-  const rows = await ctx.db
-    .selectFrom('ssl_csrs')
-    .select(['id', 'domain', 'names', 'created_at'])
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map((r) => ({
-    id: Number(r.id),
-    domain: r.domain,
-    names: JSON.parse(r.names) as string[],
-    createdAt: r.created_at,
-  }));
+  return listCsrRows(ctx.db);
 }
 
 /** The signed result of a CSR: checked against the pending key, stored, and the CSR closed. */
@@ -119,7 +108,7 @@ export async function completeCsr(
   id: number,
   body: z.output<typeof CsrCompletion>,
 ): Promise<SslCertificate> {
-  const csr = await ctx.db.selectFrom('ssl_csrs').selectAll().where('id', '=', id).executeTakeFirst();
+  const csr = await findCsr(ctx.db, id);
   if (!csr) throw notFound(`No pending CSR with id ${id}`);
   const checked = checkCertificate({
     domain: csr.domain,
@@ -141,7 +130,7 @@ export async function completeCsr(
           autoRenew: false,
           renewal: null,
         });
-        await trx.deleteFrom('ssl_csrs').where('id', '=', id).execute();
+        await deleteCsr(trx, id);
         await audit({ target: checked.leaf.domain, details: { id: Number(r.id), csr: id } });
         return r;
       }),
@@ -157,12 +146,8 @@ export async function deleteCertificate(ctx: SslContext, id: number, confirmed: 
     () => null,
     () =>
       audited(ctx.db, async (trx, audit) => {
-        await trx.deleteFrom('ssl_certificates').where('id', '=', id).execute();
-        await trx
-          .updateTable('ssl_settings')
-          .set({ mail_certificate_id: null })
-          .where('mail_certificate_id', '=', id)
-          .execute();
+        await deleteCertificateRow(trx, id);
+        await clearMailCertificate(trx, id);
         await audit({ target: row.domain, details: { id, fingerprint: row.fingerprint, inUse: uses } });
       }),
   );
@@ -187,21 +172,8 @@ const WORDS: Record<SslActivity['type'], string> = {
 export async function recentActivity(ctx: SslContext, limit: number): Promise<SslActivity[]> {
   const now = Date.now();
   const [audit, expired] = await Promise.all([
-    ctx.db
-      .selectFrom('audit_log')
-      .select(['action', 'target', 'at'])
-      .where('action', 'in', Object.keys(ACTIVITY))
-      .where('outcome', '=', 'success')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute(),
-    ctx.db
-      .selectFrom('ssl_certificates')
-      .select(['domain', 'valid_to'])
-      .where('not_after', '<=', now)
-      .orderBy('not_after', 'desc')
-      .limit(limit)
-      .execute(),
+    recentAuditOf(ctx.db, Object.keys(ACTIVITY), limit),
+    recentlyExpired(ctx.db, now, limit),
   ]);
   const items: SslActivity[] = [
     ...audit.map((a) => {

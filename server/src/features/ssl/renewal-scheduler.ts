@@ -1,4 +1,5 @@
 import { JOB_KIND_SSL } from '@mailroom/contract/ssl';
+import { hasActiveJob } from '../jobs/jobs.public.ts';
 import { startRenewExpiring } from './certificate-jobs.ts';
 import type { SslContext } from './ssl-context.ts';
 import { markRenewalChecked, readSslSettings } from './ssl-settings.repository.ts';
@@ -21,13 +22,7 @@ export async function renewalCheck(
     'ssl.renewal',
     async () => {
       const kinds = [JOB_KIND_SSL.renew, JOB_KIND_SSL.renewExpiring];
-      const busy = await ctx.db
-        .selectFrom('jobs')
-        .select('id')
-        .where('kind', 'in', kinds)
-        .where('state', 'in', ['queued', 'running'])
-        .executeTakeFirst();
-      if (busy) return 'busy';
+      if (await hasActiveJob(ctx.db, kinds)) return 'busy';
       const lastCheck = Number((await readSslSettings(ctx.db)).renewalCheckedAt ?? 0);
       if (now - lastCheck < settings.renewalCheckInterval * 3_600_000) return 'not-due';
       await markRenewalChecked(ctx.db, now);

@@ -82,3 +82,12 @@ export async function writeMailCertificate(db: Db, id: number | null): Promise<v
 export async function markRenewalChecked(db: Db, at: number): Promise<void> {
   await db.updateTable('ssl_settings').set({ renewal_checked_at: at }).where('id', '=', ID).execute();
 }
+
+/** A deleted certificate no longer serves mail: the mail certificate falls back to none. */
+export async function clearMailCertificate(db: Db, certificateId: number): Promise<void> {
+  await db
+    .updateTable('ssl_settings')
+    .set({ mail_certificate_id: null })
+    .where('mail_certificate_id', '=', certificateId)
+    .execute();
+}

@@ -4,6 +4,8 @@ import { preparedQuery } from '../../db/prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import type { RecordFields } from './record-rules.ts';
 
+/** The SQL of the bulk inserts into `dns_records` (an import's rows). */
+
 // PostgreSQL: rows travel as one JSON parameter per chunk, so the statement stays small (nothing to
 // compile or prepare per row) and the database unpacks the array natively.
 const CHUNK = 5000;

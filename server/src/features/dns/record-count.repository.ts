@@ -1,39 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
+/** The SQL of `dns_record_counts` (records per zone and type) and of each zone's `record_count`. */
+
 // Many zones change in one statement (a JSON parameter unpacked by the database), so an import
 // touching thousands of zones does not pay a round trip per zone.
 const CHUNK = 5000;
-
-export interface ZoneRendered {
-  id: number;
-  serial: number;
-  hash: string;
-  changed: boolean;
-}
-
-export async function markZonesRendered(
-  db: Kysely<Database>,
-  dialect: string,
-  rows: ZoneRendered[],
-  status: string,
-  at: string,
-): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const json = JSON.stringify(
-      rows.slice(i, i + CHUNK).map((r) => [r.id, r.serial, r.hash, r.changed ? 1 : 0]),
-    );
-    if (dialect === 'postgres') {
-      await sql`update dns_zones as z set serial = (e->>1)::bigint, rendered_hash = e->>2, status = ${status},
-          updated_at = case when (e->>3)::int = 1 then ${at} else z.updated_at end
-        from json_array_elements(${json}::json) as e where z.id = (e->>0)::int`.execute(db);
-    } else {
-      await sql`update dns_zones set serial = j.value->>1, rendered_hash = j.value->>2, status = ${status},
-          updated_at = case when j.value->>3 = 1 then ${at} else updated_at end
-        from json_each(${json}) as j where dns_zones.id = j.value->>0`.execute(db);
-    }
-  }
-}
 
 /** Record count changes, per zone and type, gathered before they are written. */
 export class CountDeltas {
@@ -84,4 +56,9 @@ export async function applyCountDeltas(
         from json_each(${json}) as j where dns_zones.domain = j.value->>0`.execute(db);
     }
   }
+}
+
+/** Forgets a zone's counts (the zone is being removed). */
+export async function deleteZoneCounts(db: Kysely<Database>, zone: string): Promise<void> {
+  await db.deleteFrom('dns_record_counts').where('zone', '=', zone).execute();
 }
