@@ -13,12 +13,13 @@ export function aptOptions(env: NodeJS.ProcessEnv = process.env): AptOptions {
   return { extra: (env.MAILROOM_APT_OPTIONS ?? '').split(/\s+/).filter(Boolean) };
 }
 
-const APT_ENV = {
+/** apt's environment, read at each call (PATH included: the tests put a slow apt in front). */
+const aptEnv = () => ({
   ...process.env,
   DEBIAN_FRONTEND: 'noninteractive',
   APT_LISTCHANGES_FRONTEND: 'none',
   LC_ALL: 'C',
-};
+});
 
 export interface Upgradable {
   package: string;
@@ -79,7 +80,7 @@ export class Apt {
   constructor(private readonly opts: AptOptions = aptOptions()) {}
 
   private run(cmd: string, args: string[], o: RunOptions = {}) {
-    return runCommand(cmd, [...this.opts.extra, ...args], { env: APT_ENV, ...o });
+    return runCommand(cmd, [...this.opts.extra, ...args], { env: aptEnv(), ...o });
   }
 
   update(o: RunOptions = {}) {

@@ -147,6 +147,7 @@ describe.each(dialects())('a restore stops the mail daemons on purpose, on %s', 
     const res = await t.call({ method: 'POST', url: `/api/backups/${backupId}/restore` });
     expect(res.statusCode, res.body).toBe(202);
     await inPause;
+    try {
 
     // named dies by itself while the restore holds Postfix and Dovecot stopped.
     const namedPid = Number(readFileSync(path.join(dir, 'named', 'daemon.pid'), 'utf8'));
@@ -174,8 +175,10 @@ describe.each(dialects())('a restore stops the mail daemons on purpose, on %s', 
     expect(svc.find((s) => s.id === 'postfix')).toMatchObject({ status: 'stopped', pending: 'restore' });
     expect(svc.find((s) => s.id === 'named')).toMatchObject({ status: 'failed' });
     expect(svc.find((s) => s.id === 'named')?.pending).toBeUndefined();
-
-    goOn();
+    } finally {
+      // A failed check must not leave the restore (and the mail daemons) stopped.
+      goOn();
+    }
     const restored = await waitJob(res.json<{ jobId: number }>().jobId);
     expect(restored.state, restored.message ?? '').toBe('succeeded');
     expect(restored.message).toContain('stopped and started again: postfix, dovecot');

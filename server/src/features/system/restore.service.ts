@@ -41,6 +41,8 @@ export const KEPT_TABLES = new Set([
   'kysely_migration',
   'kysely_migration_lock',
   'mfa_activity',
+  // The machine's upgradable packages as last read from apt: the machine's, not the backup's.
+  'updates_reading',
 ]);
 
 /**
