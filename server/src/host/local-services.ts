@@ -4,13 +4,7 @@ import type { Config } from '../config.ts';
 import { DAEMON_PACKAGES, daemonSpecs, type SpecOrMissing } from './daemon-specs.ts';
 import type { Host } from './host.ts';
 import { SharedReading, sharedReading } from './shared-reading.ts';
-import type {
-  DaemonHold,
-  DaemonName,
-  DaemonState,
-  ReloadResult,
-  ServiceControl,
-} from './service-control.ts';
+import type { DaemonHold, DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
 import { type DaemonSpec, livePidFromFile, Supervisor, type SupervisorOptions } from './supervisor.ts';
 
 /** Why Mailroom does not run the daemons itself, or null when it does. */

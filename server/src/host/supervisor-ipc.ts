@@ -1,11 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type {
-  DaemonHold,
-  DaemonName,
-  DaemonState,
-  ReloadResult,
-  ServiceControl,
-} from './service-control.ts';
+import type { DaemonHold, DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
 
 /**
  * Supervised local mode as a cluster (issue 22 #21): the primary process owns the daemons (its

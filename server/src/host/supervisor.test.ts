@@ -221,7 +221,9 @@ describe('Supervisor (with a fake daemon)', () => {
       sup = new Supervisor([spec()], { readyTimeoutMs: 30_000 });
       await sup.startAll();
       expect((await sup.state('dovecot'))?.state).toBe('running');
-      expect(other.exitCode === null && other.signalCode === null, 'the other instance was killed').toBe(true);
+      expect(other.exitCode === null && other.signalCode === null, 'the other instance was killed').toBe(
+        true,
+      );
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }

@@ -102,7 +102,10 @@ describe.each(dialects())('a restore stops the mail daemons on purpose, on %s', 
     const hook = await t.call({
       method: 'POST',
       url: '/api/system/webhooks',
-      payload: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, secret: 'a-webhook-secret-of-length' },
+      payload: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        secret: 'a-webhook-secret-of-length',
+      },
     });
     expect(hook.statusCode, hook.body).toBe(200);
   }, 120_000);
@@ -148,33 +151,32 @@ describe.each(dialects())('a restore stops the mail daemons on purpose, on %s', 
     expect(res.statusCode, res.body).toBe(202);
     await inPause;
     try {
+      // named dies by itself while the restore holds Postfix and Dovecot stopped.
+      const namedPid = Number(readFileSync(path.join(dir, 'named', 'daemon.pid'), 'utf8'));
+      process.kill(namedPid, 'SIGKILL');
+      await until('named to be seen failed', async () =>
+        (await services.states()).find((s) => s.name === 'named' && s.state === 'failed'),
+      );
 
-    // named dies by itself while the restore holds Postfix and Dovecot stopped.
-    const namedPid = Number(readFileSync(path.join(dir, 'named', 'daemon.pid'), 'utf8'));
-    process.kill(namedPid, 'SIGKILL');
-    await until('named to be seen failed', async () =>
-      (await services.states()).find((s) => s.name === 'named' && s.state === 'failed'),
-    );
+      // Five minutes on the engine's clock (the threshold is one).
+      for (let i = 0; i < 10; i++) await tick();
+      const open = await until('the named alert', async () => {
+        await tick();
+        const a = await alerts();
+        return a.some((x) => x.title === 'Service down: named') ? a : null;
+      });
+      expect(open.filter((a) => a.type === 'service').map((a) => a.title)).toEqual(['Service down: named']);
 
-    // Five minutes on the engine's clock (the threshold is one).
-    for (let i = 0; i < 10; i++) await tick();
-    const open = await until('the named alert', async () => {
-      await tick();
-      const a = await alerts();
-      return a.some((x) => x.title === 'Service down: named') ? a : null;
-    });
-    expect(open.filter((a) => a.type === 'service').map((a) => a.title)).toEqual(['Service down: named']);
-
-    // The screens say why they are not running, not "running" and not down.
-    const mail = (await t.call({ url: '/api/mail/dashboard' })).json<{ daemons: unknown[] }>();
-    const daemons = mail.daemons.map((d) => DaemonStatus.parse(d));
-    for (const name of ['postfix', 'dovecot'])
-      expect(daemons.find((d) => d.name === name)).toMatchObject({ state: 'stopped', pending: 'restore' });
-    expect(daemons.find((d) => d.name === 'postfix')?.detail).toContain('Stopped for a restore');
-    const svc = ServicesAnswer.parse((await t.call({ url: '/api/system/services' })).json()).services;
-    expect(svc.find((s) => s.id === 'postfix')).toMatchObject({ status: 'stopped', pending: 'restore' });
-    expect(svc.find((s) => s.id === 'named')).toMatchObject({ status: 'failed' });
-    expect(svc.find((s) => s.id === 'named')?.pending).toBeUndefined();
+      // The screens say why they are not running, not "running" and not down.
+      const mail = (await t.call({ url: '/api/mail/dashboard' })).json<{ daemons: unknown[] }>();
+      const daemons = mail.daemons.map((d) => DaemonStatus.parse(d));
+      for (const name of ['postfix', 'dovecot'])
+        expect(daemons.find((d) => d.name === name)).toMatchObject({ state: 'stopped', pending: 'restore' });
+      expect(daemons.find((d) => d.name === 'postfix')?.detail).toContain('Stopped for a restore');
+      const svc = ServicesAnswer.parse((await t.call({ url: '/api/system/services' })).json()).services;
+      expect(svc.find((s) => s.id === 'postfix')).toMatchObject({ status: 'stopped', pending: 'restore' });
+      expect(svc.find((s) => s.id === 'named')).toMatchObject({ status: 'failed' });
+      expect(svc.find((s) => s.id === 'named')?.pending).toBeUndefined();
     } finally {
       // A failed check must not leave the restore (and the mail daemons) stopped.
       goOn();

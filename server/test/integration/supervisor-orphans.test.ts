@@ -190,9 +190,24 @@ describe.skipIf(reason !== null)('daemons left by a supervisor killed with SIGKI
     };
     const waitServing = (out: () => string) =>
       Promise.all([
-        eventually('SMTP', () => greeting(ports.smtp), (g) => g.startsWith('220 '), 120_000),
-        eventually('IMAP', () => greeting(ports.imap), (g) => g.startsWith('* OK'), 120_000),
-        eventually('the zone', async () => dig(`www.${ZONE}`), (a) => a === '192.0.2.10', 120_000),
+        eventually(
+          'SMTP',
+          () => greeting(ports.smtp),
+          (g) => g.startsWith('220 '),
+          120_000,
+        ),
+        eventually(
+          'IMAP',
+          () => greeting(ports.imap),
+          (g) => g.startsWith('* OK'),
+          120_000,
+        ),
+        eventually(
+          'the zone',
+          async () => dig(`www.${ZONE}`),
+          (a) => a === '192.0.2.10',
+          120_000,
+        ),
       ]).catch((err: unknown) => {
         throw new Error(`${(err as Error).message}\n${out()}`);
       });

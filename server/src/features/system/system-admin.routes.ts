@@ -175,9 +175,14 @@ export function registerSystemAdmin(
   // apt takes seconds to list and describe the upgradable packages: one reading, kept in the
   // database for every worker and instance, answered at once with its age and read again in the
   // background when it is older than a minute or an update job ended since (its version).
-  const reading = new UpdatesReading(db, () => listUpdates(db, apt), () => updatesVersion(db), {
-    onError: (err) => app.log.warn({ err }, 'reading the upgradable packages failed'),
-  });
+  const reading = new UpdatesReading(
+    db,
+    () => listUpdates(db, apt),
+    () => updatesVersion(db),
+    {
+      onError: (err) => app.log.warn({ err }, 'reading the upgradable packages failed'),
+    },
+  );
   reading.start();
   app.addHook('onClose', () => reading.stop());
   jobs.register(CHECK_JOB, checkJob(apt));

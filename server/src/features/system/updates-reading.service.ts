@@ -1,7 +1,12 @@
 import type { UpdatesAnswer } from '@mailroom/contract/system-admin';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { claimRefresh, readStoredReading, releaseRefresh, saveReading } from './updates-reading.repository.ts';
+import {
+  claimRefresh,
+  readStoredReading,
+  releaseRefresh,
+  saveReading,
+} from './updates-reading.repository.ts';
 
 type Db = Kysely<Database>;
 type Reading = Pick<UpdatesAnswer, 'updates' | 'checkedAt'>;
@@ -89,8 +94,7 @@ export class UpdatesReading {
 
   /** Warms the reading now when it is out of date, then keeps it warm on a timer. */
   start(): void {
-    const warm = () =>
-      void this.get().catch((err: unknown) => this.opts.onError?.(err));
+    const warm = () => void this.get().catch((err: unknown) => this.opts.onError?.(err));
     warm();
     this.timer = setInterval(warm, this.warmEveryMs);
     this.timer.unref();
