@@ -37,7 +37,7 @@ for (const size of [
     // Checked at every frame (Playwright's own retries poll too coarsely for a one-second budget).
     await page.waitForFunction(
       (titles) => {
-        const cards = [...document.querySelectorAll('.mantine-Card-root')];
+        const cards = Array.from(document.querySelectorAll('.mantine-Card-root'));
         return titles.every((t) => {
           const card = cards.find((c) => c.textContent?.includes(t));
           // A figure, not the '…' of a card still waiting for its data.
