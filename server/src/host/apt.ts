@@ -87,16 +87,17 @@ export class Apt {
     return this.run('apt-get', ['-q', 'update'], o);
   }
 
-  async upgradable(): Promise<Upgradable[]> {
-    const { stdout } = await this.run('apt', ['list', '--upgradable']);
+  async upgradable(o: RunOptions = {}): Promise<Upgradable[]> {
+    const { stdout } = await this.run('apt', ['list', '--upgradable'], o);
     return parseUpgradable(stdout);
   }
 
   /** Records of exact versions (`name=version`). */
-  async show(specs: string[]): Promise<PackageRecord[]> {
+  async show(specs: string[], o: RunOptions = {}): Promise<PackageRecord[]> {
     if (!specs.length) return [];
     // Exit 100 when one spec is unknown; the others are still printed.
     const { stdout } = await this.run('apt-cache', ['show', '--no-all-versions', ...specs], {
+      ...o,
       okCodes: [0, 100],
     });
     return parseRecords(stdout);

@@ -53,7 +53,7 @@ describe.each(dialects())('the updates reading on %s', (dialect) => {
       `-o Dir::Cache=${tmp}/cache`,
     ].join(' ');
     process.env.PATH = `${bin}:${oldPath}`;
-    t = await startTestApp(dialect, { jobs: FAST });
+    t = await startTestApp(dialect, { jobs: FAST, warmUpdates: true });
   }, 60_000);
   afterAll(async () => {
     await second?.close();
@@ -93,7 +93,7 @@ describe.each(dialects())('the updates reading on %s', (dialect) => {
 
     // A cold worker (another server process on the same database): at once, the same reading,
     // and no apt of its own.
-    second = await buildApp(t.deps, { jobs: FAST });
+    second = await buildApp(t.deps, { jobs: FAST, warmUpdates: true });
     const cold = await timed(second);
     expect(cold.ms).toBeLessThan(1000);
     expect(cold.answer).toMatchObject({ refreshing: false, readAt: read.readAt });

@@ -82,6 +82,8 @@ export interface SystemAdminOptions {
   restoreKeepers?: RestoreKeeper[];
   /** Other areas' alert conditions (filled in app.ts as the areas register). */
   alertSources?: AlertInputs['sources'];
+  /** Read the upgradable packages at start and keep them warm (default true). */
+  warmUpdates?: boolean;
 }
 
 /**
@@ -177,13 +179,13 @@ export function registerSystemAdmin(
   // background when it is older than a minute or an update job ended since (its version).
   const reading = new UpdatesReading(
     db,
-    () => listUpdates(db, apt),
+    (signal) => listUpdates(db, apt, signal),
     () => updatesVersion(db),
     {
       onError: (err) => app.log.warn({ err }, 'reading the upgradable packages failed'),
     },
   );
-  reading.start();
+  if (opts.warmUpdates ?? true) reading.start();
   app.addHook('onClose', () => reading.stop());
   jobs.register(CHECK_JOB, checkJob(apt));
   jobs.register(INSTALL_JOB, installJob(apt));

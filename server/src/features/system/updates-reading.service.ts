@@ -31,6 +31,8 @@ export interface UpdatesReadingOptions {
  */
 export class UpdatesReading {
   private inFlight: Promise<void> | null = null;
+  /** Aborts apt when the server stops (the lease is given back, not left for a successor to wait out). */
+  private readonly stopping = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private readonly maxAgeMs: number;
   private readonly leaseMs: number;
@@ -39,7 +41,7 @@ export class UpdatesReading {
 
   constructor(
     private readonly db: Db,
-    private readonly read: () => Promise<Reading>,
+    private readonly read: (signal: AbortSignal) => Promise<Reading>,
     private readonly version: () => Promise<string>,
     private readonly opts: UpdatesReadingOptions = {},
   ) {
@@ -67,9 +69,12 @@ export class UpdatesReading {
 
   /** Reads apt again in the background (once per process, and under the lease across processes). */
   refresh(version?: string): void {
-    if (this.inFlight) return;
+    if (this.inFlight || this.stopping.signal.aborted) return;
     this.inFlight = this.refreshNow(version)
-      .catch((err: unknown) => this.opts.onError?.(err))
+      .catch((err: unknown) => {
+        // Stopping the server cut apt short: nothing went wrong.
+        if (!this.stopping.signal.aborted) this.opts.onError?.(err);
+      })
       .finally(() => (this.inFlight = null));
   }
 
@@ -84,7 +89,7 @@ export class UpdatesReading {
     try {
       // The version first: a job that ends while apt is read makes this reading out of date.
       const version = known ?? (await this.version());
-      const reading = await this.read();
+      const reading = await this.read(this.stopping.signal);
       await saveReading(this.db, { body: JSON.stringify(reading), version, startedAt });
     } catch (err) {
       await releaseRefresh(this.db, startedAt).catch(() => undefined);
@@ -103,6 +108,7 @@ export class UpdatesReading {
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping.abort();
     await this.settled();
   }
 }
