@@ -13,6 +13,11 @@ export const DaemonStatus = z.object({
   pid: z.number().int().nullable(),
   since: z.string().nullable(),
   detail: z.string(),
+  /**
+   * Set while it is not running on purpose: Mailroom is starting, stopping or restarting it, or
+   * stopped it for a restore. Not a daemon that is down (no "Service down" alert).
+   */
+  pending: z.enum(['starting', 'stopping', 'restarting', 'restore']).optional(),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatus>;
 
@@ -23,4 +28,12 @@ export const DAEMON_STATE_LABELS: Record<DaemonStatus['state'], string> = {
   failed: 'Failed',
   'not-installed': 'Not installed',
   unmanaged: 'Not run by Mailroom',
+};
+
+/** What a daemon that is not running on purpose is called on screen (instead of its state). */
+export const DAEMON_PENDING_LABELS: Record<NonNullable<DaemonStatus['pending']>, string> = {
+  starting: 'Starting',
+  stopping: 'Stopping',
+  restarting: 'Restarting',
+  restore: 'Stopped for restore',
 };

@@ -89,6 +89,13 @@ export const UpdatesAnswer = z.object({
   updates: z.array(SystemUpdate),
   /** When the package lists were last refreshed (apt-get update), if known. */
   checkedAt: z.string().nullable(),
+  /**
+   * When this list was read from apt (the server keeps one reading for every worker and answers
+   * it at once); null before the first reading is done.
+   */
+  readAt: z.string().nullable().optional(),
+  /** The list is out of date (older than a minute, or an update job ended) and is being read again. */
+  refreshing: z.boolean().optional(),
 });
 export type UpdatesAnswer = z.infer<typeof UpdatesAnswer>;
 

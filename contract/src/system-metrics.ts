@@ -70,6 +70,11 @@ export const SystemService = z.object({
   /** Why it is in this state when that is not obvious (e.g. "not run by Mailroom in this mode"). */
   note: z.string().optional(),
   /**
+   * Not running on purpose, on its way (local mode's supervisor): starting, stopping, restarting,
+   * or stopped for a restore. The console shows this instead of the bare status.
+   */
+  pending: z.enum(['starting', 'stopping', 'restarting', 'restore']).optional(),
+  /**
    * Whether Mailroom can start, stop and restart it (its own supervisor in local mode, systemd in
    * system mode); Start/Stop/Restart are offered only then.
    */

@@ -77,6 +77,11 @@ export interface BuildOptions {
   jobs?: RunnerTuning & HubTuning & EventsOptions;
   /** Extra routes, registered before the app is ready (tests only: e.g. a route that fails). */
   testRoutes?: (app: FastifyInstance) => void;
+  /**
+   * Read the upgradable packages at start (default true). The API tests' harness turns it off
+   * unless a test asks: an apt reading per test app is CPU the suite does not need.
+   */
+  warmUpdates?: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -187,6 +192,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     restoreKeepers,
     // Warning and critical alerts reach the bell (shown there while the alert is open).
     notify: (n) => notify(deps.database.db, n),
+    warmUpdates: opts.warmUpdates ?? true,
   });
   registerAudit(app, deps);
   registerNotifications(app, deps);

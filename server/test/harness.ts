@@ -75,7 +75,7 @@ export async function startTestApp(
     const d = await opts.webDaemon(host, config);
     if (d) deps.webDaemon = d;
   }
-  const app = await buildApp(deps, opts);
+  const app = await buildApp(deps, { warmUpdates: false, ...opts });
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
   const token = login.json<{ api_key: string }>().api_key;
   return {

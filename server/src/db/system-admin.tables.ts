@@ -59,7 +59,25 @@ export interface SystemSettingTable {
   updated_at: number;
 }
 
+/**
+ * The one persisted reading of the upgradable packages (row id 1): apt takes seconds to list and
+ * describe them, so every worker and instance answers from this row at once while one of them
+ * refreshes it in the background (migration 0037).
+ */
+export interface UpdatesReadingTable {
+  id: number;
+  /** The answer as read (JSON: updates and checkedAt); null before the first reading. */
+  body: string | null;
+  /** The update jobs' version it was read at (the newest check/install/uninstall that ended). */
+  version: string;
+  /** When the reading began (ms); null before the first. */
+  read_at: number | null;
+  /** When a process began refreshing it (ms), a lease so one process runs apt at a time. */
+  refresh_started_at: number | null;
+}
+
 export interface SystemAdminTables {
+  updates_reading: UpdatesReadingTable;
   system_alerts: SystemAlertTable;
   system_webhooks: SystemWebhookTable;
   webhook_deliveries: WebhookDeliveryTable;

@@ -13,12 +13,13 @@ export function aptOptions(env: NodeJS.ProcessEnv = process.env): AptOptions {
   return { extra: (env.MAILROOM_APT_OPTIONS ?? '').split(/\s+/).filter(Boolean) };
 }
 
-const APT_ENV = {
+/** apt's environment, read at each call (PATH included: the tests put a slow apt in front). */
+const aptEnv = () => ({
   ...process.env,
   DEBIAN_FRONTEND: 'noninteractive',
   APT_LISTCHANGES_FRONTEND: 'none',
   LC_ALL: 'C',
-};
+});
 
 export interface Upgradable {
   package: string;
@@ -79,23 +80,24 @@ export class Apt {
   constructor(private readonly opts: AptOptions = aptOptions()) {}
 
   private run(cmd: string, args: string[], o: RunOptions = {}) {
-    return runCommand(cmd, [...this.opts.extra, ...args], { env: APT_ENV, ...o });
+    return runCommand(cmd, [...this.opts.extra, ...args], { env: aptEnv(), ...o });
   }
 
   update(o: RunOptions = {}) {
     return this.run('apt-get', ['-q', 'update'], o);
   }
 
-  async upgradable(): Promise<Upgradable[]> {
-    const { stdout } = await this.run('apt', ['list', '--upgradable']);
+  async upgradable(o: RunOptions = {}): Promise<Upgradable[]> {
+    const { stdout } = await this.run('apt', ['list', '--upgradable'], o);
     return parseUpgradable(stdout);
   }
 
   /** Records of exact versions (`name=version`). */
-  async show(specs: string[]): Promise<PackageRecord[]> {
+  async show(specs: string[], o: RunOptions = {}): Promise<PackageRecord[]> {
     if (!specs.length) return [];
     // Exit 100 when one spec is unknown; the others are still printed.
     const { stdout } = await this.run('apt-cache', ['show', '--no-all-versions', ...specs], {
+      ...o,
       okCodes: [0, 100],
     });
     return parseRecords(stdout);

@@ -1,10 +1,11 @@
+import path from 'node:path';
 import { existsSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { DAEMON_PACKAGES, daemonSpecs, type SpecOrMissing } from './daemon-specs.ts';
 import type { Host } from './host.ts';
 import { SharedReading, sharedReading } from './shared-reading.ts';
-import type { DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
-import { livePidFromFile, Supervisor, type SupervisorOptions } from './supervisor.ts';
+import type { DaemonHold, DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
+import { type DaemonSpec, livePidFromFile, Supervisor, type SupervisorOptions } from './supervisor.ts';
 
 /** Why Mailroom does not run the daemons itself, or null when it does. */
 export function notRunReason(
@@ -79,7 +80,21 @@ export class LocalServices implements ServiceControl {
     const isRoot = opts.isRoot ?? runningAs();
     let specs = await daemonSpecs(host, config, { asRoot: isRoot, rspamdMilterPort: opts.rspamdMilterPort });
     if (opts.only) specs = specs.filter((s) => opts.only?.includes(s.name));
+    // What a previous Mailroom of this data folder left running is recognised by the host root.
+    specs = specs.map((s) => (s.spec ? { ...s, spec: { home: path.resolve(host.root), ...s.spec } } : s));
     return new LocalServices(specs, notRunReason(config, isRoot), opts);
+  }
+
+  /**
+   * A LocalServices over the given specs, run as root would (tests and benches: stand-in daemons
+   * under the real supervisor).
+   */
+  static ofSpecs(specs: DaemonSpec[], opts: SupervisorOptions = {}): LocalServices {
+    return new LocalServices(
+      specs.map((spec) => ({ name: spec.name, spec, command: spec.program })),
+      null,
+      opts,
+    );
   }
 
   /** Whether Mailroom runs the daemons (and why not, when it does not). */
@@ -168,6 +183,12 @@ export class LocalServices implements ServiceControl {
       output:
         st?.state === want ? `${name} ${action === 'stop' ? 'stopped' : 'started'}.` : (st?.detail ?? ''),
     };
+  }
+
+  /** Marks (or unmarks) an intended stop: the states say why it is not running (a restore). */
+  async hold(name: DaemonName, hold: DaemonHold | null): Promise<void> {
+    this.supervisor?.hold(name, hold);
+    this.reading.invalidate();
   }
 
   /** The supervisor's own knowledge, read at most once a second (and afresh after an action). */

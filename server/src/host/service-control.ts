@@ -18,7 +18,23 @@ export interface DaemonState {
    * Set while it is not running on purpose and on its way: Mailroom (or systemd) is starting,
    * stopping or restarting it, or has not started it yet. Not a daemon that is down.
    */
-  pending?: 'starting' | 'stopping' | 'restarting';
+  pending?: DaemonPending;
+}
+
+/**
+ * Why a daemon is not running on purpose: Mailroom is starting, stopping or restarting it, or
+ * stopped it for a restore (until the restore starts it again, or the hold's time bound passes).
+ */
+export type DaemonPending = 'starting' | 'stopping' | 'restarting' | 'restore';
+
+/**
+ * An intended stop: while it holds, the daemon's state says `pending` (not down) until it runs
+ * again, `release` is called, or `forMs` passes (a crashed action never leaves it pending for ever;
+ * a long action renews it).
+ */
+export interface DaemonHold {
+  why: 'restore';
+  forMs: number;
 }
 
 export interface ReloadResult {
@@ -43,6 +59,11 @@ export interface ServiceControl {
    * where systemd runs them (system mode uses systemctl).
    */
   control?(name: DaemonName, action: 'start' | 'stop' | 'restart'): Promise<ReloadResult>;
+  /**
+   * Marks (or, with null, unmarks) an intended stop of `name` before it happens, where the
+   * screens and the alerts engine read the states; absent where systemd runs them.
+   */
+  hold?(name: DaemonName, hold: DaemonHold | null): Promise<void>;
   /** Stops what this control started (local mode); a no-op in system mode. */
   close(): Promise<void>;
   /** 'local': Mailroom's own supervisor (daemons on loopback at config.ports); 'system': systemd. */

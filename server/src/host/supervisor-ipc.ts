@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
+import type { DaemonHold, DaemonName, DaemonState, ReloadResult, ServiceControl } from './service-control.ts';
 
 /**
  * Supervised local mode as a cluster (issue 22 #21): the primary process owns the daemons (its
@@ -32,6 +32,7 @@ type Call =
       name: DaemonName;
       action: 'start' | 'stop' | 'restart';
     }
+  | { tag: typeof TAG; kind: 'call'; id: number; op: 'hold'; name: DaemonName; hold: DaemonHold | null }
   | { tag: typeof TAG; kind: 'call'; id: number; op: 'states' };
 type Answer =
   | {
@@ -79,7 +80,10 @@ export function serveWorkers(
       let error: string | undefined;
       try {
         if (m.op === 'reload') result = await services.reload(m.name, m.opts);
-        else if (m.op === 'control') {
+        else if (m.op === 'hold') {
+          await services.hold?.(m.name, m.hold);
+          result = { ok: true, attempted: true, output: '' };
+        } else if (m.op === 'control') {
           if (!services.control)
             result = { ok: false, attempted: false, output: 'No daemon supervisor runs.' };
           else {
@@ -155,6 +159,7 @@ export class PrimaryServices implements ServiceControl {
     msg:
       | Omit<Extract<Call, { op: 'reload' }>, 'tag' | 'kind' | 'id'>
       | Omit<Extract<Call, { op: 'control' }>, 'tag' | 'kind' | 'id'>
+      | Omit<Extract<Call, { op: 'hold' }>, 'tag' | 'kind' | 'id'>
       | { op: 'states' },
   ) {
     return new Promise<Answer & { kind: 'answer' }>((resolve, reject) => {
@@ -193,6 +198,11 @@ export class PrimaryServices implements ServiceControl {
     if (a.error || !a.result)
       return { ok: false, attempted: true, output: a.error ?? 'No answer from the supervisor.' };
     return a.result;
+  }
+
+  async hold(name: DaemonName, hold: DaemonHold | null): Promise<void> {
+    const a = await this.call({ op: 'hold', name, hold });
+    if (a.error) throw new Error(a.error);
   }
 
   async close(): Promise<void> {

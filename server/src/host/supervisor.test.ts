@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -173,4 +174,88 @@ describe('Supervisor (with a fake daemon)', () => {
       listener.close();
     }
   });
+
+  // ---- issue 22 (B): what a Mailroom killed with SIGKILL left, and what it must never touch.
+
+  /** A process the test started outside the supervisor, ended after the test. */
+  const strangers: ChildProcess[] = [];
+  afterEach(() => {
+    for (const c of strangers.splice(0)) if (c.pid && isAlive(c.pid)) c.kill('SIGKILL');
+  });
+  const runFake = (folder: string, p: number) => {
+    const c = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), FAKE, String(p), folder], {
+      stdio: 'ignore',
+    });
+    strangers.push(c);
+    return c;
+  };
+
+  it('ends an instance left running on these files (found by its pid file), then runs its own', async () => {
+    const left = runFake(dir, port);
+    await until('the left instance', () => existsSync(path.join(dir, 'daemon.pid')), 30_000);
+    expect(Number(readFileSync(path.join(dir, 'daemon.pid'), 'utf8'))).toBe(left.pid);
+    sup = new Supervisor([spec()], { readyTimeoutMs: 30_000 });
+    await sup.startAll();
+    expect(isAlive(left.pid!) && left.exitCode === null && left.signalCode === null).toBe(false);
+    const st = await sup.state('dovecot');
+    expect(st?.state, st?.detail).toBe('running');
+    expect(st?.pid).not.toBe(left.pid);
+  }, 60_000);
+
+  it('never ends a pid of its pid file that is another program now (a pid reused after a reboot)', async () => {
+    const stranger = spawn('sleep', ['300'], { stdio: 'ignore' });
+    strangers.push(stranger);
+    writeFileSync(path.join(dir, 'daemon.pid'), `${stranger.pid}\n`);
+    sup = new Supervisor([spec()], { readyTimeoutMs: 30_000 });
+    await sup.startAll();
+    expect((await sup.state('dovecot'))?.state).toBe('running');
+    expect(stranger.exitCode === null && stranger.signalCode === null, 'sleep was killed').toBe(true);
+  }, 60_000);
+
+  it("never ends another instance's daemon (same program, other files) whose pid it finds", async () => {
+    const elsewhere = mkdtempSync(path.join(os.tmpdir(), 'mailroom-sup-other-'));
+    try {
+      const other = runFake(elsewhere, await freePort());
+      await until('the other instance', () => existsSync(path.join(elsewhere, 'daemon.pid')), 30_000);
+      writeFileSync(path.join(dir, 'daemon.pid'), `${other.pid}\n`);
+      sup = new Supervisor([spec()], { readyTimeoutMs: 30_000 });
+      await sup.startAll();
+      expect((await sup.state('dovecot'))?.state).toBe('running');
+      expect(other.exitCode === null && other.signalCode === null, 'the other instance was killed').toBe(
+        true,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  // ---- issue 22 #12: an intended stop (a restore) is pending, within a time bound.
+
+  it('a hold marks a stop as intended until it runs again, released, or its time bound passes', async () => {
+    let now = 1_000_000;
+    sup = new Supervisor([spec()], { readyTimeoutMs: 30_000, now: () => now });
+    await sup.startAll();
+    sup.hold('dovecot', { why: 'restore', forMs: 60_000 });
+    // Still running: the hold says nothing yet.
+    expect(await sup.state('dovecot')).toMatchObject({ state: 'running' });
+    await sup.stop('dovecot');
+    expect(await sup.state('dovecot')).toMatchObject({ state: 'stopped', pending: 'restore' });
+    expect((await sup.state('dovecot'))?.detail).toContain('Stopped for a restore');
+    // Renewed: counted afresh from now.
+    now += 50_000;
+    sup.hold('dovecot', { why: 'restore', forMs: 60_000 });
+    now += 50_000;
+    expect((await sup.state('dovecot'))?.pending).toBe('restore');
+    // Its action died (no renewal): the time bound ends it, and the stop is a stop again.
+    now += 11_000;
+    const after = await sup.state('dovecot');
+    expect(after?.state).toBe('stopped');
+    expect(after?.pending).toBeUndefined();
+    // Running again ends a hold by itself.
+    sup.hold('dovecot', { why: 'restore', forMs: 60_000 });
+    await sup.start('dovecot');
+    expect(await sup.state('dovecot')).toMatchObject({ state: 'running' });
+    await sup.stop('dovecot');
+    expect((await sup.state('dovecot'))?.pending).toBeUndefined();
+  }, 60_000);
 });

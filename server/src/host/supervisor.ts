@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { DaemonName, DaemonState, ReloadResult } from './service-control.ts';
+import type { DaemonHold, DaemonName, DaemonState, ReloadResult } from './service-control.ts';
 import { probe, type ReadinessProbe } from './readiness.ts';
 
 /**
@@ -38,6 +38,13 @@ export interface DaemonSpec {
   reload: { signal: NodeJS.Signals } | { command: string; args: string[] };
   /** Stopping: a command (postfix stop), else SIGTERM to the daemon's pid. */
   stop?: { command: string; args: string[] };
+  /**
+   * The folder whose files only this Mailroom's instance uses (its data folder's host root; default
+   * the configuration's folder). A pid left in a pid file is ended at start only when /proc shows
+   * that process running this program on files under it: never another instance's, nor the
+   * system's, nor a stranger that reused the pid.
+   */
+  home?: string;
   env?: NodeJS.ProcessEnv;
   /** Where to look when it fails (a daemon that logs only to its log file prints nothing). */
   hint?: string;
@@ -54,6 +61,8 @@ export interface SupervisorOptions {
   readyTimeoutMs?: number;
   stopTimeoutMs?: number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** The clock of the holds' time bounds (tests move it); default Date.now. */
+  now?: () => number;
 }
 
 type Phase = 'idle' | 'starting' | 'running' | 'backoff' | 'failed' | 'stopping' | 'stopped';
@@ -73,6 +82,8 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** A restart asked for (stop, then start) is under way. */
   restarting: boolean;
+  /** An intended stop (a restore): pending until it runs again, is released, or `until` passes. */
+  hold: { why: DaemonHold['why']; since: number; until: number } | null;
 }
 
 const OUTPUT_LINES = 20;
@@ -119,7 +130,8 @@ function runCommand(
  */
 export class Supervisor {
   private readonly slots = new Map<DaemonName, Slot>();
-  private readonly o: Required<Omit<SupervisorOptions, 'log'>> & Pick<SupervisorOptions, 'log'>;
+  private readonly o: Required<Omit<SupervisorOptions, 'log' | 'now'>> & Pick<SupervisorOptions, 'log'>;
+  private readonly now: () => number;
   private closing = false;
 
   constructor(specs: DaemonSpec[], opts: SupervisorOptions = {}) {
@@ -132,6 +144,7 @@ export class Supervisor {
       stopTimeoutMs: opts.stopTimeoutMs ?? 15_000,
       log: opts.log,
     };
+    this.now = opts.now ?? Date.now;
     for (const spec of specs) {
       this.slots.set(spec.name, {
         spec,
@@ -146,6 +159,7 @@ export class Supervisor {
         output: [],
         timer: null,
         restarting: false,
+        hold: null,
       });
     }
   }
@@ -182,6 +196,17 @@ export class Supervisor {
     const tail = slot.output.slice(-3).join(' | ');
     const why =
       slot.lastError + (tail ? ` Last output: ${tail}` : '') + (slot.spec.hint ? ` ${slot.spec.hint}` : '');
+    const hold = this.activeHold(slot);
+    // Stopped (or stopping, or starting again) on purpose for a restore: not down, and not running.
+    if (hold && slot.phase !== 'running' && slot.phase !== 'failed' && slot.phase !== 'backoff')
+      return {
+        name,
+        state: 'stopped',
+        pid: slot.phase === 'stopped' || slot.phase === 'idle' ? null : pid,
+        since: null,
+        detail: `Stopped for a restore since ${new Date(hold.since).toISOString().slice(11, 19)} UTC; Mailroom starts it again when the restore ends.`,
+        pending: 'restore',
+      };
     if (slot.restarting && slot.phase !== 'running' && slot.phase !== 'failed' && slot.phase !== 'backoff')
       return {
         name,
@@ -248,6 +273,29 @@ export class Supervisor {
           ...(/has not been rendered yet/.test(slot.lastError) ? { pending: 'starting' as const } : {}),
         };
     }
+  }
+
+  /**
+   * Marks an intended stop of `name` (before stopping it) so its state says why it is not running;
+   * null ends the mark. The mark also ends when the daemon runs again or `forMs` has passed.
+   */
+  hold(name: DaemonName, hold: DaemonHold | null): void {
+    const slot = this.slots.get(name);
+    if (!slot) return;
+    if (!hold) {
+      slot.hold = null;
+      return;
+    }
+    const now = this.now();
+    slot.hold = { why: hold.why, since: slot.hold?.since ?? now, until: now + hold.forMs };
+  }
+
+  private activeHold(slot: Slot): Slot['hold'] {
+    if (slot.hold && this.now() >= slot.hold.until) {
+      this.o.log?.(`${slot.spec.name}: the hold for a ${slot.hold.why} ran out; it is not pending any more`);
+      slot.hold = null;
+    }
+    return slot.hold;
   }
 
   async reload(name: DaemonName): Promise<ReloadResult> {
@@ -422,23 +470,46 @@ export class Supervisor {
       await sleep(100);
     }
     slot.phase = 'running';
+    // Running again: an intended stop is over.
+    slot.hold = null;
     slot.since = new Date().toISOString();
     this.o.log?.(`${spec.name}: running`, { pid: await this.pid(spec.name) });
   }
 
-  /** An instance left by an earlier Mailroom (killed without a clean stop) holds the pid file: end it. */
+  /**
+   * An instance left by an earlier Mailroom of the same data folder (killed without a clean stop:
+   * kill -9 of its supervisor) holds the pid file: end it before starting, with the daemon's own
+   * stop command when it has one, else SIGTERM, then SIGKILL. A pid that /proc does not show
+   * running this program on this folder's files is left alone (see `runsFrom`).
+   */
   private async endStale(spec: DaemonSpec): Promise<void> {
-    let stale = spec.pidFile ? await livePidFromFile(spec.pidFile) : null;
-    if (!stale && spec.recordPid) {
-      const pid = await livePidFromFile(spec.recordPid);
-      // The recorded pid may have been reused by another program since: end it only if it is ours.
-      if (pid && (await commandLine(pid)).includes(path.basename(spec.program))) stale = pid;
+    const home = spec.home ?? path.dirname(spec.configPath);
+    const candidates = [spec.pidFile, spec.recordPid].filter((f): f is string => !!f);
+    for (const file of candidates) {
+      const stale = await livePidFromFile(file);
+      if (!stale || stale === process.pid) continue;
+      if (!(await runsFrom(stale, spec.program, home))) {
+        this.o.log?.(`${spec.name}: the pid in ${file} is not an instance of these files; left alone`, {
+          pid: stale,
+          cmdline: await commandLine(stale),
+        });
+        continue;
+      }
+      this.o.log?.(`${spec.name}: ending the instance left running from these files`, { pid: stale });
+      if (spec.stop && file === spec.pidFile) {
+        const r = await runCommand(spec.stop.command, spec.stop.args, spec.env);
+        if (!r.ok) this.o.log?.(`${spec.name}: stop command failed`, { output: r.out });
+        for (let i = 0; i < 100 && isAlive(stale); i++) await sleep(100);
+      }
+      if (isAlive(stale)) signal(stale, 'SIGTERM');
+      for (let i = 0; i < 100 && isAlive(stale); i++) await sleep(100);
+      if (isAlive(stale)) {
+        this.o.log?.(`${spec.name}: the instance left running did not stop; killing it`, { pid: stale });
+        signal(stale, 'SIGKILL');
+        for (let i = 0; i < 50 && isAlive(stale); i++) await sleep(100);
+      }
+      return;
     }
-    if (!stale) return;
-    this.o.log?.(`${spec.name}: ending the instance left running from these files`, { pid: stale });
-    signal(stale, 'SIGTERM');
-    for (let i = 0; i < 100 && isAlive(stale); i++) await sleep(100);
-    if (isAlive(stale)) signal(stale, 'SIGKILL');
   }
 
   private onExit(slot: Slot, child: ChildProcess, code: number | null, sig: NodeJS.Signals | null): void {
@@ -487,6 +558,51 @@ async function makeFolder(f: string | { path: string; owner: string; mode: numbe
     }),
   );
   if (ids) await fs.chown(f.path, ids.uid, 0).catch(() => undefined);
+}
+
+const readText = async (p: string) => {
+  try {
+    return await fs.readFile(p, 'utf8');
+  } catch {
+    return '';
+  }
+};
+const readLink = async (p: string) => {
+  try {
+    return await fs.readlink(p);
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Whether `pid` is an instance of `program` on the files under `home`, as /proc shows it: its
+ * executable or command line names the program (Postfix's master lives in postfix's folder;
+ * PHP-FPM and rspamd rewrite their command line), and its command line, environment
+ * (Postfix's MAIL_CONFIG), working folder or an open file (rspamd's log) is under `home`.
+ */
+export async function runsFrom(pid: number, program: string, home: string): Promise<boolean> {
+  const [cmd, exe, env, cwd] = await Promise.all([
+    commandLine(pid),
+    readLink(`/proc/${pid}/exe`),
+    readText(`/proc/${pid}/environ`),
+    readLink(`/proc/${pid}/cwd`),
+  ]);
+  const prog = path.basename(program);
+  if (!cmd.includes(prog) && !exe.includes(prog)) return false;
+  const root = path.resolve(home);
+  const under = (p: string) => p === root || p.startsWith(`${root}/`);
+  if (cmd.split(/[\s=()]+/).some(under)) return true;
+  if (env.split('\0').some((e) => under(e.slice(e.indexOf('=') + 1)))) return true;
+  if (under(cwd)) return true;
+  let fds: string[] = [];
+  try {
+    fds = await fs.readdir(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) if (under(await readLink(`/proc/${pid}/fd/${fd}`))) return true;
+  return false;
 }
 
 /** A process's command line ('' when it is gone or /proc is not there). */

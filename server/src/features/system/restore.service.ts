@@ -41,6 +41,8 @@ export const KEPT_TABLES = new Set([
   'kysely_migration',
   'kysely_migration_lock',
   'mfa_activity',
+  // The machine's upgradable packages as last read from apt: the machine's, not the backup's.
+  'updates_reading',
 ]);
 
 /**
@@ -281,6 +283,12 @@ export async function syncFiles(
   };
 }
 
+/** Test seams of a restore, per database (as setApplyHooks): `paused` runs while the daemons are stopped. */
+const restoreHooks = new WeakMap<object, { paused?: () => Promise<void> }>();
+export function setRestoreHooks(database: DatabaseHandle, hooks: { paused?: () => Promise<void> }): void {
+  restoreHooks.set(database, hooks);
+}
+
 /** The restore job: check the chain (as the drill does), then put the data and files back. */
 export function restoreJob(env: BackupEnv) {
   return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
@@ -307,6 +315,7 @@ export function restoreJob(env: BackupEnv) {
           let sync: SyncResult = { changed: 0, hostPaths: [] };
           let hostWritten: string[] = [];
           try {
+            await restoreHooks.get(env.database)?.paused?.();
             ctx.progress({ phase: 'Restoring the database', processed: 1, total: 4 });
             const keep = keepSessionId ?? null;
             if (env.database.dialect === 'sqlite')

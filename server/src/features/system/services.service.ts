@@ -161,12 +161,14 @@ export class ServicesService {
       let pid: number | null;
       let since: string | null;
       let note: string | undefined;
+      let pending: DaemonState['pending'];
       if (k.daemon) {
         const d = daemons.find((x) => x.name === k.daemon);
         status = d ? statusOf(d.state) : 'stopped';
         pid = d?.pid ?? null;
         since = d?.since ?? null;
         note = d?.detail;
+        pending = d?.state === 'running' ? undefined : d?.pending;
         if (d && (d.state === 'not-installed' || d.state === 'unmanaged')) note = d.detail;
       } else if (units?.has(k.unit)) {
         const u = units.get(k.unit);
@@ -215,6 +217,7 @@ export class ServicesService {
         port: k.port(deps),
         pid: status === 'running' ? pid : null,
         ...(note ? { note } : {}),
+        ...(pending ? { pending } : {}),
         controllable,
         impact: k.impact,
       });

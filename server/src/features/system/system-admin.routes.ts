@@ -32,7 +32,6 @@ import {
   backupChain,
   type RestoreKeeper,
 } from './backups.service.ts';
-import type { JobContext } from './job-types.ts';
 import { installMaintenanceGuard } from './maintenance.ts';
 import type { MetricsSource } from './metrics-source.ts';
 import { postfixQueueSize } from './queue-size.service.ts';
@@ -56,7 +55,7 @@ import {
   REMOVE_JOB,
   removeJob,
 } from './updates.service.ts';
-import { SharedReading } from './updates-reading.service.ts';
+import { UpdatesReading } from './updates-reading.service.ts';
 import {
   addWebhook,
   deleteWebhook,
@@ -83,6 +82,8 @@ export interface SystemAdminOptions {
   restoreKeepers?: RestoreKeeper[];
   /** Other areas' alert conditions (filled in app.ts as the areas register). */
   alertSources?: AlertInputs['sources'];
+  /** Read the upgradable packages at start and keep them warm (default true). */
+  warmUpdates?: boolean;
 }
 
 /**
@@ -173,28 +174,22 @@ export function registerSystemAdmin(
 
   // ---- updates
   const apt = new Apt(aptOptions());
-  // apt takes seconds to list and describe the upgradable packages: viewers share one reading,
-  // refreshed in the background after a minute, and every check, install or uninstall makes the
-  // next viewer wait for a fresh one.
-  // The version (the last update job that ended) tells every worker when its reading is out of date.
-  const reading = new SharedReading(
-    () => listUpdates(db, apt),
-    60_000,
-    Date.now,
+  // apt takes seconds to list and describe the upgradable packages: one reading, kept in the
+  // database for every worker and instance, answered at once with its age and read again in the
+  // background when it is older than a minute or an update job ended since (its version).
+  const reading = new UpdatesReading(
+    db,
+    (signal) => listUpdates(db, apt, signal),
     () => updatesVersion(db),
+    {
+      onError: (err) => app.log.warn({ err }, 'reading the upgradable packages failed'),
+    },
   );
-  const fresh =
-    <T>(handler: (input: unknown, ctx: JobContext) => Promise<T>) =>
-    async (input: unknown, ctx: JobContext) => {
-      try {
-        return await handler(input, ctx);
-      } finally {
-        reading.invalidate();
-      }
-    };
-  jobs.register(CHECK_JOB, fresh(checkJob(apt)));
-  jobs.register(INSTALL_JOB, fresh(installJob(apt)));
-  jobs.register(REMOVE_JOB, fresh(removeJob(apt)));
+  if (opts.warmUpdates ?? true) reading.start();
+  app.addHook('onClose', () => reading.stop());
+  jobs.register(CHECK_JOB, checkJob(apt));
+  jobs.register(INSTALL_JOB, installJob(apt));
+  jobs.register(REMOVE_JOB, removeJob(apt));
   registerRoute(app, r.updates, () => reading.get());
   registerRoute(app, r.checkUpdates, async ({ request, reply }) => {
     const job = await jobs.enqueue(CHECK_JOB, 'Check for updates', actor(request), {});

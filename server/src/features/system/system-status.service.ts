@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { DAEMON_PENDING_LABELS } from '@mailroom/contract/daemons';
 import type { StatusReason, SystemStatus } from '@mailroom/contract/system';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
@@ -66,7 +67,11 @@ export async function readMachineStatus(db: Kysely<Database>, src: StatusSources
         message: `${label} has failed: ${ROLE[d.name]}. ${d.detail}`,
       });
     else if (d.state === 'stopped' && d.pending)
-      reasons.push({ severity: 'warning', source: d.name, message: `${label} is ${d.pending}. ${d.detail}` });
+      reasons.push({
+        severity: 'warning',
+        source: d.name,
+        message: `${label} is ${DAEMON_PENDING_LABELS[d.pending].toLowerCase()}. ${d.detail}`,
+      });
     else if (d.state === 'stopped')
       reasons.push({
         severity: 'critical',

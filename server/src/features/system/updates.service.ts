@@ -34,9 +34,13 @@ async function removable(apt: Apt, pkg: string): Promise<boolean> {
 }
 
 /** Upgradable packages now, and the updates installed through Mailroom (latest first). */
-export async function listUpdates(db: Db, apt: Apt): Promise<UpdatesAnswer> {
-  const upgradable = await apt.upgradable();
-  const records = await apt.show(upgradable.map((u) => `${u.package}=${u.availableVersion}`));
+export async function listUpdates(db: Db, apt: Apt, signal?: AbortSignal): Promise<UpdatesAnswer> {
+  const o = signal ? { signal } : {};
+  const upgradable = await apt.upgradable(o);
+  const records = await apt.show(
+    upgradable.map((u) => `${u.package}=${u.availableVersion}`),
+    o,
+  );
   const rec = new Map(records.map((r) => [`${r.package}=${r.version}`, r]));
   const updates: SystemUpdate[] = upgradable.map((u) => {
     const r = rec.get(`${u.package}=${u.availableVersion}`);

@@ -55,6 +55,8 @@ export default function SystemManagementPage() {
   const refresh = () => void qc.invalidateQueries({ queryKey: systemKeys.all });
 
   const pending = updates.data?.updates.filter((u) => !u.installed) ?? [];
+  // The server answers at once; before its first reading of apt is done it has no list to count.
+  const listed = !!updates.data && (!!updates.data.readAt || !updates.data.refreshing);
   const security = pending.filter((u) => u.priority === 'security').length;
   const modified = settings.data?.settings.filter((s) => s.modified).length ?? 0;
   const activeBackups = backups.data?.backups.filter((b) => b.status === 'active').length ?? 0;
@@ -96,8 +98,8 @@ export default function SystemManagementPage() {
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mb="md">
           <StatCard
             title="Available Updates"
-            value={updates.data ? pending.length : '…'}
-            caption={updates.data ? `${security} security` : 'Reading the package lists'}
+            value={listed ? pending.length : '…'}
+            caption={listed ? `${security} security` : 'Reading the package lists'}
             icon={<IconPackage />}
             color="red"
           />

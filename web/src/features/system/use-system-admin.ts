@@ -46,7 +46,13 @@ export function useAlerts() {
 }
 
 export function useUpdates() {
-  return useQuery({ queryKey: systemKeys.updates(), queryFn: () => apiCall(r.updates) });
+  return useQuery({
+    queryKey: systemKeys.updates(),
+    queryFn: () => apiCall(r.updates),
+    // The server answers its last reading at once and reads apt again in the background: while it
+    // does, ask again every 2 s until the new list is there.
+    refetchInterval: (q) => (q.state.data?.refreshing ? 2000 : false),
+  });
 }
 
 export function useBackups() {

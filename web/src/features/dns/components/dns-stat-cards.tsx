@@ -1,4 +1,4 @@
-import { DAEMON_STATE_LABELS } from '@mailroom/contract/daemons';
+import { DAEMON_PENDING_LABELS, DAEMON_STATE_LABELS } from '@mailroom/contract/daemons';
 import type { DnsDashboard } from '@mailroom/contract/dns';
 import { SimpleGrid } from '@mantine/core';
 import { IconCertificate, IconList, IconServer, IconWorld } from '@tabler/icons-react';
@@ -18,6 +18,8 @@ export function nameServerCaption(data: Pick<DnsDashboard, 'serverStatus' | 'nam
   if (ns.state === 'unmanaged' || ns.state === 'not-installed') {
     return `${DAEMON_STATE_LABELS[ns.state]}: ${ns.detail}`;
   }
+  // Not running on purpose (restarting, stopped for a restore): said as such, not as a disruption.
+  if (ns.pending) return `${DAEMON_PENDING_LABELS[ns.pending]}: ${ns.detail}`;
   return 'Service disruption';
 }
 

@@ -1,4 +1,4 @@
-import { DAEMON_STATE_LABELS, type DaemonStatus } from '@mailroom/contract/daemons';
+import { DAEMON_PENDING_LABELS, DAEMON_STATE_LABELS, type DaemonStatus } from '@mailroom/contract/daemons';
 import type { MailDashboard } from '@mailroom/contract/mail';
 import { Card, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconServer } from '@tabler/icons-react';
@@ -41,7 +41,11 @@ export function MailServerCard({
           <li key={d.name}>
             <Group gap={4} justify="space-between" wrap="wrap">
               <Text size="sm">{DAEMON_LABELS[d.name]}</Text>
-              <StatusBadge status={d.state} label={DAEMON_STATE_LABELS[d.state]} size="sm" />
+              <StatusBadge
+                status={d.pending ? 'pending' : d.state}
+                label={d.pending ? DAEMON_PENDING_LABELS[d.pending] : DAEMON_STATE_LABELS[d.state]}
+                size="sm"
+              />
             </Group>
             {d.state !== 'running' && (
               <Text size="xs" c="dimmed" mt={2} style={{ overflowWrap: 'anywhere' }}>

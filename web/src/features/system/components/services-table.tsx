@@ -1,3 +1,4 @@
+import { DAEMON_PENDING_LABELS } from '@mailroom/contract/daemons';
 import type { SystemService } from '@mailroom/contract/system-metrics';
 import { Button, Text, Tooltip } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -28,7 +29,17 @@ const COLUMNS: ColumnDef<SystemService, unknown>[] = [
       </>
     ),
   },
-  { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+  {
+    id: 'status',
+    header: 'Status',
+    // Not running on purpose (restarting, stopped for a restore) says so, in attention colour.
+    cell: ({ row: { original: s } }) =>
+      s.pending ? (
+        <StatusBadge status="pending" label={DAEMON_PENDING_LABELS[s.pending]} />
+      ) : (
+        <StatusBadge status={s.status} />
+      ),
+  },
   {
     id: 'uptime',
     header: 'Uptime',

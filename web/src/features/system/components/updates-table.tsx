@@ -9,7 +9,16 @@ import { useCheckUpdates } from '../use-check-updates.ts';
 import { useInstallUpdates } from '../use-install-updates.ts';
 import { useRemovePackage } from '../use-remove-package.ts';
 import { ToneBadge } from './priority-badge.tsx';
+import { formatRelativeTime } from '../../../lib/format.ts';
 import { TableCard } from './table-card.tsx';
+
+/** The age of the server's reading of apt, and whether it is being read again. */
+export function readingNote(data: Pick<UpdatesAnswer, 'readAt' | 'refreshing'>): string {
+  if (!data.readAt) return data.refreshing ? 'Reading the upgradable packages…' : '';
+  const age = formatRelativeTime(data.readAt);
+  const read = age === 'Just now' ? 'List read just now' : `List read ${age}`;
+  return data.refreshing ? `${read}; reading it again…` : `${read}.`;
+}
 
 const FILTERS = ['All', 'Security', 'Important', 'Optional', 'Installed'] as const;
 type Filter = (typeof FILTERS)[number];
@@ -173,7 +182,8 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
             <Text size="xs" c="dimmed">
               {data.checkedAt
                 ? `Package lists refreshed ${new Date(data.checkedAt).toLocaleString()}.`
-                : 'Package lists have not been refreshed from Mailroom yet (Check Updates).'}
+                : 'Package lists have not been refreshed from Mailroom yet (Check Updates).'}{' '}
+              {readingNote(data)}
             </Text>
             {job && <JobProgress job={job} />}
           </Stack>
@@ -182,7 +192,13 @@ export function UpdatesTable({ data, job, run, manage = false }: UpdatesTablePro
         columns={columns}
         getRowId={rowId}
         minWidth={720}
-        empty={filter === 'All' ? 'The system is up to date.' : 'No updates match this filter.'}
+        empty={
+          !data.readAt && data.refreshing
+            ? 'Reading the upgradable packages…'
+            : filter === 'All'
+              ? 'The system is up to date.'
+              : 'No updates match this filter.'
+        }
       />
       <Modal
         opened={viewing !== null}
