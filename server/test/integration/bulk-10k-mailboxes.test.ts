@@ -106,7 +106,8 @@ describe('bulk create of 10,000 mailboxes, killed (kill -9) at about half and re
       const res = await fetch(`${base}/api/${p}`, { method: 'POST', headers, body: JSON.stringify(body) });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     };
-    const get = (p: string) => fetch(`${base}/api/${p}`, { headers: { authorization: headers.authorization } });
+    const get = (p: string) =>
+      fetch(`${base}/api/${p}`, { headers: { authorization: headers.authorization } });
 
     expect((await post('mail/domains/add', { domain: DOMAIN })).status).toBe(200);
     for (let i = 0; i < EXISTING; i++) {
@@ -158,9 +159,9 @@ describe('bulk create of 10,000 mailboxes, killed (kill -9) at about half and re
       });
       const planMs = Date.now() - tPlan;
       expect(plan.status, JSON.stringify(plan.json).slice(0, 500)).toBe(200);
-      const run = plan.json.run as { id: number; plan: Record<string, number>; total: number };
+      const run = plan.json.run as { id: number; plan: Record<string, number>; counts: { total: number } };
       expect(run.plan).toMatchObject({ create: NEW, skip: EXISTING, invalid: BAD, delete: 0, update: 0 });
-      expect(run.total).toBe(NEW);
+      expect(run.counts.total).toBe(NEW);
       expect(await boxes()).toBe(EXISTING);
       expect(await mailAudit()).toBe(auditBefore);
       const domainRow = await db
@@ -221,7 +222,11 @@ describe('bulk create of 10,000 mailboxes, killed (kill -9) at about half and re
       expect(atKill).toBeLessThan(NEW);
       // The ledger and the mailboxes agree at the moment of the crash (one transaction per batch).
       expect(await boxes()).toBe(EXISTING + atKill);
-      const killed = await db.selectFrom('bulk_runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+      const killed = await db
+        .selectFrom('bulk_runs')
+        .selectAll()
+        .where('id', '=', runId)
+        .executeTakeFirstOrThrow();
       expect(killed.state).toBe('running');
       const jobAtKill = await db
         .selectFrom('jobs')
@@ -302,7 +307,9 @@ describe('bulk create of 10,000 mailboxes, killed (kill -9) at about half and re
       expect(csv.filter((l) => l.includes(',create,succeeded,'))).toHaveLength(NEW);
       const badLines = csv.filter((l) => l.includes(',invalid,'));
       expect(badLines).toHaveLength(BAD);
-      expect(badLines.join('\n')).toMatch(/row 2502: email: .*\n.*row 5002: password: .*\n.*row 7502: email: /);
+      expect(badLines.join('\n')).toMatch(
+        /row 2502: email: .*\n.*row 5002: password: .*\n.*row 7502: email: /,
+      );
 
       // A sample of the new mailboxes signs in to Dovecot on the rendered files (before and after the kill).
       const host = (p: string) => path.join(dataDir, 'root', p);
