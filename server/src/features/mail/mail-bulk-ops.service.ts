@@ -146,10 +146,12 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
   const system = await systemSources(ctx.db, emails.filter(isRequiredAddress));
   for (const it of creates) {
     const domain = splitAddress(it.key).domain;
+    // Like every invalid row, named by its row in the file.
+    const row = `row ${first.get(it.key)}`;
     if (!known.has(domain))
       Object.assign(it, {
         action: 'invalid',
-        reason: `email: ${mailMessages.domainUnknown(domain)}`,
+        reason: `${row}: email: ${mailMessages.domainUnknown(domain)}`,
         payload: null,
       });
     else if (boxes.has(it.key))
@@ -161,7 +163,7 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
     else if (aliases.has(it.key) && !system.has(it.key))
       Object.assign(it, {
         action: 'invalid',
-        reason: `email: ${mailMessages.mailboxIsAlias(it.key)}`,
+        reason: `${row}: email: ${mailMessages.mailboxIsAlias(it.key)}`,
         payload: null,
       });
   }
@@ -359,10 +361,14 @@ export function mailBulkOperations(
     secretFields: ['password'],
     plan: (input) => planMailboxCreate(ctx, input),
     async runBatch(entries, tools) {
-      // Hashed before the transaction (the pool spreads them over the cores); no database is held.
+      // Hashed before the transaction (the pool spreads them over the cores, one worker thread
+      // each, off the event loop); no database is held. Background: a single create or password
+      // change made meanwhile is hashed first, not after this batch.
       const hashes = new Map<number, string>();
       await Promise.all(
-        entries.map(async (e) => hashes.set(e.id, await ctx.hasher.hash(String(e.payload.password)))),
+        entries.map(async (e) =>
+          hashes.set(e.id, await ctx.hasher.hash(String(e.payload.password), 'background')),
+        ),
       );
       const domains = [...new Set(entries.map((e) => splitAddress(String(e.payload.email)).domain))];
       await ctx.db.transaction().execute(async (trx) => {
