@@ -364,9 +364,11 @@ describe('bulk create of 10,000 mailboxes, killed (kill -9) at about half and re
         },
       };
       process.stdout.write(`bulk 10k figures: ${JSON.stringify(figures)}\n`);
-      // Other requests stay fast while the run works (the hashes are on the pool's threads).
+      // Other requests stay fast while the run works: the hashes run on the pool's worker threads,
+      // off the event loop (measured on a 2-core machine at load 22: p50 17, p95 72, p99 163 ms).
       expect(times.length).toBeGreaterThan(20);
-      expect(figures.otherReads.p50).toBeLessThan(300);
+      expect(figures.otherReads.p50).toBeLessThan(100);
+      expect(figures.otherReads.p95).toBeLessThan(300);
     } finally {
       await database.close();
     }
