@@ -181,9 +181,22 @@ describe.each(dialects())('bulk Delete Aliases on %s', (dialect) => {
     ]);
   });
 
+  it("all: every alias as it stands at planning, Mailroom's required ones skipped; a discarded plan changes nothing", async () => {
+    const rows = await t.deps.database.db.selectFrom('mail_aliases').select(['source', 'system']).execute();
+    expect(rows.length).toBeGreaterThan(0);
+    const p = await plan({ operation: 'mail.alias.delete', target: { kind: 'all' }, config: config('all') });
+    const required = rows.filter((r) => Number(r.system) === 1).length;
+    expect(p.run.plan).toMatchObject({ delete: rows.length - required, skip: required });
+    expect(p.run.target.description).toBe('All');
+    expect((await post(`bulk/runs/${p.run.id}/discard`)).statusCode).toBe(200);
+    expect((await post(`bulk/runs/${p.run.id}/start`, { confirm: p.run.plan.delete })).statusCode).toBe(409);
+    const after = await t.deps.database.db.selectFrom('mail_aliases').select('source').execute();
+    expect(after).toHaveLength(rows.length);
+  });
+
   it('an alias deleted between plan and run is skipped as missing, not failed', async () => {
-    const domain = 'arace.example';
-    expect((await post('mail/domains/add', { domain })).statusCode).toBe(200);
+    // The domain of the first test (each new domain makes a DKIM key: kept few).
+    const domain = 'adel.example';
     await addAlias(`r1@${domain}`);
     await addAlias(`r2@${domain}`);
     const p = await plan({
@@ -200,8 +213,8 @@ describe.each(dialects())('bulk Delete Aliases on %s', (dialect) => {
       items: { reason: string }[];
     }>();
     expect(r1.items[0]!.reason).toBe(`missing: ${mailMessages.aliasNotFound(`r1@${domain}`)}`);
-    expect(await aliasesOf(domain)).toEqual([`abuse@${domain} (system)`, `postmaster@${domain} (system)`]);
-    expect(await counter(domain)).toBe(2);
+    expect((await aliasesOf(domain)).filter((a) => a.startsWith('r'))).toEqual([]);
+    expect(await counter(domain)).toBe(4);
   });
 
   it('filtered takes the alias list filter and is frozen at planning: an alias added later survives; a domain left empty goes', async () => {
@@ -214,7 +227,7 @@ describe.each(dialects())('bulk Delete Aliases on %s', (dialect) => {
       (await post(`mail/aliases/update/${encodeURIComponent(`f3@${domain}`)}`, { status: 'disabled' }))
         .statusCode,
     ).toBe(200);
-    await addAlias(`keep@other-${domain}`, ADMIN.email, true);
+    await addAlias(`keep-afilt@adel.example`);
     // The list's filter as the alias list sends it: the search, a status.
     const disabled = await plan({
       operation: 'mail.alias.delete',
@@ -233,7 +246,7 @@ describe.each(dialects())('bulk Delete Aliases on %s', (dialect) => {
     expect(planned).toContain(`f1@${domain} delete`);
     expect(planned).toContain(`f2@${domain} delete`);
     expect(planned).toContain(`f3@${domain} delete`);
-    expect(planned.filter((x) => x.endsWith(' delete') && x.includes('other-'))).toEqual([]);
+    expect(planned.filter((x) => x.startsWith('keep-'))).toEqual([]);
     expect(p.run.plan.delete).toBe(3);
     expect(p.run.target.description).toBe(`Filtered: q=${domain}`);
     await addAlias(`late@${domain}`);
@@ -256,6 +269,6 @@ describe.each(dialects())('bulk Delete Aliases on %s', (dialect) => {
     >();
     const names = (Array.isArray(domains) ? domains : domains.items).map((d) => d.domain);
     expect(names).not.toContain(domain);
-    expect(names).toContain(`other-${domain}`);
+    expect(names).toContain('adel.example');
   });
 });
