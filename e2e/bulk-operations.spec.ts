@@ -159,4 +159,58 @@ test.describe('bulk operations', () => {
       .poll(async () => api.total('mail/users?domain=bulk-del.example'), { timeout: 60_000 })
       .toBe(1);
   });
+
+  test('the alias list hands its selection and search to Delete Aliases, which needs the count typed', async ({
+    page,
+    request,
+  }) => {
+    const key = await signIn(page);
+    const api = apiClient(request, key);
+    const domain = 'bulk-alias.example';
+    await api.post('mail/domains/add', { domain });
+    for (const n of ['x1', 'x2', 'x3'])
+      await api.post('mail/aliases/add', { source: `${n}@${domain}`, destination: `${n}@elsewhere.test` });
+    // Its three, and Mailroom's required postmaster@ and abuse@.
+    expect(await api.total(`mail/aliases?q=${domain}`)).toBe(5);
+
+    await page.goto(`/mail/aliases?q=${domain}`);
+    await page.getByRole('checkbox', { name: new RegExp(`x1@${domain}`) }).check();
+    await page.getByRole('checkbox', { name: new RegExp(`x2@${domain}`) }).check();
+    const bar = page.getByRole('region', { name: 'Selected aliases' });
+    await expect(bar.getByText('2 aliases selected')).toBeVisible();
+    const bulk = bar.getByRole('button', { name: 'Bulk operation…' });
+    await expect(bulk).toBeVisible();
+    await screens(page, 'aliases-selection-bulk');
+    await bulk.click();
+
+    await expect(page).toHaveURL(/\/bulk-operations/);
+    const form = page.getByRole('dialog', { name: 'Plan a bulk operation' });
+    await expect(form.getByText('Delete Aliases', { exact: true })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: 'Selected items' })).toHaveValue(
+      `x1@${domain}\nx2@${domain}`,
+    );
+    // The list's search came along for a filtered target.
+    await form.getByText('Filtered', { exact: true }).click();
+    await expect(form.getByRole('textbox', { name: 'Search' })).toHaveValue(domain);
+    await form.getByText('Selected', { exact: true }).click();
+    await form.getByRole('button', { name: 'Make plan' }).click();
+
+    const plan = page.getByLabel('Plan', { exact: true });
+    await expect(plan.getByText('Delete: 2')).toBeVisible();
+    const start = plan.getByRole('button', { name: /^Start run/ });
+    await expect(start).toBeDisabled();
+    await plan.getByRole('textbox', { name: 'Type 2 to delete 2 items' }).fill('2');
+    await expect(start).toBeEnabled();
+    // Nothing deleted by the plan.
+    expect(await api.total(`mail/aliases?q=${domain}`)).toBe(5);
+    await screens(page, 'bulk-operations-delete-aliases-plan');
+    await start.click();
+    await expect.poll(async () => api.total(`mail/aliases?q=${domain}`), { timeout: 60_000 }).toBe(3);
+    const left = await api.get<{ source: string }[]>(`mail/aliases?q=${domain}`);
+    expect(left.map((a) => a.source).sort()).toEqual([
+      `abuse@${domain}`,
+      `postmaster@${domain}`,
+      `x3@${domain}`,
+    ]);
+  });
 });

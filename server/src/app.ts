@@ -92,7 +92,10 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // They are set on `deps` itself, so the caller (main, tests) reaches the same instances.
   const ownLocks = !deps.locks;
   const locks = (deps.locks ??= createLocks(deps.database));
-  const jobs = (deps.jobs ??= new JobRunner(deps.database.db, locks, opts.jobs));
+  const jobs = (deps.jobs ??= new JobRunner(deps.database.db, locks, {
+    staleMs: deps.config.jobStaleMs,
+    ...opts.jobs,
+  }));
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: deps.config.trustProxy,

@@ -81,6 +81,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('counts a job dead after MAILROOM_JOB_STALE_SECONDS without a heartbeat (30 s; at least 5)', () => {
+    expect(loadConfig({}).jobStaleMs).toBe(30_000);
+    expect(loadConfig({ MAILROOM_JOB_STALE_SECONDS: '5' }).jobStaleMs).toBe(5_000);
+    // Below the 2 s heartbeat's margin a live job would be taken from its process.
+    expect(problem({ MAILROOM_JOB_STALE_SECONDS: '4' })).toMatch(
+      /MAILROOM_JOB_STALE_SECONDS: must be a whole number of seconds (at least 5|from 5 to 3600)/,
+    );
+  });
+
   it('names PORT when it is not a port number', () => {
     for (const bad of ['abc', '80.5', '-1', '65536', ' ', '8080abc']) {
       const msg = problem({ PORT: bad });

@@ -64,6 +64,7 @@ const EnvSchema = z.object({
   MAILROOM_HTTPS_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_ACME_CA_FILE: z.string().min(1).optional(),
   MAILROOM_SSL_RENEWAL_TICK_SECONDS: wholeNumber('of seconds ', 1, 3600).default(60),
+  MAILROOM_JOB_STALE_SECONDS: wholeNumber('of seconds ', 5, 3600).default(30),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
@@ -93,6 +94,11 @@ export interface Config {
   rateLimit: { perIp: number; perSession: number; windowMs: number };
   /** How often expired sessions, old sign-in attempts and rate-limit counters are removed. */
   purgeIntervalMs: number;
+  /**
+   * A running job whose process has not beaten for this long belongs to a dead process: it is
+   * marked interrupted, or queued again to resume (a bulk run). The heartbeat beats every 2 s.
+   */
+  jobStaleMs: number;
   /** Server processes sharing the port (cluster.ts); unset: two on a multi-core machine. */
   workers: number | undefined;
   /** ACME (features/ssl/acme): Mailroom's HTTP-01 listener and an extra CA trusted for directories. */
@@ -192,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: 60_000,
     },
     purgeIntervalMs: e.MAILROOM_PURGE_INTERVAL_SECONDS * 1000,
+    jobStaleMs: e.MAILROOM_JOB_STALE_SECONDS * 1000,
     web: {
       httpPort: e.MAILROOM_HTTP_PORT ?? (hostRoot === '/' ? 80 : LOCAL_WEB_PORTS.http),
       httpsPort: e.MAILROOM_HTTPS_PORT ?? (hostRoot === '/' ? 443 : LOCAL_WEB_PORTS.https),

@@ -17,9 +17,17 @@ parentPort.on('message', (m) => {
 });
 `;
 
+/**
+ * `interactive` (the default): someone waits for this hash (a create, a password change).
+ * `background`: a bulk run's; it waits behind every interactive hash, so a bulk run of thousands
+ * never holds up the single create an administrator makes meanwhile.
+ */
+export type HashPriority = 'interactive' | 'background';
+
 interface Task {
   id: number;
   password: string;
+  priority: HashPriority;
   resolve(hash: string): void;
   reject(err: Error): void;
 }
@@ -43,10 +51,16 @@ export class HashPool {
     if (!Number.isInteger(size) || size < 1) throw new Error('hash pool size must be at least 1');
   }
 
-  hash(password: string): Promise<string> {
+  hash(password: string, priority: HashPriority = 'interactive'): Promise<string> {
     if (this.closed) return Promise.reject(new Error('hash pool is closed'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, password, resolve, reject });
+      const task = { id: this.nextId++, password, priority, resolve, reject };
+      if (priority === 'background') this.queue.push(task);
+      else {
+        // Ahead of the background tasks, behind the interactive ones already waiting.
+        const at = this.queue.findIndex((t) => t.priority === 'background');
+        this.queue.splice(at === -1 ? this.queue.length : at, 0, task);
+      }
       this.pump();
     });
   }

@@ -262,6 +262,15 @@ export async function aliasKind(db: Db, source: string) {
     .executeTakeFirst();
 }
 
+/** An alias as a delete records it (its before). */
+export async function aliasForDelete(db: Db, source: string) {
+  return db
+    .selectFrom('mail_aliases')
+    .select(['source', 'domain', 'destination', 'status', 'system'])
+    .where('source', '=', source)
+    .executeTakeFirst();
+}
+
 /** These sources' aliases. */
 export async function aliasKinds(db: Db, sources: string[]) {
   return db

@@ -1,5 +1,6 @@
 import type { BulkFilter } from '@mailroom/contract/bulk';
 import {
+  ALIAS_STATUSES,
   CreateAliasRequest,
   MAILBOX_STATUSES,
   MAX_QUOTA_BYTES,
@@ -16,11 +17,14 @@ import { conflict, fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
 import { parseCsv } from './alias-import.service.ts';
 import {
+  aliasForDelete,
   aliasKind,
   aliasKinds,
   aliasSourcesOfKind,
   deleteSystemAlias,
+  deleteAliasRows,
   insertAlias,
+  listAliases,
   updateAliasRow,
 } from './alias.repository.ts';
 import { refuseLoop } from './alias.service.ts';
@@ -46,7 +50,7 @@ import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
 
 /**
  * The mail area's bulk operations (issue 21): create mailboxes and aliases from a CSV, delete
- * mailboxes. Plans use the import's CSV reader and the single create's rules; a batch is one
+ * mailboxes and aliases. Plans use the import's CSV reader and the single create's rules; a batch is one
  * transaction with the import's lock order (the alias graph, the domain rows, the lists, the
  * counters last) and a savepoint per item. Mailboxes and aliases are read by Postfix and Dovecot
  * from the database, so a batch has no daemon file to apply.
@@ -142,10 +146,12 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
   const system = await systemSources(ctx.db, emails.filter(isRequiredAddress));
   for (const it of creates) {
     const domain = splitAddress(it.key).domain;
+    // Like every invalid row, named by its row in the file.
+    const row = `row ${first.get(it.key)}`;
     if (!known.has(domain))
       Object.assign(it, {
         action: 'invalid',
-        reason: `email: ${mailMessages.domainUnknown(domain)}`,
+        reason: `${row}: email: ${mailMessages.domainUnknown(domain)}`,
         payload: null,
       });
     else if (boxes.has(it.key))
@@ -157,7 +163,7 @@ async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<Planne
     else if (aliases.has(it.key) && !system.has(it.key))
       Object.assign(it, {
         action: 'invalid',
-        reason: `email: ${mailMessages.mailboxIsAlias(it.key)}`,
+        reason: `${row}: email: ${mailMessages.mailboxIsAlias(it.key)}`,
         payload: null,
       });
   }
@@ -200,6 +206,55 @@ async function planMailboxDelete(ctx: MailCtx, input: PlanInput): Promise<Planne
     });
     for (const m of page.items)
       items.push({ key: m.email, label: m.email, action: 'delete', payload: { email: m.email } });
+    if (!page.next || page.items.length < PAGE) break;
+    cursor = page.next;
+  }
+  return items;
+}
+
+/**
+ * Aliases to delete: the selected sources, the alias list's filter (its search and status, and a
+ * domain), or every alias. Mailroom's required aliases (postmaster@, abuse@ it made) are skipped:
+ * they cannot be deleted (they come back at once), only replaced by the administrator's own.
+ */
+async function planAliasDelete(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
+  const { target } = input;
+  if (target.kind === 'csv')
+    throw fieldError('target', 'Delete Aliases takes selected, filtered or all aliases.');
+  const item = (source: string, system: boolean): PlannedItem =>
+    system
+      ? { key: source, label: source, action: 'skip', reason: mailMessages.aliasRequired(source) }
+      : { key: source, label: source, action: 'delete', payload: { source } };
+  if (target.kind === 'selected') {
+    const keys = [...new Set(target.keys.map((k) => k.trim().toLowerCase()))];
+    const found = new Map<string, boolean>();
+    for (let i = 0; i < keys.length; i += PAGE)
+      for (const r of await aliasKinds(ctx.db, keys.slice(i, i + PAGE)))
+        found.set(r.source, Number(r.system) === 1);
+    return keys.map((k) =>
+      found.has(k)
+        ? item(k, found.get(k)!)
+        : { key: k, label: k, action: 'skip' as const, reason: `missing: ${mailMessages.aliasNotFound(k)}` },
+    );
+  }
+  const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
+  const status =
+    f.status && (ALIAS_STATUSES as readonly string[]).includes(f.status)
+      ? (f.status as 'active' | 'disabled')
+      : undefined;
+  const domain = f.domain?.trim().toLowerCase() || undefined;
+  const items: PlannedItem[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await listAliases(ctx.db, {
+      limit: PAGE,
+      sort: 'source',
+      ...(f.q ? { q: f.q } : {}),
+      ...(status ? { status } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const a of page.items)
+      if (!domain || splitAddress(a.source).domain === domain) items.push(item(a.source, a.system));
     if (!page.next || page.items.length < PAGE) break;
     cursor = page.next;
   }
@@ -296,7 +351,7 @@ async function planAliasCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedI
 
 const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, '').replace('.', '');
 
-/** The three mail operations, given the mail context and the DNS republish of domains that went. */
+/** The four mail operations, given the mail context and the DNS republish of domains that went. */
 export function mailBulkOperations(
   ctx: MailCtx,
   factsChanged: (domains: string[]) => Promise<void>,
@@ -306,10 +361,14 @@ export function mailBulkOperations(
     secretFields: ['password'],
     plan: (input) => planMailboxCreate(ctx, input),
     async runBatch(entries, tools) {
-      // Hashed before the transaction (the pool spreads them over the cores); no database is held.
+      // Hashed before the transaction (the pool spreads them over the cores, one worker thread
+      // each, off the event loop); no database is held. Background: a single create or password
+      // change made meanwhile is hashed first, not after this batch.
       const hashes = new Map<number, string>();
       await Promise.all(
-        entries.map(async (e) => hashes.set(e.id, await ctx.hasher.hash(String(e.payload.password)))),
+        entries.map(async (e) =>
+          hashes.set(e.id, await ctx.hasher.hash(String(e.payload.password), 'background')),
+        ),
       );
       const domains = [...new Set(entries.map((e) => splitAddress(String(e.payload.email)).domain))];
       await ctx.db.transaction().execute(async (trx) => {
@@ -518,5 +577,37 @@ export function mailBulkOperations(
     },
   };
 
-  return [createMailboxes, deleteMailboxes, createAliases];
+  const deleteAliases: BulkOperationHandler = {
+    id: 'mail.alias.delete',
+    plan: (input) => planAliasDelete(ctx, input),
+    async runBatch(entries, tools) {
+      const gone: string[] = [];
+      await ctx.db.transaction().execute(async (trx) => {
+        // The bulk removal's order: the domain rows (exclusively, sorted), the aliases, the counters.
+        const rows = await aliasKinds(
+          trx,
+          entries.map((e) => String(e.payload.source)),
+        );
+        await lockDomainRows(trx, [...new Set(rows.map((r) => r.domain))].sort());
+        await tools.items(trx, entries, async (e, t) => {
+          const source = String(e.payload.source);
+          const row = await aliasForDelete(t, source);
+          if (!row) return { skipped: `missing: ${mailMessages.aliasNotFound(source)}` };
+          // Became Mailroom's required alias since the plan (the administrator's was deleted).
+          if (Number(row.system) === 1) return { skipped: mailMessages.aliasRequired(source) };
+          await deleteAliasRows(t, [source]);
+          // An administrator's postmaster@/abuse@ gone: the system alias takes its place again.
+          if (isRequiredAddress(source)) await ensureSystemAliases(t, [row.domain]);
+          if (await countOutOfDomain(t, row.domain, { aliases: 1 })) gone.push(row.domain);
+          return {
+            before: { source, destination: row.destination, status: row.status },
+            after: { deleted: true },
+          };
+        });
+      });
+      if (gone.length) await factsChanged([...new Set(gone)]);
+    },
+  };
+
+  return [createMailboxes, deleteMailboxes, createAliases, deleteAliases];
 }

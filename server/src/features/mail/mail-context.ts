@@ -3,10 +3,11 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
-import { sharedHashPool } from '../../lib/hash-pool.ts';
+import { type HashPriority, sharedHashPool } from '../../lib/hash-pool.ts';
 
 export interface PasswordHasher {
-  hash(password: string): Promise<string>;
+  /** `background`: a bulk run's hashes wait behind the ones someone is waiting for. */
+  hash(password: string, priority?: HashPriority): Promise<string>;
 }
 
 /** What the mail services work with. */

@@ -43,7 +43,7 @@ export interface MailHandle {
   hostname(): Promise<string>;
   /** Renders and applies the mail stack again (the served certificate or TLS policy changed). */
   reapply(): Promise<void>;
-  /** Create mailboxes, delete mailboxes, create aliases for the bulk operations (issue 21). */
+  /** Create and delete mailboxes, create and delete aliases for the bulk operations (issue 21). */
   bulkOperations: BulkOperationHandler[];
   /** Mailroom's self-signed fallback certificate, served when the SSL area serves none. */
   fallbackCertificate(): Promise<FallbackCertificate | null>;

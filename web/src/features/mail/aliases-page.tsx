@@ -3,6 +3,7 @@ import { Button, Modal, Stack, Text } from '@mantine/core';
 import { IconDownload, IconPlus, IconRefresh, IconUpload, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
+import { BulkOperationButton } from '../../components/bulk-operation-button.tsx';
 import { confirmDelete } from '../../components/confirm-action.ts';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { ImportFlow } from '../../components/import-flow/import-flow.tsx';
@@ -189,6 +190,9 @@ export default function AliasesPage() {
               deleting={removeMany.isPending}
               onDelete={() => void deleteSelected()}
               onClear={clearSelection}
+              extra={
+                <BulkOperationButton operation="mail.alias.delete" keys={[...selection]} filter={{ q }} />
+              }
             />
           )}
           <AliasTable

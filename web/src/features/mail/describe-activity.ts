@@ -1,6 +1,7 @@
 const ACTIONS: Record<string, string> = {
   'mail.mailbox.create': 'Mailbox created',
   'mail.mailbox.remove': 'Mailbox deleted',
+  'mail.mailbox.delete': 'Mailbox deleted (bulk operation)',
   'mail.mailbox.password': 'Mailbox password changed',
   'mail.mailbox.quota': 'Mailbox quota changed',
   'mail.mailbox.suspend': 'Mailbox suspended',
@@ -9,6 +10,7 @@ const ACTIONS: Record<string, string> = {
   'mail.mailbox.app_password.revoke': 'App password revoked',
   'mail.alias.create': 'Alias created',
   'mail.alias.remove': 'Alias deleted',
+  'mail.alias.delete': 'Alias deleted (bulk operation)',
   'mail.alias.update': 'Alias updated',
   'mail.alias.import': 'Aliases imported',
   'mail.domain.add': 'Mail domain added',

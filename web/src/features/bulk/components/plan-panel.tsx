@@ -75,7 +75,11 @@ export function PlanPanel({
         {planned && destructive && run.plan.delete > 0 && (
           <TextInput
             label={`Type ${run.plan.delete} to delete ${run.plan.delete} item${run.plan.delete === 1 ? '' : 's'}`}
-            description="This cannot be undone from here (mail folders are moved aside)."
+            description={
+              run.operation === 'mail.mailbox.delete'
+                ? 'This cannot be undone from here (mail folders are moved aside).'
+                : 'This cannot be undone from here (each item is in the audit log with what it was).'
+            }
             value={typed}
             onChange={(e) => setTyped(e.currentTarget.value)}
             inputMode="numeric"
