@@ -74,20 +74,30 @@ export interface WebRender extends RenderSet {
   settings: WebServerSettings;
 }
 
+/**
+ * A host's values with its SSL Port: its own, or the SSL area's Server Port when left empty
+ * (issue 19: the SSL settings' port is the HTTPS port of such hosts).
+ */
+export function hostValues(row: VhostRow, sslPort: number) {
+  const v = rowValues(row);
+  return v.sslPort === null || v.sslPort === undefined ? { ...v, sslPort } : v;
+}
+
 function summary(
   rows: VhostRow[],
   defaultTls: boolean,
   php: ReadonlySet<string>,
   apps: Map<number, AppServe>,
+  sslPort: number,
 ): HostsSummary {
   const http = new Set<number>();
   const https = new Set<number>();
   let anyRateLimit = false;
   const phpVersions = new Set<string>();
   for (const r of rows) {
-    const v = rowValues(r);
+    const v = hostValues(r, sslPort);
     http.add(v.port);
-    if (v.sslEnabled) https.add(v.sslPort ?? 443);
+    if (v.sslEnabled) https.add(v.sslPort ?? sslPort);
     if (v.enableRateLimiting) anyRateLimit = true;
     if (v.enablePhp && php.has(v.phpVersion)) phpVersions.add(v.phpVersion);
   }
@@ -113,8 +123,9 @@ async function hostInput(
   row: VhostRow,
   files: ApplyFile[],
   app: AppServe | null,
+  sslPort: number,
 ): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
-  const v = rowValues(row);
+  const v = hostValues(row, sslPort);
   let tls: VhostRenderInput['tls'] = null;
   let fingerprint: string | null = null;
   if (v.sslEnabled) {
@@ -171,8 +182,12 @@ export async function renderWeb(
   const settings = await readWebSettings(db);
   const rows = await allVhosts(db);
   const apps = await appServeByVhost(db);
-  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps);
-  if (hosts.httpsPorts.length && ctx.tlsPolicy) hosts.tlsPolicy = await ctx.tlsPolicy(db);
+  // The SSL settings first: their Server Port is the HTTPS port of hosts that leave theirs empty.
+  const policy =
+    ctx.tlsPolicy && rows.some((r) => rowValues(r).sslEnabled) ? await ctx.tlsPolicy(db) : null;
+  const sslPort = policy?.extras?.serverPort ?? 443;
+  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps, sslPort);
+  if (hosts.httpsPorts.length && policy) hosts.tlsPolicy = policy;
   const files: ApplyFile[] = [];
   const remove: string[] = [];
   const probes = new Map<string, VhostProbe>();
@@ -180,7 +195,14 @@ export async function renderWeb(
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
-    const { input, fingerprint } = await hostInput(db, ctx, row, files, apps.get(Number(row.id)) ?? null);
+    const { input, fingerprint } = await hostInput(
+      db,
+      ctx,
+      row,
+      files,
+      apps.get(Number(row.id)) ?? null,
+      sslPort,
+    );
     if (wanted) remove.push(...stalePools(input.values, row.domain));
     const r = renderVhost(input, ctx.mode);
     files.push(...r.files);
