@@ -671,7 +671,7 @@ export const SSL_SETTING_REASONS: Partial<Record<keyof SslSettings, string>> = {
     'Apache has no write timeout of its own for TLS: Server Configuration → Timeout applies to every connection',
   enableSslLogging: "Apache's LogLevel ssl: off logs only mod_ssl's emergencies",
   enableSni:
-    'On: every HTTPS client must name its site by SNI (SSLStrictSNIVHostCheck); off: clients without SNI get the first site of the port',
+    "On: an HTTPS client must name its site by SNI, else 403 (SSLStrictSNIVHostCheck on); off: it reaches the catch-all's certificate and a 421 answer",
   enableSslClientCertificates:
     'Apache asks HTTPS clients for a certificate; with SSL Client Verification, a request without a certificate signed by the CA file is refused (403)',
   sslClientCertificatePath:

@@ -211,9 +211,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     // A refusal is recorded as the web target's outcome (Retry on the dashboard); the save stands.
     // Every host is rendered again: the Server Port is the HTTPS port of hosts that leave theirs empty.
     reapplyWeb: async () => {
-      await web?.ctx
-        .applyAll()
-        .catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
+      await web?.ctx.applyAll().catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
     },
     // What the installed Apache cannot honour is refused before the SSL settings are saved.
     webRefusals: async (s) => (web ? web.sslRefusals(s) : {}),

@@ -121,7 +121,7 @@ export function registerSslRoutes(app: FastifyInstance, ctx: SslContext, opts: S
   registerRoute(app, r.getSettings, settingsAnswer);
   registerRoute(app, r.saveSettings, async ({ body }) => {
     const refused = Object.entries((await opts.webRefusals?.(body.settings)) ?? {})[0];
-    if (refused) throw fieldError(refused[0], refused[1]);
+    if (refused) throw fieldError(`settings.${refused[0]}`, refused[1]);
     await saveSslSettings(db, body.settings, body.version);
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
     await opts.reapplyMail();

@@ -30,7 +30,9 @@ export function tlsExtrasDirectives(t: WebTlsPolicy | null | undefined): string 
     out += `Header always setifempty Strict-Transport-Security "${x.hsts}" "expr=-n reqenv('mailroom_https')"\n`;
   out += `SSLStrictSNIVHostCheck ${x.strictSni ? 'on' : 'off'}\n`;
   out += `RequestReadTimeout handshake=${x.handshakeTimeout} header=${x.readTimeout} body=${x.readTimeout}\n`;
-  if (x.renegBufferSize !== null) out += `SSLRenegBufferSize ${x.renegBufferSize}\n`;
+  // Directory context only: for every path of every host.
+  if (x.renegBufferSize !== null)
+    out += `<Location "/">\n  SSLRenegBufferSize ${x.renegBufferSize}\n</Location>\n`;
   out += `LogLevel ssl:${x.logLevel}\n`;
   const c = x.clientCertificates;
   if (c) {

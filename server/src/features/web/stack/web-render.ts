@@ -183,8 +183,7 @@ export async function renderWeb(
   const rows = await allVhosts(db);
   const apps = await appServeByVhost(db);
   // The SSL settings first: their Server Port is the HTTPS port of hosts that leave theirs empty.
-  const policy =
-    ctx.tlsPolicy && rows.some((r) => rowValues(r).sslEnabled) ? await ctx.tlsPolicy(db) : null;
+  const policy = ctx.tlsPolicy && rows.some((r) => rowValues(r).sslEnabled) ? await ctx.tlsPolicy(db) : null;
   const sslPort = policy?.extras?.serverPort ?? 443;
   const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps, sslPort);
   if (hosts.httpsPorts.length && policy) hosts.tlsPolicy = policy;
