@@ -244,6 +244,13 @@ export const WebServerSettings = z
     if (v.enableHSTS && v.hstsPreload && (!v.hstsIncludeSubdomains || v.hstsMaxAge < 31536000)) {
       ctx.addIssue({ code: 'custom', path: ['hstsPreload'], message: webSettingsMessages.hstsPreloadRules });
     }
+    // A folder name PHP and PHP-FPM take literally (';' is PHP's depth separator, a comment to PHP-FPM).
+    if (!/^\/[A-Za-z0-9._/-]*$/.test(v.phpSessionSavePath))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['phpSessionSavePath'],
+        message: formatInvalid(L.phpSessionSavePath),
+      });
     if (v.logFormat === 'custom' && v.customLogFormat === '') {
       ctx.addIssue({
         code: 'custom',

@@ -19,6 +19,7 @@ import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } fro
 import { PHP_VERSIONS } from '@mailroom/contract/web/vhosts';
 import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
 import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
+import { phpSessionDir, renderPoolDefaults } from '../php/php-defaults.renderer.ts';
 import type { WebTlsPolicy } from './web-tls-policy.ts';
 
 type Db = Kysely<Database>;
@@ -72,6 +73,14 @@ export interface WebRender extends RenderSet {
   customLines: Map<string, { field: 'customDirectives'; start: number; domain: string }>;
   defaultProbe: VhostProbe;
   settings: WebServerSettings;
+  /** The PHP session folders of the rendered pools (made, owned by the site's user, before the swap). */
+  sessionFolders?: SessionFolder[];
+}
+
+/** A site's PHP session folder (system path) and the site whose user owns it. */
+export interface SessionFolder {
+  path: string;
+  siteId: number;
 }
 
 /**
@@ -124,6 +133,8 @@ async function hostInput(
   files: ApplyFile[],
   app: AppServe | null,
   sslPort: number,
+  settings: WebServerSettings,
+  sessions: SessionFolder[],
 ): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
   const v = hostValues(row, sslPort);
   let tls: VhostRenderInput['tls'] = null;
@@ -155,7 +166,11 @@ async function hostInput(
   if (v.enablePhp) {
     if (ctx.php?.installed.has(v.phpVersion)) {
       const user = await ctx.php.poolUser(Number(row.id));
-      files.push({ path: phpPoolPath(v.phpVersion, v.domain), content: renderPool(v, user, ctx.mode) });
+      files.push({
+        path: phpPoolPath(v.phpVersion, v.domain),
+        content: renderPool(v, user, ctx.mode) + renderPoolDefaults(settings, v.domain, ctx.mode),
+      });
+      sessions.push({ path: phpSessionDir(settings, v.domain), siteId: Number(row.id) });
       php = { socket: ctx.mode.hostPath(phpSocket(v.domain)) };
     } else php = { missing: v.phpVersion };
   }
@@ -191,6 +206,7 @@ export async function renderWeb(
   const remove: string[] = [];
   const probes = new Map<string, VhostProbe>();
   const customLines: WebRender['customLines'] = new Map();
+  const sessionFolders: SessionFolder[] = [];
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
@@ -201,6 +217,8 @@ export async function renderWeb(
       files,
       apps.get(Number(row.id)) ?? null,
       sslPort,
+      settings,
+      sessionFolders,
     );
     if (wanted) remove.push(...stalePools(input.values, row.domain));
     const r = renderVhost(input, ctx.mode);
@@ -246,5 +264,5 @@ export async function renderWeb(
     remove.push(siteAvailablePath(domain), siteEnabledPath(domain), f.cert, f.key, f.chain);
     remove.push(...stalePools(null, domain));
   }
-  return { files, remove, probes, customLines, defaultProbe: def.probe, settings };
+  return { files, remove, probes, customLines, defaultProbe: def.probe, settings, sessionFolders };
 }
