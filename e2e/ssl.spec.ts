@@ -163,7 +163,7 @@ test.describe('SSL', () => {
     // What Apache cannot honour says why and cannot be switched on (issue 19).
     await expect(page.getByText('Apache has no HTTP/3 (QUIC): it cannot be switched on')).toBeVisible();
     await expect(page.getByRole('switch', { name: 'Enable HTTP/3' })).toBeDisabled();
-    await expect(page.getByRole('switch', { name: 'Enable SSL Client Certificates' })).toBeVisible();
+    await expect(page.getByRole('switch', { name: 'Enable SSL Client Certificates' })).toBeEnabled();
     const port = page.getByRole('textbox', { name: 'Server Port' });
     await port.fill('0');
     await expect(page.getByText('Server Port must be at least 1')).toBeVisible();
