@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localApacheDaemon } from '../../src/features/web/web.module.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
