@@ -662,7 +662,7 @@ export const SSL_SETTING_REASONS: Partial<Record<keyof SslSettings, string>> = {
     'Apache always ends TLS for the sites and the web applications behind it; passing TLS through is not built',
   enableSslBuffering:
     "Apache's SSLRenegBufferSize: the request body kept while a client certificate is asked for",
-  enableSslSessionResumption: 'Off: Apache resumes no session (no session cache, no tickets)',
+  enableSslSessionResumption: 'Off: Apache resumes no session (cached sessions live 0 seconds, no tickets)',
   sslSessionTicketLifetime:
     'Apache gives tickets the lifetime of cached sessions: SSL Session Timeout applies (SSLSessionCacheTimeout)',
   sslHandshakeTimeout: "Apache's RequestReadTimeout handshake= (mod_reqtimeout)",

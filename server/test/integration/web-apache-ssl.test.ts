@@ -55,7 +55,10 @@ describe.skipIf(!haveApache || !haveCurl)('SSL settings in Apache, proved by tra
     const res = await saveSsl(patch);
     expect(res.statusCode, res.body).toBe(200);
     const web = (await call('GET', 'apply')).json<{ target: string; state: string }[]>();
-    expect(web.find((o) => o.target === 'web')?.state).toBe('applied');
+    expect(
+      web.find((o) => o.target === 'web')?.state,
+      JSON.stringify(web.find((o) => o.target === 'web')),
+    ).toBe('applied');
   };
   const refused = async (patch: object) => {
     const res = await saveSsl(patch);
@@ -323,6 +326,30 @@ describe.skipIf(!haveApache || !haveCurl)('SSL settings in Apache, proved by tra
     expect(serverConf()).not.toContain('SSLRenegBufferSize');
     expect(serverConf()).toContain('LogLevel ssl:emerg\n');
     expect(curl(httpsPort, 'plain-tls.example.com').code).toBe(200);
+  });
+
+  it('SSL Session Resumption: a reconnecting client resumes its session; switched off, never', async () => {
+    const reused = () => {
+      const r = spawnSync(
+        'openssl',
+        [
+          's_client',
+          '-connect',
+          `127.0.0.1:${httpsPort}`,
+          '-servername',
+          'tls.example.com',
+          '-tls1_2',
+          '-reconnect',
+        ],
+        { input: '', encoding: 'utf8', timeout: 20_000 },
+      );
+      return (r.stdout.match(/^Reused, /gm) ?? []).length;
+    };
+    expect(reused()).toBeGreaterThan(0);
+    await saveSslOk({ enableSslSessionResumption: false });
+    expect(serverConf()).toContain('SSLSessionCacheTimeout 0\nSSLSessionTickets off\n');
+    expect(reused()).toBe(0);
+    await saveSslOk({ enableSslSessionResumption: true });
   });
 
   it('refuses what Apache cannot honour, with the reason at the field: HTTP/3, SSL 2/3', async () => {

@@ -73,10 +73,12 @@ export function webTlsPolicySource(): (db: Db) => Promise<WebTlsPolicy> {
       protocols: allowedTlsVersions(s).map((v) => OPENSSL[v]!),
       weakCiphers: s.enableWeakCiphers,
       forwardSecrecy: s.enablePerfectForwardSecrecy,
-      // Session Resumption off: no session is resumed at all (no cache, no tickets).
-      sessionCache: s.enableSslSessionCache && s.enableSslSessionResumption,
+      // Session Resumption off: no session is resumed at all. The cache stays configured with a
+      // lifetime of 0 (Apache 2.4 dies on a graceful restart from a shared cache to `none`), and no
+      // tickets are issued.
+      sessionCache: s.enableSslSessionCache,
       sessionCacheSize: s.sslSessionCacheSize,
-      sessionTimeout: s.sslSessionTimeout,
+      sessionTimeout: s.enableSslSessionResumption ? s.sslSessionTimeout : 0,
       sessionTickets: s.enableSslSessionTickets && s.enableSslSessionResumption,
       ocspStapling: s.enableOcspStapling,
       ocspTimeout: s.ocspStaplingTimeout,
