@@ -150,5 +150,17 @@ describe.each(dialects())('SSL settings for the web server on %s', (dialect) => 
       field: 'phpSessionSavePath',
       message: 'PHP Session Save Path format is invalid',
     });
+    const none = await t.call({
+      method: 'POST',
+      url: '/api/web/settings',
+      payload: { ...s, phpSessionCookieSameSite: 'None', phpSessionCookieSecure: false },
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().details[0]).toEqual({
+      field: 'phpSessionCookieSameSite',
+      message:
+        'PHP Session Cookie SameSite None needs PHP Session Cookie Secure (browsers refuse it otherwise)',
+    });
+    expect(s.phpSessionCookieSameSite).toBe('Lax');
   });
 });

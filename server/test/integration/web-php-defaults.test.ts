@@ -122,7 +122,9 @@ describe.skipIf(!haveApache || !haveFpm || !root)(
         memory: '96M',
       });
       const cookie = String(ra.headers['set-cookie']);
-      expect(cookie).toMatch(/PHPSESSID=\w+; expires=[^;]+; Max-Age=1200; path=\/; secure; HttpOnly/);
+      expect(cookie).toMatch(
+        /PHPSESSID=\w+; expires=[^;]+; Max-Age=1200; path=\/; secure; HttpOnly; SameSite=Lax/,
+      );
       // The site's session folder: its user only.
       expect(statSync(dirA).mode & 0o777).toBe(0o700);
       expect(execFileSync('stat', ['-c', '%U', dirA], { encoding: 'utf8' }).trim()).toBe(a.siteUser);
@@ -137,6 +139,7 @@ describe.skipIf(!haveApache || !haveFpm || !root)(
         phpMaxInputTime: 88,
         phpSessionCookieSecure: false,
         phpSessionSavePath: '/var/lib/mailroom-php-sessions',
+        phpSessionCookieSameSite: 'Strict',
       });
       expect(again.statusCode, again.body).toBe(200);
       for (const site of [a, b]) {
@@ -148,6 +151,7 @@ describe.skipIf(!haveApache || !haveFpm || !root)(
           fileOwner: site.siteUser,
         });
         expect(String(r.headers['set-cookie'])).not.toContain('secure');
+        expect(String(r.headers['set-cookie'])).toContain('SameSite=Strict');
       }
       // A path PHP would read as "depth;path" is refused at the field.
       const bad = await call('POST', 'web/settings', { ...cur, phpSessionSavePath: '/var/lib/2;sessions' });

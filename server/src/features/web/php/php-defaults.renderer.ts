@@ -20,6 +20,7 @@ export const PHP_POOL_FIELDS = [
   'phpSessionCookieLifetime',
   'phpSessionCookieSecure',
   'phpSessionCookieHttpOnly',
+  'phpSessionCookieSameSite',
 ] as const satisfies readonly (keyof WebServerSettings)[];
 
 const flag = (on: boolean) => (on ? 'on' : 'off');
@@ -32,5 +33,6 @@ export function renderPoolDefaults(s: WebServerSettings, domain: string, mode: A
   out += `php_value[session.cookie_lifetime] = ${s.phpSessionCookieLifetime}\n`;
   out += `php_flag[session.cookie_secure] = ${flag(s.phpSessionCookieSecure)}\n`;
   out += `php_flag[session.cookie_httponly] = ${flag(s.phpSessionCookieHttpOnly)}\n`;
+  out += `php_value[session.cookie_samesite] = ${s.phpSessionCookieSameSite}\n`;
   return out;
 }
