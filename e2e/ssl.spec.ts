@@ -160,6 +160,10 @@ test.describe('SSL', () => {
     await expect(page.getByText('Configure SSL server settings and security policies')).toBeVisible();
     await expect(page.getByText('applies to the web server').first()).toBeVisible();
     await expect(page.getByText('no effect yet').first()).toBeVisible();
+    // What Apache cannot honour says why and cannot be switched on (issue 19).
+    await expect(page.getByText('Apache has no HTTP/3 (QUIC): it cannot be switched on')).toBeVisible();
+    await expect(page.getByRole('switch', { name: 'Enable HTTP/3' })).toBeDisabled();
+    await expect(page.getByRole('switch', { name: 'Enable SSL Client Certificates' })).toBeEnabled();
     const port = page.getByRole('textbox', { name: 'Server Port' });
     await port.fill('0');
     await expect(page.getByText('Server Port must be at least 1')).toBeVisible();

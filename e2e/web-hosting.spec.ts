@@ -17,6 +17,7 @@ interface Capabilities {
 interface Settings {
   timeout: number;
   keepAliveTimeout: number;
+  phpMaxInputTime: number;
 }
 
 const VIEWPORTS = [
@@ -186,6 +187,11 @@ for (const vp of VIEWPORTS) {
 
       await timeout.fill('120');
       await page.getByRole('textbox', { name: /^Keep Alive Timeout/ }).fill('7');
+      // The PHP defaults reach every site's pool (issue 19 item 4); a site's own limits stay its own.
+      const inputTime = page.getByRole('textbox', { name: /^PHP Max Input Time/ });
+      await expect(inputTime).toBeEnabled();
+      await inputTime.fill('90');
+      await expect(page.getByRole('textbox', { name: /^PHP Memory Limit/ })).toBeDisabled();
       await page.getByRole('button', { name: 'Save Configuration' }).click();
       await expect(
         page.getByRole('status').filter({ hasText: 'Web server settings saved successfully!' }),
@@ -195,6 +201,7 @@ for (const vp of VIEWPORTS) {
       let saved = await a.get<Settings>('web/settings');
       expect(saved.timeout).toBe(120);
       expect(saved.keepAliveTimeout).toBe(7);
+      expect(saved.phpMaxInputTime).toBe(90);
       if (vp.name === 'phone') await expectNoSideScroll(page);
       await shot(page, `web-settings-${vp.name}`);
 

@@ -218,11 +218,12 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     mailFallback: () => mailHandle().fallbackCertificate(),
     // The SSL settings that apply to the web server reach Apache through the web apply.
     // A refusal is recorded as the web target's outcome (Retry on the dashboard); the save stands.
+    // Every host is rendered again: the Server Port is the HTTPS port of hosts that leave theirs empty.
     reapplyWeb: async () => {
-      await web?.ctx
-        .applyServerWide()
-        .catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
+      await web?.ctx.applyAll().catch((err: unknown) => app.log.warn({ err }, 'web: TLS policy not applied'));
     },
+    // What the installed Apache cannot honour is refused before the SSL settings are saved.
+    webRefusals: async (s) => (web ? web.sslRefusals(s) : {}),
   });
   const dns = registerDns(app, deps, {
     mailFacts: () => listMailDnsFacts(deps.database.db),

@@ -2,6 +2,7 @@ import { NEXT_CURSOR_HEADER, PREV_CURSOR_HEADER, TOTAL_COUNT_HEADER } from '@mai
 import {
   type MailFallbackCertificate,
   SSL_SETTINGS_DEFAULTS,
+  type SslSettings,
   sslMessages,
   sslRoutes,
 } from '@mailroom/contract/ssl';
@@ -43,6 +44,8 @@ export interface SslRouteOptions {
   reapplyMail: () => Promise<void>;
   /** Re-applies the web server (its TLS policy comes from `SslHandle.webPolicy`). */
   reapplyWeb?: () => Promise<void>;
+  /** What the web server cannot honour of these settings (field -> refusal), asked before saving. */
+  webRefusals?: (s: SslSettings) => Promise<Record<string, string>>;
   /** The mail area's self-signed fallback certificate, served when no stored one is (null: none yet). */
   mailFallback?: () => Promise<MailFallbackCertificate | null>;
 }
@@ -117,6 +120,8 @@ export function registerSslRoutes(app: FastifyInstance, ctx: SslContext, opts: S
   };
   registerRoute(app, r.getSettings, settingsAnswer);
   registerRoute(app, r.saveSettings, async ({ body }) => {
+    const refused = Object.entries((await opts.webRefusals?.(body.settings)) ?? {})[0];
+    if (refused) throw fieldError(`settings.${refused[0]}`, refused[1]);
     await saveSslSettings(db, body.settings, body.version);
     // The TLS policy reaches Postfix and Dovecot through the mail apply (only changed files reload).
     await opts.reapplyMail();

@@ -1,3 +1,4 @@
+import type { SslSettings } from '@mailroom/contract/ssl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SecretVault } from '../../security/secret-vault.ts';
@@ -29,7 +30,7 @@ export function webTlsSource(vault: SecretVault): (id: number, db: Db) => Promis
   };
 }
 
-/** The SSL settings that apply to the web server (Apache's SSL directives). */
+/** The SSL settings that apply to the web server (Apache's SSL directives; the web area's own copy of this shape is web/stack/web-tls-policy.ts: neither feature imports the other). */
 export interface WebTlsPolicy {
   /** OpenSSL names of the TLS versions switched on between the minimum and the maximum. */
   protocols: string[];
@@ -41,6 +42,20 @@ export interface WebTlsPolicy {
   sessionTickets: boolean;
   ocspStapling: boolean;
   ocspTimeout: number;
+  extras: WebTlsExtras;
+}
+
+/** The settings beyond protocols, ciphers, sessions and OCSP that Apache honours (issue 19). */
+export interface WebTlsExtras {
+  serverPort: number;
+  http2: boolean;
+  hsts: string | null;
+  strictSni: boolean;
+  handshakeTimeout: number;
+  readTimeout: number;
+  renegBufferSize: number | null;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'emerg';
+  clientCertificates: { verify: 'optional_no_ca' | 'require'; caFile: string | null; depth: number } | null;
 }
 
 const OPENSSL: Record<string, string> = {
@@ -58,12 +73,38 @@ export function webTlsPolicySource(): (db: Db) => Promise<WebTlsPolicy> {
       protocols: allowedTlsVersions(s).map((v) => OPENSSL[v]!),
       weakCiphers: s.enableWeakCiphers,
       forwardSecrecy: s.enablePerfectForwardSecrecy,
+      // Session Resumption off: no session is resumed at all. The cache stays configured with a
+      // lifetime of 0 (Apache 2.4 dies on a graceful restart from a shared cache to `none`), and no
+      // tickets are issued.
       sessionCache: s.enableSslSessionCache,
       sessionCacheSize: s.sslSessionCacheSize,
-      sessionTimeout: s.sslSessionTimeout,
-      sessionTickets: s.enableSslSessionTickets,
+      sessionTimeout: s.enableSslSessionResumption ? s.sslSessionTimeout : 0,
+      sessionTickets: s.enableSslSessionTickets && s.enableSslSessionResumption,
       ocspStapling: s.enableOcspStapling,
       ocspTimeout: s.ocspStaplingTimeout,
+      extras: webTlsExtras(s),
     };
+  };
+}
+
+/** The SSL settings beyond the TLS policy that Apache honours (issue 19). */
+export function webTlsExtras(s: SslSettings): WebTlsExtras {
+  const hsts = [`max-age=${s.hstsMaxAge}`];
+  if (s.enableHstsIncludeSubdomains) hsts.push('includeSubDomains');
+  if (s.enableHstsPreload) hsts.push('preload');
+  return {
+    serverPort: s.serverPort,
+    http2: s.enableHttp2,
+    hsts: s.enableHsts ? hsts.join('; ') : null,
+    strictSni: s.enableSni,
+    handshakeTimeout: s.sslHandshakeTimeout,
+    readTimeout: s.sslReadTimeout,
+    renegBufferSize: s.enableSslBuffering ? s.sslBufferSize : null,
+    logLevel: s.enableSslLogging ? s.sslLogLevel : 'emerg',
+    clientCertificates: s.enableSslClientCertificates
+      ? s.enableSslClientVerification
+        ? { verify: 'require', caFile: s.sslClientCertificatePath, depth: s.sslClientVerificationDepth }
+        : { verify: 'optional_no_ca', caFile: null, depth: s.sslClientVerificationDepth }
+      : null,
   };
 }

@@ -12,6 +12,8 @@ const ROLLUP_INTERVAL_MS = 30_000;
 import type { AppDeps } from '../../app-deps.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { WebSettingsService } from './settings/web-settings.service.ts';
+import { sslSettingsRefusals } from './settings/ssl-refusals.service.ts';
+import type { SslSettings } from '@mailroom/contract/ssl';
 import { WEB_TARGET } from './stack/apache-target.ts';
 import { WebContext } from './stack/web-context.ts';
 import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
@@ -60,6 +62,8 @@ export interface WebHandle {
   backupPaths: () => Promise<string[]>;
   /** Applications in error, as system alert conditions. */
   alertConditions: () => Promise<AppAlertCondition[]>;
+  /** SSL settings the installed Apache cannot honour (field -> refusal), asked before they are saved. */
+  sslRefusals: (s: SslSettings) => Promise<Record<string, string>>;
 }
 
 /** Web hosting (issue 19): virtual hosts and Apache as a target of the one apply pipeline. */
@@ -104,5 +108,6 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
     ctx,
     backupPaths: () => vhosts.backupPaths(),
     alertConditions: () => apps.alertConditions(),
+    sslRefusals: (s) => sslSettingsRefusals(s),
   };
 }

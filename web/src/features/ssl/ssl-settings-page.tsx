@@ -3,6 +3,7 @@ import {
   SSL_SERVER_PROTOCOLS,
   SSL_SETTINGS_DEFAULTS,
   SSL_SETTING_EFFECT,
+  SSL_SETTING_REASONS,
   type SslSettingEffect,
   SslSettings,
   sslMessages,
@@ -22,6 +23,7 @@ import {
   SimpleGrid,
   Stack,
   Switch,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -68,7 +70,14 @@ const SWITCH_LABELS: Partial<Record<Key, string>> = {
   enableSslHealthChecks: 'Enable SSL Health Checks',
   enableSni: 'Enable SNI',
   enableOcspStapling: 'Enable OCSP Stapling',
+  enableSslSessionResumption: 'Enable SSL Session Resumption',
+  enableSslBuffering: 'Enable SSL Buffering',
+  enableSslClientCertificates: 'Enable SSL Client Certificates',
+  enableSslClientVerification: 'Enable SSL Client Verification',
 };
+
+/** Switches Apache cannot honour: they cannot be switched on (the reason shows under them). */
+const CANNOT_SWITCH_ON: ReadonlySet<Key> = new Set<Key>(['enableHttp3']);
 
 const SELECTS: Partial<Record<Key, readonly string[]>> = {
   serverProtocol: SSL_SERVER_PROTOCOLS,
@@ -121,6 +130,8 @@ const SECTIONS: [string, Key[]][] = [
       'sslSessionCacheSize',
       'enableSslSessionTickets',
       'sslSessionTicketLifetime',
+      'enableSslSessionResumption',
+      'enableSslBuffering',
       'sslBufferSize',
       'sslHandshakeTimeout',
       'sslReadTimeout',
@@ -147,6 +158,9 @@ const SECTIONS: [string, Key[]][] = [
       'ocspStaplingTimeout',
       'enableSslRenegotiation',
       'sslRenegotiationTimeout',
+      'enableSslClientCertificates',
+      'sslClientCertificatePath',
+      'enableSslClientVerification',
       'sslClientVerificationDepth',
     ],
   ],
@@ -158,6 +172,10 @@ const EFFECT_DESCRIPTION: Partial<Record<SslSettingEffect, string>> = {
   mail: 'Applies to the mail server (Postfix, Dovecot)',
   'mail-web': 'Applies to the mail server (Postfix, Dovecot) and the web server (Apache)',
 };
+
+/** What the field does in Apache, or why Apache cannot honour it; else where it applies. */
+const describe = (k: Key): string | undefined =>
+  SSL_SETTING_REASONS[k] ?? EFFECT_DESCRIPTION[SSL_SETTING_EFFECT[k]];
 
 const EFFECT_BADGE_STYLES = {
   root: { height: 'auto', maxWidth: '100%' },
@@ -253,15 +271,26 @@ export default function SslSettingsPage() {
     const label = SWITCH_LABELS[k] ?? sslSettingLabels[k as keyof typeof sslSettingLabels] ?? k;
     const value = form.values[k];
     const badge = <EffectBadge k={k} stacked />;
+    const desc = describe(k);
     if (typeof value === 'boolean')
       return (
-        <Group key={k} gap="xs" wrap="wrap" align="center">
-          <Switch label={label} {...form.getInputProps(k, { type: 'checkbox' })} />
-          <EffectBadge k={k} stacked={false} />
-        </Group>
+        <Stack key={k} gap={2}>
+          <Group gap="xs" wrap="wrap" align="center">
+            <Switch
+              label={label}
+              disabled={CANNOT_SWITCH_ON.has(k) && !value}
+              {...form.getInputProps(k, { type: 'checkbox' })}
+            />
+            <EffectBadge k={k} stacked={false} />
+          </Group>
+          {SSL_SETTING_REASONS[k] && (
+            <Text size="xs" c="dimmed">
+              {SSL_SETTING_REASONS[k]}
+            </Text>
+          )}
+        </Stack>
       );
     const select = SELECTS[k];
-    const desc = EFFECT_DESCRIPTION[SSL_SETTING_EFFECT[k]];
     if (select)
       return (
         <Stack key={k} gap={2}>
@@ -288,6 +317,7 @@ export default function SslSettingsPage() {
         <TextInput
           label={label}
           required={k === 'defaultCertificatePath' || k === 'privateKeyPath'}
+          description={SSL_SETTING_REASONS[k]}
           {...form.getInputProps(k)}
         />
         {badge}

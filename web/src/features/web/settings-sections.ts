@@ -1,5 +1,6 @@
 import {
   LOG_ROTATE_FREQUENCIES,
+  PHP_COOKIE_SAMESITE,
   PHP_HANDLERS,
   REFERRER_POLICIES,
   SERVER_SIGNATURES,
@@ -80,6 +81,7 @@ export const SETTINGS_LAYOUT: Record<Section, readonly WebSettingsField[]> = {
     'phpSessionCookieLifetime',
     'phpSessionCookieSecure',
     'phpSessionCookieHttpOnly',
+    'phpSessionCookieSameSite',
   ],
   'Rate Limiting': [
     'enableRateLimiting',
@@ -104,6 +106,7 @@ export const SETTINGS_CHOICES: Partial<Record<WebSettingsField, readonly string[
   logFormat: WEB_LOG_FORMATS,
   logRotateFrequency: LOG_ROTATE_FREQUENCIES,
   phpHandler: PHP_HANDLERS,
+  phpSessionCookieSameSite: PHP_COOKIE_SAMESITE,
 };
 
 /** Units and hints under a field. */

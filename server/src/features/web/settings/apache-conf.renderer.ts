@@ -11,6 +11,7 @@ import {
 } from '../vhosts/vhost-file.renderer.ts';
 import { createHash } from 'node:crypto';
 import type { WebTlsPolicy } from '../stack/web-tls-policy.ts';
+import { tlsExtrasDirectives, tlsExtrasModules } from './ssl-extras.renderer.ts';
 
 /** What the server-wide files need to know about the hosts. */
 export interface HostsSummary {
@@ -60,7 +61,7 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   ];
   m.push('filter', 'deflate', 'expires');
   if (s.enableCompression && s.enableBrotli) m.push('brotli');
-  if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl');
+  if (hosts.httpsPorts.length) m.push('socache_shmcb', 'ssl', ...tlsExtrasModules(hosts.tlsPolicy));
   if (hosts.phpVersions?.length || hosts.anyProxy) m.push('proxy');
   if (hosts.phpVersions?.length) m.push('proxy_fcgi');
   if (hosts.anyProxy) m.push('proxy_http');
@@ -203,7 +204,7 @@ export function tlsDirectives(t: WebTlsPolicy | null, runDir: string): string {
     // A responder that fails never breaks the handshake.
     out += 'SSLStaplingReturnResponderErrors off\n';
   }
-  return out;
+  return out + tlsExtrasDirectives(t);
 }
 
 /** ports.conf: one Listen per served port. */

@@ -9,6 +9,7 @@ import { forbiddenDirective } from '../stack/custom-directives.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { readWebSettings, writeWebSettings } from './web-settings.repository.ts';
 import { settingsRefusals } from '../stats/capabilities.service.ts';
+import { PHP_POOL_FIELDS } from '../php/php-defaults.renderer.ts';
 
 /** The server's custom directives are refused for the same list as a site's (programs, other files). */
 function checkServerDirectives(text: string): void {
@@ -36,7 +37,8 @@ export class WebSettingsService {
     const before = await readWebSettings(this.ctx.db);
     await this.ctx.apply({
       change: async (trx) => writeWebSettings(trx, s),
-      only: () => [],
+      // The PHP defaults are in every site's pool: a change of one renders them all again.
+      only: () => (PHP_POOL_FIELDS.some((f) => before[f] !== s[f]) ? undefined : []),
       audit: () => ({ target: 'web settings', before, after: s }),
     });
     return readWebSettings(this.ctx.db);

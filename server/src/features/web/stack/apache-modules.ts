@@ -43,6 +43,18 @@ export const MODULES = {
     purpose: 'Caching (Expires, Cache-Control)',
   },
   ssl: { name: 'ssl', file: 'ssl', package: 'apache2-bin', purpose: 'HTTPS' },
+  http2: {
+    name: 'http2',
+    file: 'http2',
+    package: 'apache2-bin',
+    purpose: 'HTTP/2 over HTTPS (SSL settings)',
+  },
+  reqtimeout: {
+    name: 'reqtimeout',
+    file: 'reqtimeout',
+    package: 'apache2-bin',
+    purpose: 'SSL Handshake and Read Timeouts (RequestReadTimeout)',
+  },
   socache_shmcb: {
     name: 'socache_shmcb',
     file: 'socache_shmcb',

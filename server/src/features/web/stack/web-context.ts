@@ -12,11 +12,13 @@ import { apacheTarget } from './apache-target.ts';
 import {
   DEFAULT_CERT,
   renderWeb,
+  type SessionFolder,
   type WebRender,
   type WebTlsPolicySource,
   type WebTlsSource,
 } from './web-render.ts';
 import { ensureSiteUser } from '../../../host/php-fpm-host.ts';
+import { ensureSessionFolder } from '../../../host/php-session-folders.ts';
 import { PhpFpmControl } from '../php/php-fpm-control.ts';
 import { siteUserName } from '../php/php-layout.ts';
 import type { PoolUser } from '../php/php-pool.renderer.ts';
@@ -114,6 +116,8 @@ export class WebContext {
             },
             { only: opts.only?.(value), removed: opts.removed },
           );
+          // The sessions' folders exist (the site's user only) before the pools are swapped in.
+          await this.ensureSessionFolders(r.sessionFolders ?? []);
           this.last = r;
           return r;
         },
@@ -129,6 +133,13 @@ export class WebContext {
       throw this.mapRefusal(err, opts.fieldOf);
     }
     return report;
+  }
+
+  private async ensureSessionFolders(folders: SessionFolder[]): Promise<void> {
+    for (const f of folders) {
+      const u = await this.siteUser(f.siteId);
+      await ensureSessionFolder(this.deps.host, f.path, u ? { uid: u.uid, gid: u.gid } : null);
+    }
   }
 
   /** Adds the field and line Apache's words point at to a 422. */

@@ -19,6 +19,7 @@ import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } fro
 import { PHP_VERSIONS } from '@mailroom/contract/web/vhosts';
 import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
 import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
+import { phpSessionDir, renderPoolDefaults } from '../php/php-defaults.renderer.ts';
 import type { WebTlsPolicy } from './web-tls-policy.ts';
 
 type Db = Kysely<Database>;
@@ -72,6 +73,23 @@ export interface WebRender extends RenderSet {
   customLines: Map<string, { field: 'customDirectives'; start: number; domain: string }>;
   defaultProbe: VhostProbe;
   settings: WebServerSettings;
+  /** The PHP session folders of the rendered pools (made, owned by the site's user, before the swap). */
+  sessionFolders?: SessionFolder[];
+}
+
+/** A site's PHP session folder (system path) and the site whose user owns it. */
+export interface SessionFolder {
+  path: string;
+  siteId: number;
+}
+
+/**
+ * A host's values with its SSL Port: its own, or the SSL area's Server Port when left empty
+ * (issue 19: the SSL settings' port is the HTTPS port of such hosts).
+ */
+export function hostValues(row: VhostRow, sslPort: number) {
+  const v = rowValues(row);
+  return v.sslPort === null || v.sslPort === undefined ? { ...v, sslPort } : v;
 }
 
 function summary(
@@ -79,15 +97,16 @@ function summary(
   defaultTls: boolean,
   php: ReadonlySet<string>,
   apps: Map<number, AppServe>,
+  sslPort: number,
 ): HostsSummary {
   const http = new Set<number>();
   const https = new Set<number>();
   let anyRateLimit = false;
   const phpVersions = new Set<string>();
   for (const r of rows) {
-    const v = rowValues(r);
+    const v = hostValues(r, sslPort);
     http.add(v.port);
-    if (v.sslEnabled) https.add(v.sslPort ?? 443);
+    if (v.sslEnabled) https.add(v.sslPort ?? sslPort);
     if (v.enableRateLimiting) anyRateLimit = true;
     if (v.enablePhp && php.has(v.phpVersion)) phpVersions.add(v.phpVersion);
   }
@@ -113,8 +132,11 @@ async function hostInput(
   row: VhostRow,
   files: ApplyFile[],
   app: AppServe | null,
+  sslPort: number,
+  settings: WebServerSettings,
+  sessions: SessionFolder[],
 ): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
-  const v = rowValues(row);
+  const v = hostValues(row, sslPort);
   let tls: VhostRenderInput['tls'] = null;
   let fingerprint: string | null = null;
   if (v.sslEnabled) {
@@ -144,7 +166,11 @@ async function hostInput(
   if (v.enablePhp) {
     if (ctx.php?.installed.has(v.phpVersion)) {
       const user = await ctx.php.poolUser(Number(row.id));
-      files.push({ path: phpPoolPath(v.phpVersion, v.domain), content: renderPool(v, user, ctx.mode) });
+      files.push({
+        path: phpPoolPath(v.phpVersion, v.domain),
+        content: renderPool(v, user, ctx.mode) + renderPoolDefaults(settings, v.domain, ctx.mode),
+      });
+      sessions.push({ path: phpSessionDir(settings, v.domain), siteId: Number(row.id) });
       php = { socket: ctx.mode.hostPath(phpSocket(v.domain)) };
     } else php = { missing: v.phpVersion };
   }
@@ -171,16 +197,29 @@ export async function renderWeb(
   const settings = await readWebSettings(db);
   const rows = await allVhosts(db);
   const apps = await appServeByVhost(db);
-  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps);
-  if (hosts.httpsPorts.length && ctx.tlsPolicy) hosts.tlsPolicy = await ctx.tlsPolicy(db);
+  // The SSL settings first: their Server Port is the HTTPS port of hosts that leave theirs empty.
+  const policy = ctx.tlsPolicy && rows.some((r) => rowValues(r).sslEnabled) ? await ctx.tlsPolicy(db) : null;
+  const sslPort = policy?.extras?.serverPort ?? 443;
+  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps, sslPort);
+  if (hosts.httpsPorts.length && policy) hosts.tlsPolicy = policy;
   const files: ApplyFile[] = [];
   const remove: string[] = [];
   const probes = new Map<string, VhostProbe>();
   const customLines: WebRender['customLines'] = new Map();
+  const sessionFolders: SessionFolder[] = [];
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
-    const { input, fingerprint } = await hostInput(db, ctx, row, files, apps.get(Number(row.id)) ?? null);
+    const { input, fingerprint } = await hostInput(
+      db,
+      ctx,
+      row,
+      files,
+      apps.get(Number(row.id)) ?? null,
+      sslPort,
+      settings,
+      sessionFolders,
+    );
     if (wanted) remove.push(...stalePools(input.values, row.domain));
     const r = renderVhost(input, ctx.mode);
     files.push(...r.files);
@@ -225,5 +264,5 @@ export async function renderWeb(
     remove.push(siteAvailablePath(domain), siteEnabledPath(domain), f.cert, f.key, f.chain);
     remove.push(...stalePools(null, domain));
   }
-  return { files, remove, probes, customLines, defaultProbe: def.probe, settings };
+  return { files, remove, probes, customLines, defaultProbe: def.probe, settings, sessionFolders };
 }

@@ -9,4 +9,27 @@ export interface WebTlsPolicy {
   sessionTickets: boolean;
   ocspStapling: boolean;
   ocspTimeout: number;
+  /** The rest (issue 19): absent in an older caller, Apache's defaults then. */
+  extras?: WebTlsExtras;
+}
+
+/** The SSL settings beyond protocols, ciphers, sessions and OCSP (rendered by ssl-extras.renderer.ts). */
+export interface WebTlsExtras {
+  /** Server Port: the HTTPS port of hosts whose SSL Port is empty. */
+  serverPort: number;
+  /** Enable HTTP/2: `Protocols h2 http/1.1` (mod_http2). */
+  http2: boolean;
+  /** Strict-Transport-Security value for every HTTPS site (null: HSTS off). */
+  hsts: string | null;
+  /** Enable SNI: SSLStrictSNIVHostCheck. */
+  strictSni: boolean;
+  /** RequestReadTimeout handshake= / header= and body= (seconds). */
+  handshakeTimeout: number;
+  readTimeout: number;
+  /** SSLRenegBufferSize in bytes (null: buffering off, Apache's default). */
+  renegBufferSize: number | null;
+  /** LogLevel ssl:<level>. */
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'emerg';
+  /** Client certificates: asked for (optional_no_ca) or verified against the CA file (null: off). */
+  clientCertificates: { verify: 'optional_no_ca' | 'require'; caFile: string | null; depth: number } | null;
 }

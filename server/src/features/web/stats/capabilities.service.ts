@@ -8,8 +8,9 @@ import { readWebSettings } from '../settings/web-settings.repository.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { allowedRoots } from '../vhosts/vhost.service.ts';
 
-const PHP_REASON =
-  "Server-wide PHP defaults are not applied yet: each virtual host's own PHP fields set its PHP-FPM pool. The value is kept for when they are.";
+/** The server-wide PHP fields a site's own field overrides (each host sets these itself). */
+const SITE_PHP_REASON =
+  "Each virtual host sets its own in its PHP fields, and its pool uses that value (per-site values override the server's). The value is kept.";
 const NO_PHP_REASON =
   'No PHP-FPM is installed on this server (Debian package php8.2-fpm): PHP scripts are refused, never sent as text.';
 const BACKUP_REASON =
@@ -109,19 +110,13 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
     cacheMaxSize: 'Apache keeps no server-side cache here, so there is no size to limit.',
     enableGzipStatic: 'Serving precompressed .gz files is not built yet.',
     rateLimitDelay: 'mod_security2 refuses over-limit requests (429); it cannot slow them down.',
-    enablePHP: PHP_REASON,
-    phpVersion: PHP_REASON,
-    phpHandler: PHP_REASON,
-    phpMemoryLimit: PHP_REASON,
-    phpMaxExecutionTime: PHP_REASON,
-    phpMaxInputTime: PHP_REASON,
-    phpUploadMaxFilesize: PHP_REASON,
-    phpPostMaxSize: PHP_REASON,
-    phpMaxFileUploads: PHP_REASON,
-    phpSessionSavePath: PHP_REASON,
-    phpSessionCookieLifetime: PHP_REASON,
-    phpSessionCookieSecure: PHP_REASON,
-    phpSessionCookieHttpOnly: PHP_REASON,
+    enablePHP:
+      "Each virtual host's Enable PHP switches PHP for it; there is no server-wide switch. The value is kept.",
+    phpVersion: 'Each virtual host chooses its PHP Version among the installed ones. The value is kept.',
+    phpMemoryLimit: SITE_PHP_REASON,
+    phpMaxExecutionTime: SITE_PHP_REASON,
+    phpUploadMaxFilesize: SITE_PHP_REASON,
+    phpPostMaxSize: SITE_PHP_REASON,
   };
   if (!modules.find((m) => m.name === 'brotli')?.installed)
     settingsFields.enableBrotli = webMessages.moduleMissing('mod_brotli', MODULES.brotli.package);

@@ -231,7 +231,12 @@ export function VirtualHostFields({ form, values, capabilities }: VirtualHostFie
         <Stack gap="sm">
           {toggle('sslEnabled')}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            {number('sslPort', { max: 65535, required: false, off: !values.sslEnabled })}
+            {number('sslPort', {
+              max: 65535,
+              required: false,
+              off: !values.sslEnabled,
+              help: "Empty: the SSL settings' Server Port",
+            })}
             {toggle('redirectHttpToHttps')}
           </SimpleGrid>
           {values.sslEnabled && (
