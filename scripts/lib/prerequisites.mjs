@@ -59,6 +59,11 @@ export const PREREQUISITES = [
   { pkg: 'php8.2-fpm', for: 'web hosting (PHP-FPM pools)', paths: [['/usr/sbin/php-fpm8.2']] },
   { pkg: 'git', for: 'web applications (deploys from git)', paths: [['/usr/bin/git']] },
   {
+    pkg: 'curl',
+    for: 'web hosting (HTTP/2, SNI and client-certificate traffic tests)',
+    paths: [['/usr/bin/curl']],
+  },
+  {
     pkg: 'logrotate',
     for: 'web hosting (logrotate -d of the rendered file)',
     paths: [['/usr/sbin/logrotate']],

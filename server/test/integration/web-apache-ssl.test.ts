@@ -350,6 +350,16 @@ describe.skipIf(!haveApache || !haveCurl)('SSL settings in Apache, proved by tra
     expect(serverConf()).toContain('SSLSessionCacheTimeout 0\nSSLSessionTickets off\n');
     expect(reused()).toBe(0);
     await saveSslOk({ enableSslSessionResumption: true });
+    expect(reused()).toBeGreaterThan(0);
+
+    // Session Cache off (tickets off too, so only the cache could resume): Apache keeps serving
+    // through the graceful restart (with `SSLSessionCache none` it died there), and nothing resumes.
+    await saveSslOk({ enableSslSessionCache: false, enableSslSessionTickets: false });
+    expect(serverConf()).not.toContain('SSLSessionCache none');
+    expect(curl(httpsPort, 'tls.example.com').code).toBe(200);
+    expect(reused()).toBe(0);
+    await saveSslOk({ enableSslSessionCache: true, enableSslSessionTickets: true });
+    expect(curl(httpsPort, 'tls.example.com').code).toBe(200);
   });
 
   it('refuses what Apache cannot honour, with the reason at the field: HTTP/3, SSL 2/3', async () => {

@@ -195,7 +195,12 @@ export function tlsDirectives(t: WebTlsPolicy | null, runDir: string): string {
     // About 512 bytes a session in Apache's shared cache.
     out += `SSLSessionCache "shmcb:${runDir}/mailroom_ssl_scache(${Math.max(64_000, t.sessionCacheSize * 512)})"\n`;
     out += `SSLSessionCacheTimeout ${t.sessionTimeout}\n`;
-  } else out += 'SSLSessionCache none\n';
+  } else {
+    // Cache off: nothing kept in it (lifetime 0). Not `SSLSessionCache none`: Apache 2.4 dies on a
+    // graceful restart from a shared cache to `none`, which would take every site down.
+    out += `SSLSessionCache "shmcb:${runDir}/mailroom_ssl_scache(64000)"\n`;
+    out += 'SSLSessionCacheTimeout 0\n';
+  }
   out += `SSLSessionTickets ${t.sessionTickets ? 'on' : 'off'}\n`;
   if (t.ocspStapling) {
     out += 'SSLUseStapling on\n';
