@@ -11,12 +11,9 @@ import { chownTree, folderExists, removeTree, runBuildStep, treeSize } from '../
 import { fetchRelease } from '../../../host/git.ts';
 import { conflict, fieldError } from '../../../http/errors.ts';
 import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './application.repository.ts';
-import {
-  type ApplicationService,
-  appLogFile,
-  releasesFolder,
-  releasesToPrune,
-} from './application.service.ts';
+import type { ApplicationService } from './application.service.ts';
+import type { AppLifecycle } from './app-lifecycle.service.ts';
+import { appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
 import { launchRelease, releaseEnv } from './app-runtime.ts';
 import {
   appendLogLines,
@@ -100,6 +97,7 @@ const seconds = (t0: number) => Math.round((Date.now() - t0) / 10) / 100;
 export class DeployJobs {
   constructor(
     private readonly svc: ApplicationService,
+    private readonly life: AppLifecycle,
     private readonly jobs: JobRunner,
   ) {}
 
@@ -207,7 +205,7 @@ export class DeployJobs {
       timings.clone = seconds(t);
       log.info(`Commit ${commit} (${timings.clone} s)`);
       await patchRelease(this.svc.db, Number(rel.id), { commit_sha: commit });
-      const runAs = await this.svc.runAs(c.name);
+      const runAs = await this.life.runAs(c.name);
       await chownTree(dir, runAs);
       // 2. build
       job.progress({ phase: 'Building' });
@@ -268,7 +266,7 @@ export class DeployJobs {
         `Rolling back to release ${target.number} (${target.commit_sha ?? 'no commit'}) with its environment`,
       );
       const c = rowConfig(row);
-      const runAs = await this.svc.runAs(c.name);
+      const runAs = await this.life.runAs(c.name);
       const switched = await this.startAndSwitch(
         row,
         rel,
@@ -297,7 +295,7 @@ export class DeployJobs {
     rel: ReleaseRow,
     relPath: string,
     env: Record<string, string>,
-    runAs: Awaited<ReturnType<ApplicationService['runAs']>>,
+    runAs: Awaited<ReturnType<AppLifecycle['runAs']>>,
     log: DeployLogger,
     job: JobContext,
     timings: DeployTimings,
@@ -306,7 +304,7 @@ export class DeployJobs {
     const appId = Number(row.id);
     const old = this.svc.runtime.get(appId);
     let port: number | null = null;
-    if (c.type === 'Static') {
+    if (servesFiles(c.type)) {
       timings.start = 0;
       timings.health = 0;
       log.info('Static: Apache serves the release folder');
@@ -338,7 +336,7 @@ export class DeployJobs {
     let switched: { hash: string | null };
     try {
       const fresh = (await findAppById(this.svc.db, appId))!;
-      switched = await this.svc.switchTo(
+      switched = await this.life.switchTo(
         fresh,
         {
           status: 'active',
