@@ -82,6 +82,30 @@ export async function folderExists(dir: string): Promise<boolean> {
   );
 }
 
+export async function fileExists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** The first file named `name` under `dir` (breadth first, `maxDepth` folders down), relative to `dir`. */
+export async function findFileBelow(dir: string, name: string, maxDepth: number): Promise<string | null> {
+  let level = [''];
+  for (let depth = 0; depth <= maxDepth && level.length; depth++) {
+    const next: string[] = [];
+    for (const rel of level) {
+      const entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+      for (const e of entries) {
+        if (e.isFile() && e.name === name) return path.join(rel, e.name);
+        if (e.isDirectory()) next.push(path.join(rel, e.name));
+      }
+    }
+    level = next.sort();
+  }
+  return null;
+}
+
 /** Bytes used by the files under `dir` (symbolic links not followed). */
 export async function treeSize(dir: string): Promise<number> {
   let total = 0;

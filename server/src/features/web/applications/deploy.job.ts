@@ -1,4 +1,6 @@
 import {
+  ANGULAR_OUTPUT_DIR,
+  APP_PROCESS_TYPES,
   appMessages,
   type DeployLogLine,
   type DeployTimings,
@@ -7,7 +9,15 @@ import {
 } from '@mailroom/contract/web/applications';
 import type { JobAccepted } from '@mailroom/contract/jobs';
 import type { AppDeps } from '../../../app-deps.ts';
-import { chownTree, folderExists, removeTree, runBuildStep, treeSize } from '../../../host/app-process.ts';
+import {
+  chownTree,
+  fileExists,
+  findFileBelow,
+  folderExists,
+  removeTree,
+  runBuildStep,
+  treeSize,
+} from '../../../host/app-process.ts';
 import { fetchRelease } from '../../../host/git.ts';
 import { conflict, fieldError } from '../../../http/errors.ts';
 import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './application.repository.ts';
@@ -112,7 +122,7 @@ export class DeployJobs {
     const want = ref ?? c.branch;
     if (!isGitRef(want)) throw fieldError(ref === undefined ? 'branch' : 'ref', `Branch format is invalid`);
     if (!c.repository) throw fieldError('repository', appMessages.repositoryRequired);
-    if (c.type === 'Node.js' && !splitCommand(c.startCommand)?.length)
+    if (APP_PROCESS_TYPES.includes(c.type) && !splitCommand(c.startCommand)?.length)
       throw fieldError('startCommand', appMessages.startCommandRequired);
     await this.claim(row);
     const job = await this.jobs
@@ -222,7 +232,20 @@ export class DeployJobs {
           timeoutMs: BUILD_TIMEOUT_MS,
         });
         if (code !== 0) throw new Error(`The build failed (exit ${code})`);
-      } else log.info('No Build Command');
+      } else {
+        log.info('No Build Command');
+        if (c.type === 'Python' && (await fileExists(`${dir}/requirements.txt`)))
+          log.info(
+            'requirements.txt is not installed without a Build Command (e.g. python3 -m pip install --target vendor -r requirements.txt, with pip able to reach its index or a wheel folder)',
+          );
+      }
+      if (c.type === 'Angular') {
+        if (!(await fileExists(`${dir}/${ANGULAR_OUTPUT_DIR}/index.html`))) {
+          const found = await findFileBelow(dir, 'index.html', 3);
+          throw new Error(appMessages.angularOutputMissing(found));
+        }
+        log.info(`Apache serves ${relPath}/${ANGULAR_OUTPUT_DIR} (index.html for any path that is no file)`);
+      }
       timings.build = seconds(t);
       // 3. start + 4. health
       await patchRelease(this.svc.db, Number(rel.id), { state: 'starting' });
@@ -307,7 +330,7 @@ export class DeployJobs {
     if (servesFiles(c.type)) {
       timings.start = 0;
       timings.health = 0;
-      log.info('Static: Apache serves the release folder');
+      log.info(`${c.type}: Apache serves the release's files (no process)`);
     } else {
       job.progress({ phase: 'Starting' });
       const launched = await launchRelease(c, {
