@@ -198,6 +198,19 @@ for (const vp of VIEWPORTS) {
       expect(await served()).toBe('release one first');
       if (vp.name === 'phone') await expectNoSideScroll(page);
       await shot(page, `web-app-panel-${vp.name}`);
+
+      // The stored build log of a release, read-only, from its row of the releases table.
+      await releases.getByRole('button', { name: 'Build log of release 2' }).click();
+      const buildLog = page.getByRole('dialog', { name: 'Build log of release #2' });
+      const buildLines = buildLog.getByRole('log', { name: 'Build log of release 2' });
+      await expect(buildLines).toContainText(`Fetching ${repo.dir} at main`, { timeout: 30_000 });
+      await expect(buildLines).toContainText('Deployed release 2');
+      await expect(buildLines.locator('[data-seq="1"]')).toBeVisible();
+      if (vp.name === 'phone') await expectNoSideScroll(page);
+      await shot(page, `web-app-build-log-${vp.name}`);
+      await page.keyboard.press('Escape');
+      await expect(buildLog).toBeHidden();
+      await expect(releases).toBeVisible();
       await page.keyboard.press('Escape');
       if (vp.name === 'desktop') await axeCheck(page, '/web/applications');
       await shot(page, `web-applications-${vp.name}`);

@@ -168,7 +168,7 @@ export class ApplicationService {
     if (jobId === null) return { jobId: null, state: null, lines: [], lastSeq: q.after ?? 0, done: true };
     const state = await jobState(this.db, jobId);
     const limit = q.limit ?? 1000;
-    const lines = await readLogLines(this.db, jobId, q.after ?? 0, limit);
+    const lines = await readLogLines(this.db, Number(row.id), jobId, q.after ?? 0, limit);
     const ended = state !== 'running' && state !== 'queued';
     return {
       jobId,
