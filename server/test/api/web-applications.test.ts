@@ -297,6 +297,13 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
     const text = readFileSync(site('ngapp.example.com'), 'utf8');
     expect(text).toContain('FallbackResource /index.html');
     expect(text).not.toContain('ProxyPass /');
+    // A release's build log is read by its job, paged, and only through its own application.
+    const shopJob = (await call('GET', 'web/applications/shop/releases')).json()[0].jobId as number;
+    const own = (await call('GET', `web/applications/shop/deploy-log?jobId=${shopJob}&limit=2`)).json();
+    expect(own.lines.map((l: { seq: number }) => l.seq)).toEqual([1, 2]);
+    expect(own.done).toBe(false);
+    const other = (await call('GET', `web/applications/ngapp/deploy-log?jobId=${shopJob}`)).json();
+    expect(other.lines).toEqual([]);
     const del = await call('POST', 'web/applications/remove/ngapp', { keepFiles: false });
     expect(del.statusCode, del.body).toBe(200);
   });

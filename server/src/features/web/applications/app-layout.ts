@@ -53,7 +53,8 @@ export function vhostValuesFor(
     blockedIps: c.blockedIps,
     enableMaintenanceMode: c.enableMaintenanceMode,
     maintenanceMessage: c.maintenanceMessage,
-    customDirectives: c.type === 'Angular' ? (own ? `${own}\n${SPA_FALLBACK}` : SPA_FALLBACK) : c.customDirectives,
+    customDirectives:
+      c.type === 'Angular' ? (own ? `${own}\n${SPA_FALLBACK}` : SPA_FALLBACK) : c.customDirectives,
   };
 }
 

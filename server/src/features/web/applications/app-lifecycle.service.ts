@@ -202,7 +202,11 @@ export class AppLifecycle {
       if (!c.enableHealthChecks || !this.runtime.get(id)) continue;
       if (now - (this.lastCheck.get(id) ?? 0) < c.healthCheckInterval * 1000) continue;
       this.lastCheck.set(id, now);
-      const status = await probeHttp(Number(row.running_port), c.healthCheckPath, c.healthCheckTimeout * 1000);
+      const status = await probeHttp(
+        Number(row.running_port),
+        c.healthCheckPath,
+        c.healthCheckTimeout * 1000,
+      );
       const ok = status !== null && status >= 200 && status < 300;
       if (!ok && row.status === 'active')
         await patchAppRuntime(this.db, id, {

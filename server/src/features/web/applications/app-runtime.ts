@@ -140,9 +140,7 @@ export async function launchRelease(
     throw err;
   }
   proc.healthy();
-  opts.log(
-    `Healthy on 127.0.0.1:${port} (${c.enableHealthChecks ? `${c.healthCheckPath}: ${last}` : last})`,
-  );
+  opts.log(`Healthy on 127.0.0.1:${port} (${c.enableHealthChecks ? `${c.healthCheckPath}: ${last}` : last})`);
   return {
     running: { releaseId: opts.releaseId, port, proc },
     startSeconds,

@@ -32,9 +32,7 @@ export function registerApplications(
   });
   // Health checks of the running releases (each app at its own Health Check Interval).
   const health = setInterval(() => {
-    void life
-      .checkHealth()
-      .catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
+    void life.checkHealth().catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
   }, HEALTH_TICK_MS);
   health.unref();
   app.addHook('onClose', async () => {
