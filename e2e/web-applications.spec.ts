@@ -115,6 +115,15 @@ for (const vp of VIEWPORTS) {
       const dialog = page.getByRole('dialog', { name: 'Add Web Application' });
       const save = dialog.getByRole('button', { name: 'Save Web Application' });
       await expect(save).toBeDisabled();
+      // Each deployable type says what the operator provides; the others are refused with the reason.
+      await dialog.getByRole('textbox', { name: /^Type/ }).click();
+      await expect(page.getByRole('option', { name: 'PHP (not available)' })).toBeVisible();
+      await page.getByRole('option', { name: 'Python', exact: true }).click();
+      await expect(dialog.getByText(/a requirements\.txt is not installed by itself/)).toBeVisible();
+      await shot(page, `web-app-form-python-${vp.name}`);
+      await dialog.getByRole('textbox', { name: /^Type/ }).click();
+      await page.getByRole('option', { name: 'Node.js', exact: true }).click();
+      await expect(dialog.getByRole('textbox', { name: /^Type/ })).toHaveValue('Node.js');
       await dialog.getByRole('textbox', { name: /^Domain/ }).fill('bare');
       await dialog.getByRole('textbox', { name: /^Version/ }).focus();
       await expect(dialog.getByText('Domain format is invalid')).toBeVisible();
