@@ -115,6 +115,15 @@ for (const vp of VIEWPORTS) {
       const dialog = page.getByRole('dialog', { name: 'Add Web Application' });
       const save = dialog.getByRole('button', { name: 'Save Web Application' });
       await expect(save).toBeDisabled();
+      // Each deployable type says what the operator provides; the others are refused with the reason.
+      await dialog.getByRole('textbox', { name: /^Type/ }).click();
+      await expect(page.getByRole('option', { name: 'PHP (not available)' })).toBeVisible();
+      await page.getByRole('option', { name: 'Python', exact: true }).click();
+      await expect(dialog.getByText(/a requirements\.txt is not installed by itself/)).toBeVisible();
+      await shot(page, `web-app-form-python-${vp.name}`);
+      await dialog.getByRole('textbox', { name: /^Type/ }).click();
+      await page.getByRole('option', { name: 'Node.js', exact: true }).click();
+      await expect(dialog.getByRole('textbox', { name: /^Type/ })).toHaveValue('Node.js');
       await dialog.getByRole('textbox', { name: /^Domain/ }).fill('bare');
       await dialog.getByRole('textbox', { name: /^Version/ }).focus();
       await expect(dialog.getByText('Domain format is invalid')).toBeVisible();
@@ -198,6 +207,19 @@ for (const vp of VIEWPORTS) {
       expect(await served()).toBe('release one first');
       if (vp.name === 'phone') await expectNoSideScroll(page);
       await shot(page, `web-app-panel-${vp.name}`);
+
+      // The stored build log of a release, read-only, from its row of the releases table.
+      await releases.getByRole('button', { name: 'Build log of release 2' }).click();
+      const buildLog = page.getByRole('dialog', { name: 'Build log of release #2' });
+      const buildLines = buildLog.getByRole('log', { name: 'Build log of release 2' });
+      await expect(buildLines).toContainText(`Fetching ${repo.dir} at main`, { timeout: 30_000 });
+      await expect(buildLines).toContainText('Deployed release 2');
+      await expect(buildLines.locator('[data-seq="1"]')).toBeVisible();
+      if (vp.name === 'phone') await expectNoSideScroll(page);
+      await shot(page, `web-app-build-log-${vp.name}`);
+      await page.keyboard.press('Escape');
+      await expect(buildLog).toBeHidden();
+      await expect(releases).toBeVisible();
       await page.keyboard.press('Escape');
       if (vp.name === 'desktop') await axeCheck(page, '/web/applications');
       await shot(page, `web-applications-${vp.name}`);

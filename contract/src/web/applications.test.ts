@@ -60,4 +60,18 @@ describe('web application fields', () => {
       healthCheckPath: '/health',
     });
   });
+
+  it('a Start Command is required for the process types (Node.js, Python), not for the file types', () => {
+    const base = { name: 'shop', domain: 'shop.example.com', version: '1', deploymentPath: '/var/www/shop' };
+    for (const type of ['Node.js', 'Python'] as const) {
+      const r = WebApplicationInput.safeParse({ ...base, type });
+      expect(r.success).toBe(false);
+      expect(r.error?.issues[0]).toMatchObject({
+        path: ['startCommand'],
+        message: 'Start Command is required for a Node.js or Python application',
+      });
+    }
+    for (const type of ['Static', 'Angular'] as const)
+      expect(WebApplicationInput.safeParse({ ...base, type }).success).toBe(true);
+  });
 });

@@ -38,7 +38,24 @@ export const APP_TYPES = [
 ] as const;
 export type AppType = (typeof APP_TYPES)[number];
 /** The types Mailroom deploys today; the others are refused with `appMessages.typeNotSupported`. */
-export const APP_TYPES_SUPPORTED: readonly AppType[] = ['Node.js', 'Static'];
+export const APP_TYPES_SUPPORTED: readonly AppType[] = ['Angular', 'Node.js', 'Python', 'Static'];
+/** Types whose release is a process (Start Command required), proxied to by Apache. */
+export const APP_PROCESS_TYPES: readonly AppType[] = ['Node.js', 'Python'];
+/**
+ * Angular: the Build Command writes the built site to `dist/` in the release folder (index.html at
+ * `dist/index.html`); Apache serves that folder, and a path that is no file answers its index.html.
+ */
+export const ANGULAR_OUTPUT_DIR = 'dist';
+
+/** What each deployable type needs from the operator (shown in the form under Type). */
+export const APP_TYPE_NOTES: Partial<Record<AppType, string>> = {
+  'Node.js':
+    "Mailroom runs the Start Command (e.g. node server.js) as the app's user with PORT set, and proxies the domain to it. Dependencies: give a Build Command (e.g. npm ci); this server installs nothing by itself.",
+  Python:
+    "Mailroom runs the Start Command (e.g. python3 app.py) as the app's user with PORT set, and proxies the domain to it; the app listens on 127.0.0.1:$PORT. Dependencies: a requirements.txt is not installed by itself: give a Build Command (e.g. python3 -m pip install --target vendor -r requirements.txt) and make sure pip can reach its index or a local wheel folder, or use only the standard library.",
+  Static: "Apache serves the repository's files as they are (after the Build Command, when given).",
+  Angular: `The Build Command (e.g. npx ng build) must write the site to ${ANGULAR_OUTPUT_DIR}/ in the repository folder (angular.json: "outputPath": { "base": "${ANGULAR_OUTPUT_DIR}", "browser": "" }). Apache serves ${ANGULAR_OUTPUT_DIR}/ and answers index.html for a path that is no file (deep links).`,
+};
 /** Spec 3 §2.3 type filter (value '' = all). */
 export const APP_TYPE_FILTER = [
   { value: '', label: 'All Types' },
@@ -157,10 +174,12 @@ export const appMessages = {
   vhostNotProxy: (domain: string) =>
     `The virtual host ${domain} serves files of its own; choose another domain or delete that host first`,
   typeNotSupported: (type: string) =>
-    `${type} applications are not deployed by Mailroom yet: only ${APP_TYPES_SUPPORTED.join(' and ')} are`,
+    `${type} applications are not deployed by Mailroom yet: only ${APP_TYPES_SUPPORTED.slice(0, -1).join(', ')} and ${APP_TYPES_SUPPORTED.at(-1)} are`,
   deploymentPathOutside: (roots: readonly string[]) =>
     `Deployment Path must be inside ${roots.join(' or ')} (symbolic links resolved)`,
-  startCommandRequired: 'Start Command is required for a Node.js application',
+  startCommandRequired: 'Start Command is required for a Node.js or Python application',
+  angularOutputMissing: (found: string | null) =>
+    `The build wrote no ${ANGULAR_OUTPUT_DIR}/index.html${found ? ` (there is ${found}: set the output path to ${ANGULAR_OUTPUT_DIR}/)` : ''}`,
   repositoryRequired: 'Repository is required to deploy',
   plainCommand: (label: string) =>
     `${label} must be a plain command: no shell characters (; | & $ \` < > ( ) { } \\ newline)`,
@@ -368,7 +387,7 @@ export const WebApplicationInput = z
     shutdownTimeout: intField(L.shutdownTimeout, 0, 3600).default(30),
   })
   .superRefine((v, ctx) => {
-    if (v.type === 'Node.js' && v.startCommand.trim() === '') {
+    if (APP_PROCESS_TYPES.includes(v.type) && v.startCommand.trim() === '') {
       ctx.addIssue({ code: 'custom', path: ['startCommand'], message: appMessages.startCommandRequired });
     }
   });

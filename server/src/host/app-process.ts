@@ -82,6 +82,30 @@ export async function folderExists(dir: string): Promise<boolean> {
   );
 }
 
+export async function fileExists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** The first file named `name` under `dir` (breadth first, `maxDepth` folders down), relative to `dir`. */
+export async function findFileBelow(dir: string, name: string, maxDepth: number): Promise<string | null> {
+  let level = [''];
+  for (let depth = 0; depth <= maxDepth && level.length; depth++) {
+    const next: string[] = [];
+    for (const rel of level) {
+      const entries = await fs.readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+      for (const e of entries) {
+        if (e.isFile() && e.name === name) return path.join(rel, e.name);
+        if (e.isDirectory()) next.push(path.join(rel, e.name));
+      }
+    }
+    level = next.sort();
+  }
+  return null;
+}
+
 /** Bytes used by the files under `dir` (symbolic links not followed). */
 export async function treeSize(dir: string): Promise<number> {
   let total = 0;
@@ -307,6 +331,12 @@ export class AppProcess {
     this.spawnOnce();
   }
 
+  private keepLine(l: string): void {
+    this.tail.push(l);
+    if (this.tail.length > TAIL_LINES) this.tail.shift();
+    this.log?.write(`${new Date().toISOString()} ${l}\n`);
+  }
+
   private spawnOnce(): void {
     const [cmd, ...args] = this.spec.argv;
     const child = spawn(cmd!, args, {
@@ -319,11 +349,7 @@ export class AppProcess {
     this.child = child;
     this.startedAt = Date.now();
     if (this.spec.pidFile && child.pid) void writePidFile(this.spec.pidFile, child.pid);
-    const keep = (l: string) => {
-      this.tail.push(l);
-      if (this.tail.length > TAIL_LINES) this.tail.shift();
-      this.log?.write(`${new Date().toISOString()} ${l}\n`);
-    };
+    const keep = (l: string) => this.keepLine(l);
     lines(child.stdout, keep);
     lines(child.stderr, keep);
     this.exited = new Promise((resolve) => {
@@ -341,6 +367,39 @@ export class AppProcess {
           if (this.wanted) this.spawnOnce();
         }, delay);
         this.timer.unref();
+      });
+    });
+  }
+
+  /**
+   * Runs one of the app's own commands (the Restart Command) as the process runs: same user,
+   * folder and environment, argument array (no shell). Its output goes to the app's log and tail.
+   * Answers the exit code (null: killed after `timeoutMs`, or it could not be started).
+   */
+  runCommand(argv: string[], timeoutMs: number): Promise<number | null> {
+    return new Promise((resolve) => {
+      const [cmd, ...args] = argv;
+      const child = spawn(cmd!, args, {
+        cwd: this.spec.cwd,
+        env: this.spec.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+        ...(this.spec.runAs ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
+      });
+      const keep = (l: string) => this.keepLine(l);
+      const timer = setTimeout(() => {
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, timeoutMs);
+      lines(child.stdout, keep);
+      lines(child.stderr, keep);
+      child.on('error', (err) => keep(err.message));
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve(code);
       });
     });
   }

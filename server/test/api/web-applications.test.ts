@@ -113,7 +113,12 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
       'node server.js; rm -rf /',
       'Start Command must be a plain command: no shell characters (; | & $ ` < > ( ) { } \\ newline)',
     ],
-    ['startCommand', '', 'Start Command is required for a Node.js application'],
+    ['startCommand', '', 'Start Command is required for a Node.js or Python application'],
+    [
+      'restartCommand',
+      'kill -HUP `cat app.pid`',
+      'Restart Command must be a plain command: no shell characters (; | & $ ` < > ( ) { } \\ newline)',
+    ],
     ['deploymentPath', '/var/www/../etc', 'Deployment Path format is invalid'],
     ['deploymentPath', '/etc/evil', 'Deployment Path must be inside /var/www (symbolic links resolved)'],
     ['name', 'Bad Name', 'Name format is invalid'],
@@ -126,7 +131,16 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
     ['minInstances', 0, 'Min Instances must be at least 1'],
     ['customEnvironmentVariables', { 'BAD-NAME': '1' }, 'Environment Variables format is invalid: BAD-NAME'],
     ['customEnvironmentVariables', { PORT: '80' }, 'Environment Variables: PORT is set by Mailroom'],
-    ['type', 'Python', 'Python applications are not deployed by Mailroom yet: only Node.js and Static are'],
+    [
+      'type',
+      'PHP',
+      'PHP applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
+    ],
+    [
+      'type',
+      'WordPress',
+      'WordPress applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
+    ],
     [
       'enableAutoDeploy',
       true,
@@ -253,7 +267,44 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
       'shop.example.com serves the web application shop: delete the application instead',
     );
     const caps = (await call('GET', 'web/capabilities/applications')).json();
-    expect(caps.supportedTypes).toEqual(['Node.js', 'Static']);
+    expect(caps.supportedTypes).toEqual(['Angular', 'Node.js', 'Python', 'Static']);
+    expect(Object.keys(caps.unsupportedTypes)).toEqual(['PHP', 'Roundcube', 'WordPress', 'Drupal']);
+    expect(caps.unsupportedTypes.Roundcube).toBe(
+      'Roundcube applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
+    );
     expect(caps.releaseRetention).toBe(5);
+  });
+
+  it('Python needs a Start Command; Angular does not, and its host answers index.html for deep links', async () => {
+    const py = await call(
+      'POST',
+      'web/applications/add',
+      base('pyapp', { type: 'Python', startCommand: '' }),
+    );
+    expect(py.statusCode, py.body).toBe(400);
+    expect(firstDetail(py)).toEqual({
+      field: 'startCommand',
+      message: 'Start Command is required for a Node.js or Python application',
+    });
+    expect(existsSync(site('pyapp.example.com'))).toBe(false);
+    const ng = await call(
+      'POST',
+      'web/applications/add',
+      base('ngapp', { type: 'Angular', startCommand: '', buildCommand: 'npx ng build' }),
+    );
+    expect(ng.statusCode, ng.body).toBe(200);
+    expect(ng.json().application).toMatchObject({ type: 'Angular', status: 'inactive' });
+    const text = readFileSync(site('ngapp.example.com'), 'utf8');
+    expect(text).toContain('FallbackResource /index.html');
+    expect(text).not.toContain('ProxyPass /');
+    // A release's build log is read by its job, paged, and only through its own application.
+    const shopJob = (await call('GET', 'web/applications/shop/releases')).json()[0].jobId as number;
+    const own = (await call('GET', `web/applications/shop/deploy-log?jobId=${shopJob}&limit=2`)).json();
+    expect(own.lines.map((l: { seq: number }) => l.seq)).toEqual([1, 2]);
+    expect(own.done).toBe(false);
+    const other = (await call('GET', `web/applications/ngapp/deploy-log?jobId=${shopJob}`)).json();
+    expect(other.lines).toEqual([]);
+    const del = await call('POST', 'web/applications/remove/ngapp', { keepFiles: false });
+    expect(del.statusCode, del.body).toBe(200);
   });
 });

@@ -18,7 +18,7 @@ import { WEB_TARGET } from './stack/apache-target.ts';
 import { WebContext } from './stack/web-context.ts';
 import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerApplications } from './applications/application.module.ts';
-import type { AppAlertCondition } from './applications/application.service.ts';
+import type { AppAlertCondition } from './applications/app-lifecycle.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
 import { VhostService } from './vhosts/vhost.service.ts';
 

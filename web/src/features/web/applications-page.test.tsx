@@ -88,8 +88,10 @@ const broken: WebApplication = {
 };
 
 const capabilities: WebAppCapabilities = {
-  supportedTypes: ['Node.js', 'Static'],
-  unsupportedTypes: { PHP: 'PHP applications are not deployed by Mailroom yet: only Node.js and Static are' },
+  supportedTypes: ['Angular', 'Node.js', 'Python', 'Static'],
+  unsupportedTypes: {
+    PHP: 'PHP applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
+  },
   fields: { enableScaling: 'Scaling is not supported yet: instances need the balancer' },
   allowedRoots: ['/var/www'],
   ownUser: { enabled: false, reason: 'Mailroom is not root' },

@@ -15,5 +15,8 @@ export const webKeys = {
   appList: (q: AppListQuery) => ['web', 'apps', 'list', q] as const,
   app: (name: string) => ['web', 'apps', 'one', name] as const,
   appReleases: (name: string) => ['web', 'apps', 'releases', name] as const,
+  /** One page of a release's stored build log (its job's numbered lines after `after`). */
+  appReleaseLog: (name: string, jobId: number, after: number) =>
+    ['web', 'apps', 'release-log', name, jobId, after] as const,
   appCapabilities: () => ['web', 'app-capabilities'] as const,
 };

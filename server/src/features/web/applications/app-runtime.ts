@@ -50,9 +50,40 @@ export class AppRuntime {
   }
 }
 
-/** The process environment of a release: the base, NODE_ENV from the environment field, its variables, PORT. */
+/**
+ * The process environment of a release: the base, NODE_ENV from the environment field (Python:
+ * PYTHONUNBUFFERED=1 too, so its output reaches the log line by line), its variables, PORT.
+ */
 export function releaseEnv(c: AppConfig, env: Record<string, string>, port: number): NodeJS.ProcessEnv {
-  return { ...APP_BASE_ENV, NODE_ENV: c.environment, ...env, PORT: String(port) };
+  const python = c.type === 'Python' ? { PYTHONUNBUFFERED: '1' } : {};
+  return { ...APP_BASE_ENV, NODE_ENV: c.environment, ...python, ...env, PORT: String(port) };
+}
+
+/** A starting release gets Health Check Interval + Health Check Timeout seconds to become healthy. */
+export const healthBudgetMs = (c: AppConfig) => (c.healthCheckInterval + c.healthCheckTimeout) * 1000;
+
+/**
+ * Polls a release on its port every HEALTH_POLL_MS until healthy: 2xx on the health check path
+ * (each try waiting at most Health Check Timeout), or, with health checks off, a TCP connection.
+ */
+export async function awaitHealthy(
+  c: AppConfig,
+  port: number,
+  budgetMs: number,
+  signal?: AbortSignal,
+): Promise<{ ok: boolean; last: string; cancelled?: boolean }> {
+  const deadline = Date.now() + budgetMs;
+  let last = '';
+  for (;;) {
+    if (signal?.aborted) return { ok: false, last, cancelled: true };
+    if (c.enableHealthChecks) {
+      const status = await probeHttp(port, c.healthCheckPath, c.healthCheckTimeout * 1000);
+      last = status === null ? 'no answer' : `HTTP ${status}`;
+      if (status !== null && status >= 200 && status < 300) return { ok: true, last };
+    } else if (await probeTcp(port, c.healthCheckTimeout * 1000)) return { ok: true, last: 'port open' };
+    if (Date.now() >= deadline) return { ok: false, last };
+    await new Promise((r) => setTimeout(r, HEALTH_POLL_MS));
+  }
 }
 
 /**
@@ -92,34 +123,24 @@ export async function launchRelease(
   await proc.start();
   const startSeconds = (Date.now() - t0) / 1000;
   const t1 = Date.now();
-  const budget = (c.healthCheckInterval + c.healthCheckTimeout) * 1000;
-  const deadline = Date.now() + budget;
-  let last = '';
-  for (;;) {
-    if (opts.signal?.aborted) {
-      await proc.stop(1000);
-      throw new Error('Cancelled');
-    }
-    if (c.enableHealthChecks) {
-      const status = await probeHttp(port, c.healthCheckPath, c.healthCheckTimeout * 1000);
-      last = status === null ? 'no answer' : `HTTP ${status}`;
-      if (status !== null && status >= 200 && status < 300) break;
-    } else if (await probeTcp(port, c.healthCheckTimeout * 1000)) break;
-    if (Date.now() >= deadline) {
-      const tail = proc.tail.slice(-10);
-      await proc.stop(1000);
-      const err = new Error(
-        `The new release did not answer 2xx on ${c.healthCheckPath} within ${budget / 1000} s (last: ${last || 'no answer'}); the previous release keeps serving`,
-      );
-      (err as Error & { tail?: string[] }).tail = tail;
-      throw err;
-    }
-    await new Promise((r) => setTimeout(r, HEALTH_POLL_MS));
+  const budget = healthBudgetMs(c);
+  const health = await awaitHealthy(c, port, budget, opts.signal);
+  if (health.cancelled) {
+    await proc.stop(1000);
+    throw new Error('Cancelled');
+  }
+  const last = health.last;
+  if (!health.ok) {
+    const tail = proc.tail.slice(-10);
+    await proc.stop(1000);
+    const err = new Error(
+      `The new release did not answer 2xx on ${c.healthCheckPath} within ${budget / 1000} s (last: ${last || 'no answer'}); the previous release keeps serving`,
+    );
+    (err as Error & { tail?: string[] }).tail = tail;
+    throw err;
   }
   proc.healthy();
-  opts.log(
-    `Healthy on 127.0.0.1:${port} (${c.enableHealthChecks ? `${c.healthCheckPath}: ${last}` : 'port open'})`,
-  );
+  opts.log(`Healthy on 127.0.0.1:${port} (${c.enableHealthChecks ? `${c.healthCheckPath}: ${last}` : last})`);
   return {
     running: { releaseId: opts.releaseId, port, proc },
     startSeconds,

@@ -4,6 +4,7 @@ import { SecretVault, VAULT_FILES } from '../../../security/secret-vault.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { registerApplicationRoutes } from './application.routes.ts';
 import { ApplicationService } from './application.service.ts';
+import { type AppAlertCondition, AppLifecycle } from './app-lifecycle.service.ts';
 import { AppRuntime } from './app-runtime.ts';
 import { DeployJobs } from './deploy.job.ts';
 
@@ -18,26 +19,25 @@ export function registerApplications(
   app: FastifyInstance,
   deps: AppDeps,
   ctx: WebContext,
-): ApplicationService {
+): Pick<ApplicationService, 'list'> & { alertConditions: () => Promise<AppAlertCondition[]> } {
   const vault = SecretVault.open(deps.config.dataDir, VAULT_FILES.webApps);
   const runtime = new AppRuntime();
   const service = new ApplicationService(ctx, vault, runtime);
   if (!deps.jobs) throw new Error('web applications need the job runner');
-  const deploys = new DeployJobs(service, deps.jobs);
-  registerApplicationRoutes(app, service, deploys);
+  const life = new AppLifecycle(service);
+  const deploys = new DeployJobs(service, life, deps.jobs);
+  registerApplicationRoutes(app, service, life, deploys);
   app.addHook('onReady', async () => {
-    void service.resumeAll((msg, err) => app.log.warn({ err }, msg));
+    void life.resumeAll((msg, err) => app.log.warn({ err }, msg));
   });
   // Health checks of the running releases (each app at its own Health Check Interval).
   const health = setInterval(() => {
-    void service
-      .checkHealth()
-      .catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
+    void life.checkHealth().catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
   }, HEALTH_TICK_MS);
   health.unref();
   app.addHook('onClose', async () => {
     clearInterval(health);
     await runtime.closeAll();
   });
-  return service;
+  return { list: (q) => service.list(q), alertConditions: () => life.alertConditions() };
 }

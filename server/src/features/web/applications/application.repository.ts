@@ -1,4 +1,5 @@
 import {
+  ANGULAR_OUTPUT_DIR,
   APP_LIST_DEFAULT_LIMIT,
   type AppListQuery,
   type AppStatus,
@@ -168,12 +169,20 @@ export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
   return new Map(
     rows.map((r) => [
       Number(r.vhost_id),
-      {
-        type: r.type,
-        status: r.status,
-        runningPort: r.running_port === null ? null : Number(r.running_port),
-        releasePath: r.path ?? null,
-      },
+      // Angular is files Apache serves, like Static, from the build's output folder.
+      r.type === 'Angular'
+        ? {
+            type: 'Static',
+            status: r.status,
+            runningPort: null,
+            releasePath: r.path ? `${r.path}/${ANGULAR_OUTPUT_DIR}` : null,
+          }
+        : {
+            type: r.type,
+            status: r.status,
+            runningPort: r.running_port === null ? null : Number(r.running_port),
+            releasePath: r.path ?? null,
+          },
     ]),
   );
 }

@@ -3,12 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { sendPage } from '../../../http/list-headers.ts';
 import { registerRoute } from '../../../http/register-route.ts';
 import type { ApplicationService } from './application.service.ts';
+import type { AppLifecycle } from './app-lifecycle.service.ts';
 import type { DeployJobs } from './deploy.job.ts';
 
 /** HTTP only: request -> service -> answer. */
 export function registerApplicationRoutes(
   app: FastifyInstance,
   apps: ApplicationService,
+  life: AppLifecycle,
   deploys: DeployJobs,
 ): void {
   const r = webAppRoutes;
@@ -43,16 +45,16 @@ export function registerApplicationRoutes(
     return out;
   });
   registerRoute(app, r.start, async ({ params }) =>
-    saved(await apps.start(params.name), appMessages.started(params.name)),
+    saved(await life.start(params.name), appMessages.started(params.name)),
   );
   registerRoute(app, r.stop, async ({ params }) =>
-    saved(await apps.stop(params.name), appMessages.stopped(params.name)),
+    saved(await life.stop(params.name), appMessages.stopped(params.name)),
   );
   registerRoute(app, r.restart, async ({ params }) =>
-    saved(await apps.restart(params.name), appMessages.restarted(params.name)),
+    saved(await life.restart(params.name), appMessages.restarted(params.name)),
   );
   registerRoute(app, r.toggle, async ({ params }) => {
-    const a = await apps.toggle(params.name);
+    const a = await life.toggle(params.name);
     return saved(
       a,
       a.status === 'active' ? appMessages.started(params.name) : appMessages.stopped(params.name),

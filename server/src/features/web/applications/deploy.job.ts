@@ -1,25 +1,30 @@
 import {
+  ANGULAR_OUTPUT_DIR,
+  APP_PROCESS_TYPES,
   appMessages,
-  type DeployLogLine,
   type DeployTimings,
   isGitRef,
   splitCommand,
 } from '@mailroom/contract/web/applications';
 import type { JobAccepted } from '@mailroom/contract/jobs';
-import type { AppDeps } from '../../../app-deps.ts';
-import { chownTree, folderExists, removeTree, runBuildStep, treeSize } from '../../../host/app-process.ts';
+import {
+  chownTree,
+  fileExists,
+  findFileBelow,
+  folderExists,
+  removeTree,
+  runBuildStep,
+  treeSize,
+} from '../../../host/app-process.ts';
 import { fetchRelease } from '../../../host/git.ts';
 import { conflict, fieldError } from '../../../http/errors.ts';
 import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './application.repository.ts';
-import {
-  type ApplicationService,
-  appLogFile,
-  releasesFolder,
-  releasesToPrune,
-} from './application.service.ts';
+import type { ApplicationService } from './application.service.ts';
+import { DeployLogger, type JobContext, type JobRunner } from './deploy-log.service.ts';
+import type { AppLifecycle } from './app-lifecycle.service.ts';
+import { appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
 import { launchRelease, releaseEnv } from './app-runtime.ts';
 import {
-  appendLogLines,
   findRelease,
   insertRelease,
   listReleases,
@@ -28,68 +33,10 @@ import {
   type ReleaseRow,
 } from './release.repository.ts';
 
-/** The job runner's shapes (through AppDeps: features do not import each other). */
-type JobRunner = NonNullable<AppDeps['jobs']>;
-type JobContext = Parameters<Parameters<JobRunner['run']>[3]>[0];
-
 export const DEPLOY_JOB_KIND = 'web.app.deploy';
 export const ROLLBACK_JOB_KIND = 'web.app.rollback';
 /** A build step may run this long. */
 export const BUILD_TIMEOUT_MS = 30 * 60_000;
-/** Lines kept per deploy log (the rest is counted, not stored). */
-export const MAX_LOG_LINES = 20_000;
-const FLUSH_MS = 200;
-
-/** The deploy log of one job: numbered lines, written to the database in small batches. */
-class DeployLogger {
-  private seq = 0;
-  private pending: DeployLogLine[] = [];
-  private flushing: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | null = null;
-  readonly all: string[] = [];
-
-  constructor(
-    private readonly svc: ApplicationService,
-    private readonly appId: number,
-    private readonly job: JobContext,
-  ) {}
-
-  private get jobId(): number {
-    return this.job.jobId;
-  }
-
-  line(stream: DeployLogLine['stream'], text: string): void {
-    if (this.seq >= MAX_LOG_LINES) return;
-    const l = { seq: ++this.seq, at: new Date().toISOString(), stream, text: text.slice(0, 4000) };
-    this.pending.push(l);
-    this.all.push(stream === 'info' ? `» ${l.text}` : l.text);
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
-  }
-
-  info(text: string): void {
-    this.line('info', text);
-  }
-
-  flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.pending;
-    this.pending = [];
-    const last = this.seq;
-    this.flushing = this.flushing.then(async () => {
-      await appendLogLines(this.svc.db, this.appId, this.jobId, batch);
-      // The job's event on /api/events carries the last stored line: the console then reads
-      // GET …/deploy-log?after=<the last seq it has>.
-      this.job.progress({ counts: { logLines: last } });
-    });
-    return this.flushing;
-  }
-
-  tail(n: number): string {
-    return this.all.slice(-n).join('\n');
-  }
-}
-
 const seconds = (t0: number) => Math.round((Date.now() - t0) / 10) / 100;
 
 /**
@@ -100,6 +47,7 @@ const seconds = (t0: number) => Math.round((Date.now() - t0) / 10) / 100;
 export class DeployJobs {
   constructor(
     private readonly svc: ApplicationService,
+    private readonly life: AppLifecycle,
     private readonly jobs: JobRunner,
   ) {}
 
@@ -114,7 +62,7 @@ export class DeployJobs {
     const want = ref ?? c.branch;
     if (!isGitRef(want)) throw fieldError(ref === undefined ? 'branch' : 'ref', `Branch format is invalid`);
     if (!c.repository) throw fieldError('repository', appMessages.repositoryRequired);
-    if (c.type === 'Node.js' && !splitCommand(c.startCommand)?.length)
+    if (APP_PROCESS_TYPES.includes(c.type) && !splitCommand(c.startCommand)?.length)
       throw fieldError('startCommand', appMessages.startCommandRequired);
     await this.claim(row);
     const job = await this.jobs
@@ -207,7 +155,7 @@ export class DeployJobs {
       timings.clone = seconds(t);
       log.info(`Commit ${commit} (${timings.clone} s)`);
       await patchRelease(this.svc.db, Number(rel.id), { commit_sha: commit });
-      const runAs = await this.svc.runAs(c.name);
+      const runAs = await this.life.runAs(c.name);
       await chownTree(dir, runAs);
       // 2. build
       job.progress({ phase: 'Building' });
@@ -224,7 +172,20 @@ export class DeployJobs {
           timeoutMs: BUILD_TIMEOUT_MS,
         });
         if (code !== 0) throw new Error(`The build failed (exit ${code})`);
-      } else log.info('No Build Command');
+      } else {
+        log.info('No Build Command');
+        if (c.type === 'Python' && (await fileExists(`${dir}/requirements.txt`)))
+          log.info(
+            'requirements.txt is not installed without a Build Command (e.g. python3 -m pip install --target vendor -r requirements.txt, with pip able to reach its index or a wheel folder)',
+          );
+      }
+      if (c.type === 'Angular') {
+        if (!(await fileExists(`${dir}/${ANGULAR_OUTPUT_DIR}/index.html`))) {
+          const found = await findFileBelow(dir, 'index.html', 3);
+          throw new Error(appMessages.angularOutputMissing(found));
+        }
+        log.info(`Apache serves ${relPath}/${ANGULAR_OUTPUT_DIR} (index.html for any path that is no file)`);
+      }
       timings.build = seconds(t);
       // 3. start + 4. health
       await patchRelease(this.svc.db, Number(rel.id), { state: 'starting' });
@@ -268,7 +229,7 @@ export class DeployJobs {
         `Rolling back to release ${target.number} (${target.commit_sha ?? 'no commit'}) with its environment`,
       );
       const c = rowConfig(row);
-      const runAs = await this.svc.runAs(c.name);
+      const runAs = await this.life.runAs(c.name);
       const switched = await this.startAndSwitch(
         row,
         rel,
@@ -297,7 +258,7 @@ export class DeployJobs {
     rel: ReleaseRow,
     relPath: string,
     env: Record<string, string>,
-    runAs: Awaited<ReturnType<ApplicationService['runAs']>>,
+    runAs: Awaited<ReturnType<AppLifecycle['runAs']>>,
     log: DeployLogger,
     job: JobContext,
     timings: DeployTimings,
@@ -306,10 +267,10 @@ export class DeployJobs {
     const appId = Number(row.id);
     const old = this.svc.runtime.get(appId);
     let port: number | null = null;
-    if (c.type === 'Static') {
+    if (servesFiles(c.type)) {
       timings.start = 0;
       timings.health = 0;
-      log.info('Static: Apache serves the release folder');
+      log.info(`${c.type}: Apache serves the release's files (no process)`);
     } else {
       job.progress({ phase: 'Starting' });
       const launched = await launchRelease(c, {
@@ -338,7 +299,7 @@ export class DeployJobs {
     let switched: { hash: string | null };
     try {
       const fresh = (await findAppById(this.svc.db, appId))!;
-      switched = await this.svc.switchTo(
+      switched = await this.life.switchTo(
         fresh,
         {
           status: 'active',

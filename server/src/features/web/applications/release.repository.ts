@@ -161,8 +161,10 @@ export async function appendLogLines(
     .execute();
 }
 
+/** Lines of one job of one application (a job of another application answers none). */
 export async function readLogLines(
   db: Db,
+  appId: number,
   jobId: number,
   after: number,
   limit: number,
@@ -171,6 +173,7 @@ export async function readLogLines(
     .selectFrom('web_app_log_lines')
     .select(['seq', 'at', 'stream', 'text'])
     .where('job_id', '=', jobId)
+    .where('app_id', '=', appId)
     .where('seq', '>', after)
     .orderBy('seq')
     .limit(limit)

@@ -3,6 +3,8 @@ import {
   APP_ENVIRONMENTS,
   APP_LOG_LEVELS,
   APP_NAME_HINT,
+  APP_PROCESS_TYPES,
+  APP_TYPE_NOTES,
   BACKUP_FREQUENCIES,
   appLabels as L,
   type AppField,
@@ -26,6 +28,11 @@ import danger from '../../../components/danger-text.module.css';
 import { appFieldReasons, appTypeOptions, type AppSection } from '../app-form-sections.ts';
 
 type Form = UseFormReturnType<AppFormValues>;
+
+const BUILD_PLACEHOLDER: Partial<Record<AppFormValues['type'], string>> = {
+  Python: 'python3 -m pip install --target vendor -r requirements.txt',
+  Angular: 'npx ng build',
+};
 
 /** The values the sections' own state depends on; the form is uncontrolled, the parent watches these. */
 export type WatchedAppValues = Pick<
@@ -187,7 +194,9 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
               <Text span size="xs" className={danger.danger}>
                 {typeWhy}
               </Text>
-            ) : undefined,
+            ) : (
+              APP_TYPE_NOTES[values.type]
+            ),
           })}
           {text('version', { required: true, placeholder: '1.0.0' })}
           {select('environment', options(APP_ENVIRONMENTS, ENVIRONMENT_LABELS))}
@@ -243,18 +252,26 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
           })}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             {text('buildCommand', {
-              placeholder: 'npm ci',
-              help: 'Run as an argument list, never through a shell',
+              placeholder: BUILD_PLACEHOLDER[values.type] ?? 'npm ci',
+              help:
+                values.type === 'Angular'
+                  ? 'Must write the site to dist/; run as an argument list, never through a shell'
+                  : 'Run as an argument list, never through a shell',
               mono: true,
             })}
             {text('startCommand', {
-              placeholder: 'node server.js',
-              help: 'PORT is set to the port Mailroom gives the release',
-              required: values.type === 'Node.js',
+              placeholder: values.type === 'Python' ? 'python3 app.py' : 'node server.js',
+              help: APP_PROCESS_TYPES.includes(values.type)
+                ? 'PORT is set to the port Mailroom gives the release'
+                : `Not used: Apache serves the ${values.type} files itself`,
+              required: APP_PROCESS_TYPES.includes(values.type),
               mono: true,
             })}
             {text('stopCommand', { help: 'Empty: a signal', mono: true })}
-            {text('restartCommand', { help: 'Empty: a signal', mono: true })}
+            {text('restartCommand', {
+              help: 'Run in the release folder as the app’s user, then the health check must pass again. Empty: a new process is started, then the old one stopped',
+              mono: true,
+            })}
           </SimpleGrid>
           {toggle('enableGracefulShutdown', 'The old release drains before it is stopped')}
           {number('shutdownTimeout', { min: 0, help: 'Seconds', off: !values.enableGracefulShutdown })}

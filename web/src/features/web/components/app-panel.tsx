@@ -48,6 +48,8 @@ export function AppPanel(props: AppPanelProps) {
   // While it slides out after closing, the dialog keeps its name (an unnamed dialog is an a11y fault).
   const [title, setTitle] = useState(props.name);
   if (props.name !== null && props.name !== title) setTitle(props.name);
+  // A dialog opened over the panel (a release's build log) takes Escape for itself.
+  const [nested, setNested] = useState(false);
   return (
     <Drawer
       opened={props.name !== null}
@@ -56,8 +58,11 @@ export function AppPanel(props: AppPanelProps) {
       size={phone ? '100%' : 'xl'}
       title={title ?? 'Application'}
       closeButtonProps={{ 'aria-label': 'Close' }}
+      closeOnEscape={!nested}
     >
-      {props.name !== null && <PanelBody key={props.name} {...props} name={props.name} />}
+      {props.name !== null && (
+        <PanelBody key={props.name} {...props} name={props.name} onNestedDialog={setNested} />
+      )}
     </Drawer>
   );
 }
@@ -83,7 +88,8 @@ function PanelBody({
   onRestart,
   onRollback,
   pending,
-}: AppPanelProps & { name: string }) {
+  onNestedDialog,
+}: AppPanelProps & { name: string; onNestedDialog: (open: boolean) => void }) {
   const qc = useQueryClient();
   const [deploying, setDeploying] = useState(false);
   const app = useApp(name, deploying ? DEPLOYING_REFRESH_MS : false);
@@ -216,7 +222,7 @@ function PanelBody({
           The live release and the {RELEASE_RETENTION - 1} before it keep their folders; older ones are
           pruned. Rollback runs a release again with its own environment, switched only once healthy.
         </Text>
-        <AppReleases app={a} busy={busy} onRollback={(r) => onRollback(a, r)} />
+        <AppReleases app={a} busy={busy} onRollback={(r) => onRollback(a, r)} onLogOpen={onNestedDialog} />
       </Stack>
     </Stack>
   );

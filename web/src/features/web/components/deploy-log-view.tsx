@@ -12,7 +12,15 @@ const COLOR: Record<DeployLogLine['stream'], string | undefined> = {
  * The lines of a deploy log, newest at the bottom; it keeps to the bottom while the reader is
  * there, and stays put when they scrolled up to read.
  */
-export function DeployLogView({ lines, empty }: { lines: readonly DeployLogLine[]; empty: string }) {
+export function DeployLogView({
+  lines,
+  empty,
+  label = 'Deploy log',
+}: {
+  lines: readonly DeployLogLine[];
+  empty: string;
+  label?: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   useEffect(() => {
@@ -23,7 +31,7 @@ export function DeployLogView({ lines, empty }: { lines: readonly DeployLogLine[
     <Box
       ref={box}
       role="log"
-      aria-label="Deploy log"
+      aria-label={label}
       aria-live="polite"
       tabIndex={0}
       onScroll={(e) => {

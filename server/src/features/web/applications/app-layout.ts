@@ -1,0 +1,74 @@
+import { RELEASE_RETENTION, type AppType } from '@mailroom/contract/web/applications';
+import { VHOST_DEFAULTS, type VirtualHostValues } from '@mailroom/contract/web/vhosts';
+import type { AppConfig } from './application.repository.ts';
+
+/** Where an application's files are and which virtual host serves it (no I/O here). */
+
+export const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** Types whose release is a process Mailroom runs and Apache proxies to. */
+export const PROCESS_TYPES: readonly AppType[] = ['Node.js', 'Python'];
+/** Types whose release is files Apache serves itself (no process). */
+export const FILE_TYPES: readonly AppType[] = ['Static', 'Angular'];
+export const servesFiles = (type: string): boolean => (FILE_TYPES as readonly string[]).includes(type);
+
+export const releasesFolder = (c: AppConfig) => `${c.deploymentPath.replace(/\/+$/, '')}/releases`;
+export const appLogFile = (c: AppConfig) =>
+  c.logPath || `${c.deploymentPath.replace(/\/+$/, '')}/logs/${c.name}.log`;
+
+/**
+ * Angular: a single-page app; a path that is no file (a deep link such as /some/route) answers the
+ * build's index.html (mod_dir's FallbackResource, in the app's own directives after the operator's).
+ */
+export const SPA_FALLBACK = 'FallbackResource /index.html';
+
+/** The virtual host an application is served by: the app's domain, security and cache fields. */
+export function vhostValuesFor(
+  c: AppConfig,
+  status: VirtualHostValues['status'],
+  base: VirtualHostValues | null,
+): VirtualHostValues {
+  const own = c.customDirectives.trim();
+  return {
+    ...VHOST_DEFAULTS,
+    ...(base ?? {}),
+    domain: c.domain,
+    serverName: base?.serverName ?? c.domain,
+    documentRoot: c.deploymentPath,
+    status: c.enableMaintenanceMode ? 'maintenance' : status,
+    sslEnabled: c.sslEnabled,
+    sslCertificateId: null,
+    sslCertificate: c.sslCertificate,
+    sslPrivateKey: c.sslPrivateKey,
+    enableGzip: c.enableCompression,
+    enableCaching: c.enableCaching,
+    cacheExpiry: c.cacheExpiry,
+    enablePhp: false,
+    enableSecurityHeaders: c.enableSecurityHeaders,
+    enableRateLimiting: c.enableRateLimiting,
+    rateLimitRequests: c.rateLimitRequests,
+    rateLimitWindow: c.rateLimitWindow,
+    enableAccessControl: c.enableAccessControl,
+    allowedIps: c.allowedIps,
+    blockedIps: c.blockedIps,
+    enableMaintenanceMode: c.enableMaintenanceMode,
+    maintenanceMessage: c.maintenanceMessage,
+    customDirectives:
+      c.type === 'Angular' ? (own ? `${own}\n${SPA_FALLBACK}` : SPA_FALLBACK) : c.customDirectives,
+  };
+}
+
+/** The retention rule (documented in the contract): the live release and the newest before it, RELEASE_RETENTION folders in all. */
+export function releasesToPrune<T extends { id: number; path: string | null }>(
+  newestFirst: T[],
+  liveId: number,
+): T[] {
+  const keep = new Set<string>();
+  const live = newestFirst.find((r) => r.id === liveId);
+  if (live?.path) keep.add(live.path);
+  for (const r of newestFirst) {
+    if (keep.size >= RELEASE_RETENTION) break;
+    if (r.path) keep.add(r.path);
+  }
+  return newestFirst.filter((r) => r.path !== null && !keep.has(r.path));
+}
