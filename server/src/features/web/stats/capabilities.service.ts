@@ -12,8 +12,6 @@ const PHP_REASON =
   "Server-wide PHP defaults are not applied yet: each virtual host's own PHP fields set its PHP-FPM pool. The value is kept for when they are.";
 const NO_PHP_REASON =
   'No PHP-FPM is installed on this server (Debian package php8.2-fpm): PHP scripts are refused, never sent as text.';
-const BACKUP_REASON =
-  "A site with Enable Backup is archived with every system backup, on the system backups' schedule and retention (System → Backups); a schedule per site is not built yet. The value is kept for when it is.";
 
 async function installed(key: ModuleKey): Promise<boolean> {
   return machineFileExists(modulePath(MODULES[key]));
@@ -92,7 +90,6 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
       'phpPostMaxSize',
     ])
       vhostFields[f] = NO_PHP_REASON;
-  for (const f of ['backupFrequency', 'backupRetention']) vhostFields[f] = BACKUP_REASON;
   const security = modules.find((m) => m.name === 'security2');
   if (!security?.installed) {
     const why = webMessages.moduleMissing('mod_security2', MODULES.security2.package);
