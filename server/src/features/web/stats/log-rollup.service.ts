@@ -9,7 +9,17 @@ import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from '
  * `%v %a %{%s}t %>s %B %D` (STATS_LOG_FORMAT) at the end of a line (after the administrator's
  * format when logging is on): host, client, epoch seconds, status, bytes, µs.
  */
-const LINE = /(?:^| )(\S+) \S+ (\d+) (\d{3}) (\d+|-) (\d+)$/;
+const LINE = /^(\S+) \S+ (\d+) (\d{3}) (\d+|-) (\d+)$/;
+
+/** The last six space-separated fields of a line (the whole line when it has no more). */
+function figuresTail(l: string): string {
+  let at = l.length;
+  for (let n = 0; n < 6; n++) {
+    at = l.lastIndexOf(' ', at - 1);
+    if (at < 0) return l;
+  }
+  return l.slice(at + 1);
+}
 const KEEP_MINUTES = 7 * 24 * 60;
 
 export interface RollupResult {
@@ -22,7 +32,7 @@ export function sumLines(lines: string[]): { sums: MinuteSum[]; skipped: number 
   const by = new Map<string, MinuteSum>();
   let skipped = 0;
   for (const l of lines) {
-    const m = LINE.exec(l);
+    const m = LINE.exec(figuresTail(l));
     if (!m) {
       skipped++;
       continue;
