@@ -128,6 +128,11 @@ export const SystemBackup = z.object({
   message: z.string().nullable(),
   verifiedAt: z.string().nullable(),
   verifyResult: z.string().nullable(),
+  /**
+   * What the backup holds: `system` (the database, the data folder and the daemon files) or
+   * `site <domain>` (one virtual host's files, made on that site's own schedule and retention).
+   */
+  scope: z.string(),
 });
 export type SystemBackup = z.infer<typeof SystemBackup>;
 

@@ -44,7 +44,7 @@ import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
-import { registerBackupSource } from './features/system/backup-sources.ts';
+import { registerBackupSource, registerSiteBackups } from './features/system/backup-sources.ts';
 import type { AlertSource } from './features/system/alerts-engine.ts';
 import type { RestoreKeeper } from './features/system/backups.service.ts';
 import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
@@ -237,6 +237,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   web = registerWeb(app, deps, { tls: ssl.webTls, tlsPolicy: ssl.webPolicy });
   // The sites with Enable Backup are part of the system backups (same job, schedule, retention).
   registerBackupSource(deps.host, 'web', web.backupPaths);
+  // …and each also gets backups of its own files on its own schedule and retention (same catalogue).
+  registerSiteBackups(deps.host, web.siteBackups);
   // An application in error raises a system alert (and its webhooks) like a daemon that is down.
   alertSources.push(web.alertConditions);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a

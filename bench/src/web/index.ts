@@ -24,6 +24,8 @@ import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { addAdmin } from '../../../server/src/features/auth/admin.service.ts';
 import { APACHE_PATHS } from '../../../server/src/features/web/stack/apache-layout.ts';
 import { rollUpAccessLog } from '../../../server/src/features/web/stats/log-rollup.service.ts';
+import { figuresLogPath } from '../../../server/src/features/web/settings/apache-conf.renderer.ts';
+import { readWebSettings } from '../../../server/src/features/web/settings/web-settings.repository.ts';
 import { insertVhost } from '../../../server/src/features/web/vhosts/vhost.repository.ts';
 import { localApacheDaemon } from '../../../server/src/features/web/web.module.ts';
 import { Host } from '../../../server/src/host/host.ts';
@@ -514,7 +516,7 @@ const suite: BenchSuite = {
       // C. The roll-up: the load's lines (real Apache lines in the shared log), read at once.
       // Mailroom's own roll-up (every 30 s) has read the log during the load: a second database,
       // which has read nothing yet, reads the whole log at once.
-      const bytes = statSync(mr.host.path(APACHE_PATHS.statsLog)).size;
+      const bytes = statSync(mr.host.path(figuresLogPath(await readWebSettings(mr.deps.database.db)))).size;
       const fresh = openDatabase({ dataDir: mkdtempSync(path.join(mr.dataDir, 'rollup-db-')) });
       await migrateToLatest(fresh.db);
       const r0 = performance.now();

@@ -381,6 +381,11 @@ export const RemoveVhostResponse = z.object({
   /** Whether the document root was deleted (false: kept). */
   filesRemoved: z.boolean(),
   documentRoot: z.string(),
+  /**
+   * The site's Unix user (`mr-site-<id>`, its PHP-FPM pool's): removed with the site, after kept
+   * files were given to root; null when Mailroom does not run as root (there is none).
+   */
+  siteUser: z.string().nullable().optional(),
 });
 
 /** Catalogue `web/domains`: the hosted web domains. */

@@ -51,6 +51,9 @@ export interface SystemBackupTable {
   expires_at: number | null;
   verified_at: number | null;
   verify_result: string | null;
+  /** A site's own backup (migration 0035): the virtual host's id and name; null for a system backup. */
+  site_id: number | null;
+  site_domain: string | null;
 }
 
 export interface SystemSettingTable {

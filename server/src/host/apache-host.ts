@@ -349,6 +349,16 @@ export { isAlive };
  * the next read) and the position after them. A file that was rotated (another inode) or cut
  * (smaller than the position) is read from its start.
  */
+/** The end of a log (its inode and size), or null when it is not there. */
+export async function logEnd(file: string): Promise<{ inode: string; offset: number } | null> {
+  try {
+    const st = await fs.stat(file);
+    return { inode: String(st.ino), offset: st.size };
+  } catch {
+    return null;
+  }
+}
+
 export async function readLogFrom(
   file: string,
   pos: { inode: string; offset: number },

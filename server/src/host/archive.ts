@@ -120,7 +120,12 @@ export async function copyChangedTree(from: string, targetOf: (rel: string) => s
       const dst = targetOf(r);
       if (e.isDirectory()) {
         const st = await fs.stat(src);
-        await fs.mkdir(dst, { recursive: true, mode: st.mode & 0o7777 });
+        const made = await fs.mkdir(dst, { recursive: true, mode: st.mode & 0o7777 });
+        // A folder that was gone comes back with its archived owner too (a site's document root).
+        if (made !== undefined && root) {
+          await fs.chown(dst, st.uid, st.gid);
+          await fs.chmod(dst, st.mode & 0o7777);
+        }
         await walk(r);
       } else if (e.isFile()) {
         if (await sameContent(src, dst)) continue;

@@ -109,6 +109,67 @@ export async function ensureSiteUser(host: Host, name: string): Promise<{ uid: n
   return made;
 }
 
+/** A group's gid from /etc/group, or null. */
+async function groupId(group: string): Promise<number | null> {
+  const lines = (await fs.readFile('/etc/group', 'utf8').catch(() => '')).split('\n');
+  const line = lines.find((l) => l.startsWith(`${group}:`));
+  return line ? Number(line.split(':')[2]) : null;
+}
+
+/**
+ * Files a deleted site leaves behind ("keep files"): everything under `systemPath` owned by the
+ * site's user or group is given to root (user root; the site's own group becomes root's, another
+ * group such as Apache's stays), so no orphan uid owns them once the user is gone. Symlinks are
+ * changed themselves, never followed. Answers how many entries changed owner.
+ */
+export async function giveSiteFilesToRoot(
+  host: Host,
+  systemPath: string,
+  site: { uid: number; gid: number },
+): Promise<number> {
+  let n = 0;
+  const visit = async (p: string): Promise<void> => {
+    const st = await fs.lstat(p).catch(() => null);
+    if (!st) return;
+    if (st.uid === site.uid || st.gid === site.gid) {
+      const mode = st.mode & 0o7777;
+      await fs.lchown(p, st.uid === site.uid ? 0 : st.uid, st.gid === site.gid ? 0 : st.gid);
+      // chown clears the setgid bit of a folder: it is put back (new files keep the folder's group).
+      if (st.isDirectory()) await fs.chmod(p, mode);
+      n++;
+    }
+    if (st.isDirectory()) for (const e of await fs.readdir(p)) await visit(path.join(p, e));
+  };
+  await visit(host.path(systemPath));
+  return n;
+}
+
+/**
+ * Removes a site's Unix user (and its own group) once its site and pool are gone. userdel refuses
+ * while a process still runs as the user (a PHP-FPM worker finishing after the graceful reload):
+ * it is asked again for a few seconds. Answers what was done, or why not.
+ */
+export async function removeSiteUser(
+  host: Host,
+  name: string,
+): Promise<{ removed: boolean; output: string }> {
+  known.delete(name);
+  if (!(await passwdIds(name))) return { removed: false, output: `${name} does not exist` };
+  let out = '';
+  for (let i = 0; i < 40; i++) {
+    const res = await host.run('/usr/sbin/userdel', [name]);
+    out = `${res.stdout}${res.stderr}`.trim();
+    if (!(await passwdIds(name))) break;
+    // 8: the user is logged in / runs a process; anything else will not change by waiting.
+    if (res.code !== 8) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  if (await passwdIds(name)) return { removed: false, output: `userdel ${name}: ${out}` };
+  // userdel removes the user's own group when no one else is in it; one left behind goes too.
+  if ((await groupId(name)) !== null) await host.run('/usr/sbin/groupdel', [name]);
+  return { removed: true, output: `userdel ${name}: removed` };
+}
+
 /**
  * A site's document root for its own user: owner the site user, group Apache's (reads the static
  * files), mode 2750: no other site's user can enter it. `deep`: everything inside too (a folder

@@ -73,8 +73,8 @@ describe.skipIf(!!missing)('ACME HTTP-01 through Apache against pebble', () => {
       source: string;
     }[];
     expect(list[0]?.source).toBe('acme');
-    // Apache's access log saw pebble's validation request.
-    const log = readFileSync(lab.deps.host.path('/var/log/apache2/mailroom-access.log'), 'utf8');
+    // Apache's access log (the one log it writes: the settings' Access Log Path) saw pebble's validation request.
+    const log = readFileSync(lab.deps.host.path('/var/log/apache2/access.log'), 'utf8');
     expect(log).toMatch(/ 200 /);
   });
 });

@@ -24,6 +24,7 @@ import * as m0028 from './0028-bulk.ts';
 import * as m0029 from './0029-api-monitoring.ts';
 import * as m0030 from './0030-web-apps.ts';
 import * as m0033 from './0033-api-key-stats.ts';
+import * as m0035 from './0035-site-backups.ts';
 import * as m0037 from './0037-updates-reading.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
@@ -53,5 +54,6 @@ export const migrations: Record<string, Migration> = {
   '0029-api-monitoring': m0029,
   '0030-web-apps': m0030,
   '0033-api-key-stats': m0033,
+  '0035-site-backups': m0035,
   '0037-updates-reading': m0037,
 };

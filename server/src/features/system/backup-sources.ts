@@ -29,3 +29,31 @@ export async function backupSourcePaths(host: Host): Promise<string[]> {
   }
   return [...out].sort();
 }
+
+/**
+ * A site whose files get backups of their own (a virtual host with Enable Backup): made on its own
+ * schedule (`frequency`, at the system backups' hour and time zone), kept `retention` at a time,
+ * listed and restored with the system backups. Registered by the web area, read by this one.
+ */
+export interface SiteBackupSpec {
+  id: number;
+  domain: string;
+  /** The document root (a system path under the host root). */
+  documentRoot: string;
+  frequency: 'daily' | 'weekly' | 'monthly' | 'never';
+  /** How many of this site's backups are kept (the newest ones). */
+  retention: number;
+}
+export type SiteBackupSource = () => Promise<SiteBackupSpec[]>;
+
+const siteRegistries = new WeakMap<object, SiteBackupSource>();
+
+export function registerSiteBackups(host: Host, source: SiteBackupSource): void {
+  siteRegistries.set(host, source);
+}
+
+/** The sites with Enable Backup (none when no area registered them). */
+export async function siteBackupSpecs(host: Host | undefined): Promise<SiteBackupSpec[]> {
+  const source = host ? siteRegistries.get(host) : undefined;
+  return source ? source() : [];
+}

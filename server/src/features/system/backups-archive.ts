@@ -42,6 +42,8 @@ export interface Manifest {
   fileEntries: number;
   /** Entries of host.tar.gz: the daemon files and keys under the host root (absent: none archived). */
   hostFiles?: number;
+  /** A site's own backup (host.tar.gz holds its document root only; no database, no data folder). */
+  site?: { id: number; domain: string; documentRoot: string };
   parts: Record<string, string>;
 }
 

@@ -109,8 +109,22 @@ export async function archiveHostFiles(
   signal: AbortSignal,
   extra: readonly string[] = [],
 ): Promise<number | null> {
+  return archiveSystemPaths(host, staging, signal, [...MANAGED_HOST_PATHS, ...extra]);
+}
+
+/**
+ * Writes host.tar.gz of the given system paths only (those present), relative to the host root
+ * with owners and modes kept: the daemon files above, or one site's document root (a site backup).
+ * Answers its entry count, or null when none of them is there.
+ */
+export async function archiveSystemPaths(
+  host: Host,
+  staging: string,
+  signal: AbortSignal,
+  paths: readonly string[],
+): Promise<number | null> {
   const present: string[] = [];
-  for (const p of [...MANAGED_HOST_PATHS, ...extra]) {
+  for (const p of paths) {
     const st = await infoOf(host.path(p));
     if (st && (st.isFile() || st.isDirectory())) present.push(path.relative(host.root, host.path(p)));
   }

@@ -2,6 +2,9 @@ import { LockTimeoutError } from '../../db/locks.ts';
 import type { Jobs as JobRunner } from './job-types.ts';
 import { BACKUP_JOB, type BackupEnv, insertBackupRow } from './backups.service.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
+import { siteBackupSpecs } from './backup-sources.ts';
+import { SITE_BACKUP_JOB } from './site-backups.service.ts';
+import { insertSiteBackupRow, slotTaken } from './site-backup.repository.ts';
 
 /** Date, hour and weekday (0 = Sunday) at `now` in the time zone `tz`. */
 export function localParts(now: Date, tz: string): { date: string; hour: number; weekday: number } {
@@ -64,13 +67,67 @@ export async function scheduleTick(
   }
 }
 
+/**
+ * One look at the sites' own schedules (sites with Enable Backup): each site whose slot is due and
+ * has no backup for it gets one, at the system backups' hour and time zone: daily every day,
+ * weekly on Sunday, monthly on the 1st, never not at all. The slot is on the row
+ * (`site:<id>:<date>`), so a restart or a second process never makes it twice. Answers the
+ * backups queued.
+ */
+export async function siteScheduleTick(env: BackupEnv, jobs: JobRunner, now = new Date()): Promise<number[]> {
+  const sites = (await siteBackupSpecs(env.host)).filter((x) => x.frequency !== 'never');
+  if (!sites.length) return [];
+  const db = env.database.db;
+  const s = await readSettingValues(db);
+  const { date, hour, weekday } = localParts(now, s.timezone ?? 'UTC');
+  if (hour < settingNumber(s, 'backupHour')) return [];
+  const due = sites.filter(
+    (x) =>
+      x.frequency === 'daily' ||
+      (x.frequency === 'weekly' && weekday === 0) ||
+      (x.frequency === 'monthly' && date.endsWith('-01')),
+  );
+  if (!due.length) return [];
+  try {
+    return await env.locks.withLock(
+      'system.backup.schedule',
+      async () => {
+        const made: number[] = [];
+        for (const site of due) {
+          const trigger = `site:${site.id}:${date}`;
+          if (await slotTaken(db, trigger)) continue;
+          const id = await insertSiteBackupRow(
+            db,
+            site,
+            `Scheduled ${site.frequency} backup of site ${site.domain}`,
+            trigger,
+            now.getTime(),
+          );
+          await jobs.enqueue(SITE_BACKUP_JOB, `Scheduled backup of site ${site.domain}`, null, {
+            backupId: id,
+          });
+          made.push(id);
+        }
+        return made;
+      },
+      { waitMs: 1000 },
+    );
+  } catch (err) {
+    if (err instanceof LockTimeoutError) return [];
+    throw err;
+  }
+}
+
 export function startBackupScheduler(
   env: BackupEnv,
   jobs: JobRunner,
   intervalMs: number,
   onError: (err: unknown) => void,
 ): () => void {
-  const timer = setInterval(() => void scheduleTick(env, jobs).catch(onError), intervalMs);
+  const timer = setInterval(() => {
+    void scheduleTick(env, jobs).catch(onError);
+    void siteScheduleTick(env, jobs).catch(onError);
+  }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -103,6 +103,10 @@ export function humanSize(bytes: number): string {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
+/** The catalogue's scope of a backup row: `system`, or `site <domain>` for a site's own backup. */
+export const scopeOf = (r: { site_id: number | null; site_domain: string | null }): string =>
+  r.site_id == null ? 'system' : `site ${r.site_domain ?? `#${r.site_id}`}`;
+
 export function toBackup(r: Selectable<SystemBackupTable>, backupDir: string): SystemBackup {
   return {
     id: Number(r.id),
@@ -119,6 +123,7 @@ export function toBackup(r: Selectable<SystemBackupTable>, backupDir: string): S
     message: r.message,
     verifiedAt: iso(r.verified_at),
     verifyResult: r.verify_result,
+    scope: scopeOf(r),
   };
 }
 
@@ -225,6 +230,7 @@ export function backupJob(env: BackupEnv) {
               .selectFrom('system_backups')
               .selectAll()
               .where('status', '=', 'completed')
+              .where('site_id', 'is', null)
               .where('id', '<', backupId)
               .orderBy('id', 'desc')
               .executeTakeFirst();
@@ -332,7 +338,13 @@ export function backupJob(env: BackupEnv) {
  */
 export async function applyRetention(env: BackupEnv, now = Date.now()): Promise<number> {
   const db = env.database.db;
-  const rows = await db.selectFrom('system_backups').selectAll().where('status', '=', 'completed').execute();
+  // A site's own backups follow that site's retention (site-backups.service.ts), never this one.
+  const rows = await db
+    .selectFrom('system_backups')
+    .selectAll()
+    .where('status', '=', 'completed')
+    .where('site_id', 'is', null)
+    .execute();
   const kept = rows.filter((r) => r.expires_at == null || Number(r.expires_at) > now);
   const needed = new Set<number>();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
@@ -393,7 +405,7 @@ export async function unpackChain(
     ctx.progress({ phase: `Checking ${b.name}`, processed: i, total: chain.length + 1 });
     const dir = path.join(scratch, `part-${b.id}`);
     const manifest = await unpackArchive(path.join(env.backupDir, b.file!), dir, b.sha256);
-    files += await extractFiles(dir, filesDir, manifest);
+    if (!manifest.site) files += await extractFiles(dir, filesDir, manifest);
     if (manifest.hostFiles !== undefined) {
       const n = await countEntries(path.join(dir, HOST_PART));
       if (n !== manifest.hostFiles)
@@ -401,6 +413,15 @@ export async function unpackChain(
     }
     last = { manifest, dir };
     await ctx.checkpoint();
+  }
+  if (last!.manifest.site) {
+    // A site's backup: its files only, already counted against the manifest above.
+    const entries = last!.manifest.hostFiles ?? 0;
+    return {
+      ...last!,
+      filesDir,
+      summary: `site ${last!.manifest.site.domain}: checksums match; ${entries} files and folders`,
+    };
   }
   ctx.progress({ phase: 'Counting the database copy', processed: chain.length, total: chain.length + 1 });
   const { tables, rows } = await checkDatabasePart(last!.dir, last!.manifest);

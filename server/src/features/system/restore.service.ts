@@ -19,6 +19,8 @@ import {
   RUNTIME_HOST_PATHS,
 } from './backups-host-files.ts';
 import { type BackupEnv, type Reapplied, unpackChain } from './backups.service.ts';
+import { restoreSiteBackup } from './site-backups.service.ts';
+import { readBackupRow } from './site-backup.repository.ts';
 
 /**
  * Tables a restore leaves as they are: the server's own running state and history (jobs, locks,
@@ -298,6 +300,10 @@ export function restoreJob(env: BackupEnv) {
       async () => {
         const scratch = path.join(env.backupDir, '.backup-staging', `restore-${backupId}-${Date.now()}`);
         try {
+          // A site's own backup puts that site's files back, nothing else.
+          const row = await readBackupRow(env.database.db, backupId);
+          if (row && row.site_id != null && row.status === 'completed' && row.file)
+            return await restoreSiteBackup(env, row, scratch, ctx);
           const { manifest, dir, filesDir, summary } = await unpackChain(env, backupId, scratch, ctx);
           await checkCompatible(env.database, manifest);
           const current = await listTables(env.database.db, env.database.dialect);

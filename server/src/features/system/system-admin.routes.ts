@@ -18,6 +18,7 @@ import {
   notifyAlert,
 } from './alerts.service.ts';
 import { startBackupScheduler } from './backups-scheduler.ts';
+import { SITE_BACKUP_JOB, siteBackupJob } from './site-backups.service.ts';
 import {
   BACKUP_JOB,
   type BackupEnv,
@@ -235,6 +236,7 @@ export function registerSystemAdmin(
   const bulkOperations = [backupBulkOperation(env)];
   jobs.register(VERIFY_JOB, verifyJob(env));
   jobs.register(RESTORE_JOB, restoreJob(env));
+  jobs.register(SITE_BACKUP_JOB, siteBackupJob(env));
   registerRoute(app, r.backupStatus, async () => backupStatus(env));
   registerRoute(app, r.startBackup, async ({ body, request, reply }) => {
     const type = body.type ?? 'full';

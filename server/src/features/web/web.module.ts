@@ -20,7 +20,7 @@ import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerApplications } from './applications/application.module.ts';
 import type { AppAlertCondition } from './applications/app-lifecycle.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
-import { VhostService } from './vhosts/vhost.service.ts';
+import { type SiteBackup, VhostService } from './vhosts/vhost.service.ts';
 
 export interface WebOptions {
   /** The SSL area's certificates for the sites (wired in app.ts; the features do not import each other). */
@@ -60,6 +60,8 @@ export interface WebHandle {
   ctx: WebContext;
   /** The document roots of the sites with Enable Backup (system paths), for the system backups. */
   backupPaths: () => Promise<string[]>;
+  /** The sites with Enable Backup, for their own backups (schedule and retention of each site). */
+  siteBackups: () => Promise<SiteBackup[]>;
   /** Applications in error, as system alert conditions. */
   alertConditions: () => Promise<AppAlertCondition[]>;
   /** SSL settings the installed Apache cannot honour (field -> refusal), asked before they are saved. */
@@ -107,6 +109,7 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   return {
     ctx,
     backupPaths: () => vhosts.backupPaths(),
+    siteBackups: () => vhosts.siteBackups(),
     alertConditions: () => apps.alertConditions(),
     sslRefusals: (s) => sslSettingsRefusals(s),
   };

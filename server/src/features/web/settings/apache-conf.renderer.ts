@@ -35,8 +35,29 @@ const LOG_FORMATS: Record<Exclude<WebServerSettings['logFormat'], 'custom'>, str
   referer: '%{Referer}i -> %U',
   agent: '%{User-Agent}i',
 };
-/** The shared figures log: host, client, time, status, bytes, duration in µs. */
+/** The figures fields (the shared log's last six): host, client, time, status, bytes, duration in µs. */
 export const STATS_LOG_FORMAT = '%v %a %{%s}t %>s %B %D';
+
+/**
+ * The one access log Apache writes per request (what the figures are rolled up from): with
+ * Enable Logging, the administrator's Access Log Path in the chosen format followed by the six
+ * figures fields; without, the figures log alone. One write per request, as a stock Apache does.
+ */
+export function figuresLogPath(s: Pick<WebServerSettings, 'enableLogging' | 'accessLogPath'>): string {
+  return s.enableLogging ? s.accessLogPath : APACHE_PATHS.statsLog;
+}
+
+function accessLog(s: WebServerSettings, p: (x: string) => string): string {
+  let out = '';
+  for (const [name, fmt] of Object.entries(LOG_FORMATS)) out += `LogFormat "${fmt}" ${name}\n`;
+  if (s.logFormat === 'custom') out += `LogFormat "${s.customLogFormat}" custom\n`;
+  const chosen = s.logFormat === 'custom' ? s.customLogFormat : LOG_FORMATS[s.logFormat];
+  const fmt = s.enableLogging ? `${chosen} ${STATS_LOG_FORMAT}` : STATS_LOG_FORMAT;
+  out += `LogFormat "${fmt}" mailroom_stats\n`;
+  // Mailroom's own probes are not the sites' traffic.
+  out += `CustomLog "${p(figuresLogPath(s))}" mailroom_stats env=!${PROBE_ENV}\n`;
+  return out;
+}
 
 const TOKENS: Record<WebServerSettings['serverTokens'], string> = {
   Full: 'Full',
@@ -156,12 +177,7 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   out += securityHeaders(s);
   out += `LogLevel ${s.logLevel}\n`;
   out += `ErrorLog "${p(s.errorLogPath)}"\n`;
-  for (const [name, fmt] of Object.entries(LOG_FORMATS)) out += `LogFormat "${fmt}" ${name}\n`;
-  if (s.logFormat === 'custom') out += `LogFormat "${s.customLogFormat}" custom\n`;
-  if (s.enableLogging) out += `CustomLog "${p(s.accessLogPath)}" ${s.logFormat}\n`;
-  out += `LogFormat "${STATS_LOG_FORMAT}" mailroom_stats\n`;
-  // Mailroom's own probes are not the sites' traffic.
-  out += `CustomLog "${p(APACHE_PATHS.statsLog)}" mailroom_stats env=!${PROBE_ENV}\n`;
+  out += accessLog(s, p);
   out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;

@@ -2,7 +2,12 @@ import { ERROR_CODES } from '@mailroom/contract/errors';
 import type { AppDeps } from '../../../app-deps.ts';
 import { type ApplyPhase, type ApplyReport, applyChange, assertApplied } from '../../../apply/pipeline.ts';
 import type { ChangeAudit } from '../../../apply/audit-scope.ts';
-import { ensureDefaultCertificate, ensureFolder, ensureOwnedFolder } from '../../../host/apache-host.ts';
+import {
+  ensureDefaultCertificate,
+  ensureFolder,
+  ensureOwnedFolder,
+  userIds,
+} from '../../../host/apache-host.ts';
 import { AppError } from '../../../http/errors.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
@@ -17,7 +22,7 @@ import {
   type WebTlsPolicySource,
   type WebTlsSource,
 } from './web-render.ts';
-import { ensureSiteUser } from '../../../host/php-fpm-host.ts';
+import { ensureSiteUser, giveSiteFilesToRoot, removeSiteUser } from '../../../host/php-fpm-host.ts';
 import { ensureSessionFolder } from '../../../host/php-session-folders.ts';
 import { PhpFpmControl } from '../php/php-fpm-control.ts';
 import { siteUserName } from '../php/php-layout.ts';
@@ -57,6 +62,21 @@ export class WebContext {
     const name = siteUserName(id);
     const ids = await ensureSiteUser(this.deps.host, name);
     return ids ? { name, ...ids } : null;
+  }
+
+  /**
+   * After a site is deleted (its pool gone with it): the files it keeps are given to root, then its
+   * Unix user and group are removed, so no orphan uid owns anything. Answers what happened (null:
+   * not root, there is no site user).
+   */
+  async retireSiteUser(id: number, keptRoot: string | null): Promise<string | null> {
+    if (!isRoot()) return null;
+    const name = siteUserName(id);
+    const ids = await userIds(this.deps.host, name);
+    if (!ids) return `${name} did not exist`;
+    const given = keptRoot ? await giveSiteFilesToRoot(this.deps.host, keptRoot, ids) : 0;
+    const r = await removeSiteUser(this.deps.host, name);
+    return keptRoot ? `${r.output}; ${given} kept files and folders given to root` : r.output;
   }
 
   private async poolUser(id: number): Promise<PoolUser | null> {

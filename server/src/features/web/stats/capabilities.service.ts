@@ -13,8 +13,6 @@ const SITE_PHP_REASON =
   "Each virtual host sets its own in its PHP fields, and its pool uses that value (per-site values override the server's). The value is kept.";
 const NO_PHP_REASON =
   'No PHP-FPM is installed on this server (Debian package php8.2-fpm): PHP scripts are refused, never sent as text.';
-const BACKUP_REASON =
-  "A site with Enable Backup is archived with every system backup, on the system backups' schedule and retention (System → Backups); a schedule per site is not built yet. The value is kept for when it is.";
 
 async function installed(key: ModuleKey): Promise<boolean> {
   return machineFileExists(modulePath(MODULES[key]));
@@ -93,7 +91,6 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
       'phpPostMaxSize',
     ])
       vhostFields[f] = NO_PHP_REASON;
-  for (const f of ['backupFrequency', 'backupRetention']) vhostFields[f] = BACKUP_REASON;
   const security = modules.find((m) => m.name === 'security2');
   if (!security?.installed) {
     const why = webMessages.moduleMissing('mod_security2', MODULES.security2.package);

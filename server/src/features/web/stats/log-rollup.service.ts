@@ -1,10 +1,25 @@
 import type { AppDeps } from '../../../app-deps.ts';
-import { readLogFrom } from '../../../host/apache-host.ts';
+import { logEnd, readLogFrom } from '../../../host/apache-host.ts';
+import { figuresLogPath } from '../settings/apache-conf.renderer.ts';
+import { readWebSettings } from '../settings/web-settings.repository.ts';
 import { APACHE_PATHS } from '../stack/apache-layout.ts';
 import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from './web-traffic.repository.ts';
 
-/** `%v %a %{%s}t %>s %B %D` (STATS_LOG_FORMAT): host, client, epoch seconds, status, bytes, µs. */
+/**
+ * `%v %a %{%s}t %>s %B %D` (STATS_LOG_FORMAT) at the end of a line (after the administrator's
+ * format when logging is on): host, client, epoch seconds, status, bytes, µs.
+ */
 const LINE = /^(\S+) \S+ (\d+) (\d{3}) (\d+|-) (\d+)$/;
+
+/** The last six space-separated fields of a line (the whole line when it has no more). */
+function figuresTail(l: string): string {
+  let at = l.length;
+  for (let n = 0; n < 6; n++) {
+    at = l.lastIndexOf(' ', at - 1);
+    if (at < 0) return l;
+  }
+  return l.slice(at + 1);
+}
 const KEEP_MINUTES = 7 * 24 * 60;
 
 export interface RollupResult {
@@ -17,7 +32,7 @@ export function sumLines(lines: string[]): { sums: MinuteSum[]; skipped: number 
   const by = new Map<string, MinuteSum>();
   let skipped = 0;
   for (const l of lines) {
-    const m = LINE.exec(l);
+    const m = LINE.exec(figuresTail(l));
     if (!m) {
       skipped++;
       continue;
@@ -51,11 +66,26 @@ export async function rollUpAccessLog(deps: AppDeps): Promise<RollupResult> {
   const run = async (): Promise<RollupResult> => {
     const db = deps.database.db;
     const pos = await readLogPosition(db);
-    const read = await readLogFrom(deps.host.path(APACHE_PATHS.statsLog), pos);
-    if (!read || (read.lines.length === 0 && read.inode === pos.inode && read.offset === pos.offset))
+    const logPath = figuresLogPath(await readWebSettings(db));
+    const file = deps.host.path(logPath);
+    // The position names its file (`<inode>@<path>`; a bare inode is the figures log's). When the
+    // log moved (Enable Logging or the path changed), the lines already in the new file were
+    // written before and are not read: the roll-up starts at its end.
+    const at = pos.inode.includes('@') ? pos.inode.slice(pos.inode.indexOf('@') + 1) : APACHE_PATHS.statsLog;
+    const inode = pos.inode.includes('@') ? pos.inode.slice(0, pos.inode.indexOf('@')) : pos.inode;
+    const tag = (ino: string) => `${ino}@${logPath}`;
+    const moved = pos.inode !== '' && at !== logPath;
+    const from = moved ? await logEnd(file) : { inode, offset: pos.offset };
+    if (!from) {
+      // Moved to a log not written yet: every line it gets is new.
+      await addMinutes(db, [], { inode: tag(''), offset: 0 }, pos);
+      return { lines: 0, skipped: 0 };
+    }
+    const read = await readLogFrom(file, from);
+    if (!read || (read.lines.length === 0 && tag(read.inode) === pos.inode && read.offset === pos.offset))
       return { lines: 0, skipped: 0 };
     const { sums, skipped } = sumLines(read.lines);
-    await addMinutes(db, sums, { inode: read.inode, offset: read.offset }, pos);
+    await addMinutes(db, sums, { inode: tag(read.inode), offset: read.offset }, pos);
     if (sums.length) await dropMinutesBefore(db, Math.floor(Date.now() / 60_000) - KEEP_MINUTES);
     return { lines: read.lines.length, skipped };
   };

@@ -43,7 +43,7 @@ export const PROBE_HEADER = 'X-Mailroom-Probe';
  */
 export const PROBE_ENV = 'mailroom_probe';
 
-/** The probe answers 410 Gone, marked with PROBE_ENV (the rewrite engine is on in every host). */
+/** The probe answers 410 Gone, marked with PROBE_ENV (in the hosts whose rewrite engine is on). */
 export const probeRule = () =>
   `  RewriteRule ^${PROBE_PATH.replace(/[.]/g, '\\.')}$ - [G,L,E=${PROBE_ENV}:1]\n`;
 /** Seconds a client is told to wait while a site is in maintenance. */
@@ -57,6 +57,33 @@ const GZIP_TYPES =
 
 /** Apache quoting of a path (already refused when it holds `"`, `\`, `$`). */
 const q = (s: string) => `"${s}"`;
+
+/**
+ * Whether a host's requests go through mod_rewrite: only when a rule of its own applies (not
+ * active, an application that is not running, HTTP→HTTPS). A plain active site is served without
+ * the rewrite engine: no rule is matched against its every request.
+ */
+function needsRewrite(h: VhostRenderInput, tls: boolean): boolean {
+  const v = h.values;
+  const app = h.app ?? null;
+  if (v.status !== 'active') return true;
+  if (app && app.type !== 'Static' && app.runningPort == null) return true;
+  // The site's own directives may hold rewrite rules: they have always run with the engine on.
+  if (/^\s*Rewrite/im.test(v.customDirectives)) return true;
+  return !tls && v.sslEnabled && v.redirectHttpToHttps;
+}
+
+/**
+ * Mailroom's probe (410 Gone, marked with PROBE_ENV) and ACME challenges left alone. With the
+ * rewrite engine (the rules after these must not catch them): the probe rule and a stop for ACME.
+ * Without it: the probe is marked by SetEnvIf and answered Gone by mod_alias, at no rewrite cost.
+ */
+function probeAndAcme(rewrite: boolean): string {
+  if (rewrite)
+    return `  RewriteEngine On\n${probeRule()}  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n`;
+  const re = `^${PROBE_PATH.replace(/[.]/g, '\\.')}$`;
+  return `  SetEnvIf Request_URI "${re}" ${PROBE_ENV}\n  RedirectMatch gone "${re}"\n`;
+}
 
 /** Text for an ErrorDocument: an HTML-safe single line that Apache takes literally. */
 export function errorDocumentText(message: string): string {
@@ -94,9 +121,7 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   out += `  Header always set ${PROBE_HEADER} "${token}" env=${PROBE_ENV}\n`;
   if (v.enableSecurityHeaders) out += '  SetEnvIf Request_URI ^ mailroom_secure=1\n';
   out += `  Alias /.well-known/acme-challenge/ ${q(`${mode.hostPath(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/`)}\n`;
-  out += '  RewriteEngine On\n';
-  out += probeRule();
-  out += '  RewriteRule ^/\\.well-known/acme-challenge/ - [L]\n';
+  out += probeAndAcme(needsRewrite(h, tls));
   if (app && app.type !== 'Static' && v.status === 'active' && proxyPort === null) {
     out += '  RewriteRule ^ - [R=503,L]\n';
     out += `  ErrorDocument 503 ${errorDocumentText(APP_NOT_RUNNING_MESSAGE)}\n`;

@@ -150,6 +150,15 @@ function normalise(v: VirtualHostValues, before: VirtualHostValues | null): Virt
   return out;
 }
 
+/** A site with Enable Backup as the system backups read it (wired in app.ts; no import between areas). */
+export interface SiteBackup {
+  id: number;
+  domain: string;
+  documentRoot: string;
+  frequency: VirtualHostValues['backupFrequency'];
+  retention: number;
+}
+
 export class VhostService {
   constructor(private readonly ctx: WebContext) {}
 
@@ -254,7 +263,10 @@ export class VhostService {
     return this.view(report.value);
   }
 
-  async remove(domain: string, keepFiles: boolean): Promise<{ filesRemoved: boolean; documentRoot: string }> {
+  async remove(
+    domain: string,
+    keepFiles: boolean,
+  ): Promise<{ filesRemoved: boolean; documentRoot: string; siteUser: string | null }> {
     const row = await findByDomain(this.ctx.db, domain);
     if (!row) throw notFound(webMessages.vhostNotFound(domain));
     const app = await findAppByVhost(this.ctx.db, Number(row.id));
@@ -268,7 +280,11 @@ export class VhostService {
       audit: () => ({ target: domain, before: { documentRoot: v.documentRoot }, details: { keepFiles } }),
     });
     if (!keepFiles) await removeSiteFolder(this.ctx.deps.host, v.documentRoot);
-    return { filesRemoved: !keepFiles, documentRoot: v.documentRoot };
+    // The site is gone (its pool with it): its Unix user goes too, kept files given to root first.
+    const siteUser = await this.ctx
+      .retireSiteUser(Number(row.id), keepFiles ? v.documentRoot : null)
+      .catch((err: unknown) => `the site user was not removed: ${(err as Error).message}`);
+    return { filesRemoved: !keepFiles, documentRoot: v.documentRoot, siteUser };
   }
 
   /** Catalogue `web/domains/add {domain}`: a host with the spec's defaults under the Server Root. */
@@ -294,6 +310,24 @@ export class VhostService {
       .map(rowValues)
       .filter((v) => v.enableBackup)
       .map((v) => v.documentRoot);
+  }
+
+  /** The sites with Enable Backup and their own schedule and retention: backups of their own. */
+  async siteBackups(): Promise<SiteBackup[]> {
+    return (await allVhosts(this.ctx.db)).flatMap((row) => {
+      const v = rowValues(row);
+      return v.enableBackup
+        ? [
+            {
+              id: Number(row.id),
+              domain: v.domain,
+              documentRoot: v.documentRoot,
+              frequency: v.backupFrequency,
+              retention: v.backupRetention,
+            },
+          ]
+        : [];
+    });
   }
 
   /** Where the rendered file of a host is (system path). */

@@ -78,7 +78,10 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
     if (
       await confirmAction({
         title: 'Restore backup',
-        message: `Put the data and files back as they were at ${new Date(b.createdAt).toLocaleString()} (${b.name})? Changes made since then are lost; the audit log, job history and logs stay. Postfix and Dovecot run by Mailroom stop while it runs (mail waits at the sender) and start again after. Every other session is signed out; yours stays.`,
+        message:
+          b.scope === 'system'
+            ? `Put the data and files back as they were at ${new Date(b.createdAt).toLocaleString()} (${b.name})? Changes made since then are lost; the audit log, job history and logs stay. Postfix and Dovecot run by Mailroom stop while it runs (mail waits at the sender) and start again after. Every other session is signed out; yours stays.`
+            : `Put the files of ${b.scope.replace(/^site /, '')} back as they were at ${new Date(b.createdAt).toLocaleString()} (${b.name}), with their owners? Files changed since then are overwritten; files added since then stay. Nothing else is touched.`,
         confirmLabel: 'Restore',
         danger: true,
       })
@@ -103,6 +106,11 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
       ),
     },
     { id: 'type', header: 'Type', cell: ({ row }) => row.original.type },
+    {
+      id: 'scope',
+      header: 'Scope',
+      cell: ({ row }) => (row.original.scope === 'system' ? 'System' : row.original.scope),
+    },
     { id: 'status', header: 'Status', cell: ({ row }) => <ToneBadge value={row.original.status} /> },
     {
       id: 'size',
@@ -229,7 +237,8 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
               {data.schedule.frequency === 'off'
                 ? 'off'
                 : `${data.schedule.frequency} at ${data.schedule.hour}:00`}
-              ; kept {data.schedule.retentionDays} days (System Settings).
+              ; kept {data.schedule.retentionDays} days (System Settings). Sites with Enable Backup also get
+              backups of their own files on their own schedule and retention (Virtual Hosts).
             </Text>
             {job && <JobProgress job={job} />}
           </Stack>
@@ -246,6 +255,7 @@ export function BackupsTab({ data, job, run }: BackupsTabProps) {
               Type: {viewing.type}
               {viewing.baseId ? ` (on top of backup ${viewing.baseId})` : ''}
             </Text>
+            <Text size="sm">Scope: {viewing.scope === 'system' ? 'System' : viewing.scope}</Text>
             <Text size="sm">Status: {viewing.status}</Text>
             <Text size="sm">Size: {viewing.size}</Text>
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

@@ -329,7 +329,10 @@ export function VirtualHostFields({ form, values, capabilities }: VirtualHostFie
         <Stack gap="sm">
           {toggle('enableMaintenanceMode', 'Answers 503 with Retry-After, except to the allowed IPs')}
           {text('maintenanceMessage', { off: !values.enableMaintenanceMode })}
-          {toggle('enableBackup', 'The site’s files join the system backups')}
+          {toggle(
+            'enableBackup',
+            'The site’s files join the system backups, and get backups of their own (System → Backups, scope “site”)',
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             <Select
               label={L.backupFrequency}
@@ -337,11 +340,17 @@ export function VirtualHostFields({ form, values, capabilities }: VirtualHostFie
               allowDeselect={false}
               withAsterisk
               disabled={!values.enableBackup || reasonOf('backupFrequency') !== null}
-              description={note('backupFrequency')}
+              description={note(
+                'backupFrequency',
+                'At the system backups’ hour; weekly on Sunday, monthly on the 1st',
+              )}
               key={form.key('backupFrequency')}
               {...form.getInputProps('backupFrequency')}
             />
-            {number('backupRetention', { off: !values.enableBackup })}
+            {number('backupRetention', {
+              off: !values.enableBackup,
+              help: 'How many of this site’s own backups are kept (the oldest go first)',
+            })}
           </SimpleGrid>
         </Stack>
       </Fieldset>
