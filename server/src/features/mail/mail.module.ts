@@ -182,11 +182,9 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       } catch (err) {
         throw withSteps(err);
       }
-      try {
-        return { ...(await respond(await readMailSettings(db))), steps: steps.steps };
-      } finally {
-        progress(steps.steps, true);
-      }
+      // The steps are final: the page has them while the answer is put together.
+      progress(steps.steps, true);
+      return { ...(await respond(await readMailSettings(db))), steps: steps.steps };
     },
     dashboard: () =>
       mailDashboard(
