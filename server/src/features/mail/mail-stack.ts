@@ -235,10 +235,12 @@ async function postfixCheckReason(host: Host, dir: string, command: string): Pro
  * `check-fatal` (it answers "unknown command") gets the full `check`. Null: Postfix would start.
  */
 export async function postfixStartRefusal(host: Host, postfix: string, dir: string): Promise<string | null> {
+  // Postfix's own words ("postfix: fatal: ..."), not the runner's "Command failed: ... check-fatal".
+  const fatal = /\bfatal:/i;
   for (const command of ['check-fatal', 'check']) {
     const r = await host.run(postfix, ['-c', dir, command]);
-    if (r.code === 0 && !/fatal/i.test(r.stderr)) return null;
-    const said = /fatal/i.test(r.stderr) ? r.stderr.trim() : await postfixCheckReason(host, dir, command);
+    if (r.code === 0 && !fatal.test(r.stderr)) return null;
+    const said = fatal.test(r.stderr) ? r.stderr.trim() : await postfixCheckReason(host, dir, command);
     if (command === 'check-fatal' && said && /unknown command/i.test(said)) continue;
     return said || `exit ${r.code} (Postfix would not start; its log says why)`;
   }
