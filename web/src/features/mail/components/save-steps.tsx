@@ -28,7 +28,7 @@ export function SaveSteps({ steps, label = 'Save steps' }: { steps: LiveSaveStep
   return (
     <Stack gap={4} mt="xs" aria-label={label}>
       {steps.map((s) => (
-        <Group key={s.name} gap="xs" wrap="nowrap" align="flex-start" data-state={s.state}>
+        <Group key={s.name} gap="xs" wrap="nowrap" align="flex-start" data-step={s.name} data-state={s.state}>
           <Badge
             size="sm"
             variant="light"
