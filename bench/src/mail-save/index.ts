@@ -112,9 +112,9 @@ const suite: BenchSuite = {
             saves: SAVES,
             min: Math.round(Math.min(...times)),
             max: Math.round(Math.max(...times)),
-            times: times.map(Math.round),
-            steps,
-            loadavg: load,
+            times: times.map(Math.round).join(' '),
+            steps: steps.map((x) => `${x.name} p50 ${x.p50} ms p99 ${x.p99} ms`).join(' · '),
+            loadavg: load.join(' '),
           },
         },
         {
