@@ -231,7 +231,7 @@ async function postfixCheckReason(host: Host, dir: string, command: string): Pro
  * postfix-script's `check-fatal` (queue folders, master.cf, the postlog service, postsuper) and
  * `check-warn`, which only logs ownership/permission warnings over the whole tree (some forty
  * `find` runs) and always exits 0: its words never reached this check. So `check-fatal` refuses
- * exactly what `check` refuses, in a third of the time. A Postfix whose postfix-script has no
+ * exactly what `check` refuses, in about half the time here. A Postfix whose postfix-script has no
  * `check-fatal` (it answers "unknown command") gets the full `check`. Null: Postfix would start.
  */
 export async function postfixStartRefusal(host: Host, postfix: string, dir: string): Promise<string | null> {
