@@ -489,6 +489,29 @@ export const SaveStep = z.object({
 });
 export type SaveStep = z.infer<typeof SaveStep>;
 
+/**
+ * A save's step while the save runs (the `mail-save` event): also `pending` (a step the save will
+ * come to, not started) and `running` (started, not ended; `ms` null until it ends).
+ */
+export const LIVE_SAVE_STEP_STATES = ['pending', 'running', ...SAVE_STEP_STATES] as const;
+export const LiveSaveStep = SaveStep.extend({ state: z.enum(LIVE_SAVE_STEP_STATES) });
+export type LiveSaveStep = z.infer<typeof LiveSaveStep>;
+
+/** The `/api/events` event carrying a mail settings save's steps as they change (issue 22 #17). */
+export const MAIL_SAVE_EVENT = 'mail-save';
+/** The id a page gives its save (`saveId`), to know its own save's events. */
+export const SAVE_ID_RE = /^[A-Za-z0-9-]{8,64}$/;
+export const MailSaveProgress = z.object({
+  saveId: z.string(),
+  /** Counts this save's events from 1: a page keeps the highest it received. */
+  seq: z.number().int(),
+  /** Every step so far, in the order they started, then the pending ones. */
+  steps: z.array(LiveSaveStep),
+  /** The save has answered: `steps` are the steps of its answer. */
+  done: z.boolean(),
+});
+export type MailSaveProgress = z.infer<typeof MailSaveProgress>;
+
 export const MailSettingsResponse = z.object({
   settings: MailSettings,
   /** §9 defaults for this machine, for 'Reset to Defaults'. */
@@ -511,6 +534,11 @@ export type MailSettingsResponse = z.infer<typeof MailSettingsResponse>;
 export const SaveMailSettingsRequest = z.object({
   settings: MailSettings,
   version: z.number({ error: 'version is required' }).int().min(0),
+  /** The page's id for this save: its steps are sent on `/api/events` (`mail-save`) as they change. */
+  saveId: z
+    .string()
+    .regex(SAVE_ID_RE, { error: 'saveId must be 8 to 64 letters, digits or dashes' })
+    .optional(),
 });
 export type SaveMailSettingsRequest = z.input<typeof SaveMailSettingsRequest>;
 

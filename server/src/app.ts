@@ -1,3 +1,4 @@
+import { MAIL_SAVE_EVENT } from '@mailroom/contract/mail';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
@@ -20,6 +21,7 @@ import { registerAppPasswords } from './features/mailbox-account/app-passwords.r
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.module.ts';
 import { EventHub, type HubTuning } from './features/events/event-hub.ts';
+import { workerEventRelay } from './host/cluster-events.ts';
 import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
 import { sessionCheck } from './features/events/stream-session.ts';
 import { jobFeed } from './features/jobs/job-feed.ts';
@@ -170,7 +172,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   // Bulk runs are resumable jobs: their kind is registered before the runner's first sweep.
   const bulk = createBulk(deps);
   await jobs.start();
-  const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs);
+  const hub = new EventHub(deps.database.db, jobFeed(deps.database.db, jobs), opts.jobs, workerEventRelay);
   registerJobs(app, deps, jobs);
   const live = await startSystemLive(app, deps, promRegistry);
   registerEvents(
@@ -246,6 +248,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   mail = registerMail(app, deps, {
     onDnsFactsChanged: (domains) => dns.republishMailZones(domains),
     tls: ssl.mailTls,
+    // A save's steps reach the page's stream as they change, whichever worker holds it.
+    onSaveProgress: (data) => hub.publish({ type: MAIL_SAVE_EVENT, data }),
   });
 
   opts.testRoutes?.(app);

@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { ensureInitialAdmin } from './features/auth/admin.service.ts';
+import { relayWorkerEvents } from './host/cluster-events.ts';
 
 /**
  * How many server processes to run: MAILROOM_WORKERS when set (1 = no cluster), else two on a
@@ -83,12 +84,15 @@ export function forkWorkers(
     setTimeout(() => (closing ? undefined : fork()), Math.min(5000, 200 * failures)).unref();
   });
   for (let i = 0; i < count; i++) fork();
+  // What one worker publishes live reaches every worker's event streams (host/cluster-events.ts).
+  const stopRelay = relayWorkerEvents();
   logger.info({ workers: count }, 'cluster started');
 
   let stopping: Promise<number[]> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       closing = true;
+      stopRelay();
       logger.info('stopping the workers');
       const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
       const exits = all.map(

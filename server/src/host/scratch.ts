@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { backdateFile } from './staged-set.ts';
 
 /**
  * A private scratch folder under the system's temporary folder (`<prefix>XXXXXX`), removed with
@@ -15,10 +16,19 @@ export async function withScratchDir<T>(prefix: string, work: (dir: string) => P
   }
 }
 
-/** Writes a file in a scratch folder (its parent folders made), for a checker to read. */
-export async function writeScratchFile(file: string, text: string, mode?: number): Promise<void> {
+/**
+ * Writes a file in a scratch folder (its parent folders made), for a checker to read; `backdate`:
+ * with its modification time in the past, for Postfix's readers (HostFile.backdate says why).
+ */
+export async function writeScratchFile(
+  file: string,
+  text: string,
+  mode?: number,
+  opts: { backdate?: boolean } = {},
+): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, text, mode === undefined ? undefined : { mode });
+  if (opts.backdate) await backdateFile(file);
 }
 
 /** A file a program wrote in a scratch folder. */

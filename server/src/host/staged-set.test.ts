@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Host } from './host.ts';
-import { StagedSet } from './staged-set.ts';
+import { POSTFIX_COOL_DOWN_S, StagedSet } from './staged-set.ts';
 
 describe('StagedSet', () => {
   let root: string;
@@ -28,6 +28,23 @@ describe('StagedSet', () => {
     writeFileSync(host.path('/etc/x/gone'), 'g1');
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('puts a backdate file live with its modification time past Postfix’s cool-down, the others as written', async () => {
+    const t0 = Date.now();
+    const set = await StagedSet.create(host, [
+      { path: '/etc/x/a', content: 'a2', backdate: true },
+      { path: '/etc/x/b', content: 'b2' },
+    ]);
+    await (await set.swap((f, t) => fs.rename(f, t))).commit();
+    const a = await fs.stat(host.path('/etc/x/a'));
+    const b = await fs.stat(host.path('/etc/x/b'));
+    expect(live('/etc/x/a')).toBe('a2');
+    // A Postfix program started now reads it at once: it pauses while mtime >= its start second - 1.
+    const started = Math.floor(Date.now() / 1000);
+    expect(Math.floor(a.mtimeMs / 1000)).toBeLessThan(started - 1);
+    expect(a.mtimeMs).toBeGreaterThan(t0 - (POSTFIX_COOL_DOWN_S + 1) * 1000);
+    expect(b.mtimeMs).toBeGreaterThanOrEqual(Math.floor(t0 / 1000) * 1000);
+  });
 
   it('flags only files whose content differs, and swaps only those', async () => {
     const set = await StagedSet.create(host, [

@@ -25,6 +25,23 @@ export interface HostFile {
   path: string;
   content: string;
   mode?: number;
+  /**
+   * Written with its modification time 2 s in the past (POSTFIX_COOL_DOWN): Postfix re-reads a
+   * configuration file changed in the last 2 s every 300 ms until it is older (util/dict.c
+   * `dict_load_file_xt`, "pausing to let file cool down"), so every `postconf`, `postfix check`,
+   * `postfix reload` and proxymap after a save waited up to 2 s. That guards against reading a file
+   * an editor is still writing; a staged file is complete before it is renamed into place.
+   */
+  backdate?: boolean;
+}
+
+/** How far back a `backdate` file's modification time is set: older than Postfix's 2 s cool-down. */
+export const POSTFIX_COOL_DOWN_S = 2;
+
+/** Sets a file's access and modification times POSTFIX_COOL_DOWN_S in the past. */
+export async function backdateFile(file: string): Promise<void> {
+  const t = Date.now() / 1000 - POSTFIX_COOL_DOWN_S;
+  await fs.utimes(file, t, t);
 }
 
 /** The files of one apply that differ from the live ones. */
@@ -80,6 +97,7 @@ export class StagedSet {
         const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${s}.tmp`);
         await fs.writeFile(tmp, f.content, { encoding: 'utf8', mode: f.mode ?? 0o644 });
         if (f.mode !== undefined) await fs.chmod(tmp, f.mode);
+        if (f.backdate) await backdateFile(tmp);
         staged.push({
           target,
           staged: tmp,

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { mailDbConn } from '../../src/features/mail/mail-db-conn.ts';
 import { inspectMailSetup } from '../../src/features/mail/mail-setup.service.ts';
 import { checkStagedMailFiles } from '../../src/features/mail/mail-stack.ts';
 import { Host } from '../../src/host/host.ts';
+import { StagedSet } from '../../src/host/staged-set.ts';
 import { skipLoudly } from '../skip-loudly.ts';
 
 /** `mailroom setup`: the vmail user, the mail folder and the SQLite permissions, idempotent. */
@@ -114,6 +115,65 @@ describe('the mail files check', () => {
       expect(check?.ok).toBe(false);
       expect(check?.output).toContain('postfix check:');
       expect(check?.output).toContain('maillog_file_prefixes');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses what postfix-script refuses too: a maillog_file without the postlog service', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'mailroom-check-'));
+    try {
+      const host = new Host(root, false);
+      const dir = host.path('/etc/postfix');
+      mkdirSync(dir, { recursive: true });
+      mkdirSync(path.join(root, 'var/log'), { recursive: true });
+      // The postfix command itself accepts this main.cf (the log file is under an allowed prefix);
+      // postfix-script's check-fatal then finds master.cf has no postlog service.
+      const log = path.join(root, 'var/log/mail.log');
+      const main = `compatibility_level = 3.6\nmaillog_file_prefixes = ${path.join(root, 'var/log')}\nmaillog_file = ${log}\n`;
+      const master = 'qmgr unix n - n 300 1 qmgr\n';
+      const staged = [
+        { target: path.join(dir, 'main.cf'), staged: path.join(dir, '.main.cf.tmp'), content: main },
+        { target: path.join(dir, 'master.cf'), staged: path.join(dir, '.master.cf.tmp'), content: master },
+      ];
+      for (const f of staged) writeFileSync(f.staged, f.content);
+      const check = await checkStagedMailFiles(
+        host,
+        { dialect: 'sqlite', path: path.join(root, 'x.db') },
+        staged,
+      );
+      expect(check?.ok, check?.output).toBe(false);
+      expect(check?.output).toContain("missing 'postlog' service in master.cf");
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('Postfix reads the main.cf Mailroom puts live at once, without its up to 2 s cool-down pauses', async () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'mailroom-cool-'));
+    try {
+      const host = new Host(root, false);
+      const dir = host.path('/etc/postfix');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'master.cf'), '');
+      const postconf = () =>
+        spawnSync('postconf', ['-vv', '-c', dir, '-n'], { encoding: 'utf8' }).stderr.includes('cool down');
+      // Written as an editor would: Postfix pauses (300 ms at a time) until the file is 2 s old.
+      writeFileSync(path.join(dir, '.fresh.tmp'), 'compatibility_level = 3.6\n');
+      renameSync(path.join(dir, '.fresh.tmp'), path.join(dir, 'main.cf'));
+      expect(postconf()).toBe(true);
+      // Put live the way a mail settings save does (mail-stack.ts marks Postfix's files backdate).
+      const set = await StagedSet.create(host, [
+        {
+          path: '/etc/postfix/main.cf',
+          content: 'compatibility_level = 3.6\nmyhostname = a.example\n',
+          backdate: true,
+        },
+      ]);
+      await (await set.swap(async (f, t) => renameSync(f, t))).commit();
+      const t0 = Date.now();
+      expect(postconf()).toBe(false);
+      expect(Date.now() - t0).toBeLessThan(2000);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

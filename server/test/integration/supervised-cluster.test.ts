@@ -52,6 +52,52 @@ function get(agent: http.Agent, port: number, p: string): Promise<number> {
   });
 }
 
+interface SaveProgress {
+  saveId: string;
+  seq: number;
+  steps: { name: string; state: string; ms: number | null }[];
+  done: boolean;
+}
+
+/** An `/api/events` stream on its own connection, collecting the `mail-save` events. */
+async function openStream(base: string, key: string) {
+  const ac = new AbortController();
+  const res = await fetch(`${base}/api/events`, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: ac.signal,
+  });
+  const saves: SaveProgress[] = [];
+  let ready = false;
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buf = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buf += decoder.decode(chunk, { stream: true });
+        let cut;
+        while ((cut = buf.indexOf('\n\n')) !== -1) {
+          const block = buf.slice(0, cut);
+          buf = buf.slice(cut + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event === 'ready') ready = true;
+          if (event === 'mail-save' && data) saves.push(JSON.parse(data) as SaveProgress);
+        }
+      }
+    } catch {
+      /* closed */
+    }
+  })();
+  return {
+    saves,
+    ready: () => ready,
+    close: async () => {
+      ac.abort();
+      await reading;
+    },
+  };
+}
+
 interface Daemon {
   name: string;
   state: string;
@@ -66,7 +112,7 @@ describe.skipIf(reason !== null)('supervised local mode as a cluster', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('one supervisor and two HTTP workers; a restart through a worker happens once, truthfully', async () => {
+  it('one supervisor and two HTTP workers; a restart through a worker happens once, truthfully; a save’s steps reach both workers’ streams', async () => {
     const port = await freePort();
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
@@ -159,6 +205,61 @@ describe.skipIf(reason !== null)('supervised local mode as a cluster', () => {
     expect(after.state).toBe('running');
     expect(after.pid).not.toBe(before);
     expect(alive(after.pid!)).toBe(true);
+
+    // Issue 22 #17: a save's steps reach every worker's event streams as they change (the page's
+    // stream may be held by the other worker than its save). Streams on several connections, until
+    // both workers hold some.
+    const streams: Awaited<ReturnType<typeof openStream>>[] = [];
+    const streamHolders = () =>
+      new Set(
+        [
+          ...execFileSync('ss', ['-Htnp', 'state', 'established', `( sport = :${port} )`], {
+            encoding: 'utf8',
+          }).matchAll(/pid=(\d+)/g),
+        ].map((m) => Number(m[1])),
+      );
+    while (streams.length < 8 && (streams.length < 2 || streamHolders().size < 2))
+      streams.push(await openStream(base, key));
+    expect(streamHolders().size, 'both workers hold event streams').toBe(2);
+    while (!streams.every((st) => st.ready())) await new Promise((r) => setTimeout(r, 50));
+    const current = (await (await fetch(`${base}/api/mail/settings`, { headers })).json()) as {
+      version: number;
+      settings: { maxRecipients: number };
+    };
+    const saveId = 'cluster-save-steps-1';
+    const saved = await fetch(`${base}/api/mail/settings`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        version: current.version,
+        settings: { ...current.settings, maxRecipients: current.settings.maxRecipients + 1 },
+        saveId,
+      }),
+    });
+    const savedBody = (await saved.json()) as { steps: SaveProgress['steps'] };
+    expect(saved.status, JSON.stringify(savedBody)).toBe(200);
+    const streamDeadline = Date.now() + 10_000;
+    while (
+      Date.now() < streamDeadline &&
+      !streams.every((st) => st.saves.some((p) => p.saveId === saveId && p.done))
+    )
+      await new Promise((r) => setTimeout(r, 50));
+    for (const [i, st] of streams.entries()) {
+      const mine = st.saves.filter((p) => p.saveId === saveId);
+      // Every stream, whichever worker holds it: the steps in order, Postfix reloaded for real.
+      expect(
+        mine.map((p) => p.seq),
+        `stream ${i}`,
+      ).toEqual(mine.map((_p, n) => n + 1));
+      expect(
+        mine.some((p) => p.steps.some((x) => x.name === 'Reload postfix' && x.state === 'running')),
+        `stream ${i}`,
+      ).toBe(true);
+      expect(mine.at(-1)?.done, `stream ${i}`).toBe(true);
+      expect(mine.at(-1)?.steps, `stream ${i}`).toEqual(savedBody.steps);
+    }
+    expect(savedBody.steps.find((x) => x.name === 'Reload postfix')?.state).toBe('passed');
+    for (const st of streams) await st.close();
 
     // SIGTERM stops the workers, then the supervisor stops its daemons.
     process.kill(proc.pid!, 'SIGTERM');

@@ -1,15 +1,19 @@
 import type { JobEvent, NotificationEvent } from '@mailroom/contract/jobs';
+import type { MAIL_SAVE_EVENT as ContractMailSaveEvent, MailSaveProgress } from '@mailroom/contract/mail';
 import type { APP_LOG_EVENT as ContractAppLogEvent, AppLogEvent } from '@mailroom/contract/web';
 import { EVENT_NAMES, EVENTS_PATH } from './first-screen-routes.ts';
 
 /** The contract's APP_LOG_EVENT (by value here: the first screen must not load the contract's schemas). */
 const APP_LOG_EVENT: typeof ContractAppLogEvent = 'app-log';
+const MAIL_SAVE_EVENT: typeof ContractMailSaveEvent = 'mail-save';
 
 export type ServerEventListener = {
   job?: (j: JobEvent) => void;
   notification?: (n: NotificationEvent) => void;
   /** New lines of a web application's deploy (or rollback) log. */
   appLog?: (e: AppLogEvent) => void;
+  /** A mail settings save's steps as they change (any console's save: match its saveId). */
+  mailSave?: (p: MailSaveProgress) => void;
   /** The stream (re)opened: events may have been missed meanwhile. */
   ready?: () => void;
 };
@@ -40,6 +44,10 @@ function open(): void {
   source.addEventListener(APP_LOG_EVENT, (e) => {
     const a = parse<AppLogEvent>(e);
     if (a) for (const l of listeners) l.appLog?.(a);
+  });
+  source.addEventListener(MAIL_SAVE_EVENT, (e) => {
+    const p = parse<MailSaveProgress>(e);
+    if (p) for (const l of listeners) l.mailSave?.(p);
   });
   source.addEventListener(EVENT_NAMES.ready, () => {
     for (const l of listeners) l.ready?.();

@@ -1,9 +1,20 @@
 import type { JobEvent, NotificationEvent } from '@mailroom/contract/jobs';
+import { MAIL_SAVE_EVENT, type MailSaveProgress } from '@mailroom/contract/mail';
+import type { EventRelay } from '../../host/cluster-events.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { notificationsSince } from './notification.repository.ts';
 
-export type ServerEvent = { type: 'job'; data: JobEvent } | { type: 'notification'; data: NotificationEvent };
+export type ServerEvent =
+  | { type: 'job'; data: JobEvent }
+  | { type: 'notification'; data: NotificationEvent }
+  | { type: typeof MAIL_SAVE_EVENT; data: MailSaveProgress };
+
+/** The events sent as they happen, never read back from the database (`EventHub.publish`). */
+export type LiveEvent = Extract<ServerEvent, { type: typeof MAIL_SAVE_EVENT }>;
+
+const isLiveEvent = (e: unknown): e is LiveEvent =>
+  typeof e === 'object' && e !== null && (e as { type?: unknown }).type === MAIL_SAVE_EVENT;
 export type Subscriber = (e: ServerEvent) => void;
 
 /** Where job changes come from: this process's runner (at once) and the jobs table (polled). */
@@ -36,14 +47,28 @@ export class EventHub {
   private readonly windowMs: number;
   private readonly stopFeed: () => void;
 
+  private readonly relay: EventRelay | null;
+
+  /**
+   * `relay`: how a live event published here reaches the other processes' streams (the cluster's
+   * workers, host/cluster-events.ts); made with a deliver function this hub's `deliver`.
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly jobs: JobFeed,
     tuning: HubTuning = {},
+    relay?: (deliver: (e: unknown) => void) => EventRelay,
   ) {
     this.pollMs = tuning.pollMs ?? 1000;
     this.windowMs = tuning.windowMs ?? 5000;
     this.stopFeed = jobs.onChange((c) => this.offerJob(c.job, c.version));
+    this.relay = relay?.((e) => (isLiveEvent(e) ? this.send(e) : undefined)) ?? null;
+  }
+
+  /** Sends a live event to this process's streams at once, and through the relay to the others'. */
+  publish(e: LiveEvent): void {
+    this.send(e);
+    this.relay?.send(e);
   }
 
   get listeners(): number {
@@ -76,6 +101,7 @@ export class EventHub {
     this.timer = null;
     this.subscribers.clear();
     this.stopFeed();
+    this.relay?.close();
   }
 
   private offerJob(job: JobEvent, version: number): void {

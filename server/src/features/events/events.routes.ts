@@ -22,7 +22,8 @@ export type SessionCheck = (sessionId: number) => Promise<boolean>;
 /**
  * `GET /api/events`: one Server-Sent Events stream per console. The auth guard checks the session
  * (cookie or bearer) like any /api route. Events: `ready` (with the jobs still going), `job`
- * (progress and ends), `notification`.
+ * (progress and ends), `notification`, `mail-save` (a mail settings save's steps as they change,
+ * sent by whichever cluster worker runs the save: EventHub.publish).
  */
 export function registerEvents(
   app: FastifyInstance,
@@ -39,7 +40,7 @@ export function registerEvents(
     {
       schema: {
         summary:
-          'Server-Sent Events (text/event-stream): ready (the jobs still going), job (progress and ends), notification; with ?topics=metrics also metrics (every 2 s)',
+          'Server-Sent Events (text/event-stream): ready (the jobs still going), job (progress and ends), notification, mail-save (a mail settings save’s steps as they change, under the saveId it was sent with); with ?topics=metrics also metrics (every 2 s)',
         tags: ['events'],
         response: {
           200: z.string().describe('An endless text/event-stream; heartbeats every 15 s'),

@@ -1,4 +1,4 @@
-import type { ConfigCheck, MailSettings, SaveStep } from '@mailroom/contract/mail';
+import type { ConfigCheck, LiveSaveStep, MailSettings, SaveStep } from '@mailroom/contract/mail';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { AppDeps } from '../../app-deps.ts';
 import { type ApplyReport, type ApplyTarget, applyChange, applyCommitted } from '../../apply/pipeline.ts';
@@ -39,24 +39,70 @@ const CHECK_FAILED_MESSAGE =
 
 const under = (dir: string) => (p: string) => p.startsWith(`${dir}/`);
 
-/** The steps of one mail settings save as they run (issue 22 #17): real steps only. */
+type Entry = LiveSaveStep & { t0?: number };
+
+/**
+ * The steps of one mail settings save as they run (issue 22 #17): real steps only. Each step has
+ * its place from when it started (the checks run at once); `planned` steps wait as `pending` after
+ * them. `onChange` hears every change (the page shows the steps while the save runs).
+ */
 export class SaveSteps {
-  readonly steps: SaveStep[] = [];
-  private readonly started = new Map<string, number>();
+  private readonly entries: Entry[];
+
+  constructor(
+    planned: string[] = [],
+    private readonly onChange?: (steps: LiveSaveStep[]) => void,
+  ) {
+    this.entries = planned.map((name) => ({ name, state: 'pending', detail: '', ms: null }));
+  }
+
+  /** The steps that ended or did not run, in the order they started: a save's answer. */
+  get steps(): SaveStep[] {
+    return this.entries.flatMap(({ name, state, detail, ms }) =>
+      state === 'pending' || state === 'running' ? [] : [{ name, state, detail, ms }],
+    );
+  }
+
+  /** Every step now, pending ones included. */
+  live(): LiveSaveStep[] {
+    return this.entries.map(({ name, state, detail, ms }) => ({ name, state, detail, ms }));
+  }
+
+  private find(name: string): Entry | undefined {
+    return this.entries.find((e) => e.name === name);
+  }
+
+  /** Puts a step before the pending ones (a pending step of that name leaves its place). */
+  private place(entry: Entry): void {
+    const i = this.entries.findIndex((e) => e.name === entry.name);
+    if (i >= 0 && this.entries[i]!.state === 'pending') this.entries.splice(i, 1);
+    else if (i >= 0) {
+      this.entries[i] = entry;
+      return;
+    }
+    const firstPending = this.entries.findIndex((e) => e.state === 'pending');
+    this.entries.splice(firstPending < 0 ? this.entries.length : firstPending, 0, entry);
+  }
+
+  private changed(): void {
+    this.onChange?.(this.live());
+  }
 
   start(name: string): void {
-    this.started.set(name, Date.now());
+    this.place({ name, state: 'running', detail: '', ms: null, t0: Date.now() });
+    this.changed();
   }
 
   /** Whether `name` started and has not ended. */
   running(name: string): boolean {
-    return this.started.has(name);
+    return this.find(name)?.state === 'running';
   }
 
   end(name: string, state: Exclude<SaveStep['state'], 'not-run'>, detail = ''): void {
-    const t0 = this.started.get(name);
-    this.started.delete(name);
-    this.steps.push({ name, state, detail, ms: t0 === undefined ? null : Date.now() - t0 });
+    const e = this.find(name);
+    const t0 = e?.state === 'running' ? e.t0 : undefined;
+    this.place({ name, state, detail, ms: t0 === undefined ? null : Date.now() - t0 });
+    this.changed();
   }
 
   /** A check step's event (mail-stack.ts). */
@@ -65,9 +111,14 @@ export class SaveSteps {
 
   /** The later steps the save did not reach. */
   notRun(names: string[]): void {
-    for (const name of names)
-      if (!this.steps.some((s) => s.name === name) && !this.started.has(name))
-        this.steps.push({ name, state: 'not-run', detail: '', ms: null });
+    let any = false;
+    for (const name of names) {
+      const e = this.find(name);
+      if (e && e.state !== 'pending') continue;
+      this.place({ name, state: 'not-run', detail: '', ms: null });
+      any = true;
+    }
+    if (any) this.changed();
   }
 }
 

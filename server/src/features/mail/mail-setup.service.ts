@@ -71,9 +71,17 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
   }
   const local = isLocal(host);
   const vmail = host.path(MAIL_PATHS.vmail);
+  // The accounts this reads, looked up at once (each lookup runs getent; this runs before every
+  // local-mode save, issue 22 #17). postfix and its group exist before this (the package's).
+  const [vmailGid, vmailIds, postfixIds, dbGid] = await Promise.all([
+    groupId(host, VMAIL_USER),
+    userIds(host, VMAIL_USER),
+    local ? userIds(host, 'postfix') : Promise.resolve(null),
+    conn.dialect === 'sqlite' ? groupId(host, MAIL_DB_GROUP) : Promise.resolve(null),
+  ]);
 
   // The vmail group and user (id 5000 when free: Dovecot refuses mail users below id 500).
-  if ((await groupId(host, VMAIL_USER)) === null) {
+  if (vmailGid === null) {
     const free = (await getent(host, 'group', String(VMAIL_ID))) === null;
     const r = await host.run('groupadd', [
       '--system',
@@ -82,7 +90,7 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
     ]);
     step(`group ${VMAIL_USER}`, r.code === 0 ? 'created' : 'failed', r.stderr.trim() || 'groupadd');
   } else step(`group ${VMAIL_USER}`, 'ok', 'exists');
-  if ((await userIds(host, VMAIL_USER)) === null) {
+  if (vmailIds === null) {
     const free = (await getent(host, 'passwd', String(VMAIL_ID))) === null;
     const r = await host.run('useradd', [
       '--system',
@@ -99,8 +107,8 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
     step(`user ${VMAIL_USER}`, r.code === 0 ? 'created' : 'failed', r.stderr.trim() || 'useradd');
   } else step(`user ${VMAIL_USER}`, 'ok', 'exists');
 
-  // The mail folder: vmail's alone.
-  const ids = await userIds(host, VMAIL_USER);
+  // The mail folder: vmail's alone (the user just made is looked up again).
+  const ids = vmailIds ?? (await userIds(host, VMAIL_USER));
   if (ids) {
     const before = await statOf(vmail);
     await makeFolder(vmail);
@@ -128,7 +136,6 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
         step(`folder ${dir}`, 'changed', 'others may pass through (o+x)');
       }
     }
-    const postfixIds = await userIds(host, 'postfix');
     for (const [dir, owner, mode] of [
       [MAIL_PATHS.postfixQueue, null, 0o755],
       [MAIL_PATHS.postfixData, postfixIds, 0o700],
@@ -148,7 +155,7 @@ export async function runMailSetup(host: Host, conn: MailDbConn): Promise<SetupS
 
   // SQLite: the daemons read (Postfix) and write (Dovecot's quota dict) the database file.
   if (conn.dialect === 'sqlite') {
-    const gid = await groupId(host, MAIL_DB_GROUP);
+    const gid = dbGid;
     if (gid === null) {
       step('database permissions', 'failed', `group ${MAIL_DB_GROUP} does not exist (install postfix first)`);
     } else {

@@ -1,3 +1,4 @@
+import type { LiveSaveStep, MailSaveProgress } from '@mailroom/contract/mail';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -35,6 +36,8 @@ export interface MailOptions {
   onDnsFactsChanged?: (domains: string[] | 'all') => Promise<void>;
   /** The SSL area's certificate for the mail host and its TLS policy (absent: a self-signed one). */
   tls?: MailTlsSource<Kysely<Database>>;
+  /** A save's steps as they change (the events stream sends them to the page that saved). */
+  onSaveProgress?: (p: MailSaveProgress) => void;
 }
 
 /** What other areas may ask of the mail area (wired in app.ts). */
@@ -139,16 +142,27 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       await startup;
       return respond(await readMailSettings(db));
     },
-    async saveSettings(settings, version) {
+    async saveSettings(settings, version, saveId) {
       await startup;
       const before = await readMailSettings(db);
-      // The save's steps as they ran go with its answer, refused or not (issue 22 #17).
-      const steps = new SaveSteps();
+      const dnsMoves = !!before.problem || dnsFactsMoved(before.settings, settings);
+      // The save's steps as they ran go with its answer, refused or not, and (with a saveId) to
+      // the events stream as each one changes (issue 22 #17).
+      let seq = 0;
+      const progress = (steps: LiveSaveStep[], done: boolean) => {
+        if (saveId && opts.onSaveProgress) opts.onSaveProgress({ saveId, seq: ++seq, steps, done });
+      };
+      const steps = new SaveSteps(
+        [SAVE_STEP.prepare, SAVE_STEP.save, SAVE_STEP.live, ...(dnsMoves ? [SAVE_STEP.dns] : [])],
+        (live) => progress(live, false),
+      );
       const withSteps = (err: unknown) => {
         if (err instanceof AppError && err.details && typeof err.details === 'object')
           Object.assign(err.details, { steps: steps.steps });
+        progress(steps.steps, true);
         return err;
       };
+      progress(steps.live(), false);
       let r;
       try {
         r = await saveMailSettings(deps, conn, settings, version, steps);
@@ -156,7 +170,7 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
         throw withSteps(err);
       }
       // Saved: DNS follows even when the files did not go live (they are retried, the zones are not).
-      if (before.problem || dnsFactsMoved(before.settings, settings)) {
+      if (dnsMoves) {
         steps.start(SAVE_STEP.dns);
         const published = await republish('all');
         steps.end(SAVE_STEP.dns, published ? 'passed' : 'failed', published ? '' : 'See the DNS status.');
@@ -168,6 +182,8 @@ export function registerMail(app: FastifyInstance, deps: AppDeps, opts: MailOpti
       } catch (err) {
         throw withSteps(err);
       }
+      // The steps are final: the page has them while the answer is put together.
+      progress(steps.steps, true);
       return { ...(await respond(await readMailSettings(db))), steps: steps.steps };
     },
     dashboard: () =>

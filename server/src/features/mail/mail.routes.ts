@@ -37,8 +37,11 @@ export interface MailRuntime {
   scheduleDkim: (domains: string[]) => Promise<void>;
   /** The settings' answer (with the filter's status), once the start's apply is done. */
   settings(): Promise<Awaited<ReturnType<typeof settingsResponse>>>;
-  /** Saves the settings, applies them, republishes DNS when its facts moved, queues DKIM keys. */
-  saveSettings(settings: MailSettings, version: number): ReturnType<MailRuntime['settings']>;
+  /**
+   * Saves the settings, applies them, republishes DNS when its facts moved, queues DKIM keys.
+   * `saveId`: the steps are sent on the events stream under this id as they change.
+   */
+  saveSettings(settings: MailSettings, version: number, saveId?: string): ReturnType<MailRuntime['settings']>;
   dashboard(): ReturnType<typeof mailDashboard>;
 }
 
@@ -235,7 +238,7 @@ export function registerMailRoutes(app: FastifyInstance, deps: AppDeps, mail: Ma
     registerRoute(scope, mailRoutes.getSettings, async () => mail.settings());
 
     registerRoute(scope, mailRoutes.saveSettings, async ({ body }) =>
-      mail.saveSettings(body.settings, body.version),
+      mail.saveSettings(body.settings, body.version, body.saveId),
     );
 
     registerRoute(scope, mailRoutes.dashboard, async () => mail.dashboard());

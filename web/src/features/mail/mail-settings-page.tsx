@@ -1,5 +1,5 @@
 import { mailMessages, type MailSettings, type SaveStep } from '@mailroom/contract/mail';
-import { Alert, Button, Grid, Group, Text } from '@mantine/core';
+import { Alert, Button, Grid, Group, Loader, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
@@ -13,6 +13,7 @@ import { SaveSteps, stepsOf } from './components/save-steps.tsx';
 import { SettingsStatusPanel } from './components/settings-status-panel.tsx';
 import { useDkimRecords } from './use-dkim-records.ts';
 import { useMailSettings } from './use-mail-settings.ts';
+import { useMailSaveProgress } from './use-mail-save-progress.ts';
 import { useSaveMailSettings } from './use-save-mail-settings.ts';
 
 const BREADCRUMBS = [
@@ -49,6 +50,7 @@ export default function MailSettingsPage() {
   const settings = useMailSettings();
   const dkim = useDkimRecords();
   const save = useSaveMailSettings();
+  const progress = useMailSaveProgress();
   const [saved, setSaved] = useState(false);
   const [problem, setProblem] = useState<SaveProblem | null>(null);
   const [errorDismissed, setErrorDismissed] = useState(false);
@@ -57,7 +59,8 @@ export default function MailSettingsPage() {
     setSaved(false);
     setProblem(null);
     try {
-      await save.mutateAsync({ settings: values, version });
+      // The steps come on the events stream while the save runs, under this id.
+      await save.mutateAsync({ settings: values, version, saveId: progress.begin() });
       setSaved(true);
       notify({ type: 'success', title: 'Mail settings', message: mailMessages.settingsSaved });
     } catch (err) {
@@ -107,6 +110,21 @@ export default function MailSettingsPage() {
                 refreshKey={save.submittedAt}
                 onRetried={() => void settings.refetch()}
               />
+              {save.isPending && (
+                <Alert
+                  color="blue"
+                  variant="light"
+                  icon={<Loader size="xs" aria-hidden />}
+                  title="Saving mail settings"
+                  mb="md"
+                  role="status"
+                >
+                  <Text size="sm">
+                    The new configuration is checked with the mail server's own tools before it goes live.
+                  </Text>
+                  <SaveSteps steps={progress.steps} label="Save steps so far" />
+                </Alert>
+              )}
               {saved && (
                 <Alert
                   color="green"
