@@ -1,4 +1,4 @@
-import { type AppPasswordCreated, appPasswordRoutes } from '@mailroom/contract/app-passwords';
+import type { AppPasswordCreated } from '@mailroom/contract/app-passwords';
 import {
   Paper,
   Button,
@@ -12,29 +12,27 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { formatWhen } from './format-when.ts';
-import { accountKeys } from './use-account-mfa.ts';
+import { useAppPasswords } from './use-app-passwords.ts';
+import { useCreateAppPassword } from './use-create-app-password.ts';
+import { useRevokeAppPassword } from './use-revoke-app-password.ts';
 
 /**
  * A mailbox user's app passwords for mail programs (IMAP, POP3, SMTP). With a second factor on,
  * the mail server accepts only these, not the main password.
  */
 export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
-  const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: [...accountKeys.all, 'app-passwords'],
-    queryFn: () => apiCall(appPasswordRoutes.list),
-  });
+  const q = useAppPasswords();
+  const createPassword = useCreateAppPassword();
+  const revokePassword = useRevokeAppPassword();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<AppPasswordCreated | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: [...accountKeys.all, 'app-passwords'] });
 
   if (!q.data?.available) return null;
   const data = q.data;
@@ -43,9 +41,8 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      setShown(await apiCall(appPasswordRoutes.create, { body: { name: name.trim() } }));
+      setShown(await createPassword.mutateAsync(name.trim()));
       setName('');
-      await refresh();
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors.name ?? err.message) : errorMessage(err));
     } finally {
@@ -55,10 +52,9 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
 
   async function revoke(id: number, label: string) {
     try {
-      await apiCall(appPasswordRoutes.revoke, { params: { id } });
+      await revokePassword.mutateAsync(id);
       notify({ type: 'success', title: 'App password revoked', message: label });
       if (shown?.id === id) setShown(null);
-      await refresh();
     } catch (err) {
       notify({ type: 'error', title: 'Could not revoke', message: errorMessage(err) });
     }

@@ -1,10 +1,12 @@
-import { accountRoutes, type MfaDevice } from '@mailroom/contract/mfa';
+import type { MfaDevice } from '@mailroom/contract/mfa';
 import { Badge, Button, Card, Group, Table, Text, Title } from '@mantine/core';
-import { apiCall, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { formatWhen } from './format-when.ts';
 import { sessionsEnded } from './ended-sessions.ts';
+import { useRemoveDevice } from './use-remove-device.ts';
+import { useSetPrimaryDevice } from './use-set-primary-device.ts';
 
 export function DevicesCard({
   devices,
@@ -15,6 +17,8 @@ export function DevicesCard({
   canChange: boolean;
   onDone: () => void;
 }) {
+  const removeDevice = useRemoveDevice();
+  const setPrimary = useSetPrimaryDevice();
   async function remove(d: MfaDevice) {
     const ok = await confirmAction({
       title: 'Remove device',
@@ -24,7 +28,7 @@ export function DevicesCard({
     });
     if (!ok) return;
     try {
-      await apiCall(accountRoutes.removeDevice, { params: { id: d.id } });
+      await removeDevice.mutateAsync(d.id);
       sessionsEnded(`${d.deviceName} removed. Sign in again.`);
     } catch (err) {
       notify({ type: 'error', title: 'Remove failed', message: errorMessage(err) });
@@ -32,7 +36,7 @@ export function DevicesCard({
   }
   async function primary(d: MfaDevice) {
     try {
-      await apiCall(accountRoutes.setPrimary, { params: { id: d.id } });
+      await setPrimary.mutateAsync(d.id);
       onDone();
     } catch (err) {
       notify({ type: 'error', title: 'Change failed', message: errorMessage(err) });

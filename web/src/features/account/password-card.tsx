@@ -1,10 +1,11 @@
-import { accountRoutes } from '@mailroom/contract/mfa';
 import { Button, Card, PasswordInput, Stack, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { sessionsEnded } from './ended-sessions.ts';
+import { useChangePassword } from './use-change-password.ts';
 
 export function PasswordCard() {
+  const changePassword = useChangePassword();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -14,7 +15,7 @@ export function PasswordCard() {
     setBusy(true);
     setErrors({});
     try {
-      await apiCall(accountRoutes.password, { body: { currentPassword: current, newPassword: next } });
+      await changePassword.mutateAsync({ currentPassword: current, newPassword: next });
       sessionsEnded('Password changed. Sign in with the new password.');
     } catch (err) {
       setErrors(err instanceof ApiError ? { ...err.fieldErrors, form: err.message } : { form: 'Failed' });

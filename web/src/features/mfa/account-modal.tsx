@@ -1,10 +1,4 @@
-import {
-  CONSOLE_ROLE_LABELS,
-  type ConsoleAccount,
-  type ConsoleRole,
-  accountsRoutes,
-} from '@mailroom/contract/accounts';
-import { mfaRoutes } from '@mailroom/contract/mfa';
+import { CONSOLE_ROLE_LABELS, type ConsoleAccount, type ConsoleRole } from '@mailroom/contract/accounts';
 import {
   Button,
   Checkbox,
@@ -17,8 +11,11 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { useCreateConsoleAccount } from './use-create-console-account.ts';
+import { useSetUserMfa } from './use-set-user-mfa.ts';
+import { useUpdateConsoleAccount } from './use-update-console-account.ts';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ROLE_OPTIONS = (Object.keys(CONSOLE_ROLE_LABELS) as ConsoleRole[]).map((value) => ({
@@ -45,6 +42,9 @@ export function AccountModal({
   domainOptions?: string[];
 }) {
   const editing = account !== null;
+  const createAccount = useCreateConsoleAccount();
+  const updateAccount = useUpdateConsoleAccount();
+  const setUserMfa = useSetUserMfa();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<ConsoleRole>('admin');
@@ -69,8 +69,8 @@ export function AccountModal({
     try {
       const scope = role === 'domain-admin' ? { role, domains } : { role };
       if (editing) {
-        await apiCall(accountsRoutes.update, {
-          params: { email: account.email },
+        await updateAccount.mutateAsync({
+          email: account.email,
           body: {
             ...scope,
             domains: role === 'domain-admin' ? domains : [],
@@ -79,8 +79,8 @@ export function AccountModal({
         });
         notify({ type: 'success', title: 'Account updated', message: `${account.email} was updated.` });
       } else {
-        await apiCall(accountsRoutes.create, { body: { email: email.trim(), password, ...scope } });
-        if (requireMfa) await apiCall(mfaRoutes.enable, { body: { email: email.trim() } });
+        await createAccount.mutateAsync({ email: email.trim(), password, ...scope });
+        if (requireMfa) await setUserMfa.mutateAsync({ email: email.trim(), on: true });
         notify({ type: 'success', title: 'Account added', message: `${email.trim()} can sign in now.` });
       }
       onDone();

@@ -1,16 +1,15 @@
-import { CONSOLE_ROLE_LABELS, type ConsoleAccount, accountsRoutes } from '@mailroom/contract/accounts';
+import { CONSOLE_ROLE_LABELS, type ConsoleAccount } from '@mailroom/contract/accounts';
 import { ActionIcon, Badge, Group, Table, Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { useDnsZoneOptions, useMailDomainOptions } from '../../api/use-domain-options.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { AccountModal } from './account-modal.tsx';
-
-export const CONSOLE_ACCOUNTS_KEY = ['accounts'];
+import { useConsoleAccounts } from './use-console-accounts.ts';
+import { useRemoveConsoleAccount } from './use-remove-console-account.ts';
 
 /** Known mail domains and DNS zones, offered when assigning domains. */
 export function useDomainOptions(): string[] {
@@ -23,11 +22,10 @@ export function useDomainOptions(): string[] {
 
 /** Console accounts: administrators and domain administrators with their domains; edit, remove. */
 export function ConsoleAccounts() {
-  const client = useQueryClient();
-  const list = useQuery({ queryKey: CONSOLE_ACCOUNTS_KEY, queryFn: () => apiCall(accountsRoutes.list) });
+  const list = useConsoleAccounts();
+  const removeAccount = useRemoveConsoleAccount();
   const domainOptions = useDomainOptions();
   const [editing, setEditing] = useState<ConsoleAccount | null>(null);
-  const refresh = () => void client.invalidateQueries({ queryKey: CONSOLE_ACCOUNTS_KEY });
   const remove = async (a: ConsoleAccount) => {
     const ok = await confirmAction({
       title: 'Remove account',
@@ -37,7 +35,7 @@ export function ConsoleAccounts() {
     });
     if (!ok) return;
     try {
-      await apiCall(accountsRoutes.remove, { params: { email: a.email } });
+      await removeAccount.mutateAsync(a.email);
       notify({ type: 'success', title: 'Account removed', message: `${a.email} was removed.` });
     } catch (e) {
       notify({
@@ -46,7 +44,6 @@ export function ConsoleAccounts() {
         message: e instanceof ApiError ? e.message : String(e),
       });
     }
-    refresh();
   };
   return (
     <LoadState
@@ -102,7 +99,7 @@ export function ConsoleAccounts() {
         account={editing}
         domainOptions={domainOptions}
         onClose={() => setEditing(null)}
-        onDone={refresh}
+        onDone={() => undefined}
       />
     </LoadState>
   );
