@@ -5,6 +5,7 @@ import { apiCall } from '../../api/client.ts';
 /** The WebAuthn registration options the browser hands to the security key. */
 export function useSecurityKeyOptions() {
   return useMutation({
-    mutationFn: (deviceName: string) => apiCall(accountRoutes.webauthnRegisterOptions, { body: { deviceName } }),
+    mutationFn: (deviceName: string) =>
+      apiCall(accountRoutes.webauthnRegisterOptions, { body: { deviceName } }),
   });
 }

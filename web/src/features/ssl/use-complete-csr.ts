@@ -7,8 +7,15 @@ import { sslKeys } from './ssl-keys.ts';
 export function useCompleteCsr() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, certificate, certificateChain }: { id: number; certificate: string; certificateChain: string }) =>
-      apiCall(sslRoutes.completeCsr, { params: { id }, body: { certificate, certificateChain } }),
+    mutationFn: ({
+      id,
+      certificate,
+      certificateChain,
+    }: {
+      id: number;
+      certificate: string;
+      certificateChain: string;
+    }) => apiCall(sslRoutes.completeCsr, { params: { id }, body: { certificate, certificateChain } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: sslKeys.all }),
   });
 }

@@ -1,9 +1,4 @@
-import {
-  CERTIFICATE_TYPES,
-  UPLOAD_DEFAULTS,
-  UploadCertificate,
-  uploadLabels,
-} from '@mailroom/contract/ssl';
+import { CERTIFICATE_TYPES, UPLOAD_DEFAULTS, UploadCertificate, uploadLabels } from '@mailroom/contract/ssl';
 import {
   Button,
   Card,
