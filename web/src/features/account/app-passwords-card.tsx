@@ -1,4 +1,4 @@
-import type { AppPasswordCreated } from '@mailroom/contract/app-passwords';
+import type { AppPassword, AppPasswordCreated } from '@mailroom/contract/app-passwords';
 import {
   Paper,
   Button,
@@ -6,15 +6,16 @@ import {
   Code,
   Group,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { formatWhen } from './format-when.ts';
 import { useAppPasswords } from './use-app-passwords.ts';
@@ -25,6 +26,8 @@ import { useRevokeAppPassword } from './use-revoke-app-password.ts';
  * A mailbox user's app passwords for mail programs (IMAP, POP3, SMTP). With a second factor on,
  * the mail server accepts only these, not the main password.
  */
+const rowId = (p: AppPassword) => String(p.id);
+
 export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
   const q = useAppPasswords();
   const createPassword = useCreateAppPassword();
@@ -60,6 +63,26 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
     }
   }
 
+  const columns: ColumnDef<AppPassword, unknown>[] = [
+    { id: 'name', header: 'Name', meta: { title: true }, cell: ({ row }) => row.original.name },
+    { id: 'createdAt', header: 'Created', cell: ({ row }) => formatWhen(row.original.createdAt) },
+    {
+      id: 'actions',
+      header: () => <VisuallyHidden>Actions</VisuallyHidden>,
+      meta: { actions: true, align: 'right', label: 'Actions' },
+      cell: ({ row: { original: p } }) => (
+        <Button
+          size="xs"
+          variant="light"
+          color="red"
+          onClick={() => void revoke(p.id, p.name)}
+          aria-label={`Revoke ${p.name}`}
+        >
+          Revoke
+        </Button>
+      ),
+    },
+  ];
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="app-pw-title">
       <Title order={2} size="h4" id="app-pw-title" mb="xs">
@@ -105,38 +128,14 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
             No app passwords yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={360}>
-            <Table verticalSpacing="xs" aria-label="App passwords">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((p) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td>{p.name}</Table.Td>
-                    <Table.Td>{formatWhen(p.createdAt)}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        onClick={() => void revoke(p.id, p.name)}
-                        aria-label={`Revoke ${p.name}`}
-                      >
-                        Revoke
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="App passwords"
+            data={data.items}
+            columns={columns}
+            getRowId={rowId}
+            emptyText="No app passwords yet."
+            minWidth={360}
+          />
         )}
       </Stack>
     </Card>

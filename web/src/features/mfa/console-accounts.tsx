@@ -1,10 +1,12 @@
 import { CONSOLE_ROLE_LABELS, type ConsoleAccount } from '@mailroom/contract/accounts';
-import { ActionIcon, Badge, Group, Table, Text } from '@mantine/core';
+import { ActionIcon, Badge, Group, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { useDnsZoneOptions, useMailDomainOptions } from '../../api/use-domain-options.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { AccountModal } from './account-modal.tsx';
@@ -19,6 +21,8 @@ export function useDomainOptions(): string[] {
     ...new Set([...(mail.data ?? []).map((d) => d.domain), ...(zones.data ?? []).map((z) => z.domain)]),
   ].sort();
 }
+
+const rowId = (a: ConsoleAccount) => a.email;
 
 /** Console accounts: administrators and domain administrators with their domains; edit, remove. */
 export function ConsoleAccounts() {
@@ -45,6 +49,45 @@ export function ConsoleAccounts() {
       });
     }
   };
+  const columns: ColumnDef<ConsoleAccount, unknown>[] = [
+    { id: 'email', header: 'Email', meta: { title: true }, cell: ({ row }) => row.original.email },
+    {
+      id: 'role',
+      header: 'Role',
+      cell: ({ row: { original: a } }) => (
+        <Badge variant={a.role === 'admin' ? 'light' : 'default'} color="blue">
+          {CONSOLE_ROLE_LABELS[a.role]}
+        </Badge>
+      ),
+    },
+    {
+      id: 'domains',
+      header: 'Domains',
+      cell: ({ row: { original: a } }) => (
+        <Text size="sm">{a.role === 'admin' ? 'All' : a.domains.join(', ')}</Text>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      meta: { actions: true },
+      cell: ({ row: { original: a } }) => (
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon variant="subtle" aria-label={`Edit ${a.email}`} onClick={() => setEditing(a)}>
+            <IconPencil size={16} aria-hidden />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Remove ${a.email}`}
+            onClick={() => void remove(a)}
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
+        </Group>
+      ),
+    },
+  ];
   return (
     <LoadState
       loading={list.isPending}
@@ -52,48 +95,14 @@ export function ConsoleAccounts() {
       errorTitle="Failed to load console accounts"
       onRetry={() => void list.refetch()}
     >
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped aria-label="Console accounts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Domains</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(list.data ?? []).map((a) => (
-              <Table.Tr key={a.email}>
-                <Table.Td>{a.email}</Table.Td>
-                <Table.Td>
-                  <Badge variant={a.role === 'admin' ? 'light' : 'default'} color="blue">
-                    {CONSOLE_ROLE_LABELS[a.role]}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{a.role === 'admin' ? 'All' : a.domains.join(', ')}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${a.email}`} onClick={() => setEditing(a)}>
-                      <IconPencil size={16} aria-hidden />
-                    </ActionIcon>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove ${a.email}`}
-                      onClick={() => void remove(a)}
-                    >
-                      <IconTrash size={16} aria-hidden />
-                    </ActionIcon>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="Console accounts"
+        data={list.data ?? []}
+        columns={columns}
+        getRowId={rowId}
+        emptyText="No console accounts"
+        minWidth={560}
+      />
       <AccountModal
         opened={editing !== null}
         account={editing}
