@@ -73,7 +73,7 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
       cell: ({ row: { original: p } }) => (
         <Button
           size="xs"
-          variant="light"
+          variant="outline"
           color="red"
           onClick={() => void revoke(p.id, p.name)}
           aria-label={`Revoke ${p.name}`}

@@ -79,7 +79,7 @@ export function DevicesCard({
           <Button
             size="xs"
             color="red"
-            variant="light"
+            variant="outline"
             disabled={!canChange}
             onClick={() => void remove(d)}
             aria-label={`Remove ${d.deviceName}`}
