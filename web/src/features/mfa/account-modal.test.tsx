@@ -84,3 +84,32 @@ describe('Add account (useForm with the contract schema NewConsoleAccount)', { t
     expect(onDone).not.toHaveBeenCalled();
   });
 });
+
+describe('Edit an account (ConsoleAccountUpdate)', { timeout: 30_000 }, () => {
+  it('saves role and domains without a password when none is typed', async () => {
+    const onDone = vi.fn();
+    render(
+      <MantineProvider>
+        <QueryClientProvider client={new QueryClient()}>
+          <AccountModal
+            opened
+            onClose={() => undefined}
+            onDone={onDone}
+            account={{
+              email: 'dom@example.com',
+              createdAt: '2026-11-27T10:00:00.000Z',
+              role: 'domain-admin',
+              domains: ['example.com'],
+            }}
+          />
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+    const save = screen.getByRole('button', { name: 'Save' });
+    await waitFor(() => expect(save).toBeEnabled());
+    await userEvent.setup({ delay: null }).click(save);
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT accounts/dom%40example.com']);
+    expect(calls[0]!.body).toEqual({ role: 'domain-admin', domains: ['example.com'] });
+  });
+});
