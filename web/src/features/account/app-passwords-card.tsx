@@ -1,4 +1,4 @@
-import { type AppPasswordCreated, appPasswordRoutes } from '@mailroom/contract/app-passwords';
+import type { AppPassword, AppPasswordCreated } from '@mailroom/contract/app-passwords';
 import {
   Paper,
   Button,
@@ -6,35 +6,36 @@ import {
   Code,
   Group,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { formatWhen } from './format-when.ts';
-import { accountKeys } from './use-account-mfa.ts';
+import { useAppPasswords } from './use-app-passwords.ts';
+import { useCreateAppPassword } from './use-create-app-password.ts';
+import { useRevokeAppPassword } from './use-revoke-app-password.ts';
 
 /**
  * A mailbox user's app passwords for mail programs (IMAP, POP3, SMTP). With a second factor on,
  * the mail server accepts only these, not the main password.
  */
+const rowId = (p: AppPassword) => String(p.id);
+
 export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
-  const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: [...accountKeys.all, 'app-passwords'],
-    queryFn: () => apiCall(appPasswordRoutes.list),
-  });
+  const q = useAppPasswords();
+  const createPassword = useCreateAppPassword();
+  const revokePassword = useRevokeAppPassword();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [shown, setShown] = useState<AppPasswordCreated | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: [...accountKeys.all, 'app-passwords'] });
 
   if (!q.data?.available) return null;
   const data = q.data;
@@ -43,9 +44,8 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
     setBusy(true);
     setError(null);
     try {
-      setShown(await apiCall(appPasswordRoutes.create, { body: { name: name.trim() } }));
+      setShown(await createPassword.mutateAsync(name.trim()));
       setName('');
-      await refresh();
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors.name ?? err.message) : errorMessage(err));
     } finally {
@@ -55,15 +55,34 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
 
   async function revoke(id: number, label: string) {
     try {
-      await apiCall(appPasswordRoutes.revoke, { params: { id } });
+      await revokePassword.mutateAsync(id);
       notify({ type: 'success', title: 'App password revoked', message: label });
       if (shown?.id === id) setShown(null);
-      await refresh();
     } catch (err) {
       notify({ type: 'error', title: 'Could not revoke', message: errorMessage(err) });
     }
   }
 
+  const columns: ColumnDef<AppPassword, unknown>[] = [
+    { id: 'name', header: 'Name', meta: { title: true }, cell: ({ row }) => row.original.name },
+    { id: 'createdAt', header: 'Created', cell: ({ row }) => formatWhen(row.original.createdAt) },
+    {
+      id: 'actions',
+      header: () => <VisuallyHidden>Actions</VisuallyHidden>,
+      meta: { actions: true, align: 'right', label: 'Actions' },
+      cell: ({ row: { original: p } }) => (
+        <Button
+          size="xs"
+          variant="outline"
+          color="red"
+          onClick={() => void revoke(p.id, p.name)}
+          aria-label={`Revoke ${p.name}`}
+        >
+          Revoke
+        </Button>
+      ),
+    },
+  ];
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="app-pw-title">
       <Title order={2} size="h4" id="app-pw-title" mb="xs">
@@ -109,38 +128,14 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
             No app passwords yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={360}>
-            <Table verticalSpacing="xs" aria-label="App passwords">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.items.map((p) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td>{p.name}</Table.Td>
-                    <Table.Td>{formatWhen(p.createdAt)}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        onClick={() => void revoke(p.id, p.name)}
-                        aria-label={`Revoke ${p.name}`}
-                      >
-                        Revoke
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="App passwords"
+            data={data.items}
+            columns={columns}
+            getRowId={rowId}
+            emptyText="No app passwords yet."
+            minWidth={360}
+          />
         )}
       </Stack>
     </Card>

@@ -1,7 +1,8 @@
-import { accountRoutes, type AccountMfa } from '@mailroom/contract/mfa';
+import type { AccountMfa } from '@mailroom/contract/mfa';
 import { Alert, Button, Card, Code, Group, SimpleGrid, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage, apiCall } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
+import { useGenerateBackupCodes } from '../../api/use-generate-backup-codes.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { confirmAction } from '../../components/confirm-action.ts';
 
@@ -15,6 +16,7 @@ export function BackupCodesCard({
   disabled: boolean;
   onDone: () => void;
 }) {
+  const generateCodes = useGenerateBackupCodes();
   const [codes, setCodes] = useState<string[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const c = mfa.backupCodes;
@@ -31,7 +33,7 @@ export function BackupCodesCard({
       return;
     setError(null);
     try {
-      setCodes((await apiCall(accountRoutes.backupCodes)).codes);
+      setCodes((await generateCodes.mutateAsync()).codes);
       onDone();
     } catch (err) {
       setError(errorMessage(err));

@@ -1,10 +1,16 @@
-import { accountRoutes, type MfaDevice } from '@mailroom/contract/mfa';
-import { Badge, Button, Card, Group, Table, Text, Title } from '@mantine/core';
-import { apiCall, errorMessage } from '../../api/client.ts';
+import type { MfaDevice } from '@mailroom/contract/mfa';
+import { Badge, Button, Card, Group, Text, Title } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import { errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { formatWhen } from './format-when.ts';
 import { sessionsEnded } from './ended-sessions.ts';
+import { useRemoveDevice } from './use-remove-device.ts';
+import { useSetPrimaryDevice } from './use-set-primary-device.ts';
+
+const rowId = (d: MfaDevice) => String(d.id);
 
 export function DevicesCard({
   devices,
@@ -15,6 +21,8 @@ export function DevicesCard({
   canChange: boolean;
   onDone: () => void;
 }) {
+  const removeDevice = useRemoveDevice();
+  const setPrimary = useSetPrimaryDevice();
   async function remove(d: MfaDevice) {
     const ok = await confirmAction({
       title: 'Remove device',
@@ -24,7 +32,7 @@ export function DevicesCard({
     });
     if (!ok) return;
     try {
-      await apiCall(accountRoutes.removeDevice, { params: { id: d.id } });
+      await removeDevice.mutateAsync(d.id);
       sessionsEnded(`${d.deviceName} removed. Sign in again.`);
     } catch (err) {
       notify({ type: 'error', title: 'Remove failed', message: errorMessage(err) });
@@ -32,12 +40,56 @@ export function DevicesCard({
   }
   async function primary(d: MfaDevice) {
     try {
-      await apiCall(accountRoutes.setPrimary, { params: { id: d.id } });
+      await setPrimary.mutateAsync(d.id);
       onDone();
     } catch (err) {
       notify({ type: 'error', title: 'Change failed', message: errorMessage(err) });
     }
   }
+  const columns: ColumnDef<MfaDevice, unknown>[] = [
+    {
+      id: 'deviceName',
+      header: 'Device',
+      meta: { title: true },
+      cell: ({ row: { original: d } }) => (
+        <Group gap={6}>
+          {d.deviceName}
+          {d.isPrimary && (
+            <Badge size="sm" variant="light">
+              Primary
+            </Badge>
+          )}
+        </Group>
+      ),
+    },
+    { id: 'deviceType', header: 'Type', cell: ({ row }) => row.original.deviceType },
+    { id: 'createdAt', header: 'Added', cell: ({ row }) => formatWhen(row.original.createdAt) },
+    { id: 'lastUsed', header: 'Last Used', cell: ({ row }) => formatWhen(row.original.lastUsed) },
+    {
+      id: 'actions',
+      header: 'Actions',
+      meta: { actions: true },
+      cell: ({ row: { original: d } }) => (
+        <Group gap={4} wrap="nowrap">
+          {!d.isPrimary && (
+            <Button size="xs" variant="default" onClick={() => void primary(d)}>
+              Make primary
+            </Button>
+          )}
+          <Button
+            size="xs"
+            color="red"
+            variant="outline"
+            disabled={!canChange}
+            onClick={() => void remove(d)}
+            aria-label={`Remove ${d.deviceName}`}
+          >
+            Remove
+          </Button>
+        </Group>
+      ),
+    },
+  ];
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="devices-title">
       <Title order={2} size="h4" id="devices-title" mb="xs">
@@ -48,57 +100,14 @@ export function DevicesCard({
           No second factor yet. Add an authenticator app or a security key below.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={520}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Added</Table.Th>
-                <Table.Th>Last Used</Table.Th>
-                <Table.Th>Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {devices.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>
-                    <Group gap={6}>
-                      {d.deviceName}
-                      {d.isPrimary && (
-                        <Badge size="sm" variant="light">
-                          Primary
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{d.deviceType}</Table.Td>
-                  <Table.Td>{formatWhen(d.createdAt)}</Table.Td>
-                  <Table.Td>{formatWhen(d.lastUsed)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      {!d.isPrimary && (
-                        <Button size="xs" variant="default" onClick={() => void primary(d)}>
-                          Make primary
-                        </Button>
-                      )}
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        disabled={!canChange}
-                        onClick={() => void remove(d)}
-                        aria-label={`Remove ${d.deviceName}`}
-                      >
-                        Remove
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          label="Your second factors"
+          data={devices}
+          columns={columns}
+          getRowId={rowId}
+          emptyText=""
+          minWidth={520}
+        />
       )}
     </Card>
   );

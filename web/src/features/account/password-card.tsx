@@ -1,49 +1,54 @@
-import { accountRoutes } from '@mailroom/contract/mfa';
+import { PasswordChangeRequest } from '@mailroom/contract/mfa';
 import { Button, Card, PasswordInput, Stack, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { ApiError } from '../../api/client.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 import { sessionsEnded } from './ended-sessions.ts';
+import { useChangePassword } from './use-change-password.ts';
 
 export function PasswordCard() {
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const changePassword = useChangePassword();
   const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
+  const form = useForm({
+    initialValues: { currentPassword: '', newPassword: '' },
+    validate: zodValidate(PasswordChangeRequest),
+    // The new password's length is said while typing; the current one is checked by the server.
+    validateInputOnChange: ['newPassword'],
+  });
+  const submit = form.onSubmit(async (values) => {
     setBusy(true);
-    setErrors({});
     try {
-      await apiCall(accountRoutes.password, { body: { currentPassword: current, newPassword: next } });
+      await changePassword.mutateAsync(values);
       sessionsEnded('Password changed. Sign in with the new password.');
     } catch (err) {
-      setErrors(err instanceof ApiError ? { ...err.fieldErrors, form: err.message } : { form: 'Failed' });
+      if (err instanceof ApiError) form.setErrors(err.fieldErrors);
       setBusy(false);
     }
-  }
-  const tooShort = next.length > 0 && next.length < 12 ? 'New Password must be at least 12' : undefined;
+  });
+  const v = form.values;
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="pw-title">
       <Title order={2} size="h4" id="pw-title" mb="xs">
         Change password
       </Title>
-      <form onSubmit={(e) => void submit(e)} aria-label="Change password">
+      <form onSubmit={submit} noValidate aria-label="Change password">
         <Stack>
           <PasswordInput
             label="Current Password"
             autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-            error={errors.currentPassword}
+            {...form.getInputProps('currentPassword')}
           />
           <PasswordInput
             label="New Password"
             autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            error={tooShort ?? errors.newPassword}
+            {...form.getInputProps('newPassword')}
           />
-          <Button type="submit" disabled={busy || !current || next.length < 12} w="fit-content">
+          <Button
+            type="submit"
+            disabled={busy || !v.currentPassword || v.newPassword.length < 12}
+            w="fit-content"
+          >
             Change password
           </Button>
         </Stack>

@@ -1,10 +1,11 @@
-import { accountRoutes } from '@mailroom/contract/mfa';
 import { Alert, Button, Group, PasswordInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
+import { useReauth } from './use-reauth.ts';
 
 /** Security changes need the password proved recently: asked here when it is not. */
 export function ReauthCard({ onDone }: { onDone: () => void }) {
+  const reauth = useReauth();
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -13,7 +14,7 @@ export function ReauthCard({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setError(null);
     try {
-      await apiCall(accountRoutes.reauth, { body: { password } });
+      await reauth.mutateAsync(password);
       setPassword('');
       onDone();
     } catch (err) {

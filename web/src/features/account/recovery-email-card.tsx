@@ -1,11 +1,15 @@
-import { accountRoutes, type RecoveryMethod } from '@mailroom/contract/mfa';
+import type { RecoveryMethod } from '@mailroom/contract/mfa';
 import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { useAddRecoveryEmail } from './use-add-recovery-email.ts';
+import { useVerifyRecoveryEmail } from './use-verify-recovery-email.ts';
 
 /** A recovery e-mail address: a code is mailed to it through this server and typed back here. */
 export function RecoveryEmailCard({ disabled }: { disabled: boolean }) {
+  const addEmail = useAddRecoveryEmail();
+  const verifyEmail = useVerifyRecoveryEmail();
   const [email, setEmail] = useState('');
   const [pending, setPending] = useState<RecoveryMethod | null>(null);
   const [code, setCode] = useState('');
@@ -47,7 +51,7 @@ export function RecoveryEmailCard({ disabled }: { disabled: boolean }) {
             disabled={disabled || busy || !email.trim()}
             onClick={() =>
               void run(async () => {
-                setPending(await apiCall(accountRoutes.addRecoveryEmail, { body: { email: email.trim() } }));
+                setPending(await addEmail.mutateAsync(email.trim()));
               })
             }
           >
@@ -68,10 +72,7 @@ export function RecoveryEmailCard({ disabled }: { disabled: boolean }) {
             disabled={busy || code.trim().length !== 6}
             onClick={() =>
               void run(async () => {
-                await apiCall(accountRoutes.verifyRecoveryEmail, {
-                  params: { id: pending.id },
-                  body: { code: code.trim() },
-                });
+                await verifyEmail.mutateAsync({ id: pending.id, code: code.trim() });
                 notify({ type: 'success', title: 'Recovery e-mail verified', message: pending.methodValue });
                 setPending(null);
                 setCode('');

@@ -1,11 +1,14 @@
-import { accountRoutes } from '@mailroom/contract/mfa';
 import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { useRegisterSecurityKey } from './use-register-security-key.ts';
+import { useSecurityKeyOptions } from './use-security-key-options.ts';
 
 /** Passkeys and security keys (WebAuthn): the browser talks to the key, the server checks it. */
 export function SecurityKeyCard({ disabled, onDone }: { disabled: boolean; onDone: () => void }) {
+  const keyOptions = useSecurityKeyOptions();
+  const registerKey = useRegisterSecurityKey();
   const [name, setName] = useState('Security key');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -15,11 +18,12 @@ export function SecurityKeyCard({ disabled, onDone }: { disabled: boolean; onDon
     setError(null);
     try {
       const deviceName = name.trim();
-      const options = await apiCall(accountRoutes.webauthnRegisterOptions, { body: { deviceName } });
+      const options = await keyOptions.mutateAsync(deviceName);
       const { startRegistration } = await import('@simplewebauthn/browser');
       const credential = await startRegistration({ optionsJSON: options as never });
-      await apiCall(accountRoutes.webauthnRegister, {
-        body: { deviceName, credential: credential as unknown as Record<string, unknown> },
+      await registerKey.mutateAsync({
+        deviceName,
+        credential: credential as unknown as Record<string, unknown>,
       });
       notify({
         type: 'success',

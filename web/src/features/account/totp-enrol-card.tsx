@@ -1,12 +1,16 @@
-import { accountRoutes, type TotpStart } from '@mailroom/contract/mfa';
+import type { TotpStart } from '@mailroom/contract/mfa';
 import { Button, Card, Code, Group, Image, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { useConfirmTotp } from './use-confirm-totp.ts';
+import { useStartTotp } from './use-start-totp.ts';
 
 /** Authenticator app: name it, scan the QR code (or type the secret), confirm with the first code. */
 export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone: () => void }) {
+  const startTotp = useStartTotp();
+  const confirmTotp = useConfirmTotp();
   const [name, setName] = useState('Authenticator app');
   const [started, setStarted] = useState<TotpStart | null>(null);
   const [code, setCode] = useState('');
@@ -17,7 +21,7 @@ export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone:
     setBusy(true);
     setError(null);
     try {
-      setStarted(await apiCall(accountRoutes.totpStart, { body: { deviceName: name.trim() } }));
+      setStarted(await startTotp.mutateAsync(name.trim()));
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors.deviceName ?? err.message) : 'Failed');
     } finally {
@@ -31,10 +35,7 @@ export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone:
     setBusy(true);
     setError(null);
     try {
-      await apiCall(accountRoutes.totpConfirm, {
-        params: { id: started.deviceId },
-        body: { code: code.trim() },
-      });
+      await confirmTotp.mutateAsync({ id: started.deviceId, code: code.trim() });
       notify({
         type: 'success',
         title: 'Authenticator added',

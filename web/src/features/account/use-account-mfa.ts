@@ -1,11 +1,7 @@
 import { accountRoutes } from '@mailroom/contract/mfa';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiCall } from '../../api/client.ts';
-
-export const accountKeys = {
-  all: ['account'] as const,
-  mfa: () => ['account', 'mfa'] as const,
-};
+import { accountKeys } from './account-keys.ts';
 
 export function useAccountMfa() {
   return useQuery({ queryKey: accountKeys.mfa(), queryFn: () => apiCall(accountRoutes.mfa) });

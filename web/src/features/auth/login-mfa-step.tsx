@@ -12,8 +12,10 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconKey } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { authRoutes } from '../../api/auth-routes.ts';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
+import { useMfaEmailCode } from './use-mfa-email-code.ts';
+import { useMfaVerify } from './use-mfa-verify.ts';
+import { useMfaWebauthnOptions } from './use-mfa-webauthn-options.ts';
 
 type CodeMethod = 'totp' | 'backup_code' | 'email_code';
 
@@ -45,6 +47,9 @@ export function LoginMfaStep({
   onCancel: () => void;
   onLostDevice: () => void;
 }) {
+  const emailCode = useMfaEmailCode();
+  const verify = useMfaVerify();
+  const webauthnOptions = useMfaWebauthnOptions();
   const codeMethods = challenge.methods.filter((m): m is CodeMethod => m !== 'webauthn');
   const [method, setMethod] = useState<CodeMethod>(codeMethods[0] ?? 'totp');
   const [code, setCode] = useState('');
@@ -57,7 +62,7 @@ export function LoginMfaStep({
     setBusy(true);
     setFailure(null);
     try {
-      const res = await apiCall(authRoutes.mfaEmailCode, { body: { challenge: challenge.challenge } });
+      const res = await emailCode(challenge.challenge);
       setSentTo(res.sentTo);
     } catch (err) {
       setFailure(stepError(err));
@@ -70,9 +75,7 @@ export function LoginMfaStep({
     setBusy(true);
     setFailure(null);
     try {
-      const res = await apiCall(authRoutes.mfaVerify, {
-        body: { challenge: challenge.challenge, trust_device: trust, ...body } as never,
-      });
+      const res = await verify({ challenge: challenge.challenge, trust_device: trust, ...body });
       onDone(res);
     } catch (err) {
       setFailure(stepError(err));
@@ -90,9 +93,7 @@ export function LoginMfaStep({
     setBusy(true);
     setFailure(null);
     try {
-      const options = await apiCall(authRoutes.mfaWebauthnOptions, {
-        body: { challenge: challenge.challenge },
-      });
+      const options = await webauthnOptions(challenge.challenge);
       const { startAuthentication } = await import('@simplewebauthn/browser');
       const credential = await startAuthentication({ optionsJSON: options as never });
       await finish({ method: 'webauthn', credential });

@@ -16,20 +16,20 @@ import { IconAlertCircle, IconMail } from '@tabler/icons-react';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { getSignOutReason, setLogin, useAuth } from '../../api/auth-store.ts';
-import { authRoutes } from '../../api/auth-routes.ts';
-import { apiCall } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
 import { loginErrorMessage } from './login-errors.ts';
 import { validateLogin, type LoginValues } from './login-form-state.ts';
 import type { LoginMfaChallenge, LoginSession } from '@mailroom/contract/auth';
 import { LoginMfaStep } from './login-mfa-step.tsx';
 import { LostDeviceForm } from './lost-device-form.tsx';
+import { useLogin } from './use-login.ts';
 
 export default function LoginPage() {
   const { signedIn } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
   const returnTo = returnPath(location.state);
+  const login = useLogin();
   const [values, setValues] = useState<LoginValues>({ email: '', password: '' });
   const [touched, setTouched] = useState({ email: false, password: false });
   const [busy, setBusy] = useState(false);
@@ -67,7 +67,7 @@ export default function LoginPage() {
     setBusy(true);
     setFailure(null);
     try {
-      const res = await apiCall(authRoutes.login, { body: data });
+      const res = await login(data);
       if ('mfa_required' in res) {
         setChallenge(res);
         setValues((v) => ({ ...v, password: '' }));

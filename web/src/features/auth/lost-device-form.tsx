@@ -1,12 +1,13 @@
 import { Alert, Anchor, Button, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { authRoutes } from '../../api/auth-routes.ts';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
+import { useRequestMfaRecovery } from './use-request-mfa-recovery.ts';
 
 const TYPES = ['Device Lost', 'Backup Codes Exhausted', 'Account Lockout'] as const;
 
 /** "Lost my device": asks the administrators to reset the account's second factors. */
 export function LostDeviceForm({ email: initialEmail, onBack }: { email: string; onBack: () => void }) {
+  const requestRecovery = useRequestMfaRecovery();
   const [email, setEmail] = useState(initialEmail);
   const [requestType, setRequestType] = useState<string>(TYPES[0]);
   const [reason, setReason] = useState('');
@@ -19,12 +20,10 @@ export function LostDeviceForm({ email: initialEmail, onBack }: { email: string;
     setBusy(true);
     setFailure(null);
     try {
-      const res = await apiCall(authRoutes.mfaRecovery, {
-        body: {
-          email: email.trim(),
-          requestType: requestType as (typeof TYPES)[number],
-          reason: reason.trim(),
-        },
+      const res = await requestRecovery({
+        email: email.trim(),
+        requestType: requestType as (typeof TYPES)[number],
+        reason: reason.trim(),
       });
       setSent(res.message ?? 'Request sent.');
     } catch (err) {

@@ -1,10 +1,10 @@
 import {
   CONSOLE_ROLE_LABELS,
   type ConsoleAccount,
+  ConsoleAccountUpdate,
   type ConsoleRole,
-  accountsRoutes,
+  NewConsoleAccount,
 } from '@mailroom/contract/accounts';
-import { mfaRoutes } from '@mailroom/contract/mfa';
 import {
   Button,
   Checkbox,
@@ -16,15 +16,43 @@ import {
   TagsInput,
   TextInput,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
+import { useCreateConsoleAccount } from './use-create-console-account.ts';
+import { useSetUserMfa } from './use-set-user-mfa.ts';
+import { useUpdateConsoleAccount } from './use-update-console-account.ts';
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ROLE_OPTIONS = (Object.keys(CONSOLE_ROLE_LABELS) as ConsoleRole[]).map((value) => ({
   value,
   label: CONSOLE_ROLE_LABELS[value],
 }));
+
+interface Values {
+  email: string;
+  password: string;
+  role: ConsoleRole;
+  domains: string[];
+  requireMfa: boolean;
+}
+const EMPTY: Values = { email: '', password: '', role: 'admin', domains: [], requireMfa: true };
+
+/** The request of Add account: a domain administrator's domains only. */
+const toCreate = (v: Values) => ({
+  email: v.email.trim(),
+  password: v.password,
+  role: v.role,
+  ...(v.role === 'domain-admin' ? { domains: v.domains } : {}),
+});
+
+/** The request of Save: the domains emptied for an administrator, the password only when typed. */
+const toUpdate = (v: Values) => ({
+  role: v.role,
+  domains: v.role === 'domain-admin' ? v.domains : [],
+  ...(v.password ? { password: v.password } : {}),
+});
 
 /**
  * Add account (a console administrator or a domain administrator of the chosen domains),
@@ -45,117 +73,103 @@ export function AccountModal({
   domainOptions?: string[];
 }) {
   const editing = account !== null;
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [role, setRole] = useState<ConsoleRole>('admin');
-  const [domains, setDomains] = useState<string[]>([]);
-  const [requireMfa, setRequireMfa] = useState(true);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const createAccount = useCreateConsoleAccount();
+  const updateAccount = useUpdateConsoleAccount();
+  const setUserMfa = useSetUserMfa();
   const [busy, setBusy] = useState(false);
+  const form = useForm<Values>({
+    initialValues: EMPTY,
+    validate: (v) =>
+      account !== null
+        ? zodValidate(ConsoleAccountUpdate, toUpdate)(v)
+        : zodValidate(NewConsoleAccount, toCreate)(v),
+    validateInputOnChange: ['email', 'password', 'domains'],
+  });
+  const { setValues, resetDirty, clearErrors } = form;
   useEffect(() => {
     if (!opened) return;
-    setEmail(account?.email ?? '');
-    setPassword('');
-    setRole(account?.role ?? 'admin');
-    setDomains(account?.domains ?? []);
-    setErrors({});
-  }, [opened, account]);
-  const emailError = email && !EMAIL_RE.test(email.trim()) ? 'Email format is invalid' : undefined;
-  const pwError = password && password.length < 12 ? 'Password must be at least 12' : undefined;
-  const domainsMissing = role === 'domain-admin' && domains.length === 0;
-  async function save() {
+    setValues({
+      email: account?.email ?? '',
+      password: '',
+      role: account?.role ?? 'admin',
+      domains: account?.domains ?? [],
+      requireMfa: true,
+    });
+    resetDirty();
+    clearErrors();
+  }, [opened, account, setValues, resetDirty, clearErrors]);
+  const v = form.values;
+  const domainsMissing = v.role === 'domain-admin' && v.domains.length === 0;
+  const save = form.onSubmit(async (values) => {
     setBusy(true);
-    setErrors({});
     try {
-      const scope = role === 'domain-admin' ? { role, domains } : { role };
       if (editing) {
-        await apiCall(accountsRoutes.update, {
-          params: { email: account.email },
-          body: {
-            ...scope,
-            domains: role === 'domain-admin' ? domains : [],
-            ...(password ? { password } : {}),
-          },
-        });
+        await updateAccount.mutateAsync({ email: account.email, body: toUpdate(values) });
         notify({ type: 'success', title: 'Account updated', message: `${account.email} was updated.` });
       } else {
-        await apiCall(accountsRoutes.create, { body: { email: email.trim(), password, ...scope } });
-        if (requireMfa) await apiCall(mfaRoutes.enable, { body: { email: email.trim() } });
-        notify({ type: 'success', title: 'Account added', message: `${email.trim()} can sign in now.` });
+        const email = values.email.trim();
+        await createAccount.mutateAsync(toCreate(values));
+        if (values.requireMfa) await setUserMfa.mutateAsync({ email, on: true });
+        notify({ type: 'success', title: 'Account added', message: `${email} can sign in now.` });
       }
       onDone();
       onClose();
     } catch (e) {
-      setErrors(
-        e instanceof ApiError
-          ? {
-              ...e.fieldErrors,
-              email: e.fieldErrors.email ?? (e.status === 409 || e.status === 403 ? e.message : ''),
-            }
-          : {},
-      );
+      if (e instanceof ApiError)
+        form.setErrors({
+          ...e.fieldErrors,
+          email: e.fieldErrors.email ?? (e.status === 409 || e.status === 403 ? e.message : undefined),
+        });
     } finally {
       setBusy(false);
     }
-  }
+  });
   return (
     <Modal opened={opened} onClose={onClose} title={editing ? `Edit ${account.email}` : 'Add account'}>
-      <Stack>
-        <TextInput
-          label="Email"
-          value={email}
-          disabled={editing}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={emailError ?? (errors.email || undefined)}
-        />
-        <PasswordInput
-          label={editing ? 'New password (optional)' : 'Password'}
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={pwError ?? errors.password}
-        />
-        <Select
-          label="Role"
-          data={ROLE_OPTIONS}
-          value={role}
-          allowDeselect={false}
-          onChange={(v) => setRole(v === 'domain-admin' ? 'domain-admin' : 'admin')}
-          error={errors.role}
-        />
-        {role === 'domain-admin' && (
-          <TagsInput
-            label="Domains"
-            description="The mail domains and DNS zones this account manages"
-            placeholder="example.com"
-            data={domainOptions}
-            value={domains}
-            onChange={(v) => setDomains(v.map((d) => d.trim().toLowerCase()).filter(Boolean))}
-            error={errors.domains ?? (domainsMissing ? 'Assign at least one domain' : undefined)}
-            clearable
+      <form onSubmit={save} noValidate>
+        <Stack>
+          <TextInput label="Email" disabled={editing} {...form.getInputProps('email')} />
+          <PasswordInput
+            label={editing ? 'New password (optional)' : 'Password'}
+            {...form.getInputProps('password')}
           />
-        )}
-        {!editing && (
-          <Checkbox
-            label="Require MFA enrolment at first sign-in"
-            checked={requireMfa}
-            onChange={(e) => setRequireMfa(e.currentTarget.checked)}
+          <Select
+            label="Role"
+            data={ROLE_OPTIONS}
+            allowDeselect={false}
+            {...form.getInputProps('role')}
+            onChange={(r) => form.setFieldValue('role', r === 'domain-admin' ? 'domain-admin' : 'admin')}
           />
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button
-            onClick={() => void save()}
-            disabled={
-              (!editing && (!email || !password)) || !!emailError || !!pwError || domainsMissing || busy
-            }
-            loading={busy}
-          >
-            {editing ? 'Save' : 'Add account'}
-          </Button>
-        </Group>
-      </Stack>
+          {v.role === 'domain-admin' && (
+            <TagsInput
+              label="Domains"
+              description="The mail domains and DNS zones this account manages"
+              placeholder="example.com"
+              data={domainOptions}
+              value={v.domains}
+              onChange={(d) =>
+                form.setFieldValue('domains', d.map((x) => x.trim().toLowerCase()).filter(Boolean))
+              }
+              error={form.errors.domains ?? (domainsMissing ? 'Assign at least one domain' : undefined)}
+              clearable
+            />
+          )}
+          {!editing && (
+            <Checkbox
+              label="Require MFA enrolment at first sign-in"
+              {...form.getInputProps('requireMfa', { type: 'checkbox' })}
+            />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy || !form.isValid()} loading={busy}>
+              {editing ? 'Save' : 'Add account'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
     </Modal>
   );
 }

@@ -1,16 +1,17 @@
-import { CONSOLE_ROLE_LABELS, type ConsoleAccount, accountsRoutes } from '@mailroom/contract/accounts';
-import { ActionIcon, Badge, Group, Table, Text } from '@mantine/core';
+import { CONSOLE_ROLE_LABELS, type ConsoleAccount } from '@mailroom/contract/accounts';
+import { ActionIcon, Badge, Group, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, apiCall } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { useDnsZoneOptions, useMailDomainOptions } from '../../api/use-domain-options.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { notify } from '../../lib/notifications-store.ts';
 import { AccountModal } from './account-modal.tsx';
-
-export const CONSOLE_ACCOUNTS_KEY = ['accounts'];
+import { useConsoleAccounts } from './use-console-accounts.ts';
+import { useRemoveConsoleAccount } from './use-remove-console-account.ts';
 
 /** Known mail domains and DNS zones, offered when assigning domains. */
 export function useDomainOptions(): string[] {
@@ -21,13 +22,14 @@ export function useDomainOptions(): string[] {
   ].sort();
 }
 
+const rowId = (a: ConsoleAccount) => a.email;
+
 /** Console accounts: administrators and domain administrators with their domains; edit, remove. */
 export function ConsoleAccounts() {
-  const client = useQueryClient();
-  const list = useQuery({ queryKey: CONSOLE_ACCOUNTS_KEY, queryFn: () => apiCall(accountsRoutes.list) });
+  const list = useConsoleAccounts();
+  const removeAccount = useRemoveConsoleAccount();
   const domainOptions = useDomainOptions();
   const [editing, setEditing] = useState<ConsoleAccount | null>(null);
-  const refresh = () => void client.invalidateQueries({ queryKey: CONSOLE_ACCOUNTS_KEY });
   const remove = async (a: ConsoleAccount) => {
     const ok = await confirmAction({
       title: 'Remove account',
@@ -37,7 +39,7 @@ export function ConsoleAccounts() {
     });
     if (!ok) return;
     try {
-      await apiCall(accountsRoutes.remove, { params: { email: a.email } });
+      await removeAccount.mutateAsync(a.email);
       notify({ type: 'success', title: 'Account removed', message: `${a.email} was removed.` });
     } catch (e) {
       notify({
@@ -46,8 +48,46 @@ export function ConsoleAccounts() {
         message: e instanceof ApiError ? e.message : String(e),
       });
     }
-    refresh();
   };
+  const columns: ColumnDef<ConsoleAccount, unknown>[] = [
+    { id: 'email', header: 'Email', meta: { title: true }, cell: ({ row }) => row.original.email },
+    {
+      id: 'role',
+      header: 'Role',
+      cell: ({ row: { original: a } }) => (
+        <Badge variant={a.role === 'admin' ? 'light' : 'default'} color="blue">
+          {CONSOLE_ROLE_LABELS[a.role]}
+        </Badge>
+      ),
+    },
+    {
+      id: 'domains',
+      header: 'Domains',
+      cell: ({ row: { original: a } }) => (
+        <Text size="sm">{a.role === 'admin' ? 'All' : a.domains.join(', ')}</Text>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      meta: { actions: true },
+      cell: ({ row: { original: a } }) => (
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon variant="subtle" aria-label={`Edit ${a.email}`} onClick={() => setEditing(a)}>
+            <IconPencil size={16} aria-hidden />
+          </ActionIcon>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Remove ${a.email}`}
+            onClick={() => void remove(a)}
+          >
+            <IconTrash size={16} aria-hidden />
+          </ActionIcon>
+        </Group>
+      ),
+    },
+  ];
   return (
     <LoadState
       loading={list.isPending}
@@ -55,54 +95,20 @@ export function ConsoleAccounts() {
       errorTitle="Failed to load console accounts"
       onRetry={() => void list.refetch()}
     >
-      <Table.ScrollContainer minWidth={560}>
-        <Table striped aria-label="Console accounts">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Email</Table.Th>
-              <Table.Th>Role</Table.Th>
-              <Table.Th>Domains</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(list.data ?? []).map((a) => (
-              <Table.Tr key={a.email}>
-                <Table.Td>{a.email}</Table.Td>
-                <Table.Td>
-                  <Badge variant={a.role === 'admin' ? 'light' : 'default'} color="blue">
-                    {CONSOLE_ROLE_LABELS[a.role]}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{a.role === 'admin' ? 'All' : a.domains.join(', ')}</Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <ActionIcon variant="subtle" aria-label={`Edit ${a.email}`} onClick={() => setEditing(a)}>
-                      <IconPencil size={16} aria-hidden />
-                    </ActionIcon>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Remove ${a.email}`}
-                      onClick={() => void remove(a)}
-                    >
-                      <IconTrash size={16} aria-hidden />
-                    </ActionIcon>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="Console accounts"
+        data={list.data ?? []}
+        columns={columns}
+        getRowId={rowId}
+        emptyText="No console accounts"
+        minWidth={560}
+      />
       <AccountModal
         opened={editing !== null}
         account={editing}
         domainOptions={domainOptions}
         onClose={() => setEditing(null)}
-        onDone={refresh}
+        onDone={() => undefined}
       />
     </LoadState>
   );

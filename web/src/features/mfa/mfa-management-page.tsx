@@ -1,19 +1,20 @@
-import { mfaRoutes, type MfaPolicy, type MfaUser } from '@mailroom/contract/mfa';
+import type { MfaPolicy, MfaUser } from '@mailroom/contract/mfa';
 import { Button, Card, Group, Select, Tabs, TextInput } from '@mantine/core';
 import { IconPlus, IconRefresh, IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { AccountModal } from './account-modal.tsx';
-import { CONSOLE_ACCOUNTS_KEY, ConsoleAccounts, useDomainOptions } from './console-accounts.tsx';
+import { ConsoleAccounts, useDomainOptions } from './console-accounts.tsx';
 import { mfaStateOf } from './mfa-format.ts';
 import { PoliciesTable } from './policies-table.tsx';
 import { PolicyModal } from './policy-modal.tsx';
 import { runAction } from './run-action.ts';
 import { useDeletePolicy } from './use-delete-policy.ts';
+import { useRevokeDevice } from './use-revoke-device.ts';
 import { useSavePolicy } from './use-save-policy.ts';
+import { useSetUserMfa } from './use-set-user-mfa.ts';
 import { useInvalidateMfa, useMfaManagement } from './use-mfa-data.ts';
 import { UserDevicesModal } from './user-devices-modal.tsx';
 import { DevicesTable } from './devices-table.tsx';
@@ -46,7 +47,8 @@ export default function MfaManagementPage() {
   const savePolicy = useSavePolicy();
   const deletePolicy = useDeletePolicy();
   const domainOptions = useDomainOptions();
-  const queryClient = useQueryClient();
+  const setUserMfa = useSetUserMfa();
+  const revokeDevice = useRevokeDevice();
   const [dismissed, setDismissed] = useState(false);
 
   const dq = deviceSearch.trim().toLowerCase();
@@ -71,7 +73,7 @@ export default function MfaManagementPage() {
         confirmLabel: on ? 'Disable' : 'Enable',
         danger: on,
       },
-      run: () => apiCall(on ? mfaRoutes.disable : mfaRoutes.enable, { body: { email: u.email } }),
+      run: () => setUserMfa.mutateAsync({ email: u.email, on: !on }),
       success: on ? 'MFA disabled' : 'MFA enabled',
       after: invalidate,
     });
@@ -162,7 +164,7 @@ export default function MfaManagementPage() {
                       confirmLabel: 'Revoke',
                       danger: true,
                     },
-                    run: () => apiCall(mfaRoutes.revokeDevice, { params: { id: d.id } }),
+                    run: () => revokeDevice.mutateAsync(d.id),
                     success: 'Device revoked',
                     after: invalidate,
                   })
@@ -230,10 +232,7 @@ export default function MfaManagementPage() {
         opened={accountOpen}
         domainOptions={domainOptions}
         onClose={() => setAccountOpen(false)}
-        onDone={() => {
-          void invalidate();
-          void queryClient.invalidateQueries({ queryKey: CONSOLE_ACCOUNTS_KEY });
-        }}
+        onDone={() => void invalidate()}
       />
     </>
   );

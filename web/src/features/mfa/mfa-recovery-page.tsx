@@ -1,4 +1,3 @@
-import { accountRoutes, mfaRoutes } from '@mailroom/contract/mfa';
 import {
   Alert,
   Button,
@@ -22,13 +21,17 @@ import {
   IconUserQuestion,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { apiCall, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
+import { useGenerateBackupCodes } from '../../api/use-generate-backup-codes.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { StatCard } from '../../components/stat-card.tsx';
 import { BackupCodesTable, LockoutsTable, RequestsTable, backupState } from './recovery-tables.tsx';
 import { runAction } from './run-action.ts';
+import { useApproveRecovery } from './use-approve-recovery.ts';
 import { useInvalidateMfa, useMfaRecovery } from './use-mfa-data.ts';
+import { useRejectRecovery } from './use-reject-recovery.ts';
+import { useUnlockAccount } from './use-unlock-account.ts';
 
 const BREADCRUMBS = [
   { label: 'Dashboard', to: '/dashboard' },
@@ -81,6 +84,10 @@ function Filters({
 export default function MfaRecoveryPage() {
   const q = useMfaRecovery();
   const invalidate = useInvalidateMfa();
+  const generateCodes = useGenerateBackupCodes();
+  const approve = useApproveRecovery();
+  const reject = useRejectRecovery();
+  const unlock = useUnlockAccount();
   const [tab, setTab] = useState<string | null>('requests');
   const [f, setF] = useState<Record<string, string>>({
     requests: 'All',
@@ -122,7 +129,7 @@ export default function MfaRecoveryPage() {
   async function generate() {
     setGenError(null);
     try {
-      setCodes((await apiCall(accountRoutes.backupCodes)).codes);
+      setCodes((await generateCodes.mutateAsync()).codes);
       await invalidate();
     } catch (err) {
       setGenError(errorMessage(err));
@@ -221,7 +228,7 @@ export default function MfaRecoveryPage() {
                           message: `Reset every second factor of ${r.userEmail}? They enrol a new one at their next sign-in.`,
                           confirmLabel: 'Approve',
                         },
-                        run: () => apiCall(mfaRoutes.approveRecovery, { params: { id: r.id } }),
+                        run: () => approve.mutateAsync(r.id),
                         success: 'Recovery approved',
                         after: invalidate,
                       })
@@ -234,7 +241,7 @@ export default function MfaRecoveryPage() {
                           confirmLabel: 'Reject',
                           danger: true,
                         },
-                        run: () => apiCall(mfaRoutes.rejectRecovery, { params: { id: r.id } }),
+                        run: () => reject.mutateAsync(r.id),
                         success: 'Recovery rejected',
                         after: invalidate,
                       })
@@ -257,7 +264,7 @@ export default function MfaRecoveryPage() {
                           message: `Lift the lockout of ${l.userEmail}?`,
                           confirmLabel: 'Unlock',
                         },
-                        run: () => apiCall(mfaRoutes.unlock, { params: { id: l.id } }),
+                        run: () => unlock.mutateAsync(l.id),
                         success: 'Account unlocked',
                         after: invalidate,
                       })

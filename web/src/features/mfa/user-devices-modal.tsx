@@ -1,6 +1,25 @@
 import type { MfaUser } from '@mailroom/contract/mfa';
-import { Badge, Modal, Table, Text } from '@mantine/core';
+import { Badge, Modal, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { when } from './mfa-format.ts';
+
+type Device = MfaUser['mfaDevices'][number];
+const rowId = (d: Device) => String(d.id);
+const COLUMNS: ColumnDef<Device, unknown>[] = [
+  {
+    id: 'deviceName',
+    header: 'Device',
+    meta: { title: true },
+    cell: ({ row: { original: d } }) => (
+      <>
+        {d.deviceName} {d.isPrimary && <Badge size="xs">Primary</Badge>}
+      </>
+    ),
+  },
+  { id: 'deviceType', header: 'Type', cell: ({ row }) => row.original.deviceType },
+  { id: 'lastUsed', header: 'Last Used', cell: ({ row }) => when(row.original.lastUsed) },
+];
 
 export function UserDevicesModal({ user, onClose }: { user: MfaUser | null; onClose: () => void }) {
   return (
@@ -11,26 +30,13 @@ export function UserDevicesModal({ user, onClose }: { user: MfaUser | null; onCl
         </Text>
       )}
       {user && user.mfaDevices.length > 0 && (
-        <Table>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Device</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Last Used</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {user.mfaDevices.map((d) => (
-              <Table.Tr key={d.id}>
-                <Table.Td>
-                  {d.deviceName} {d.isPrimary && <Badge size="xs">Primary</Badge>}
-                </Table.Td>
-                <Table.Td>{d.deviceType}</Table.Td>
-                <Table.Td>{when(d.lastUsed)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable
+          label={`Devices of ${user.email}`}
+          data={user.mfaDevices}
+          columns={COLUMNS}
+          getRowId={rowId}
+          emptyText="No MFA device enrolled."
+        />
       )}
       {user && (
         <Text size="sm" mt="sm">

@@ -1,9 +1,9 @@
-import { CERTIFICATE_STATUSES, ISSUER_FILTERS, sslMessages, sslRoutes } from '@mailroom/contract/ssl';
+import { CERTIFICATE_STATUSES, ISSUER_FILTERS, sslMessages } from '@mailroom/contract/ssl';
 import { Alert, Button, Card, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { IconDownload, IconRefresh, IconSearch, IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiCall, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { followJob } from '../../api/follow-job.ts';
 import { type TableSort, sortParam } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
@@ -18,11 +18,13 @@ import { UploadForm } from './components/upload-form.tsx';
 import { sslKeys } from './ssl-keys.ts';
 import { type CertificateFilter, PAGE_SIZE, useCertificates } from './use-certificates.ts';
 import { useCertificateActions } from './use-certificate-actions.ts';
+import { useRenewExpiring } from './use-renew-expiring.ts';
 
 const EMPTY: CertificateFilter = { q: '', status: '', issuer: '' };
 
 export default function CertificatesPage() {
   const qc = useQueryClient();
+  const renew = useRenewExpiring();
   const [filter, setFilter] = useState<CertificateFilter>(EMPTY);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });
   const page = pos.page;
@@ -50,7 +52,7 @@ export default function CertificatesPage() {
     setBusy('renew');
     setNotice(null);
     try {
-      const r = await apiCall(sslRoutes.renewExpiring);
+      const r = await renew.mutateAsync();
       if (r.jobId === null) {
         setNotice(r.message);
         return;

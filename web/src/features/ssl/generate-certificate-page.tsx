@@ -15,7 +15,6 @@ import {
   LETS_ENCRYPT_STAGING_DIRECTORY,
   SIGNATURE_ALGORITHMS,
   sslMessages,
-  sslRoutes,
   VALIDITY_PERIODS,
 } from '@mailroom/contract/ssl';
 import { DOMAIN_RE } from '@mailroom/contract/validators';
@@ -39,7 +38,7 @@ import { useForm } from '@mantine/form';
 import { IconPlus, IconRestore } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { followJob } from '../../api/follow-job.ts';
 import { toastsItsOwnEnd } from '../../api/own-job-toasts.ts';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -48,6 +47,8 @@ import { zodValidate } from '../../lib/zod-form.ts';
 import { CsrResult } from './components/csr-result.tsx';
 import { GenerationProgress } from './components/generation-progress.tsx';
 import { sslKeys } from './ssl-keys.ts';
+import { useCreateCsr } from './use-create-csr.ts';
+import { useGenerateCertificate } from './use-generate-certificate.ts';
 
 type Values = typeof GENERATION_DEFAULTS & { keySize: number | string; validityPeriod: number | string };
 
@@ -75,6 +76,8 @@ const toRequest = (v: Values) => ({
 
 export default function GenerateCertificatePage() {
   const qc = useQueryClient();
+  const createCsr = useCreateCsr();
+  const startGeneration = useGenerateCertificate();
   const [san, setSan] = useState('');
   const [job, setJob] = useState<JobEvent | null>(null);
   // The steps of the method the running job was started with (the form resets after success).
@@ -118,11 +121,11 @@ export default function GenerateCertificatePage() {
     try {
       const body = toRequest(values);
       if (body.method === 'csr') {
-        setCsr(await apiCall(sslRoutes.createCsr, { body }));
+        setCsr(await createCsr.mutateAsync(body));
         return;
       }
       setSteps(generationSteps(body.method));
-      const accepted = await apiCall(sslRoutes.generate, { body });
+      const accepted = await startGeneration.mutateAsync(body);
       // This page says how it ended: the job's own notification is not toasted a second time.
       toastsItsOwnEnd(accepted.jobId);
       const done = await followJob(accepted.jobId, (j) => setJob(j));

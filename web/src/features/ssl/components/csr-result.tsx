@@ -1,10 +1,10 @@
-import { sslRoutes } from '@mailroom/contract/ssl';
 import { Button, Card, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ApiError, apiCall, errorMessage } from '../../../api/client.ts';
+import { ApiError, errorMessage } from '../../../api/client.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { downloadText } from '../../../lib/csv.ts';
 import { notify } from '../../../lib/notifications-store.ts';
+import { useCompleteCsr } from '../use-complete-csr.ts';
 
 export interface CsrResultProps {
   csr: { id: number; domain: string; csr: string; privateKey: string };
@@ -13,6 +13,7 @@ export interface CsrResultProps {
 
 /** The CSR and its key to download for an outside CA, then the signed certificate to upload. */
 export function CsrResult({ csr, onDone }: CsrResultProps) {
+  const completeCsr = useCompleteCsr();
   const [certificate, setCertificate] = useState('');
   const [chain, setChain] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,10 +22,7 @@ export function CsrResult({ csr, onDone }: CsrResultProps) {
     setBusy(true);
     setError(null);
     try {
-      const c = await apiCall(sslRoutes.completeCsr, {
-        params: { id: csr.id },
-        body: { certificate, certificateChain: chain },
-      });
+      const c = await completeCsr.mutateAsync({ id: csr.id, certificate, certificateChain: chain });
       notify({ type: 'success', title: 'Certificate installed', message: `${c.domain} (${c.issuer})` });
       onDone();
     } catch (err) {

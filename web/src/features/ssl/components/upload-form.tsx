@@ -1,10 +1,4 @@
-import {
-  CERTIFICATE_TYPES,
-  UPLOAD_DEFAULTS,
-  UploadCertificate,
-  uploadLabels,
-  sslRoutes,
-} from '@mailroom/contract/ssl';
+import { CERTIFICATE_TYPES, UPLOAD_DEFAULTS, UploadCertificate, uploadLabels } from '@mailroom/contract/ssl';
 import {
   Button,
   Card,
@@ -21,8 +15,9 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
-import { ApiError, apiCall, errorMessage } from '../../../api/client.ts';
+import { ApiError, errorMessage } from '../../../api/client.ts';
 import { notify } from '../../../lib/notifications-store.ts';
+import { useUploadCertificate } from '../use-upload-certificate.ts';
 import { numberOrUndefined, type NumberField, zodValidate } from '../../../lib/zod-form.ts';
 
 interface Values {
@@ -66,6 +61,7 @@ function PemFile({ label, onText }: { label: string; onText: (t: string) => void
 
 /** Upload form (§3, §5): checked by the server (key match, chain, dates, domain). */
 export function UploadForm({ onDone, onCancel }: { onDone: () => void; onCancel: () => void }) {
+  const upload = useUploadCertificate();
   const [busy, setBusy] = useState(false);
   const form = useForm<Values>({
     initialValues: initial,
@@ -75,7 +71,7 @@ export function UploadForm({ onDone, onCancel }: { onDone: () => void; onCancel:
   const submit = async (v: Values) => {
     setBusy(true);
     try {
-      const c = await apiCall(sslRoutes.upload, { body: toRequest(v) as never });
+      const c = await upload.mutateAsync(toRequest(v) as never);
       notify({
         type: 'success',
         title: 'Certificate uploaded',

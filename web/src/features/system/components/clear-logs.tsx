@@ -1,17 +1,18 @@
-import { type ClearableLog, systemLiveRoutes as r } from '@mailroom/contract/system-live';
-import { Button, Card, Checkbox, Group, Modal, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import type { ClearableLog, LogFile } from '@mailroom/contract/system-live';
+import { Button, Card, Checkbox, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
-import { apiCall, errorMessage } from '../../../api/client.ts';
+import { errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { formatBytes } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { liveKeys } from '../monitoring/use-system-live.ts';
+import { useClearLogs } from '../use-clear-logs.ts';
+import { useLogFiles } from '../use-log-files.ts';
 
-export const logFilesKey = ['system', 'live', 'log-files'] as const;
-export const useLogFiles = () => useQuery({ queryKey: logFilesKey, queryFn: () => apiCall(r.logFiles) });
+export { useLogFiles };
 
 const LOGS: { log: ClearableLog; label: string }[] = [
   { log: 'mail', label: 'Mail log (Postfix, Dovecot)' },
@@ -20,23 +21,52 @@ const LOGS: { log: ClearableLog; label: string }[] = [
 ];
 const LABEL = Object.fromEntries(LOGS.map((l) => [l.log, l.label])) as Record<ClearableLog, string>;
 
+const rowId = (f: LogFile) => f.path;
+const COLUMNS: ColumnDef<LogFile, unknown>[] = [
+  { id: 'log', header: 'Log', cell: ({ row }) => LABEL[row.original.log] },
+  {
+    id: 'path',
+    header: 'File',
+    meta: { title: true },
+    cell: ({ row: { original: f } }) => (
+      <span style={{ overflowWrap: 'anywhere' }}>
+        {f.path}
+        {f.rotated && (
+          <Text span size="xs" c="dimmed">
+            {' '}
+            (rotated)
+          </Text>
+        )}
+      </span>
+    ),
+  },
+  {
+    id: 'size',
+    header: 'Size',
+    cell: ({ row }) => <span style={{ whiteSpace: 'nowrap' }}>{formatBytes(row.original.size)}</span>,
+  },
+  {
+    id: 'modified',
+    header: 'Modified',
+    cell: ({ row }) => (
+      <span style={{ whiteSpace: 'nowrap' }}>{new Date(row.original.modified).toLocaleString()}</span>
+    ),
+  },
+];
+
 /** What Clear Logs does, said wherever it is offered. */
 export const CLEAR_LOGS_SCOPE =
   'Clear Logs empties the current file of each chosen log (its program keeps writing to it) and deletes its rotated copies. journald’s store, the web server’s and the system’s logs are never touched.';
 
 /** The log files Mailroom writes or manages, and Clear Logs (spec §2.10). */
 export function ClearLogsCard() {
-  const qc = useQueryClient();
   const files = useLogFiles();
   const [opened, ctl] = useDisclosure(false);
   const [chosen, setChosen] = useState<ClearableLog[]>([]);
   useEffect(() => {
     if (opened) setChosen([]);
   }, [opened]);
-  const clear = useMutation({
-    mutationFn: (logs: ClearableLog[]) => apiCall(r.clearLogs, { body: { logs } }),
-    onSettled: () => qc.invalidateQueries({ queryKey: liveKeys.all }),
-  });
+  const clear = useClearLogs();
   const list = files.data?.files ?? [];
   const sizeOf = (log: ClearableLog) => list.filter((f) => f.log === log).reduce((a, f) => a + f.size, 0);
   const countOf = (log: ClearableLog) => list.filter((f) => f.log === log).length;
@@ -85,48 +115,14 @@ export function ClearLogsCard() {
         </Button>
       </Group>
       {files.error && <Text c="red">{errorMessage(files.error)}</Text>}
-      <ScrollArea
-        type="auto"
-        viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Log files table' }}
-      >
-        <Table miw={640} striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Log</Table.Th>
-              <Table.Th>File</Table.Th>
-              <Table.Th>Size</Table.Th>
-              <Table.Th>Modified</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {files.data && list.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={4}>
-                  <Text c="dimmed" ta="center" py="sm">
-                    No log files of Mailroom’s here yet.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {list.map((f) => (
-              <Table.Tr key={f.path}>
-                <Table.Td>{LABEL[f.log]}</Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  {f.path}
-                  {f.rotated && (
-                    <Text span size="xs" c="dimmed">
-                      {' '}
-                      (rotated)
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(f.size)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(f.modified).toLocaleString()}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <DataTable
+        label="Log files"
+        data={list}
+        columns={COLUMNS}
+        getRowId={rowId}
+        emptyText={files.data ? 'No log files of Mailroom’s here yet.' : ''}
+        minWidth={640}
+      />
       <Modal opened={opened} onClose={ctl.close} title="Clear Logs" centered size="lg">
         <Stack>
           <Text size="sm">{CLEAR_LOGS_SCOPE}</Text>

@@ -1,18 +1,28 @@
-import { systemAdminRoutes as r, WebhookBody } from '@mailroom/contract/system-admin';
-import { Button, Card, Group, PasswordInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import type { ResponseOf } from '@mailroom/contract/route';
+import { type systemAdminRoutes, WebhookBody } from '@mailroom/contract/system-admin';
+import { Button, Card, Group, PasswordInput, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiCall, errorMessage } from '../../../api/client.ts';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { ApiError, errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { notify } from '../../../lib/notifications-store.ts';
 import { zodValidate } from '../../../lib/zod-form.ts';
+import { useAddWebhook } from '../use-add-webhook.ts';
+import { useDeleteWebhook } from '../use-delete-webhook.ts';
+import { useTestWebhook } from '../use-test-webhook.ts';
+import { useWebhooks } from '../use-webhooks.ts';
 
-const key = ['system-admin', 'webhooks'] as const;
+type Webhook = ResponseOf<typeof systemAdminRoutes.addWebhook>;
+const rowId = (h: Webhook) => String(h.id);
 
 /** Alert webhooks: each alert raised or resolved is POSTed, signed with HMAC-SHA256 of the secret. */
 export function WebhooksTab() {
-  const qc = useQueryClient();
-  const hooks = useQuery({ queryKey: key, queryFn: () => apiCall(r.webhooks) });
+  const hooks = useWebhooks();
+  const addWebhook = useAddWebhook();
+  const testWebhook = useTestWebhook();
+  const deleteWebhook = useDeleteWebhook();
   const form = useForm({
     initialValues: { url: '', secret: '' },
     validate: zodValidate(WebhookBody),
@@ -20,24 +30,71 @@ export function WebhooksTab() {
   });
   const add = form.onSubmit(async (values) => {
     try {
-      await apiCall(r.addWebhook, { body: values });
+      await addWebhook.mutateAsync(values);
       form.reset();
       notify({ type: 'success', title: 'Webhook added', message: values.url });
-      await qc.invalidateQueries({ queryKey: key });
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fieldErrors).length) form.setErrors(err.fieldErrors);
       else notify({ type: 'error', title: 'Adding the webhook failed', message: errorMessage(err) });
     }
   });
-  const act = async (what: string, fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-      notify({ type: 'success', title: what, message: 'Done.' });
-    } catch (err) {
-      notify({ type: 'error', title: `${what} failed`, message: errorMessage(err) });
-    }
-    await qc.invalidateQueries({ queryKey: key });
-  };
+  const { mutateAsync: sendTest } = testWebhook;
+  const { mutateAsync: remove } = deleteWebhook;
+  const columns = useMemo<ColumnDef<Webhook, unknown>[]>(() => {
+    const act = async (what: string, fn: () => Promise<unknown>) => {
+      try {
+        await fn();
+        notify({ type: 'success', title: what, message: 'Done.' });
+      } catch (err) {
+        notify({ type: 'error', title: `${what} failed`, message: errorMessage(err) });
+      }
+    };
+    return [
+      {
+        id: 'url',
+        header: 'URL',
+        meta: { title: true },
+        cell: ({ row }) => <span style={{ overflowWrap: 'anywhere' }}>{row.original.url}</span>,
+      },
+      {
+        id: 'createdAt',
+        header: 'Added',
+        cell: ({ row }) => new Date(row.original.createdAt).toLocaleDateString(),
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true },
+        cell: ({ row: { original: h } }) => (
+          <Group gap={4} wrap="nowrap">
+            <Button
+              size="compact-xs"
+              variant="default"
+              onClick={() => void act('Test event queued', () => sendTest(h.id))}
+            >
+              Send Test
+            </Button>
+            <Button
+              size="compact-xs"
+              variant="default"
+              onClick={() =>
+                void confirmAction({
+                  title: 'Delete webhook',
+                  message: `Stop sending alerts to ${h.url}?`,
+                  confirmLabel: 'Delete',
+                  danger: true,
+                }).then((ok) => {
+                  if (ok) void act('Webhook deleted', () => remove(h.id));
+                })
+              }
+            >
+              Delete
+            </Button>
+          </Group>
+        ),
+      },
+    ];
+  }, [sendTest, remove]);
   return (
     <Card withBorder radius="md" padding="md">
       <Title order={2} size="h4" mb="xs">
@@ -61,65 +118,14 @@ export function WebhooksTab() {
           </Button>
         </Group>
       </form>
-      <Stack gap="xs">
-        {(hooks.data?.webhooks ?? []).length === 0 ? (
-          <Text size="sm" c="dimmed">
-            No webhooks yet.
-          </Text>
-        ) : (
-          <Table>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>URL</Table.Th>
-                <Table.Th>Added</Table.Th>
-                <Table.Th>Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {hooks.data!.webhooks.map((h) => (
-                <Table.Tr key={h.id}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{h.url}</Table.Td>
-                  <Table.Td>{new Date(h.createdAt).toLocaleDateString()}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Button
-                        size="compact-xs"
-                        variant="default"
-                        onClick={() =>
-                          void act('Test event queued', () =>
-                            apiCall(r.testWebhook, { params: { id: h.id } }),
-                          )
-                        }
-                      >
-                        Send Test
-                      </Button>
-                      <Button
-                        size="compact-xs"
-                        variant="default"
-                        onClick={() =>
-                          void confirmAction({
-                            title: 'Delete webhook',
-                            message: `Stop sending alerts to ${h.url}?`,
-                            confirmLabel: 'Delete',
-                            danger: true,
-                          }).then((ok) => {
-                            if (ok)
-                              void act('Webhook deleted', () =>
-                                apiCall(r.deleteWebhook, { params: { id: h.id } }),
-                              );
-                          })
-                        }
-                      >
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </Stack>
+      <DataTable
+        label="Webhooks"
+        data={hooks.data?.webhooks ?? []}
+        columns={columns}
+        getRowId={rowId}
+        emptyText="No webhooks yet."
+        minWidth={520}
+      />
     </Card>
   );
 }

@@ -1,23 +1,18 @@
-import { systemLiveRoutes, type CleanupKind } from '@mailroom/contract/system-live';
+import type { CleanupKind } from '@mailroom/contract/system-live';
 import { Button, Checkbox, Group, Loader, Modal, NumberInput, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { apiCall, errorMessage } from '../../../api/client.ts';
+import { errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications-store.ts';
-import { liveKeys, useCleanup } from './use-system-live.ts';
+import { useCleanupPreview } from './use-cleanup-preview.ts';
+import { useCleanup } from './use-system-live.ts';
 
 /** The disk cleanup: what each defined target would free, chosen, confirmed, then run. */
 export function CleanupModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [days, setDays] = useState(30);
   const [chosen, setChosen] = useState<CleanupKind[]>([]);
-  const preview = useQuery({
-    queryKey: liveKeys.cleanup(days),
-    queryFn: () => apiCall(systemLiveRoutes.cleanupPreview, { query: { days } }),
-    enabled: opened,
-    staleTime: 0,
-  });
+  const preview = useCleanupPreview(days, opened);
   const run = useCleanup();
   useEffect(() => {
     if (opened) setChosen([]);

@@ -1,25 +1,18 @@
 import type { SystemDisk } from '@mailroom/contract/system-live';
-import {
-  ActionIcon,
-  Button,
-  Group,
-  Progress,
-  ScrollArea,
-  SegmentedControl,
-  Table,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Progress, SegmentedControl, Text, Tooltip } from '@mantine/core';
 import { IconEraser, IconEye, IconRefresh } from '@tabler/icons-react';
-import { useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
 import { formatBytes } from '../../../lib/format.ts';
 import { CleanupModal } from './cleanup-modal.tsx';
 import { DetailsModal } from './details-modal.tsx';
+import { LiveTable } from './live-list.tsx';
 
 type Filter = 'all' | 'high' | 'low';
 /** Spec §9: high usage over 80 %, low space under 1 GB. */
 const HIGH = 80;
 const LOW = 1024 ** 3;
+const rowId = (d: SystemDisk) => `${d.device}-${d.mountPoint}`;
 
 export function DisksTab({
   disks,
@@ -35,6 +28,69 @@ export function DisksTab({
   const [cleanup, setCleanup] = useState(false);
   const rows = disks.filter((d) =>
     filter === 'high' ? d.usagePercent > HIGH : filter === 'low' ? d.availableSize < LOW : true,
+  );
+  const columns = useMemo<ColumnDef<SystemDisk, unknown>[]>(
+    () => [
+      { id: 'device', header: 'Device', cell: ({ row }) => row.original.device },
+      {
+        id: 'mountPoint',
+        header: 'Mount Point',
+        meta: { title: true },
+        cell: ({ row }) => row.original.mountPoint,
+      },
+      { id: 'fileSystem', header: 'File System', cell: ({ row }) => row.original.fileSystem },
+      { id: 'totalSize', header: 'Size', cell: ({ row }) => formatBytes(row.original.totalSize) },
+      { id: 'usedSize', header: 'Used', cell: ({ row }) => formatBytes(row.original.usedSize) },
+      {
+        id: 'availableSize',
+        header: 'Available',
+        cell: ({ row }) => formatBytes(row.original.availableSize),
+      },
+      {
+        id: 'usage',
+        header: 'Usage',
+        cell: ({ row: { original: d } }) => (
+          <Group gap="xs" wrap="nowrap" miw={140}>
+            <Progress
+              value={d.usagePercent}
+              color={d.usagePercent > 90 ? 'red' : d.usagePercent > HIGH ? 'yellow' : 'blue'}
+              w={80}
+              aria-label={`${d.mountPoint} usage`}
+            />
+            <Text size="sm">{d.usagePercent.toFixed(1)}%</Text>
+          </Group>
+        ),
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        meta: { actions: true },
+        cell: ({ row: { original: d } }) => (
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label="View details">
+              <ActionIcon
+                variant="subtle"
+                aria-label={`View details of ${d.mountPoint}`}
+                onClick={() => setDetails(d)}
+              >
+                <IconEye size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Cleanup">
+              <ActionIcon
+                variant="subtle"
+                color="orange"
+                aria-label={`Clean up ${d.mountPoint}`}
+                onClick={() => setCleanup(true)}
+              >
+                <IconEraser size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+      },
+    ],
+    [],
   );
   return (
     <>
@@ -58,77 +114,14 @@ export function DisksTab({
           Refresh
         </Button>
       </Group>
-      <ScrollArea>
-        <Table striped highlightOnHover miw={760}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Device</Table.Th>
-              <Table.Th>Mount Point</Table.Th>
-              <Table.Th>File System</Table.Th>
-              <Table.Th>Size</Table.Th>
-              <Table.Th>Used</Table.Th>
-              <Table.Th>Available</Table.Th>
-              <Table.Th>Usage</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={8}>
-                  <Text c="dimmed" ta="center" py="md">
-                    No disks match the filter.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {rows.map((d) => (
-              <Table.Tr key={`${d.device}-${d.mountPoint}`}>
-                <Table.Td>{d.device}</Table.Td>
-                <Table.Td>{d.mountPoint}</Table.Td>
-                <Table.Td>{d.fileSystem}</Table.Td>
-                <Table.Td>{formatBytes(d.totalSize)}</Table.Td>
-                <Table.Td>{formatBytes(d.usedSize)}</Table.Td>
-                <Table.Td>{formatBytes(d.availableSize)}</Table.Td>
-                <Table.Td miw={140}>
-                  <Group gap="xs" wrap="nowrap">
-                    <Progress
-                      value={d.usagePercent}
-                      color={d.usagePercent > 90 ? 'red' : d.usagePercent > HIGH ? 'yellow' : 'blue'}
-                      w={80}
-                      aria-label={`${d.mountPoint} usage`}
-                    />
-                    <Text size="sm">{d.usagePercent.toFixed(1)}%</Text>
-                  </Group>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label="View details">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={`View details of ${d.mountPoint}`}
-                        onClick={() => setDetails(d)}
-                      >
-                        <IconEye size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Cleanup">
-                      <ActionIcon
-                        variant="subtle"
-                        color="orange"
-                        aria-label={`Clean up ${d.mountPoint}`}
-                        onClick={() => setCleanup(true)}
-                      >
-                        <IconEraser size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <LiveTable
+        label="Disks"
+        rows={rows}
+        columns={columns}
+        getRowId={rowId}
+        getRowLabel={(d) => d.mountPoint}
+        emptyText="No disks match the filter."
+      />
       <DetailsModal
         title={details ? `Disk ${details.mountPoint}` : ''}
         onClose={() => setDetails(null)}

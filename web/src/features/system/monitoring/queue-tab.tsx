@@ -1,14 +1,14 @@
-import { systemLiveRoutes, type QueueMessage } from '@mailroom/contract/system-live';
+import type { QueueMessage } from '@mailroom/contract/system-live';
 import { Alert, Button, Code, Group, Modal, Text } from '@mantine/core';
 import { IconEye, IconRefreshDot, IconSend, IconTrash } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo, useState } from 'react';
-import { apiCall, errorMessage } from '../../../api/client.ts';
+import { errorMessage } from '../../../api/client.ts';
 import { confirmAction } from '../../../components/confirm-action.ts';
 import { formatBytes } from '../../../lib/format.ts';
 import { notify } from '../../../lib/notifications-store.ts';
 import { LiveTable, RowAction } from './live-list.tsx';
+import { useQueueMessage } from './use-queue-message.ts';
 import { useQueueAction } from './use-system-live.ts';
 
 const rowId = (m: QueueMessage) => m.id;
@@ -22,11 +22,7 @@ export function QueueTab({
   unavailable: string | null;
 }) {
   const [shown, setShown] = useState<string | null>(null);
-  const text = useQuery({
-    queryKey: ['system', 'live', 'queue', 'message', shown],
-    queryFn: () => apiCall(systemLiveRoutes.queueMessage, { params: { id: shown! } }),
-    enabled: shown !== null,
-  });
+  const text = useQueueMessage(shown);
   const act = useQueueAction();
   const { mutateAsync: actAsync } = act;
 

@@ -11,6 +11,8 @@ export const liveKeys = {
   cleanup: (days: number) => ['system', 'live', 'cleanup', days] as const,
   logs: (f: LogFilter) => ['system', 'live', 'logs', f] as const,
   queue: () => ['system', 'live', 'queue'] as const,
+  queueMessage: (id: string | null) => ['system', 'live', 'queue', 'message', id] as const,
+  logFiles: () => ['system', 'live', 'log-files'] as const,
 };
 
 export interface LogFilter {

@@ -1,0 +1,13 @@
+import { mfaRoutes } from '@mailroom/contract/mfa';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiCall } from '../../api/client.ts';
+import { mfaKeys } from './mfa-keys.ts';
+
+/** Lifts a lockout. */
+export function useUnlockAccount() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiCall(mfaRoutes.unlock, { params: { id } }),
+    onSettled: () => qc.invalidateQueries({ queryKey: mfaKeys.all }),
+  });
+}
