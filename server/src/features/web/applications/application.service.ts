@@ -274,6 +274,10 @@ export class ApplicationService {
     }
     if (!keepFiles) await removeTree(this.ctx.deps.host.path(c.deploymentPath));
     await removeAppUser(c.name);
+    // Its virtual host is gone too: a site user made for that host goes with it (as a host delete does).
+    await this.ctx
+      .retireSiteUser(Number(row.vhost_id), keepFiles ? c.deploymentPath : null)
+      .catch(() => undefined);
     return { filesRemoved: !keepFiles, deploymentPath: c.deploymentPath };
   }
 }
