@@ -33,7 +33,8 @@ const load = () =>
  */
 const suite: BenchSuite = {
   name: 'api-monitoring',
-  description: 'whole alias list (10,000 aliases in pages of 1,000), 8 connections, one session, cache on and off',
+  description:
+    'whole alias list (10,000 aliases in pages of 1,000), 8 connections, one session, cache on and off',
   async run(ctx) {
     const rounds = numericFlag('rounds', 'BENCH_ROUNDS', 3);
     const seconds = numericFlag('seconds', 'BENCH_SECONDS', 10);
@@ -77,8 +78,17 @@ const suite: BenchSuite = {
       for (let round = 1; round <= rounds; round++) {
         for (const enabled of round % 2 ? [true, false] : [false, true]) {
           await setCache(enabled);
-          ctx.log(`round ${round}/${rounds}: ${paths.length} pages of ${PAGE}, cache ${enabled ? 'on' : 'off'} (load ${load()})`);
-          const r = await measureLoad({ url: server.baseURL, paths, headers, connections: 8, seconds, warmupSeconds: 2 });
+          ctx.log(
+            `round ${round}/${rounds}: ${paths.length} pages of ${PAGE}, cache ${enabled ? 'on' : 'off'} (load ${load()})`,
+          );
+          const r = await measureLoad({
+            url: server.baseURL,
+            paths,
+            headers,
+            connections: 8,
+            seconds,
+            warmupSeconds: 2,
+          });
           ctx.log(`  ${r.rps.toFixed(1)} req/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms`);
           results[enabled ? 'on' : 'off'].push(r);
         }
@@ -99,7 +109,11 @@ const suite: BenchSuite = {
       }
       const on = median(results.on.map((r) => r.rps));
       const off = median(results.off.map((r) => r.rps));
-      rows.push({ measure: '  cache speed-up (on / off)', value: `${(on / off).toFixed(2)}×`, raw: { speedup: on / off } });
+      rows.push({
+        measure: '  cache speed-up (on / off)',
+        value: `${(on / off).toFixed(2)}×`,
+        raw: { speedup: on / off },
+      });
       return rows;
     } finally {
       await server.stop();

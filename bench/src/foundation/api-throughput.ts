@@ -67,10 +67,17 @@ export async function apiThroughput(ctx: BenchContext): Promise<BenchRow[]> {
       bareRuns.push(b);
       for (const [i, t] of targets.entries()) {
         ctx.log(`round ${round}/${rounds}: GET ${t.path}`);
-        const r = await measureLoad({ url: mailroom.baseURL + t.path, headers: auth, seconds, warmupSeconds: 1 });
+        const r = await measureLoad({
+          url: mailroom.baseURL + t.path,
+          headers: auth,
+          seconds,
+          warmupSeconds: 1,
+        });
         runs[i]!.push(r);
         ratios[i]!.push(r.rps / b.rps);
-        ctx.log(`  ${Math.round(r.rps)} req/s against ${Math.round(b.rps)}: ratio ${(r.rps / b.rps).toFixed(2)}`);
+        ctx.log(
+          `  ${Math.round(r.rps)} req/s against ${Math.round(b.rps)}: ratio ${(r.rps / b.rps).toFixed(2)}`,
+        );
       }
     }
     const loadAfter = load();

@@ -18,7 +18,12 @@ try {
   // Past the startup's own work (first renders, module loading).
   await new Promise((r) => setTimeout(r, 8000));
   const t0 = performance.now();
-  const r = await measureLoad({ url: server.baseURL + route, headers: { authorization: `Bearer ${key}` }, seconds, warmupSeconds: 2 });
+  const r = await measureLoad({
+    url: server.baseURL + route,
+    headers: { authorization: `Bearer ${key}` },
+    seconds,
+    warmupSeconds: 2,
+  });
   const t1 = performance.now();
   process.stdout.write(`${route}: ${Math.round(r.rps)} req/s, p99 ${r.p99ms} ms\n`);
   await server.stop();
@@ -28,7 +33,11 @@ try {
   await server.stop();
   throw err;
 }
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
 for (const f of readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'))) {
   const p = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as {
     nodes: Node[];

@@ -79,7 +79,7 @@ const sessionCaches = new WeakMap<object, Map<string, CachedSession>>();
 
 function cacheOf(db: Kysely<Database>): Map<string, CachedSession> {
   let c = sessionCaches.get(db);
-  if (!c) sessionCaches.set(db, (c = new Map()));
+  if (!c) sessionCaches.set(db, (c = new Map<string, CachedSession>()));
   return c;
 }
 
