@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { measureLoad, type LoadResult } from '../lib/http-load.ts';
-import { signInKey, startMailroom, startScriptServer, untilServerIdle } from '../lib/servers.ts';
+import { signInKey, startMailroom, startScriptServer, treeCpuMs, untilServerIdle } from '../lib/servers.ts';
 import type { BenchContext, BenchRow } from '../suite.ts';
 
 const GOAL = 0.5;
@@ -61,12 +61,19 @@ export async function apiThroughput(ctx: BenchContext): Promise<BenchRow[]> {
     const bareRuns: LoadResult[] = [];
     const runs = targets.map(() => [] as LoadResult[]);
     const ratios = targets.map(() => [] as number[]);
+    // Server CPU per answered request (the warm-up's requests are counted in the CPU but not in
+    // `requests`: both sides alike). Unlike req/s it hardly moves with the machine's other load.
+    const bareCpu: number[] = [];
+    const cpus = targets.map(() => [] as number[]);
     for (let round = 1; round <= rounds; round++) {
       ctx.log(`round ${round}/${rounds}: bare Fastify GET /bare (load ${load()})`);
+      let cpu0 = treeCpuMs(bare.pid);
       const b = await measureLoad({ url: `${bare.baseURL}/bare`, seconds, warmupSeconds: 1 });
+      bareCpu.push((treeCpuMs(bare.pid) - cpu0) / b.requests);
       bareRuns.push(b);
       for (const [i, t] of targets.entries()) {
         ctx.log(`round ${round}/${rounds}: GET ${t.path}`);
+        cpu0 = treeCpuMs(mailroom.pid);
         const r = await measureLoad({
           url: mailroom.baseURL + t.path,
           headers: auth,
@@ -74,6 +81,7 @@ export async function apiThroughput(ctx: BenchContext): Promise<BenchRow[]> {
           warmupSeconds: 1,
         });
         runs[i]!.push(r);
+        cpus[i]!.push((treeCpuMs(mailroom.pid) - cpu0) / r.requests);
         ratios[i]!.push(r.rps / b.rps);
         ctx.log(
           `  ${Math.round(r.rps)} req/s against ${Math.round(b.rps)}: ratio ${(r.rps / b.rps).toFixed(2)}`,
@@ -88,6 +96,11 @@ export async function apiThroughput(ctx: BenchContext): Promise<BenchRow[]> {
         value: figure(mid(bareRuns)),
         raw: { ...raw(mid(bareRuns)), rounds, seconds, loadBefore, loadAfter },
       },
+      {
+        measure: '  server CPU per request',
+        value: `${(median(bareCpu) * 1000).toFixed(0)} µs`,
+        raw: { cpuUs: median(bareCpu) * 1000 },
+      },
     ];
     for (const [i, t] of targets.entries()) {
       const rs = ratios[i]!;
@@ -98,6 +111,12 @@ export async function apiThroughput(ctx: BenchContext): Promise<BenchRow[]> {
         value: `${m.toFixed(2)} (rounds ${rs.map((r) => r.toFixed(2)).join(' / ')}; load ${loadBefore} → ${loadAfter})`,
         ...(t.goal ? { goal: `≥ ${GOAL.toFixed(2)}`, pass: m >= GOAL } : {}),
         raw: { ratio: m, min: Math.min(...rs), max: Math.max(...rs) },
+      });
+      const cpu = median(cpus[i]!);
+      rows.push({
+        measure: '  server CPU per request (all workers), and bare/Mailroom',
+        value: `${(cpu * 1000).toFixed(0)} µs; ${(median(bareCpu) / cpu).toFixed(2)}`,
+        raw: { cpuUs: cpu * 1000, cpuRatio: median(bareCpu) / cpu },
       });
     }
     return rows;

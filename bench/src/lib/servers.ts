@@ -58,7 +58,7 @@ export async function signInKey(baseURL: string): Promise<string> {
 export async function startScriptServer(
   root: string,
   script: string,
-): Promise<{ baseURL: string; stop(): Promise<void> }> {
+): Promise<{ baseURL: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
@@ -77,6 +77,7 @@ export async function startScriptServer(
   });
   return {
     baseURL: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -87,7 +88,7 @@ export async function startScriptServer(
 }
 
 /** CPU milliseconds used so far by a process and every process below it (its cluster workers). */
-function treeCpuMs(pid: number): number {
+export function treeCpuMs(pid: number): number {
   let ms = 0;
   const stack = [pid];
   while (stack.length) {
