@@ -130,7 +130,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     },
     transform: jsonSchemaTransform,
   });
-  const rateLimit = await registerRateLimit(app, deps.database, deps.config.rateLimit);
+  const rateLimit = registerRateLimit(app, deps.database, deps.config.rateLimit);
   installAuthGuard(
     app,
     deps.database.db,

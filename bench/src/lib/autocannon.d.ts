@@ -21,6 +21,8 @@ declare module 'autocannon' {
     body?: string;
     warmup?: { connections?: number; duration?: number };
     timeout?: number;
+    /** A sequence each connection sends in turn, looping. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
   }
   interface Result {
     requests: Percentiles & { sent: number };

@@ -10,6 +10,8 @@ export interface LoadResult {
 export interface LoadOptions {
   url: string;
   headers?: Record<string, string>;
+  /** Paths each connection asks in turn, round and round (instead of the URL's own path). */
+  paths?: string[];
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
@@ -24,6 +26,7 @@ export async function measureLoad(opts: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: opts.url,
     headers: opts.headers ?? {},
+    ...(opts.paths ? { requests: opts.paths.map((p) => ({ method: 'GET', path: p })) } : {}),
     connections,
     pipelining: 1,
     duration: opts.seconds ?? 8,

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, type RunningServer, startServer } from '../../../e2e/server-process.ts';
 
@@ -57,7 +58,7 @@ export async function signInKey(baseURL: string): Promise<string> {
 export async function startScriptServer(
   root: string,
   script: string,
-): Promise<{ baseURL: string; stop(): Promise<void> }> {
+): Promise<{ baseURL: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
@@ -76,6 +77,7 @@ export async function startScriptServer(
   });
   return {
     baseURL: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -83,4 +85,38 @@ export async function startScriptServer(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** CPU milliseconds used so far by a process and every process below it (its cluster workers). */
+export function treeCpuMs(pid: number): number {
+  let ms = 0;
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ms += (Number(f[11]) + Number(f[12])) * 10;
+      for (const c of readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/))
+        if (c) stack.push(Number(c));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ms;
+}
+
+/**
+ * Waits until a started server has finished its startup work (first renders, key generation,
+ * module loading in each worker): three seconds in a row under 60 ms of CPU each, at most 60 s.
+ * Figures are then of the steady state, not of requests racing the startup for the cores.
+ */
+export async function untilServerIdle(pid: number): Promise<void> {
+  let quiet = 0;
+  let last = treeCpuMs(pid);
+  for (let i = 0; i < 60 && quiet < 3; i++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = treeCpuMs(pid);
+    quiet = now - last < 60 ? quiet + 1 : 0;
+    last = now;
+  }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, PostgresAdapter } from 'kysely';
 import pg from 'pg';
+import { registerCommitWatch } from './commit-version.ts';
 import { registerRawSqlite } from './prepared.ts';
 import { SqliteWriteDialect } from './sqlite-driver.ts';
 import type { Database } from './schema.ts';
@@ -43,7 +44,16 @@ export function openDatabase(opts: { databaseUrl?: string | undefined; dataDir: 
   // process's without stopping the event loop (db/sqlite-driver.ts).
   const db = new Kysely<Database>({ dialect: new SqliteWriteDialect(sqlite) });
   registerRawSqlite(db, sqlite);
-  return { db, dialect: 'sqlite', sqlitePath: file, close: () => db.destroy() };
+  const closeWatch = registerCommitWatch(db, file);
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlitePath: file,
+    close: () => {
+      closeWatch();
+      return db.destroy();
+    },
+  };
 }
 
 export function isPostgres(db: Kysely<unknown>): boolean {

@@ -14,18 +14,26 @@ const STATEMENT_CACHE = 500;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The connection's lock, handed to waiters in turn: an unlock wakes the next waiter only (a shared
+ * promise woke every waiter at each unlock, all but one to wait again: under 10 concurrent
+ * requests that was most of a small read's promise work).
+ */
 class Mutex {
-  #promise: Promise<void> | undefined;
-  #resolve: (() => void) | undefined;
-  async lock(): Promise<void> {
-    while (this.#promise) await this.#promise;
-    this.#promise = new Promise((resolve) => (this.#resolve = resolve));
+  #locked = false;
+  readonly #waiters: (() => void)[] = [];
+  lock(): Promise<void> {
+    if (!this.#locked) {
+      this.#locked = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
   unlock(): void {
-    const resolve = this.#resolve;
-    this.#promise = undefined;
-    this.#resolve = undefined;
-    resolve?.();
+    const next = this.#waiters.shift();
+    // The lock passes straight to the next waiter (it stays held).
+    if (next) next();
+    else this.#locked = false;
   }
 }
 

@@ -4,7 +4,13 @@ import type { Database } from '../db/schema.ts';
 import { installDomainCheck, routeAccessError } from './access-scope.ts';
 import { recordAudit } from './audit-log.repository.ts';
 import { forbidden, unauthorized } from './errors.ts';
-import { type SessionAdmin, type SessionPolicy, tokenFromHeaders, touchSession } from './sessions.ts';
+import {
+  knownSession,
+  type SessionAdmin,
+  type SessionPolicy,
+  tokenFromHeaders,
+  touchSession,
+} from './sessions.ts';
 
 /**
  * Decided on the matched route pattern, not the raw URL: the router decodes `/%61pi/…` to
@@ -84,21 +90,22 @@ export function installAuthGuard(
         );
       return;
     }
-    touchSession(db, policy, token).then(
-      (admin) => {
-        if (!admin) return done(unauthorized());
-        // An account that must enrol a second factor first reaches only its own account calls.
-        if (admin.scope === 'enrol' && !(request.routeOptions.url ?? '').startsWith('/api/account/'))
-          return done(forbidden('Enrol a second factor first.'));
-        if (admin.mailboxId !== null && !mailboxMayReach(request.routeOptions.url)) return done(forbidden());
-        // Domain administrators reach only routes declared for them (default: administrators only).
-        const denied = routeAccessError(request, admin);
-        if (denied) return done(denied);
-        request.admin = admin;
-        done();
-      },
-      (err: Error) => done(err),
-    );
+    const admit = (admin: SessionAdmin | null) => {
+      if (!admin) return done(unauthorized());
+      // An account that must enrol a second factor first reaches only its own account calls.
+      if (admin.scope === 'enrol' && !(request.routeOptions.url ?? '').startsWith('/api/account/'))
+        return done(forbidden('Enrol a second factor first.'));
+      if (admin.mailboxId !== null && !mailboxMayReach(request.routeOptions.url)) return done(forbidden());
+      // Domain administrators reach only routes declared for them (default: administrators only).
+      const denied = routeAccessError(request, admin);
+      if (denied) return done(denied);
+      request.admin = admin;
+      done();
+    };
+    // Most requests: the session as read before, nothing committed anywhere since (no query).
+    const known = knownSession(db, policy, token);
+    if (known) return admit(known);
+    touchSession(db, policy, token).then(admit, (err: Error) => done(err));
   });
 
   installDomainCheck(app);

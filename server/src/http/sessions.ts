@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { commitVersion } from '../db/commit-version.ts';
 import type { Database } from '../db/schema.ts';
 import {
   deleteAdminSessions,
@@ -61,6 +62,69 @@ export async function createSession(
   return token;
 }
 
+/** The sliding timestamp is written at most this often: reads stay reads under load. */
+const SLIDE_EVERY_MS = 10_000;
+/** Sessions one process keeps (a full map is emptied: they are read again). */
+const CACHED_SESSIONS = 10_000;
+
+interface CachedSession {
+  /** `commitVersion` read before the row was: valid while nothing was committed since. */
+  version: number;
+  admin: SessionAdmin;
+  expiresAt: number;
+  lastSeenAt: number;
+}
+
+const sessionCaches = new WeakMap<object, Map<string, CachedSession>>();
+
+function cacheOf(db: Kysely<Database>): Map<string, CachedSession> {
+  let c = sessionCaches.get(db);
+  if (!c) sessionCaches.set(db, (c = new Map<string, CachedSession>()));
+  return c;
+}
+
+/**
+ * The session of a token hash as last read from the database, when reading it again could not
+ * answer anything else: no commit anywhere since (a sign-out, a revocation, a role or domain
+ * change, a deleted account, any other process's write: every worker sees every commit at once),
+ * the session not past its idle or absolute end, and its sliding timestamp not due. Otherwise
+ * undefined: the caller reads the database. Only on SQLite (`commitVersion`); on PostgreSQL every
+ * request reads its session.
+ */
+function cachedSession(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  hash: string,
+  now: number,
+  version: number | null,
+): SessionAdmin | undefined {
+  if (version === null) return undefined;
+  const c = sessionCaches.get(db)?.get(hash);
+  if (
+    !c ||
+    c.version !== version ||
+    c.expiresAt <= now ||
+    c.lastSeenAt + policy.idleMs <= now ||
+    now - c.lastSeenAt > SLIDE_EVERY_MS
+  )
+    return undefined;
+  return c.admin;
+}
+
+/**
+ * The live session of a token when it is known without a database read (see `cachedSession`),
+ * else undefined: then `touchSession` decides. Lets the auth guard answer most requests without a
+ * promise.
+ */
+export function knownSession(
+  db: Kysely<Database>,
+  policy: SessionPolicy,
+  token: string,
+  now = Date.now(),
+): SessionAdmin | undefined {
+  return cachedSession(db, policy, hashToken(token), now, commitVersion(db));
+}
+
 /**
  * Finds the live session for a token and slides its idle window. Expired sessions (idle or
  * absolute) are deleted on sight.
@@ -71,18 +135,26 @@ export async function touchSession(
   token: string,
   now = Date.now(),
 ): Promise<SessionAdmin | null> {
-  const rows = await selectSessionByHash(db, [hashToken(token)]);
+  const hash = hashToken(token);
+  // Read before the row: a commit after this point (however soon) makes the entry stale.
+  const version = commitVersion(db);
+  const known = cachedSession(db, policy, hash, now, version);
+  if (known) return known;
+  const rows = await selectSessionByHash(db, [hash]);
   const row = rows[0];
   if (!row) return null;
   if (row.expires_at <= now || row.last_seen_at + policy.idleMs <= now) {
     await deleteSessionById(db, row.id);
     return null;
   }
-  // Write the sliding timestamp at most every 10 s: reads stay reads under load.
-  if (now - row.last_seen_at > 10_000) await slideSession(db, [now, row.id]);
+  let lastSeenAt = row.last_seen_at;
+  if (now - lastSeenAt > SLIDE_EVERY_MS) {
+    await slideSession(db, [now, row.id]);
+    lastSeenAt = now;
+  }
   const domains: string[] = [];
   for (const r of rows) if (r.domain !== null) domains.push(r.domain);
-  return {
+  const admin: SessionAdmin = {
     sessionId: row.id,
     adminId: row.admin_id,
     email: row.email,
@@ -91,6 +163,12 @@ export async function touchSession(
     domains,
     mailboxId: row.mailbox_id ?? null,
   };
+  if (version !== null) {
+    const cache = cacheOf(db);
+    if (cache.size >= CACHED_SESSIONS) cache.clear();
+    cache.set(hash, { version, admin, expiresAt: row.expires_at, lastSeenAt });
+  }
+  return admin;
 }
 
 export async function revokeSession(db: Kysely<Database>, token: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSession, touchSession } from '../../src/http/sessions.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import { createSession, hashToken, knownSession, touchSession } from '../../src/http/sessions.ts';
 import { ADMIN, startTestApp, type TestContext } from '../harness.ts';
 
 // SQLite has one connection: the cached session statement must wait for Kysely's lock like every
@@ -53,5 +54,83 @@ describe('the prepared session lookup on sqlite', () => {
       .executeTakeFirstOrThrow();
     const token = await createSession(db, policy, admin.id, { ip: null, userAgent: null });
     expect(await touchSession(db, policy, token)).toMatchObject({ email: ADMIN.email });
+  });
+});
+
+// The auth guard answers most requests from the session it read before, as long as nothing was
+// committed to the database since (db/commit-version.ts): a sign-out or revocation by any worker,
+// i.e. any other connection to the file, must still answer 401 on the very next request.
+describe('the remembered session on sqlite', () => {
+  let t: TestContext;
+  let other: DatabaseHandle;
+  beforeAll(async () => {
+    t = await startTestApp('sqlite');
+    // Another worker process: a connection of its own to the same file.
+    other = openDatabase({ dataDir: t.dataDir });
+  });
+  afterAll(async () => {
+    await other.close();
+    await t.close();
+  });
+  const policy = { idleMs: 3_600_000, absoluteMs: 86_400_000 };
+  const read = (token: string) =>
+    t.app.inject({ url: '/api/audit?limit=1', headers: { authorization: `Bearer ${token}` } });
+
+  it('is used while nothing is committed, and not once anything is', async () => {
+    const { db } = t.deps.database;
+    const token = t.token;
+    expect((await read(token)).statusCode).toBe(200);
+    // Read once: remembered (no query needed while nothing was committed). The app's own timers
+    // (statistics flush, counters) commit now and then: a read that raced one is remembered at the next.
+    let known: unknown;
+    for (let i = 0; i < 5 && !known; i++) {
+      await touchSession(db, policy, token);
+      known = knownSession(db, policy, token);
+    }
+    expect(known).toMatchObject({ email: ADMIN.email });
+    // Any commit by another connection (here an unrelated row) and it is read again.
+    await other.db
+      .insertInto('audit_log')
+      .values({ at: new Date().toISOString(), actor: 'x', action: 'test', outcome: 'success' })
+      .execute();
+    expect(knownSession(db, policy, token)).toBeUndefined();
+  });
+
+  it('a session revoked by another worker answers 401 on the next request', async () => {
+    const token = t.token;
+    for (let i = 0; i < 3; i++) expect((await read(token)).statusCode).toBe(200);
+    expect(knownSession(t.deps.database.db, policy, token)).toBeDefined();
+    await other.db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+    expect((await read(token)).statusCode).toBe(401);
+  });
+
+  it('a sign-out on this worker answers 401 on the next request', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
+    const token = login.json<{ api_key: string }>().api_key;
+    for (let i = 0; i < 3; i++) expect((await read(token)).statusCode).toBe(200);
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.statusCode).toBe(200);
+    expect((await read(token)).statusCode).toBe(401);
+  });
+
+  it('an account made a domain administrator elsewhere loses the administrator routes at once', async () => {
+    const login = await t.app.inject({ method: 'POST', url: '/auth/login', payload: ADMIN });
+    const token = login.json<{ api_key: string }>().api_key;
+    expect((await read(token)).statusCode).toBe(200);
+    // The role changes through another connection without ending the session (a direct write).
+    await other.db
+      .updateTable('admins')
+      .set({ role: 'domain-admin' })
+      .where('email', '=', ADMIN.email)
+      .execute();
+    try {
+      expect((await read(token)).statusCode).toBe(403);
+    } finally {
+      await other.db.updateTable('admins').set({ role: 'admin' }).where('email', '=', ADMIN.email).execute();
+    }
   });
 });

@@ -258,7 +258,7 @@ export async function installApiMonitoring(app: FastifyInstance, deps: AppDeps):
           const v = reply.getHeader(h);
           if (v !== undefined) headers[h] = String(v);
         }
-        cache.set(key, { etag, body: payload, headers });
+        cache.set(key, { etag, body: Buffer.from(payload), headers });
         done(null, payload);
       });
     },

@@ -111,7 +111,8 @@ export class RequestRecorder {
       ms: r.ms,
       cache: r.cache,
     });
-    if (this.recent.length > RECENT_KEPT) this.recent.splice(0, this.recent.length - RECENT_KEPT);
+    // Trimmed in steps (the flush keeps only the last RECENT_KEPT): not a shift of the array per request.
+    if (this.recent.length >= 2 * RECENT_KEPT) this.recent.splice(0, this.recent.length - RECENT_KEPT);
   }
 
   /** Entries the response cache dropped to make room (counted with the minute's figures). */
@@ -138,7 +139,7 @@ export class RequestRecorder {
     const minutes = [...this.minutes.values()];
     const keyMinutes = [...this.keyMinutes.values()];
     const totals = [...this.totals.values()];
-    const recent = this.recent;
+    const recent = this.recent.length > RECENT_KEPT ? this.recent.slice(-RECENT_KEPT) : this.recent;
     const size = this.cacheSize();
     // Nothing counted and the cache unchanged: an idle process writes only now and then.
     if (

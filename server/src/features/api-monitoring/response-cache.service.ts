@@ -3,7 +3,8 @@ import { LRUCache } from 'lru-cache';
 /** A cached list answer and the list state (ETag) it was read at. */
 export interface CachedAnswer {
   etag: string;
-  body: string;
+  /** The answer's bytes as first sent: a hit writes them as they are (no encoding per hit). */
+  body: Buffer;
   headers: Record<string, string>;
 }
 

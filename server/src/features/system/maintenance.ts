@@ -14,15 +14,21 @@ const ALLOWED = [/^\/api\/system\/settings(\/|$)/, /^\/auth\//];
  * the settings call that turns it off keep working.
  */
 export function installMaintenanceGuard(app: FastifyInstance, db: Kysely<Database>): void {
-  app.addHook('preHandler', async (request, reply) => {
-    if (READS.has(request.method)) return;
+  // Callback style: reads (most requests) pass without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (READS.has(request.method)) return done();
     // The route's own path: `/api/index.php?path=…` calls reach the same route.
     const url = request.routeOptions.url ?? request.url;
-    if (!url.startsWith('/api/') || ALLOWED.some((re) => re.test(url))) return;
-    if (!(await maintenanceOn(db))) return;
-    return reply
-      .code(503)
-      .header('retry-after', '60')
-      .send(errorBody(MAINTENANCE_CODE, MAINTENANCE_MESSAGE, null, true));
+    if (!url.startsWith('/api/') || ALLOWED.some((re) => re.test(url))) return done();
+    maintenanceOn(db).then(
+      (on) => {
+        if (!on) return done();
+        void reply
+          .code(503)
+          .header('retry-after', '60')
+          .send(errorBody(MAINTENANCE_CODE, MAINTENANCE_MESSAGE, null, true));
+      },
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    );
   });
 }
