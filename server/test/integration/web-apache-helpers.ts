@@ -5,6 +5,8 @@ import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { localApacheDaemon } from '../../src/features/web/web.module.ts';
+import { startTestApp, type TestContext } from '../harness.ts';
 
 /** A free loopback port. */
 export function freePort(): Promise<number> {
@@ -128,4 +130,26 @@ export function request(
       : http.get(o, done);
     req.on('error', reject);
   });
+}
+
+/**
+ * Mailroom on SQLite with its own supervised Apache on free loopback ports (as local mode runs it),
+ * once the web dashboard says Apache runs.
+ */
+export async function startWithLocalApache(waitMs = 30_000): Promise<{ t: TestContext; httpPort: number }> {
+  const httpPort = await freePort();
+  const t = await startTestApp('sqlite', {
+    env: { MAILROOM_HTTP_PORT: String(httpPort), MAILROOM_HTTPS_PORT: String(await freePort()) },
+    webDaemon: (host, config) => localApacheDaemon(host, config),
+  });
+  openForApache(t.dataDir);
+  const until = Date.now() + waitMs;
+  while (Date.now() < until) {
+    const d = (await t.call({ method: 'GET', url: '/api/web/dashboard' })).json<{
+      status: { state: string }[];
+    }>();
+    if (d.status[0]!.state === 'running') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { t, httpPort };
 }

@@ -3,12 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localApacheDaemon } from '../../src/features/web/web.module.ts';
 import { checkPhpPools } from '../../src/host/php-fpm-host.ts';
 import { isAlive } from '../../src/host/supervisor.ts';
-import { startTestApp, type TestContext } from '../harness.ts';
+import type { TestContext } from '../harness.ts';
 import { skipLoudly } from '../skip-loudly.ts';
-import { freePort, openForApache, request } from './web-apache-helpers.ts';
+import { request, startWithLocalApache } from './web-apache-helpers.ts';
 
 const have = (cmd: string, args: string[]) => {
   try {
@@ -50,18 +49,7 @@ describe.skipIf(!haveApache || !haveFpm || !root)(
       t.call({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
 
     beforeAll(async () => {
-      httpPort = await freePort();
-      t = await startTestApp('sqlite', {
-        env: { MAILROOM_HTTP_PORT: String(httpPort), MAILROOM_HTTPS_PORT: String(await freePort()) },
-        webDaemon: (host, config) => localApacheDaemon(host, config),
-      });
-      openForApache(t.dataDir);
-      const until = Date.now() + 20_000;
-      while (Date.now() < until) {
-        const d = (await call('GET', 'web/dashboard')).json<{ status: { state: string }[] }>();
-        if (d.status[0]!.state === 'running') break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      ({ t, httpPort } = await startWithLocalApache(20_000));
     }, 60_000);
     afterAll(async () => {
       await t?.close();

@@ -5,10 +5,9 @@ import type { Job } from '@mailroom/contract/jobs';
 import type { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteScheduleTick } from '../../src/features/system/backups-scheduler.ts';
-import { localApacheDaemon } from '../../src/features/web/web.module.ts';
-import { startTestApp, type TestContext } from '../harness.ts';
+import type { TestContext } from '../harness.ts';
 import { skipLoudly } from '../skip-loudly.ts';
-import { freePort, openForApache, request } from './web-apache-helpers.ts';
+import { request, startWithLocalApache } from './web-apache-helpers.ts';
 
 const have = (cmd: string, args: string[]) => {
   try {
@@ -52,18 +51,7 @@ describe.skipIf(!haveApache || !haveFpm || !root)(
       t.call({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
 
     beforeAll(async () => {
-      httpPort = await freePort();
-      t = await startTestApp('sqlite', {
-        env: { MAILROOM_HTTP_PORT: String(httpPort), MAILROOM_HTTPS_PORT: String(await freePort()) },
-        webDaemon: (host, config) => localApacheDaemon(host, config),
-      });
-      openForApache(t.dataDir);
-      const until = Date.now() + 30_000;
-      while (Date.now() < until) {
-        const d = (await call('GET', 'web/dashboard')).json<{ status: { state: string }[] }>();
-        if (d.status[0]!.state === 'running') break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
+      ({ t, httpPort } = await startWithLocalApache(30_000));
     }, 90_000);
     afterAll(async () => {
       await t?.close();
