@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { localApacheDaemon } from '../../src/features/web/web.module.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
+import { skipLoudly } from '../skip-loudly.ts';
 
 /** A free loopback port. */
 export function freePort(): Promise<number> {
@@ -152,4 +153,22 @@ export async function startWithLocalApache(waitMs = 30_000): Promise<{ t: TestCo
     await new Promise((r) => setTimeout(r, 200));
   }
   return { t, httpPort };
+}
+
+/**
+ * Whether Apache, PHP-FPM 8.2 and root are all here for a PHP-FPM test; when not, says so loudly
+ * (naming the Debian package) with what is not tested.
+ */
+export function phpStackHere(what: string): boolean {
+  const have = (cmd: string) => spawnSync(cmd, ['-v'], { stdio: 'ignore' }).status === 0;
+  const missing =
+    process.getuid?.() !== 0
+      ? 'root'
+      : !have('php-fpm8.2')
+        ? 'php-fpm8.2 (Debian package php8.2-fpm)'
+        : !have('apache2')
+          ? 'apache2 (Debian package apache2)'
+          : null;
+  if (missing) skipLoudly(`${missing} is missing: ${what} is not tested`);
+  return missing === null;
 }

@@ -2,24 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { statSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestContext } from '../harness.ts';
-import { skipLoudly } from '../skip-loudly.ts';
-import { request, startWithLocalApache } from './web-apache-helpers.ts';
+import { phpStackHere, request, startWithLocalApache } from './web-apache-helpers.ts';
 
-const have = (cmd: string, args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const root = process.getuid?.() === 0;
-const haveApache = have('apache2', ['-v']);
-const haveFpm = have('php-fpm8.2', ['-v']);
-if (!haveApache || !haveFpm || !root)
-  skipLoudly(
-    `${!haveFpm ? 'php-fpm8.2 (Debian package php8.2-fpm)' : !haveApache ? 'apache2 (Debian package apache2)' : 'root'} is missing: the server-wide PHP defaults in the pools are not tested`,
-  );
+const here = phpStackHere('the server-wide PHP defaults in the pools');
 
 /** A PHP page that starts a session and says where it is kept, who owns it, and the ini values. */
 const sessionPage = `<?php
@@ -41,113 +26,110 @@ echo json_encode([
 ]);
 `;
 
-describe.skipIf(!haveApache || !haveFpm || !root)(
-  'server-wide PHP defaults in every site’s PHP-FPM pool (issue 19 item 4)',
-  () => {
-    let t: TestContext;
-    let httpPort: number;
-    const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-      t.call({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
+describe.skipIf(!here)('server-wide PHP defaults in every site’s PHP-FPM pool (issue 19 item 4)', () => {
+  let t: TestContext;
+  let httpPort: number;
+  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.call({ method, url: `/api/${url}`, ...(payload ? { payload } : {}) });
 
-    beforeAll(async () => {
-      ({ t, httpPort } = await startWithLocalApache(20_000));
-    }, 60_000);
-    afterAll(async () => {
-      await t?.close();
+  beforeAll(async () => {
+    ({ t, httpPort } = await startWithLocalApache(20_000));
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const page = async (domain: string, want: (b: Record<string, unknown>) => boolean) => {
+    let last: { status: number; body: string; headers: Record<string, unknown> } | null = null;
+    const until = Date.now() + 15_000;
+    while (Date.now() < until) {
+      last = await request(httpPort, domain, { path: '/session.php' });
+      if (last.status === 200 && want(JSON.parse(last.body) as Record<string, unknown>)) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(last?.status, last?.body).toBe(200);
+    return { body: JSON.parse(last!.body) as Record<string, unknown>, headers: last!.headers };
+  };
+
+  it('input time, file uploads, the site’s own session folder and the cookie flags reach the pool; a change renders every pool', async () => {
+    const s = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
+    const saved = await call('POST', 'web/settings', {
+      ...s,
+      phpMaxInputTime: 77,
+      phpMaxFileUploads: 7,
+      phpSessionCookieLifetime: 1200,
+      phpSessionCookieSecure: true,
+      phpSessionCookieHttpOnly: true,
     });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const sites: { domain: string; id: number; siteUser: string }[] = [];
+    for (const domain of ['sess-a.example.com', 'sess-b.example.com']) {
+      const res = await call('POST', 'web/vhosts/add', {
+        domain,
+        serverName: domain,
+        documentRoot: `/var/www/${domain}`,
+        enablePhp: true,
+        phpVersion: '8.2',
+        phpMemoryLimit: '96M',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const v = res.json<{ vhost: { id: number; siteUser: string } }>().vhost;
+      sites.push({ domain, ...v });
+      writeFileSync(t.deps.host.path(`/var/www/${domain}/session.php`), sessionPage);
+    }
+    const [a, b] = sites as [(typeof sites)[0], (typeof sites)[0]];
+    const ra = await page(a.domain, () => true);
+    const dirA = t.deps.host.path(`/var/lib/php/sessions/${a.domain}`);
+    expect(ra.body).toEqual({
+      user: a.siteUser,
+      savePath: dirA,
+      fileOwner: a.siteUser,
+      maxInputTime: '77',
+      maxFileUploads: '7',
+      cookieLifetime: '1200',
+      cookieSecure: '1',
+      cookieHttpOnly: '1',
+      // The site's own limit stays its pool's.
+      memory: '96M',
+    });
+    const cookie = String(ra.headers['set-cookie']);
+    expect(cookie).toMatch(
+      /PHPSESSID=\w+; expires=[^;]+; Max-Age=1200; path=\/; secure; HttpOnly; SameSite=Lax/,
+    );
+    // The site's session folder: its user only.
+    expect(statSync(dirA).mode & 0o777).toBe(0o700);
+    expect(execFileSync('stat', ['-c', '%U', dirA], { encoding: 'utf8' }).trim()).toBe(a.siteUser);
+    const rb = await page(b.domain, () => true);
+    expect(rb.body.savePath).toBe(t.deps.host.path(`/var/lib/php/sessions/${b.domain}`));
+    expect(rb.body.fileOwner).toBe(b.siteUser);
 
-    const page = async (domain: string, want: (b: Record<string, unknown>) => boolean) => {
-      let last: { status: number; body: string; headers: Record<string, unknown> } | null = null;
-      const until = Date.now() + 15_000;
-      while (Date.now() < until) {
-        last = await request(httpPort, domain, { path: '/session.php' });
-        if (last.status === 200 && want(JSON.parse(last.body) as Record<string, unknown>)) break;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(last?.status, last?.body).toBe(200);
-      return { body: JSON.parse(last!.body) as Record<string, unknown>, headers: last!.headers };
-    };
-
-    it('input time, file uploads, the site’s own session folder and the cookie flags reach the pool; a change renders every pool', async () => {
-      const s = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
-      const saved = await call('POST', 'web/settings', {
-        ...s,
-        phpMaxInputTime: 77,
-        phpMaxFileUploads: 7,
-        phpSessionCookieLifetime: 1200,
-        phpSessionCookieSecure: true,
-        phpSessionCookieHttpOnly: true,
+    // A changed default reaches every site's pool (both re-rendered and reloaded).
+    const cur = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
+    const again = await call('POST', 'web/settings', {
+      ...cur,
+      phpMaxInputTime: 88,
+      phpSessionCookieSecure: false,
+      phpSessionSavePath: '/var/lib/mailroom-php-sessions',
+      phpSessionCookieSameSite: 'Strict',
+    });
+    expect(again.statusCode, again.body).toBe(200);
+    for (const site of [a, b]) {
+      const r = await page(site.domain, (x) => x.maxInputTime === '88');
+      expect(r.body).toMatchObject({
+        maxInputTime: '88',
+        cookieSecure: '0',
+        savePath: t.deps.host.path(`/var/lib/mailroom-php-sessions/${site.domain}`),
+        fileOwner: site.siteUser,
       });
-      expect(saved.statusCode, saved.body).toBe(200);
-      const sites: { domain: string; id: number; siteUser: string }[] = [];
-      for (const domain of ['sess-a.example.com', 'sess-b.example.com']) {
-        const res = await call('POST', 'web/vhosts/add', {
-          domain,
-          serverName: domain,
-          documentRoot: `/var/www/${domain}`,
-          enablePhp: true,
-          phpVersion: '8.2',
-          phpMemoryLimit: '96M',
-        });
-        expect(res.statusCode, res.body).toBe(200);
-        const v = res.json<{ vhost: { id: number; siteUser: string } }>().vhost;
-        sites.push({ domain, ...v });
-        writeFileSync(t.deps.host.path(`/var/www/${domain}/session.php`), sessionPage);
-      }
-      const [a, b] = sites as [(typeof sites)[0], (typeof sites)[0]];
-      const ra = await page(a.domain, () => true);
-      const dirA = t.deps.host.path(`/var/lib/php/sessions/${a.domain}`);
-      expect(ra.body).toEqual({
-        user: a.siteUser,
-        savePath: dirA,
-        fileOwner: a.siteUser,
-        maxInputTime: '77',
-        maxFileUploads: '7',
-        cookieLifetime: '1200',
-        cookieSecure: '1',
-        cookieHttpOnly: '1',
-        // The site's own limit stays its pool's.
-        memory: '96M',
-      });
-      const cookie = String(ra.headers['set-cookie']);
-      expect(cookie).toMatch(
-        /PHPSESSID=\w+; expires=[^;]+; Max-Age=1200; path=\/; secure; HttpOnly; SameSite=Lax/,
-      );
-      // The site's session folder: its user only.
-      expect(statSync(dirA).mode & 0o777).toBe(0o700);
-      expect(execFileSync('stat', ['-c', '%U', dirA], { encoding: 'utf8' }).trim()).toBe(a.siteUser);
-      const rb = await page(b.domain, () => true);
-      expect(rb.body.savePath).toBe(t.deps.host.path(`/var/lib/php/sessions/${b.domain}`));
-      expect(rb.body.fileOwner).toBe(b.siteUser);
-
-      // A changed default reaches every site's pool (both re-rendered and reloaded).
-      const cur = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
-      const again = await call('POST', 'web/settings', {
-        ...cur,
-        phpMaxInputTime: 88,
-        phpSessionCookieSecure: false,
-        phpSessionSavePath: '/var/lib/mailroom-php-sessions',
-        phpSessionCookieSameSite: 'Strict',
-      });
-      expect(again.statusCode, again.body).toBe(200);
-      for (const site of [a, b]) {
-        const r = await page(site.domain, (x) => x.maxInputTime === '88');
-        expect(r.body).toMatchObject({
-          maxInputTime: '88',
-          cookieSecure: '0',
-          savePath: t.deps.host.path(`/var/lib/mailroom-php-sessions/${site.domain}`),
-          fileOwner: site.siteUser,
-        });
-        expect(String(r.headers['set-cookie'])).not.toContain('secure');
-        expect(String(r.headers['set-cookie'])).toContain('SameSite=Strict');
-      }
-      // A path PHP would read as "depth;path" is refused at the field.
-      const bad = await call('POST', 'web/settings', { ...cur, phpSessionSavePath: '/var/lib/2;sessions' });
-      expect(bad.statusCode).toBe(400);
-      expect(bad.json().details[0]).toEqual({
-        field: 'phpSessionSavePath',
-        message: expect.stringContaining('PHP Session Save Path'),
-      });
-    }, 90_000);
-  },
-);
+      expect(String(r.headers['set-cookie'])).not.toContain('secure');
+      expect(String(r.headers['set-cookie'])).toContain('SameSite=Strict');
+    }
+    // A path PHP would read as "depth;path" is refused at the field.
+    const bad = await call('POST', 'web/settings', { ...cur, phpSessionSavePath: '/var/lib/2;sessions' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().details[0]).toEqual({
+      field: 'phpSessionSavePath',
+      message: expect.stringContaining('PHP Session Save Path'),
+    });
+  }, 90_000);
+});

@@ -6,24 +6,9 @@ import type { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteScheduleTick } from '../../src/features/system/backups-scheduler.ts';
 import type { TestContext } from '../harness.ts';
-import { skipLoudly } from '../skip-loudly.ts';
-import { request, startWithLocalApache } from './web-apache-helpers.ts';
+import { phpStackHere, request, startWithLocalApache } from './web-apache-helpers.ts';
 
-const have = (cmd: string, args: string[]) => {
-  try {
-    execFileSync(cmd, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-};
-const root = process.getuid?.() === 0;
-const haveApache = have('apache2', ['-v']);
-const haveFpm = have('php-fpm8.2', ['-v']);
-if (!haveApache || !haveFpm || !root)
-  skipLoudly(
-    `${!root ? 'root' : !haveFpm ? 'php-fpm8.2 (Debian package php8.2-fpm)' : 'apache2 (Debian package apache2)'} is missing: the removal of a deleted site's Unix user is not tested`,
-  );
+const here = phpStackHere("the removal of a deleted site's Unix user");
 
 /** The user's passwd entry, or null when there is none. */
 const passwd = (user: string): string | null => {
@@ -42,7 +27,7 @@ const group = (name: string): string | null => {
 };
 const owner = (p: string) => execFileSync('stat', ['-c', '%U:%G', p], { encoding: 'utf8' }).trim();
 
-describe.skipIf(!haveApache || !haveFpm || !root)(
+describe.skipIf(!here)(
   'site users: a site backup restored with owners; a deleted site’s user goes with it',
   () => {
     let t: TestContext;
