@@ -60,8 +60,7 @@ export const autoDeployMessages = {
     `${name} is being deployed now; the next poll deploys ${commit.slice(0, 12)}`,
   started: (name: string, commit: string) => `Deploying ${name} at ${commit.slice(0, 12)}`,
   branchMissing: (branch: string) => `The remote has no branch ${branch}`,
-  secretShownOnce:
-    'Copy this secret into the webhook settings of your Git server now: it is not shown again',
+  secretShownOnce: 'Copy this secret into the webhook settings of your Git server now: it is not shown again',
 } as const;
 
 const nameParam = z.object({ name: z.string().regex(APP_NAME_RE, formatInvalid('Name')) });
@@ -110,7 +109,8 @@ export const appAutoDeployRoutes = {
   info: defineRoute({
     method: 'GET',
     path: 'web/applications/:name/auto-deploy',
-    summary: 'Auto deploy of an application: webhook path, whether a secret is set, last check (never the secret)',
+    summary:
+      'Auto deploy of an application: webhook path, whether a secret is set, last check (never the secret)',
     tags,
     params: nameParam,
     response: AutoDeployInfo,
