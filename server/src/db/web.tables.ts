@@ -107,10 +107,29 @@ export interface WebAppLogLineTable {
   text: string;
 }
 
+/** Auto deploy of an application (migration 0043): the sealed webhook secret and the last check. */
+export interface WebAppHookTable {
+  app_id: number;
+  secret_sealed: string | null;
+  secret_created_at: string | null;
+  last_commit: string | null;
+  last_checked_at: string | null;
+  last_result: string;
+}
+
+/** Webhook delivery ids seen inside the replay window (migration 0043). */
+export interface WebAppHookDeliveryTable {
+  app_id: number;
+  delivery_id: string;
+  received_at: number;
+}
+
 export interface WebTables {
   web_apps: WebAppTable;
   web_app_releases: WebAppReleaseTable;
   web_app_log_lines: WebAppLogLineTable;
+  web_app_hooks: WebAppHookTable;
+  web_app_hook_deliveries: WebAppHookDeliveryTable;
   web_traffic_minutes: WebTrafficMinuteTable;
   web_log_position: WebLogPositionTable;
   web_vhosts: WebVhostTable;

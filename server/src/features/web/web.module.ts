@@ -20,6 +20,7 @@ import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerApplications } from './applications/application.module.ts';
 import type { AppAlertCondition } from './applications/app-lifecycle.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
+import { withAppBackupPaths, withAppBackups } from './applications/app-backups.service.ts';
 import { type SiteBackup, VhostService } from './vhosts/vhost.service.ts';
 
 export interface WebOptions {
@@ -108,8 +109,9 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   }
   return {
     ctx,
-    backupPaths: () => vhosts.backupPaths(),
-    siteBackups: () => vhosts.siteBackups(),
+    // An application's host contributes the app's data folder, on the app's backup settings.
+    backupPaths: async () => withAppBackupPaths(ctx.db, await vhosts.siteBackups()),
+    siteBackups: async () => withAppBackups(ctx.db, await vhosts.siteBackups()),
     alertConditions: () => apps.alertConditions(),
     sslRefusals: (s) => sslSettingsRefusals(s),
   };

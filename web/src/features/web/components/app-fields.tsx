@@ -215,7 +215,10 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
             })}
             {text('branch', { required: true, help: 'Branch, tag or commit deployed', mono: true })}
           </SimpleGrid>
-          {toggle('enableAutoDeploy', 'Deploys when the branch below moves')}
+          {toggle(
+            'enableAutoDeploy',
+            'A push to the branch below deploys it: signed webhook (secret in the app’s panel) and a read of the remote every minute',
+          )}
           {text('autoDeployBranch', { off: !values.enableAutoDeploy, mono: true })}
         </Stack>,
       )}
@@ -351,7 +354,10 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
         <Stack gap="sm">
           {toggle('enableMaintenanceMode', 'Visitors get the maintenance page')}
           {text('maintenanceMessage', { off: !values.enableMaintenanceMode })}
-          {toggle('enableBackup', 'The application’s files join the system backups')}
+          {toggle(
+            'enableBackup',
+            'Its data folder (Deployment Path/data) joins the system backups and gets backups of its own',
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             {select('backupFrequency', options(BACKUP_FREQUENCIES, FREQUENCY_LABELS), {
               off: !values.enableBackup,

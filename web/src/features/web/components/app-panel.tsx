@@ -21,6 +21,7 @@ import { invalidateApps } from '../invalidate-web.ts';
 import { useApp } from '../use-app.ts';
 import { useAppDeployLog } from '../use-app-deploy-log.ts';
 import { formatLastModified } from '../web-format.ts';
+import { AppAutoDeploy } from './app-auto-deploy.tsx';
 import { AppReleases } from './app-releases.tsx';
 import { AppStatusBadge } from './app-status-badge.tsx';
 import { DeployLogView } from './deploy-log-view.tsx';
@@ -213,6 +214,8 @@ function PanelBody({
           }
         />
       </Stack>
+
+      <AppAutoDeploy app={a} busy={busy} />
 
       <Stack gap="xs" component="section" aria-labelledby="app-releases-title">
         <Title order={3} size="h5" id="app-releases-title">
