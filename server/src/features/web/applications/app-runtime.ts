@@ -114,7 +114,9 @@ export async function launchRelease(
     cwd: opts.cwd,
     env: releaseEnv(c, opts.env, port),
     runAs: opts.runAs,
-    logFile: opts.logFile,
+    // Enable Logging off: the output is kept only as the last lines (the error status), no file.
+    logFile: c.enableLogging ? opts.logFile : '',
+    logTag: c.name,
     stopArgv: c.stopCommand.trim() ? splitCommand(c.stopCommand) : null,
     // The release folder's parent holds every release of the app: its pid files are found there.
     pidFile: appPidFile(path.dirname(opts.cwd), port),
