@@ -1,4 +1,5 @@
-import { constants, promises as fs, type FileHandle } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
+type FileHandle = fs.FileHandle;
 import path from 'node:path';
 
 /**

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
 import { SecretVault, VAULT_FILES } from '../../../security/secret-vault.ts';
 import type { WebContext } from '../stack/web-context.ts';
+import { registerAppMetricsRoutes } from './app-metrics.routes.ts';
+import { AppObserver, scrapeIntervalMs } from './app-metrics.service.ts';
 import { registerApplicationRoutes } from './application.routes.ts';
 import { ApplicationService } from './application.service.ts';
 import { type AppAlertCondition, AppLifecycle } from './app-lifecycle.service.ts';
@@ -19,7 +21,10 @@ export function registerApplications(
   app: FastifyInstance,
   deps: AppDeps,
   ctx: WebContext,
-): Pick<ApplicationService, 'list'> & { alertConditions: () => Promise<AppAlertCondition[]> } {
+): Pick<ApplicationService, 'list'> & {
+  alertConditions: () => Promise<AppAlertCondition[]>;
+  logTargets: AppObserver['logTargets'];
+} {
   const vault = SecretVault.open(deps.config.dataDir, VAULT_FILES.webApps);
   const runtime = new AppRuntime();
   const service = new ApplicationService(ctx, vault, runtime);
@@ -27,6 +32,8 @@ export function registerApplications(
   const life = new AppLifecycle(service);
   const deploys = new DeployJobs(service, life, deps.jobs);
   registerApplicationRoutes(app, service, life, deploys);
+  const observer = new AppObserver(service);
+  registerAppMetricsRoutes(app, observer);
   app.addHook('onReady', async () => {
     void life.resumeAll((msg, err) => app.log.warn({ err }, msg));
   });
@@ -35,9 +42,22 @@ export function registerApplications(
     void life.checkHealth().catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
   }, HEALTH_TICK_MS);
   health.unref();
+  // The Monitoring Endpoints of the apps running here, each every scrape interval.
+  const scrape = setInterval(
+    () => {
+      void observer.scrapeDue().catch((err: unknown) => app.log.warn({ err }, 'web apps: scrape failed'));
+    },
+    Math.min(5000, scrapeIntervalMs()),
+  );
+  scrape.unref();
   app.addHook('onClose', async () => {
     clearInterval(health);
+    clearInterval(scrape);
     await runtime.closeAll();
   });
-  return { list: (q) => service.list(q), alertConditions: () => life.alertConditions() };
+  return {
+    list: (q) => service.list(q),
+    alertConditions: () => life.alertConditions(),
+    logTargets: () => observer.logTargets(),
+  };
 }
