@@ -19,4 +19,6 @@ export const webKeys = {
   appReleaseLog: (name: string, jobId: number, after: number) =>
     ['web', 'apps', 'release-log', name, jobId, after] as const,
   appCapabilities: () => ['web', 'app-capabilities'] as const,
+  /** The latest reading of an application's Monitoring Endpoint. */
+  appMetrics: (name: string) => ['web', 'apps', 'metrics', name] as const,
 };
