@@ -80,8 +80,9 @@ export function AppMetricsView({ name }: { name: string }) {
     );
   const m = q.data;
   if (!m) return <Loader size="sm" aria-label="Loading the figures…" />;
+  const when = m.scrapedAt ? formatRelativeTime(m.scrapedAt) : '';
   const read = m.scrapedAt
-    ? `Read ${formatRelativeTime(m.scrapedAt)} from ${m.endpoint} in ${m.durationMs} ms, every ${m.intervalSeconds} s`
+    ? `Read ${when.charAt(0).toLowerCase()}${when.slice(1)} from ${m.endpoint} in ${m.durationMs} ms, every ${m.intervalSeconds} s`
     : '';
   return (
     <>
