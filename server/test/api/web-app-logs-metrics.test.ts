@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { saveMetrics } from '../../src/features/web/applications/app-metrics.repository.ts';
 import { scrapeOnce } from '../../src/features/web/applications/app-metrics.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
@@ -165,6 +166,72 @@ describe.each(dialects())('web application logs and metrics on %s', (dialect) =>
     expect((await call('GET', 'web/applications/beta/metrics')).json().state).toBe('off');
     expect((await call('GET', 'web/applications/nosuch/metrics')).statusCode).toBe(404);
     expect((await call('GET', 'web/applications/Bad!/metrics')).statusCode).toBe(400);
+  });
+
+  it('the latest reading is one row per app (replaced by the next), answered with its series or its error', async () => {
+    const id = (await call('GET', 'web/applications/alpha')).json().id as number;
+    const at = Date.UTC(2026, 10, 27, 12, 0, 0);
+    const series = [
+      {
+        name: 'hits_total',
+        type: 'counter' as const,
+        help: 'Hits',
+        labels: { path: '/' },
+        value: 7,
+        raw: '7',
+      },
+    ];
+    await saveMetrics(t.deps.database.db, id, {
+      scrapedAt: at,
+      endpoint: '/metrics',
+      ok: true,
+      error: null,
+      httpStatus: 200,
+      bytes: 50,
+      durationMs: 3,
+      seriesTotal: 1,
+      series,
+    });
+    expect((await call('GET', 'web/applications/alpha/metrics')).json()).toMatchObject({
+      state: 'ok',
+      scrapedAt: new Date(at).toISOString(),
+      httpStatus: 200,
+      seriesTotal: 1,
+      series,
+    });
+    await saveMetrics(t.deps.database.db, id, {
+      scrapedAt: at + 30_000,
+      endpoint: '/metrics',
+      ok: false,
+      error: 'HTTP 500 from the endpoint',
+      httpStatus: 500,
+      bytes: 0,
+      durationMs: 2,
+      seriesTotal: 0,
+      series: [],
+    });
+    const m = (await call('GET', 'web/applications/alpha/metrics')).json();
+    expect(m).toMatchObject({ state: 'error', error: 'HTTP 500 from the endpoint', series: [] });
+    expect(m.scrapedAt).toBe(new Date(at + 30_000).toISOString());
+    const rows = await t.deps.database.db.selectFrom('web_app_metrics').selectAll().execute();
+    expect(rows).toHaveLength(1);
+    // Deleting the app deletes its reading.
+    await call('POST', 'web/applications/add', base('delta'));
+    const did = (await call('GET', 'web/applications/delta')).json().id as number;
+    await saveMetrics(t.deps.database.db, did, {
+      scrapedAt: at,
+      endpoint: '/metrics',
+      ok: true,
+      error: null,
+      httpStatus: 200,
+      bytes: 1,
+      durationMs: 1,
+      seriesTotal: 0,
+      series: [],
+    });
+    expect((await call('POST', 'web/applications/remove/delta', { keepFiles: false })).statusCode).toBe(200);
+    const left = await t.deps.database.db.selectFrom('web_app_metrics').select('app_id').execute();
+    expect(left.map((r) => Number(r.app_id))).toEqual([id]);
   });
 
   it('a scrape reads Prometheus text through the port; an HTML answer, a 404 or a silent port is an error, never zeros', async () => {
