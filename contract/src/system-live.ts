@@ -262,7 +262,8 @@ export const systemLiveRoutes = {
   logFiles: defineRoute({
     method: 'GET',
     path: 'system/logs/files',
-    summary: 'The log files Clear Logs empties or deletes (mail, DNS, Mailroom), with their sizes',
+    summary:
+      "The log files Clear Logs empties or deletes (mail, DNS, Mailroom, the applications' logs), with their sizes",
     tags: ['system'],
     response: LogFilesAnswer,
   }),
