@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -150,6 +150,41 @@ describe.each(dialects())('web application logs and metrics on %s', (dialect) =>
     const moved = t.deps.host.path('/var/log/alpha/app.log');
     put(moved, [`${at(5)} alpha[9]: from the new place`]);
     expect((await logs('service=alpha')).entries.map((e) => e.message)).toEqual(['from the new place']);
+  });
+
+  it("the live stream follows one app's log (service = the app) from its end", async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const ctrl = new AbortController();
+    const res = await fetch(`${address}/api/system/logs/stream?source=apps&service=alpha`, {
+      headers: { authorization: `Bearer ${t.token}` },
+      signal: ctrl.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    let pending: ReturnType<typeof reader.read> | null = null;
+    const until = async (pred: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!pred() && Date.now() < deadline) {
+        pending ??= reader.read();
+        const chunk = await Promise.race([pending, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
+        if (!chunk) continue;
+        pending = null;
+        if (!chunk.done) text += new TextDecoder().decode(chunk.value);
+      }
+    };
+    const file = t.deps.host.path('/var/log/alpha/app.log');
+    await until(() => text.includes(JSON.stringify(file)));
+    expect(text).toContain(`"origin":${JSON.stringify(file)}`);
+    appendFileSync(file, `${at(40)} alpha[77]: LIVE from the app\n`);
+    await until(() => text.includes('LIVE from the app'));
+    ctrl.abort();
+    const data = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: {') && l.includes('LIVE'))
+      .map((l) => JSON.parse(l.slice(6)) as Entry);
+    expect(data).toEqual([
+      expect.objectContaining({ service: 'alpha', pid: 77, message: 'LIVE from the app', timestamp: at(40) }),
+    ]);
   });
 
   it('the metrics of an app: off, not running, 404 for an unknown app', async () => {
