@@ -54,14 +54,17 @@ class SharedLog {
   private ino = 0;
   private syncedAt = 0;
   private chain: Promise<void> = Promise.resolve();
+  private pending: string[] = [];
   private readonly rule = appLogRotation();
   refs = 0;
 
   constructor(readonly file: string) {}
 
-  /** Queues the text (lines ending in \n); written in order. */
+  /** Queues the text (lines ending in \n); written in order, the lines queued meanwhile in one write. */
   write(text: string): void {
-    this.chain = this.chain.then(() => this.append(text)).catch(() => this.drop());
+    this.pending.push(text);
+    if (this.pending.length > 1) return; // a drain is already queued and will take it
+    this.chain = this.chain.then(() => this.drain()).catch(() => this.drop());
   }
 
   /** Waits until everything queued is written. */
@@ -122,16 +125,31 @@ class SharedLog {
     await this.open();
   }
 
-  private async append(text: string): Promise<void> {
+  /** Writes what is queued: as few writes as the rotation allows (a file never passes maxBytes by a batch). */
+  private async drain(): Promise<void> {
+    const lines = this.pending;
+    this.pending = [];
     if (!this.handle) await this.open();
     else if (Date.now() - this.syncedAt > RESYNC_MS) await this.resync();
-    const bytes = Buffer.byteLength(text);
-    const now = new Date();
-    const newDay = this.rule.daily && this.day !== utcDay(now);
-    if (this.size > 0 && (this.size + bytes > this.rule.maxBytes || newDay)) await this.rotate();
-    if (newDay) this.day = utcDay(now);
-    await this.handle!.write(text);
-    this.size += bytes;
+    let batch = '';
+    let batchBytes = 0;
+    for (const text of lines) {
+      const bytes = Buffer.byteLength(text);
+      const now = new Date();
+      const newDay = this.rule.daily && this.day !== utcDay(now);
+      if (this.size + batchBytes > 0 && (this.size + batchBytes + bytes > this.rule.maxBytes || newDay)) {
+        if (batch) await this.handle!.writeFile(batch);
+        this.size += batchBytes;
+        batch = '';
+        batchBytes = 0;
+        await this.rotate();
+      }
+      if (newDay) this.day = utcDay(now);
+      batch += text;
+      batchBytes += bytes;
+    }
+    if (batch) await this.handle!.writeFile(batch);
+    this.size += batchBytes;
   }
 }
 
