@@ -34,6 +34,7 @@ const server = http.createServer((req, res) => {
   hits++;
   console.log('request ' + req.url);
   if (req.url === '/health') { res.end('ok'); return; }
+  if (req.url === '/fail') { res.writeHead(500); res.end('failed'); return; }
   if (req.url.startsWith('/burst')) {
     const n = Number(new URL(req.url, 'http://x').searchParams.get('n'));
     for (let i = 0; i < n; i++) console.log('burst ' + String(i).padStart(4, '0') + ' ' + 'z'.repeat(60));
@@ -188,18 +189,20 @@ describe.skipIf(!haveAll)('web application logs and metrics, deployed through th
     expect(bad.series).toEqual([]);
   }, 40_000);
 
-  it("requests and errors per app come from Apache's access log of its domain (real, not zeros)", async () => {
+  it("requests and errors (5xx) per app come from Apache's access log of its domain (real, not zeros)", async () => {
     for (let i = 0; i < 5; i++)
       expect((await request(httpPort, domain, { path: `/count-${i}` })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await request(httpPort, domain, { path: '/fail' })).status).toBe(500);
+    const figures = async () => {
+      const a = (await call('GET', 'web/applications?q=logapp'))
+        .json()
+        .find((x: { name: string }) => x.name === 'logapp');
+      return { requests: a?.requests ?? 0, errors: a?.errors ?? 0 };
+    };
     await expect
-      .poll(
-        async () =>
-          (await call('GET', 'web/applications?q=logapp'))
-            .json()
-            .find((a: { name: string }) => a.name === 'logapp')?.requests ?? 0,
-        { timeout: 40_000, interval: 1000 },
-      )
-      .toBeGreaterThanOrEqual(5);
+      .poll(async () => (await figures()).errors, { timeout: 40_000, interval: 1000 })
+      .toBeGreaterThanOrEqual(2);
+    expect((await figures()).requests).toBeGreaterThanOrEqual(7);
     const a = (await call('GET', 'web/applications/logapp')).json();
     expect(a.uptime).toBeGreaterThanOrEqual(0);
   }, 60_000);
