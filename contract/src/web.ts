@@ -3,12 +3,14 @@
  * `web/settings.ts` and `web/stats.ts`; `web/fields.ts` holds the field helpers.
  */
 import { appAutoDeployRoutes } from './web/app-auto-deploy.ts';
+import { appMetricsRoutes } from './web/app-metrics.ts';
 import { webAppRoutes } from './web/applications.ts';
 import { webSettingsRoutes } from './web/settings.ts';
 import { webStatsRoutes } from './web/stats.ts';
 import { webVhostRoutes } from './web/vhosts.ts';
 
 export * from './web/app-auto-deploy.ts';
+export * from './web/app-metrics.ts';
 export * from './web/applications.ts';
 export * from './web/fields.ts';
 export * from './web/settings.ts';
@@ -41,4 +43,5 @@ export const webRoutes = {
   rotateAppWebhookSecret: appAutoDeployRoutes.rotateSecret,
   checkAppRemote: appAutoDeployRoutes.check,
   appWebhook: appAutoDeployRoutes.deliver,
+  appMetrics: appMetricsRoutes.get,
 };

@@ -124,12 +124,29 @@ export interface WebAppHookDeliveryTable {
   received_at: number;
 }
 
+/** The latest reading of an application's Monitoring Endpoint (migration 0042). */
+export interface WebAppMetricsTable {
+  app_id: number;
+  /** Epoch milliseconds (bigint on PostgreSQL: read back with Number()). */
+  scraped_at: number | string;
+  endpoint: string;
+  ok: number;
+  error: string | null;
+  http_status: number | null;
+  bytes: number;
+  duration_ms: number;
+  series_total: number;
+  /** JSON: AppMetricSeries[]. */
+  series: string;
+}
+
 export interface WebTables {
   web_apps: WebAppTable;
   web_app_releases: WebAppReleaseTable;
   web_app_log_lines: WebAppLogLineTable;
   web_app_hooks: WebAppHookTable;
   web_app_hook_deliveries: WebAppHookDeliveryTable;
+  web_app_metrics: WebAppMetricsTable;
   web_traffic_minutes: WebTrafficMinuteTable;
   web_log_position: WebLogPositionTable;
   web_vhosts: WebVhostTable;

@@ -65,6 +65,8 @@ export interface WebHandle {
   siteBackups: () => Promise<SiteBackup[]>;
   /** Applications in error, as system alert conditions. */
   alertConditions: () => Promise<AppAlertCondition[]>;
+  /** Each application's log file (machine path), for the System Logs screen. */
+  appLogs: () => Promise<{ name: string; file: string }[]>;
   /** SSL settings the installed Apache cannot honour (field -> refusal), asked before they are saved. */
   sslRefusals: (s: SslSettings) => Promise<Record<string, string>>;
 }
@@ -113,6 +115,7 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
     backupPaths: async () => withAppBackupPaths(ctx.db, await vhosts.siteBackups()),
     siteBackups: async () => withAppBackups(ctx.db, await vhosts.siteBackups()),
     alertConditions: () => apps.alertConditions(),
+    appLogs: () => apps.logTargets(),
     sslRefusals: (s) => sslSettingsRefusals(s),
   };
 }

@@ -21,4 +21,6 @@ export const webKeys = {
   appCapabilities: () => ['web', 'app-capabilities'] as const,
   /** Auto deploy of one application: webhook path, secret set or not, last check (never the secret). */
   appAutoDeploy: (name: string) => ['web', 'apps', 'auto-deploy', name] as const,
+  /** The latest reading of an application's Monitoring Endpoint. */
+  appMetrics: (name: string) => ['web', 'apps', 'metrics', name] as const,
 };

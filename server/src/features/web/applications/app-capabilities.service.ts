@@ -69,6 +69,13 @@ export async function checkApp(
   const inside = (p: string) => roots.some((r) => p === r || p.startsWith(r + '/'));
   if (!inside(v.deploymentPath) || !inside(real) || roots.includes(real))
     throw fieldError('deploymentPath', appMessages.deploymentPathOutside(roots));
+  // The app's output is appended there by Mailroom (as root in local mode): never a daemon's file.
+  if (v.logPath) {
+    const logReal = await resolveExisting(ctx.deps.host, v.logPath);
+    const ok = (p: string) => p.endsWith('.log') && (inside(p) || p.startsWith(`/var/log/${v.name}/`));
+    if (!ok(v.logPath) || !ok(logReal))
+      throw fieldError('logPath', appMessages.logPathOutside(roots, v.name));
+  }
   const bad = forbiddenDirective(v.customDirectives);
   if (bad) throw fieldError('customDirectives', webMessages.directiveForbidden(bad.line, bad.what));
   if (v.sslEnabled && (v.sslCertificate === '' || v.sslPrivateKey === ''))

@@ -3,6 +3,8 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { databaseCounter } from '../../../http/rate-limit.ts';
 import { SecretVault, VAULT_FILES } from '../../../security/secret-vault.ts';
 import type { WebContext } from '../stack/web-context.ts';
+import { registerAppMetricsRoutes } from './app-metrics.routes.ts';
+import { AppObserver, scrapeIntervalMs } from './app-metrics.service.ts';
 import { registerApplicationRoutes } from './application.routes.ts';
 import { ApplicationService } from './application.service.ts';
 import { type AppAlertCondition, AppLifecycle } from './app-lifecycle.service.ts';
@@ -27,7 +29,10 @@ export function registerApplications(
   app: FastifyInstance,
   deps: AppDeps,
   ctx: WebContext,
-): Pick<ApplicationService, 'list'> & { alertConditions: () => Promise<AppAlertCondition[]> } {
+): Pick<ApplicationService, 'list'> & {
+  alertConditions: () => Promise<AppAlertCondition[]>;
+  logTargets: AppObserver['logTargets'];
+} {
   const vault = SecretVault.open(deps.config.dataDir, VAULT_FILES.webApps);
   const runtime = new AppRuntime();
   const service = new ApplicationService(ctx, vault, runtime);
@@ -37,6 +42,8 @@ export function registerApplications(
   registerApplicationRoutes(app, service, life, deploys);
   const auto = new AutoDeploy(service, deploys, databaseCounter(deps.database.db));
   registerAutoDeployRoutes(app, auto);
+  const observer = new AppObserver(service);
+  registerAppMetricsRoutes(app, observer);
   app.addHook('onReady', async () => {
     void life.resumeAll((msg, err) => app.log.warn({ err }, msg));
   });
@@ -56,10 +63,23 @@ export function registerApplications(
       .finally(() => (polling = false));
   }, AUTO_DEPLOY_TICK_MS);
   poll.unref();
+  // The Monitoring Endpoints of the apps running here, each every scrape interval.
+  const scrape = setInterval(
+    () => {
+      void observer.scrapeDue().catch((err: unknown) => app.log.warn({ err }, 'web apps: scrape failed'));
+    },
+    Math.min(5000, scrapeIntervalMs()),
+  );
+  scrape.unref();
   app.addHook('onClose', async () => {
     clearInterval(health);
     clearInterval(poll);
+    clearInterval(scrape);
     await runtime.closeAll();
   });
-  return { list: (q) => service.list(q), alertConditions: () => life.alertConditions() };
+  return {
+    list: (q) => service.list(q),
+    alertConditions: () => life.alertConditions(),
+    logTargets: () => observer.logTargets(),
+  };
 }

@@ -283,10 +283,20 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
       {section(
         'Monitoring',
         <Stack gap="sm">
-          {toggle('enableLogging', 'The app’s output to its log file, rotated')}
+          {toggle(
+            'enableLogging',
+            'The app’s output to its Log Path, rotated by Mailroom at 100 MB or daily (10 files kept); shown in System Logs',
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            {select('logLevel', options(APP_LOG_LEVELS, LOG_LEVEL_LABELS), { off: !values.enableLogging })}
-            {text('logPath', { off: !values.enableLogging, mono: true })}
+            {select('logLevel', options(APP_LOG_LEVELS, LOG_LEVEL_LABELS), {
+              off: !values.enableLogging,
+              help: 'Given to the app as LOG_LEVEL',
+            })}
+            {text('logPath', {
+              off: !values.enableLogging,
+              mono: true,
+              placeholder: '<Deployment Path>/logs/<name>.log',
+            })}
           </SimpleGrid>
           {toggle('enableMonitoring', 'Figures read from the endpoint when it speaks Prometheus text')}
           {text('monitoringEndpoint', { off: !values.enableMonitoring, mono: true })}
