@@ -39,7 +39,7 @@ const LOG_FORMATS: Record<Exclude<WebServerSettings['logFormat'], 'custom'>, str
  * The figures fields (the shared log's last six): host, client, time, status, bytes, duration in µs.
  * The time is `%{sec}t` (seconds since the epoch, printed by Apache itself), not `%{%s}t`: that one
  * goes through strftime(), whose tzset() stats /etc/localtime on every request (bench: one system
- * call and about 3,800 instructions per request, `bench/src/web/variants.ts` statsSecTime).
+ * call and about 1,800 instructions per request, `bench/src/web/variants.ts` statsStrftimeTime).
  */
 export const STATS_LOG_FORMAT = '%v %a %{sec}t %>s %B %D';
 
