@@ -50,6 +50,14 @@ const VARIANTS: Record<string, Edit> = {
         .replace(/^ {2}SetEnvIf Request_URI "\^\/\\\.well-known\/mailroom-probe\$".*\n/m, '')
         .replace(/^ {2}RedirectMatch gone.*\n/m, ''),
   },
+  // The probe in a <Location> of its own: no regular expression run for the site's other requests.
+  probeLocation: {
+    site: (s) =>
+      s.replace(
+        /^ {2}SetEnvIf Request_URI "\^\/\\\.well-known\/mailroom-probe\$" mailroom_probe\n {2}RedirectMatch gone .*\n/m,
+        '  <Location "/.well-known/mailroom-probe">\n    SetEnvIf Request_URI ^ mailroom_probe\n    Redirect gone\n  </Location>\n',
+      ),
+  },
   noAcmeAlias: { site: drop(/^ {2}Alias \/\.well-known\/acme-challenge\/.*\n/m) },
   // The HSTS header's per-request `expr` (server-wide, evaluated for every request of every site).
   noHsts: { conf: drop(/^Header always set Strict-Transport-Security .*\n/m) },
