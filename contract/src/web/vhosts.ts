@@ -178,7 +178,13 @@ export const VirtualHostInput = z
         message: webMessages.sslRequiredForRedirect,
       });
     }
-    if (v.sslEnabled && v.sslCertificateId === null && (v.sslCertificate === '' || v.sslPrivateKey === '')) {
+    // No certificate at all: the SSL settings' default certificate serves the host (issue 19); a
+    // certificate path without its key (or the reverse) is refused.
+    if (
+      v.sslEnabled &&
+      v.sslCertificateId === null &&
+      (v.sslCertificate === '') !== (v.sslPrivateKey === '')
+    ) {
       ctx.addIssue({ code: 'custom', path: ['sslCertificateId'], message: webMessages.certificateRequired });
     }
   });
