@@ -245,5 +245,75 @@ describe.skipIf(!haveApache || !haveOpenssl)(
       expect(hint()).toBe(1234);
       await saveSslOk({ sslSessionTimeout: 300 });
     });
+
+    it('SSL health checks: handshakes with SNI at the interval record the served certificate, days left, protocol; a wrong certificate and a failed handshake are seen', async () => {
+      type Check = {
+        hostName: string;
+        ok: boolean;
+        fingerprint: string | null;
+        expectedFingerprint: string | null;
+        mismatch: boolean;
+        daysLeft: number | null;
+        protocol: string | null;
+        error: string | null;
+        checkedAt: string;
+      };
+      const round = async (after: string, what: (c: Check[]) => boolean) => {
+        for (let i = 0; i < 150; i++) {
+          const a = (await call('GET', 'web/ssl-health')).json<{ enabled: boolean; checks: Check[] }>();
+          if (a.checks.length && a.checks.every((c) => c.checkedAt > after) && what(a.checks))
+            return a.checks;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`no health check round after ${after} as expected`);
+      };
+      await saveSslOk({
+        enableSslHealthChecks: true,
+        sslHealthCheckInterval: 1,
+        sslAlertThreshold: 400,
+        defaultCertificatePath: files.cert,
+        privateKeyPath: files.key,
+        certificateChainPath: files.chain,
+      });
+      const checks = await round(new Date().toISOString(), () => true);
+      const own = checks.find((c) => c.hostName === 'own.example.com')!;
+      expect(own).toMatchObject({
+        ok: true,
+        fingerprint: siteFingerprint,
+        expectedFingerprint: siteFingerprint,
+        mismatch: false,
+        protocol: 'TLSv1.3',
+        error: null,
+      });
+      expect(own.daysLeft).toBeGreaterThanOrEqual(88);
+      expect(own.daysLeft).toBeLessThanOrEqual(90);
+      expect(checks.find((c) => c.hostName === 'nocert.example.com')).toMatchObject({
+        ok: true,
+        fingerprint: defaultFingerprint,
+        mismatch: false,
+      });
+
+      // The default certificate's file changes on disk, Apache still serves the one it loaded.
+      const other = await makeChain(['default.example.com']);
+      const original = readFileSync(files.cert, 'utf8');
+      writeFileSync(files.cert, other.leaf.pem);
+      const t2 = new Date().toISOString();
+      const wrong = await round(t2, (c) => c.some((x) => x.hostName === 'nocert.example.com' && x.mismatch));
+      expect(wrong.find((c) => c.hostName === 'nocert.example.com')).toMatchObject({
+        fingerprint: defaultFingerprint,
+        expectedFingerprint: fingerprintOf(other.leaf.pem),
+      });
+
+      // Apache stops: every handshake fails, with the reason.
+      await apache.stop();
+      const t3 = new Date().toISOString();
+      const failed = await round(t3, (c) => c.every((x) => !x.ok));
+      expect(failed.find((c) => c.hostName === 'own.example.com')!.error).toMatch(/ECONNREFUSED/);
+      // Health checks off: none shown (and no alert from them).
+      writeFileSync(files.cert, original);
+      const off = await saveSsl({ enableSslHealthChecks: false });
+      expect(off.statusCode, off.body).toBe(200);
+      expect((await call('GET', 'web/ssl-health')).json()).toMatchObject({ enabled: false, checks: [] });
+    }, 120_000);
   },
 );

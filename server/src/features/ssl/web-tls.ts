@@ -62,6 +62,10 @@ export interface WebTlsExtras {
   defaultCertificate: { certificateFile: string; keyFile: string; chainFile: string | null };
   /** SSL Offloading: the proxy addresses whose X-Forwarded-Proto: https counts as HTTPS (null: off). */
   offloadingProxies: string[] | null;
+  /** Enable SSL Health Checks: seconds between rounds of handshakes with every served name (null: off). */
+  healthCheckInterval: number | null;
+  /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
+  alertThresholdDays: number | null;
 }
 
 /**
@@ -125,5 +129,7 @@ export function webTlsExtras(s: SslSettings): WebTlsExtras {
       chainFile: s.certificateChainPath || null,
     },
     offloadingProxies: s.enableSslOffloading ? TRUSTED_PROXIES : null,
+    healthCheckInterval: s.enableSslHealthChecks ? s.sslHealthCheckInterval : null,
+    alertThresholdDays: s.enableSslAlerts ? s.sslAlertThreshold : null,
   };
 }

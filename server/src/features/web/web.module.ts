@@ -20,6 +20,11 @@ import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerApplications } from './applications/application.module.ts';
 import type { AppAlertCondition } from './applications/app-lifecycle.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
+import {
+  type SslAlertCondition,
+  sslAlertConditions,
+  sslHealthTick,
+} from './ssl-health/ssl-health.service.ts';
 import { type SiteBackup, VhostService } from './vhosts/vhost.service.ts';
 
 export interface WebOptions {
@@ -62,8 +67,8 @@ export interface WebHandle {
   backupPaths: () => Promise<string[]>;
   /** The sites with Enable Backup, for their own backups (schedule and retention of each site). */
   siteBackups: () => Promise<SiteBackup[]>;
-  /** Applications in error, as system alert conditions. */
-  alertConditions: () => Promise<AppAlertCondition[]>;
+  /** Applications in error and served certificates in trouble (SSL alerts), as system alert conditions. */
+  alertConditions: () => Promise<(AppAlertCondition | SslAlertCondition)[]>;
   /** SSL settings the installed Apache cannot honour (field -> refusal), asked before they are saved. */
   sslRefusals: (s: SslSettings) => Promise<Record<string, string>>;
 }
@@ -90,6 +95,26 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   }, ROLLUP_INTERVAL_MS);
   roll.unref();
   app.addHook('onClose', async () => clearInterval(roll));
+  // SSL health checks at the SSL settings' interval (the alerts below read their last round).
+  let healthTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const healthTick = (): void => {
+    void sslHealthTick(ctx)
+      .catch((err: unknown) => {
+        app.log.warn({ err }, 'web: SSL health checks failed');
+        return 30;
+      })
+      .then((next) => {
+        if (closed) return;
+        healthTimer = setTimeout(healthTick, next * 1000);
+        healthTimer.unref();
+      });
+  };
+  app.addHook('onReady', async () => healthTick());
+  app.addHook('onClose', async () => {
+    closed = true;
+    if (healthTimer) clearTimeout(healthTimer);
+  });
   const daemon = deps.webDaemon;
   if (daemon) {
     // Local mode as root: render every host's files from the database, then run Apache from them.
@@ -110,7 +135,7 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
     ctx,
     backupPaths: () => vhosts.backupPaths(),
     siteBackups: () => vhosts.siteBackups(),
-    alertConditions: () => apps.alertConditions(),
+    alertConditions: async () => [...(await apps.alertConditions()), ...(await sslAlertConditions(ctx))],
     sslRefusals: (s) => sslSettingsRefusals(s),
   };
 }

@@ -41,4 +41,8 @@ export interface WebTlsExtras {
   defaultCertificate?: { certificateFile: string; keyFile: string; chainFile: string | null } | null;
   /** SSL Offloading: the proxy addresses whose X-Forwarded-Proto: https counts as HTTPS (null: off). */
   offloadingProxies?: string[] | null;
+  /** Enable SSL Health Checks: seconds between rounds of handshakes with every served name (null: off). */
+  healthCheckInterval?: number | null;
+  /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
+  alertThresholdDays?: number | null;
 }
