@@ -638,10 +638,10 @@ export const SSL_SETTING_EFFECT: Record<keyof SslSettings, SslSettingEffect> = {
   sslLogLevel: 'web',
   enableSslMetrics: 'none',
   sslMetricsInterval: 'none',
-  enableSslAlerts: 'none',
-  sslAlertThreshold: 'none',
-  enableSslHealthChecks: 'none',
-  sslHealthCheckInterval: 'none',
+  enableSslAlerts: 'web',
+  sslAlertThreshold: 'web',
+  enableSslHealthChecks: 'web',
+  sslHealthCheckInterval: 'web',
   enableSni: 'web',
   enableOcspStapling: 'web',
   ocspStaplingTimeout: 'web',
@@ -686,6 +686,15 @@ export const SSL_SETTING_REASONS: Partial<Record<keyof SslSettings, string>> = {
   sslRenegotiationTimeout:
     'Apache has no renegotiation timeout: TLS 1.3 has no renegotiation, and mod_ssl refuses renegotiation started by clients; it starts one on TLS 1.2 only for per-directory SSL settings, within Server Configuration → Timeout',
   enableSslLogging: "Apache's LogLevel ssl: off logs only mod_ssl's emergencies",
+  enableSslMetrics:
+    "Not built yet: handshake, protocol and cipher figures from Apache's access log are not rolled up. The value is kept",
+  sslMetricsInterval: 'Not built yet: no SSL figures are rolled up. The value is kept',
+  enableSslAlerts:
+    'System alerts (and their webhooks) from the last health checks: a served certificate within SSL Alert Threshold days of expiry, a served certificate that is not the chosen one, a failed handshake. Needs Enable SSL Health Checks',
+  sslAlertThreshold: 'Days before expiry of a served certificate that raise an alert (critical once expired)',
+  enableSslHealthChecks:
+    "A TLS handshake with SNI with every served HTTPS host name on Apache's HTTPS port, at the interval: served certificate, days left, protocol or failure (SSL Certificates page)",
+  sslHealthCheckInterval: 'Seconds between two rounds of health checks',
   enableSni:
     "On: an HTTPS client must name its site by SNI, else 403 (SSLStrictSNIVHostCheck on); off: it reaches the catch-all's certificate and a 421 answer",
   enableSslClientCertificates:

@@ -61,6 +61,10 @@ describe.each(dialects())('SSL settings for the web server on %s', (dialect) => 
       'certificateChainPath',
       'privateKeyPath',
       'enableSslOffloading',
+      'enableSslHealthChecks',
+      'sslHealthCheckInterval',
+      'enableSslAlerts',
+      'sslAlertThreshold',
     ] as const)
       expect(SSL_SETTING_EFFECT[k], k).toBe('web');
     // What mod_ssl 2.4 / OpenSSL 3 cannot honour keeps its value, with the reason said at the field.
@@ -69,6 +73,8 @@ describe.each(dialects())('SSL settings for the web server on %s', (dialect) => 
       'sslWriteTimeout',
       'sslSessionTicketLifetime',
       'sslRenegotiationTimeout',
+      'enableSslMetrics',
+      'sslMetricsInterval',
     ] as const) {
       expect(SSL_SETTING_EFFECT[k], k).toBe('none');
       expect(SSL_SETTING_REASONS[k], k).toBeTruthy();
