@@ -4,7 +4,8 @@ import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
 /**
  * Issue 19, Enable SSL Alerts / SSL Alert Threshold: the last round of SSL health checks raises
- * system alerts (expiry within the threshold, a wrong certificate, a failed handshake). The handshakes themselves are proved against a real Apache in
+ * system alerts (expiry within the threshold, a wrong certificate, a failed handshake), resolved
+ * when the condition is over. The handshakes themselves are proved against a real Apache in
  * server/test/integration/web-apache-ssl-default.test.ts; here a round's results are written as
  * the round writes them.
  */
@@ -30,20 +31,21 @@ describe.each(dialects())('SSL alerts from the health checks on %s', (dialect) =
     });
     expect(res.statusCode, res.body).toBe(200);
   };
+  /** The alert titled so, raised and open (present) or resolved (a resolved one stays listed until acknowledged). */
   const active = async (title: string, present = true) => {
     for (let i = 0; i < 100; i++) {
       metrics.emit({});
       await new Promise((r) => setTimeout(r, 50));
-      const { alerts } = (await t.call({ method: 'GET', url: '/api/system/alerts?state=active' })).json<{
-        alerts: { title: string; severity: string; message: string }[];
+      const { alerts } = (await t.call({ method: 'GET', url: '/api/system/alerts' })).json<{
+        alerts: { title: string; severity: string; message: string; resolvedAt: string | null }[];
       }>();
       const a = alerts.find((x) => x.title === title);
-      if (Boolean(a) === present) return a;
+      if (a && (a.resolvedAt === null) === present) return a;
     }
     throw new Error(`${title}: ${present ? 'never raised' : 'never resolved'}`);
   };
 
-  it('raises a warning for expiry within the threshold and a wrong certificate, a critical alert for a failed handshake', async () => {
+  it('raises a warning for expiry within the threshold and a wrong certificate, a critical alert for a failed handshake; they resolve when over', async () => {
     // A long interval: no round of this process replaces the results below during the test.
     await save({
       enableSslHealthChecks: true,
@@ -106,5 +108,12 @@ describe.each(dialects())('SSL alerts from the health checks on %s', (dialect) =
     const down = await active('SSL handshake failed: down.example.com');
     expect(down).toMatchObject({ severity: 'critical' });
     expect(down!.message).toContain('ECONNREFUSED');
+    // The threshold lowered under the days left: that alert resolves; Enable SSL Alerts off: all do.
+    await save({ sslAlertThreshold: 10 });
+    await active('Served certificate expiring: soon.example.com', false);
+    expect((await active('SSL handshake failed: down.example.com'))!.resolvedAt).toBeNull();
+    await save({ enableSslAlerts: false });
+    await active('SSL handshake failed: down.example.com', false);
+    await active('Wrong certificate served: wrong.example.com', false);
   });
 });
