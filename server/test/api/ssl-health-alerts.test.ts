@@ -101,17 +101,17 @@ describe.each(dialects())('SSL alerts from the health checks on %s', (dialect) =
     ]);
     const soon = await active('Served certificate expiring: soon.example.com');
     expect(soon).toMatchObject({ severity: 'warning' });
-    expect(soon!.message).toContain('expires in 12 days');
+    expect(soon.message).toContain('expires in 12 days');
     expect(await active('Wrong certificate served: wrong.example.com')).toMatchObject({
       severity: 'warning',
     });
     const down = await active('SSL handshake failed: down.example.com');
     expect(down).toMatchObject({ severity: 'critical' });
-    expect(down!.message).toContain('ECONNREFUSED');
+    expect(down.message).toContain('ECONNREFUSED');
     // The threshold lowered under the days left: that alert resolves; Enable SSL Alerts off: all do.
     await save({ sslAlertThreshold: 10 });
     await active('Served certificate expiring: soon.example.com', false);
-    expect((await active('SSL handshake failed: down.example.com'))!.resolvedAt).toBeNull();
+    expect((await active('SSL handshake failed: down.example.com')).resolvedAt).toBeNull();
     await save({ enableSslAlerts: false });
     await active('SSL handshake failed: down.example.com', false);
     await active('Wrong certificate served: wrong.example.com', false);
