@@ -145,6 +145,25 @@ test.describe('SSL', () => {
     await shot(page, 'ssl-certificates-phone');
   });
 
+  test('Served Certificates: the health checks of Apache’s HTTPS host names on /ssl/certificates, at 1280 and 390 px', async ({
+    page,
+  }) => {
+    await signIn(page);
+    await page.goto('/ssl/certificates');
+    const card = page.getByRole('heading', { name: 'Served Certificates' });
+    await expect(card).toBeVisible();
+    await expect(
+      page.getByText(/A TLS handshake with each HTTPS host name on Apache every \d+ s\./),
+    ).toBeVisible();
+    await card.scrollIntoViewIfNeeded();
+    await axeCheck(page, 'ssl-served-certificates');
+    await shot(page, 'ssl-served-certificates');
+    await page.setViewportSize(MOBILE);
+    await expect(card).toBeVisible();
+    await shot(page, 'ssl-served-certificates-phone');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   test('dashboard counts and activity; settings saved with the spec message', async ({ page }) => {
     await signIn(page);
     await page.goto('/ssl');

@@ -438,6 +438,13 @@ export const sslSettingsMessages = {
   verificationNeedsCertificates: 'SSL Client Verification needs Enable SSL Client Certificates',
   clientCaRequired: 'SSL Client Certificate Path is required to verify client certificates',
   clientCaUnreadable: (path: string) => `No readable PEM certificate at ${path}`,
+  privateKeyUnreadable: (path: string) => `No readable PEM private key at ${path}`,
+  keyMismatch: (key: string, cert: string) =>
+    `The private key at ${key} does not match the certificate at ${cert}`,
+  httpsOff:
+    'Enable HTTPS is off in the SSL settings: Apache serves no HTTPS and redirects nothing to it (ACME HTTP-01 still works). These values are kept.',
+  chainUnverified: (chain: string, cert: string) =>
+    `The chain at ${chain} does not verify the certificate at ${cert} (its issuer is not in the chain)`,
 } as const;
 
 const L = sslSettingLabels;
@@ -589,16 +596,16 @@ export type SslSettingEffect = 'mail' | 'mail-web' | 'renewal' | 'web' | 'none';
 export const SSL_SETTING_EFFECT: Record<keyof SslSettings, SslSettingEffect> = {
   serverPort: 'web',
   serverProtocol: 'none',
-  enableHttps: 'none',
+  enableHttps: 'web',
   enableHttp2: 'web',
   enableHttp3: 'none',
   enableSslCompression: 'mail',
   enableSslSessionCache: 'mail-web',
   sslSessionTimeout: 'mail-web',
   sslSessionCacheSize: 'web',
-  defaultCertificatePath: 'none',
-  certificateChainPath: 'none',
-  privateKeyPath: 'none',
+  defaultCertificatePath: 'web',
+  certificateChainPath: 'web',
+  privateKeyPath: 'web',
   enableAutoRenewal: 'renewal',
   renewalCheckInterval: 'renewal',
   renewalThreshold: 'renewal',
@@ -618,7 +625,7 @@ export const SSL_SETTING_EFFECT: Record<keyof SslSettings, SslSettingEffect> = {
   hstsMaxAge: 'web',
   enableHstsIncludeSubdomains: 'web',
   enableHstsPreload: 'web',
-  enableSslOffloading: 'none',
+  enableSslOffloading: 'web',
   enableSslBuffering: 'web',
   sslBufferSize: 'web',
   enableSslSessionTickets: 'mail-web',
@@ -631,10 +638,10 @@ export const SSL_SETTING_EFFECT: Record<keyof SslSettings, SslSettingEffect> = {
   sslLogLevel: 'web',
   enableSslMetrics: 'none',
   sslMetricsInterval: 'none',
-  enableSslAlerts: 'none',
-  sslAlertThreshold: 'none',
-  enableSslHealthChecks: 'none',
-  sslHealthCheckInterval: 'none',
+  enableSslAlerts: 'web',
+  sslAlertThreshold: 'web',
+  enableSslHealthChecks: 'web',
+  sslHealthCheckInterval: 'web',
   enableSni: 'web',
   enableOcspStapling: 'web',
   ocspStaplingTimeout: 'web',
@@ -654,22 +661,40 @@ export const SSL_SETTING_REASONS: Partial<Record<keyof SslSettings, string>> = {
   serverPort:
     "The HTTPS port of every virtual host whose SSL Port is left empty (Apache's Listen and <VirtualHost>)",
   serverProtocol: 'TLS only: SSL 2.0 and 3.0 are not in the installed OpenSSL',
+  enableHttps:
+    'Off: Apache serves no HTTPS (no HTTPS Listen or virtual host, no HTTP→HTTPS redirect, no HSTS); HTTP and ACME HTTP-01 keep working',
+  defaultCertificatePath:
+    'The certificate of the HTTPS catch-all (unknown names) and of hosts with SSL on but no certificate chosen (SSLCertificateFile); checked before saving. While the default paths do not exist, Mailroom’s self-signed certificate serves',
+  certificateChainPath:
+    'The intermediate certificates sent with the default certificate (SSLCertificateChainFile); they must verify it',
+  privateKeyPath: "The default certificate's key (SSLCertificateKeyFile); it must match the certificate",
   enableHttp2: 'Apache speaks HTTP/2 over HTTPS (mod_http2, Protocols h2 http/1.1)',
   enableHttp3: sslSettingsMessages.http3,
   enableHsts:
     "Strict-Transport-Security on every HTTPS site; a site with Enable Security Headers sends the Server Configuration's HSTS instead",
   enableSslOffloading:
-    'Apache always ends TLS for the sites and the web applications behind it; passing TLS through is not built',
+    'Apache behind a TLS-terminating proxy on this machine (127.0.0.1, ::1): its plain-HTTP requests with X-Forwarded-Proto: https count as HTTPS (no redirect, HSTS sent, HTTPS=on for scripts; SetEnvIfExpr). Other addresses are not trusted',
   enableSslBuffering:
     "Apache's SSLRenegBufferSize: the request body kept while a client certificate is asked for",
   enableSslSessionResumption: 'Off: Apache resumes no session (cached sessions live 0 seconds, no tickets)',
   sslSessionTicketLifetime:
-    'Apache gives tickets the lifetime of cached sessions: SSL Session Timeout applies (SSLSessionCacheTimeout)',
+    'mod_ssl has no ticket lifetime of its own: the lifetime hint in its tickets is SSL Session Timeout (SSLSessionCacheTimeout), which applies',
   sslHandshakeTimeout: "Apache's RequestReadTimeout handshake= (mod_reqtimeout)",
   sslReadTimeout: "Apache's RequestReadTimeout header= and body= for every request (mod_reqtimeout)",
   sslWriteTimeout:
-    'Apache has no write timeout of its own for TLS: Server Configuration → Timeout applies to every connection',
+    'Apache has no write timeout of its own for TLS: Server Configuration → Timeout (one value for reads and writes of every connection) applies',
+  sslRenegotiationTimeout:
+    'Apache has no renegotiation timeout: TLS 1.3 has no renegotiation, and mod_ssl refuses renegotiation started by clients; it starts one on TLS 1.2 only for per-directory SSL settings, within Server Configuration → Timeout',
   enableSslLogging: "Apache's LogLevel ssl: off logs only mod_ssl's emergencies",
+  enableSslMetrics:
+    "Not built yet: handshake, protocol and cipher figures from Apache's access log are not rolled up. The value is kept",
+  sslMetricsInterval: 'Not built yet: no SSL figures are rolled up. The value is kept',
+  enableSslAlerts:
+    'System alerts (and their webhooks) from the last health checks: a served certificate within SSL Alert Threshold days of expiry, a served certificate that is not the chosen one, a failed handshake. Needs Enable SSL Health Checks',
+  sslAlertThreshold: 'Days before expiry of a served certificate that raise an alert (critical once expired)',
+  enableSslHealthChecks:
+    "A TLS handshake with SNI with every served HTTPS host name on Apache's HTTPS port, at the interval: served certificate, days left, protocol or failure (SSL Certificates page)",
+  sslHealthCheckInterval: 'Seconds between two rounds of health checks',
   enableSni:
     "On: an HTTPS client must name its site by SNI, else 403 (SSLStrictSNIVHostCheck on); off: it reaches the catch-all's certificate and a 421 answer",
   enableSslClientCertificates:

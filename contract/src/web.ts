@@ -6,6 +6,7 @@ import { appAutoDeployRoutes } from './web/app-auto-deploy.ts';
 import { appMetricsRoutes } from './web/app-metrics.ts';
 import { webAppRoutes } from './web/applications.ts';
 import { webSettingsRoutes } from './web/settings.ts';
+import { webSslHealthRoutes } from './web/ssl-health.ts';
 import { webStatsRoutes } from './web/stats.ts';
 import { webVhostRoutes } from './web/vhosts.ts';
 
@@ -14,6 +15,7 @@ export * from './web/app-metrics.ts';
 export * from './web/applications.ts';
 export * from './web/fields.ts';
 export * from './web/settings.ts';
+export * from './web/ssl-health.ts';
 export * from './web/stats.ts';
 export * from './web/vhosts.ts';
 
@@ -24,6 +26,7 @@ export const webRoutes = {
   resetSettings: webSettingsRoutes.reset,
   dashboard: webStatsRoutes.dashboard,
   capabilities: webStatsRoutes.capabilities,
+  sslHealth: webSslHealthRoutes.sslHealth,
   apps: webAppRoutes.list,
   appCapabilities: webAppRoutes.capabilities,
   app: webAppRoutes.get,

@@ -190,7 +190,9 @@ function vhostRules(v: VhostRuleValues, ctx: z.RefinementCtx): void {
       message: webMessages.sslRequiredForRedirect,
     });
   }
-  if (v.sslEnabled && v.sslCertificateId === null && (v.sslCertificate === '' || v.sslPrivateKey === '')) {
+  // No certificate at all: the SSL settings' default certificate serves the host; a certificate
+  // path without its key (or the reverse) is refused.
+  if (v.sslEnabled && v.sslCertificateId === null && (v.sslCertificate === '') !== (v.sslPrivateKey === '')) {
     ctx.addIssue({ code: 'custom', path: ['sslCertificateId'], message: webMessages.certificateRequired });
   }
 }

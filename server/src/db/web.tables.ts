@@ -140,7 +140,27 @@ export interface WebAppMetricsTable {
   series: string;
 }
 
+/** The last SSL health check of one served HTTPS host name (migration 0038). */
+export interface WebSslHealthTable {
+  host_name: string;
+  domain: string;
+  port: number;
+  /** ISO. */
+  checked_at: string;
+  /** 1: the handshake succeeded. */
+  ok: number;
+  /** SHA-256 of the served certificate (AB:CD:…). */
+  fingerprint: string | null;
+  /** The certificate the host is configured to serve (null: the default certificate). */
+  expected_fingerprint: string | null;
+  not_after: string | null;
+  days_left: number | null;
+  protocol: string | null;
+  error: string | null;
+}
+
 export interface WebTables {
+  web_ssl_health: WebSslHealthTable;
   web_apps: WebAppTable;
   web_app_releases: WebAppReleaseTable;
   web_app_log_lines: WebAppLogLineTable;

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SSL_SETTING_EFFECT } from '@mailroom/contract/ssl';
+import { SSL_SETTING_EFFECT, SSL_SETTING_REASONS } from '@mailroom/contract/ssl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
-import { makeCert } from '../ssl-certs.ts';
+import { makeCert, makeChain } from '../ssl-certs.ts';
 
 /** Issue 19: the SSL settings that reach Apache, and what it cannot honour, refused at the field. */
 describe.each(dialects())('SSL settings for the web server on %s', (dialect) => {
@@ -56,15 +56,29 @@ describe.each(dialects())('SSL settings for the web server on %s', (dialect) => 
       'sslClientCertificatePath',
       'enableSslClientVerification',
       'sslClientVerificationDepth',
+      'enableHttps',
+      'defaultCertificatePath',
+      'certificateChainPath',
+      'privateKeyPath',
+      'enableSslOffloading',
+      'enableSslHealthChecks',
+      'sslHealthCheckInterval',
+      'enableSslAlerts',
+      'sslAlertThreshold',
     ] as const)
       expect(SSL_SETTING_EFFECT[k], k).toBe('web');
+    // What mod_ssl 2.4 / OpenSSL 3 cannot honour keeps its value, with the reason said at the field.
     for (const k of [
       'enableHttp3',
-      'enableSslOffloading',
       'sslWriteTimeout',
       'sslSessionTicketLifetime',
-    ] as const)
+      'sslRenegotiationTimeout',
+      'enableSslMetrics',
+      'sslMetricsInterval',
+    ] as const) {
       expect(SSL_SETTING_EFFECT[k], k).toBe('none');
+      expect(SSL_SETTING_REASONS[k], k).toBeTruthy();
+    }
   });
 
   it('refuses what Apache cannot honour and inconsistent client certificate settings, with the field and reason; nothing is saved', async () => {
@@ -123,6 +137,80 @@ describe.each(dialects())('SSL settings for the web server on %s', (dialect) => 
     const audit = await t.call({ method: 'GET', url: '/api/audit?action=ssl.settings.save' });
     expect(audit.statusCode).toBe(200);
     expect(JSON.stringify(audit.json())).toContain('ssl.settings.save');
+  });
+
+  it('default certificate: refused unless readable PEM, key matching, chain verifying, each at its field; nothing is saved', async () => {
+    const before = (await t.call({ method: 'GET', url: '/api/ssl/settings' })).json<{ version: number }>();
+    const { root, inter, leaf } = await makeChain(['default.example.com']);
+    const other = await makeCert({ cn: 'other.example.com' });
+    const f = (name: string, text: string) => {
+      const p = path.join(dir, name);
+      writeFileSync(p, text);
+      return p;
+    };
+    const cert = f('default.crt', leaf.pem);
+    const key = f('default.key', leaf.keyPem);
+    const chain = f('chain.crt', inter.pem + root.pem);
+    const missing = path.join(dir, 'missing.crt');
+    expect(await refusal({ defaultCertificatePath: missing, privateKeyPath: key })).toEqual({
+      field: 'settings.defaultCertificatePath',
+      message: `No readable PEM certificate at ${missing}`,
+    });
+    const text = f('text.crt', 'not a certificate\n');
+    expect(await refusal({ defaultCertificatePath: text, privateKeyPath: key })).toEqual({
+      field: 'settings.defaultCertificatePath',
+      message: `No readable PEM certificate at ${text}`,
+    });
+    expect(await refusal({ defaultCertificatePath: cert, privateKeyPath: text })).toEqual({
+      field: 'settings.privateKeyPath',
+      message: `No readable PEM private key at ${text}`,
+    });
+    const otherKey = f('other.key', other.keyPem);
+    expect(await refusal({ defaultCertificatePath: cert, privateKeyPath: otherKey })).toEqual({
+      field: 'settings.privateKeyPath',
+      message: `The private key at ${otherKey} does not match the certificate at ${cert}`,
+    });
+    // The root alone does not verify a leaf the intermediate signed.
+    const rootOnly = f('root.crt', root.pem);
+    expect(
+      await refusal({ defaultCertificatePath: cert, privateKeyPath: key, certificateChainPath: rootOnly }),
+    ).toEqual({
+      field: 'settings.certificateChainPath',
+      message: `The chain at ${rootOnly} does not verify the certificate at ${cert} (its issuer is not in the chain)`,
+    });
+    expect(
+      await refusal({ defaultCertificatePath: cert, privateKeyPath: key, certificateChainPath: missing }),
+    ).toEqual({
+      field: 'settings.certificateChainPath',
+      message: `No readable PEM certificate at ${missing}`,
+    });
+    expect((await t.call({ method: 'GET', url: '/api/ssl/settings' })).json().version).toBe(before.version);
+    const ok = await save({ defaultCertificatePath: cert, privateKeyPath: key, certificateChainPath: chain });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().settings).toMatchObject({ defaultCertificatePath: cert, certificateChainPath: chain });
+    // Back to the spec's defaults: absent on this machine, they are not an error.
+    const back = await save({
+      defaultCertificatePath: '/etc/ssl/certs/server.crt',
+      privateKeyPath: '/etc/ssl/private/server.key',
+      certificateChainPath: '/etc/ssl/certs/chain.crt',
+    });
+    expect(back.statusCode, back.body).toBe(200);
+  });
+
+  it('Enable HTTPS off: the virtual host form says why at its SSL fields; on, they are free again', async () => {
+    const caps = async () =>
+      (await t.call({ method: 'GET', url: '/api/web/capabilities' })).json<{
+        vhostFields: Record<string, string>;
+      }>().vhostFields;
+    expect((await caps()).sslEnabled).toBeUndefined();
+    expect((await save({ enableHttps: false })).statusCode).toBe(200);
+    const off = await caps();
+    for (const k of ['sslEnabled', 'sslPort', 'redirectHttpToHttps', 'sslCertificateId'])
+      expect(off[k], k).toBe(
+        'Enable HTTPS is off in the SSL settings: Apache serves no HTTPS and redirects nothing to it (ACME HTTP-01 still works). These values are kept.',
+      );
+    expect((await save({ enableHttps: true })).statusCode).toBe(200);
+    expect((await caps()).sslEnabled).toBeUndefined();
   });
 
   it('web settings: the PHP defaults are no longer disabled, PHP Session Save Path is a plain folder', async () => {

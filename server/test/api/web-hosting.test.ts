@@ -170,7 +170,7 @@ describe.each(dialects())('web hosting API on %s', (dialect) => {
     [{ maintenanceMessage: 'a\nb' }, 'maintenanceMessage', 'Maintenance Message must be a single line'],
     [{ redirectHttpToHttps: true }, 'redirectHttpToHttps', 'Redirect HTTP to HTTPS needs SSL enabled'],
     [
-      { sslEnabled: true },
+      { sslEnabled: true, sslCertificate: '/etc/ssl/certs/site.crt' },
       'sslCertificateId',
       'Choose a certificate from the SSL area, or give the certificate and key paths',
     ],

@@ -56,7 +56,23 @@ export interface WebTlsExtras {
   renegBufferSize: number | null;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'emerg';
   clientCertificates: { verify: 'optional_no_ca' | 'require'; caFile: string | null; depth: number } | null;
+  /** Enable HTTPS: off, Apache serves no HTTPS (no listener, no TLS sides, no redirect, no HSTS). */
+  https: boolean;
+  /** The default certificate's files as set (the web area falls back when the spec's defaults are absent). */
+  defaultCertificate: { certificateFile: string; keyFile: string; chainFile: string | null };
+  /** SSL Offloading: the proxy addresses whose X-Forwarded-Proto: https counts as HTTPS (null: off). */
+  offloadingProxies: string[] | null;
+  /** Enable SSL Health Checks: seconds between rounds of handshakes with every served name (null: off). */
+  healthCheckInterval: number | null;
+  /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
+  alertThresholdDays: number | null;
 }
+
+/**
+ * The addresses of the TLS-terminating proxies SSL Offloading trusts: the loopback addresses, a
+ * proxy on this machine (no setting of the spec names them; a proxy elsewhere is not trusted).
+ */
+export const TRUSTED_PROXIES = ['127.0.0.1', '::1'];
 
 const OPENSSL: Record<string, string> = {
   '1.0': 'TLSv1',
@@ -106,5 +122,14 @@ export function webTlsExtras(s: SslSettings): WebTlsExtras {
         ? { verify: 'require', caFile: s.sslClientCertificatePath, depth: s.sslClientVerificationDepth }
         : { verify: 'optional_no_ca', caFile: null, depth: s.sslClientVerificationDepth }
       : null,
+    https: s.enableHttps,
+    defaultCertificate: {
+      certificateFile: s.defaultCertificatePath,
+      keyFile: s.privateKeyPath,
+      chainFile: s.certificateChainPath || null,
+    },
+    offloadingProxies: s.enableSslOffloading ? TRUSTED_PROXIES : null,
+    healthCheckInterval: s.enableSslHealthChecks ? s.sslHealthCheckInterval : null,
+    alertThresholdDays: s.enableSslAlerts ? s.sslAlertThreshold : null,
   };
 }

@@ -21,6 +21,11 @@ import { registerApplications } from './applications/application.module.ts';
 import type { AppAlertCondition } from './applications/app-lifecycle.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
 import { withAppBackupPaths, withAppBackups } from './applications/app-backups.service.ts';
+import {
+  type SslAlertCondition,
+  sslAlertConditions,
+  sslHealthTick,
+} from './ssl-health/ssl-health.service.ts';
 import { type SiteBackup, VhostService } from './vhosts/vhost.service.ts';
 
 export interface WebOptions {
@@ -63,8 +68,8 @@ export interface WebHandle {
   backupPaths: () => Promise<string[]>;
   /** The sites with Enable Backup, for their own backups (schedule and retention of each site). */
   siteBackups: () => Promise<SiteBackup[]>;
-  /** Applications in error, as system alert conditions. */
-  alertConditions: () => Promise<AppAlertCondition[]>;
+  /** Applications in error and served certificates in trouble (SSL alerts), as system alert conditions. */
+  alertConditions: () => Promise<(AppAlertCondition | SslAlertCondition)[]>;
   /** Each application's log file (machine path), for the System Logs screen. */
   appLogs: () => Promise<{ name: string; file: string }[]>;
   /** SSL settings the installed Apache cannot honour (field -> refusal), asked before they are saved. */
@@ -93,6 +98,26 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   }, ROLLUP_INTERVAL_MS);
   roll.unref();
   app.addHook('onClose', async () => clearInterval(roll));
+  // SSL health checks at the SSL settings' interval (the alerts below read their last round).
+  let healthTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+  const healthTick = (): void => {
+    void sslHealthTick(ctx)
+      .catch((err: unknown) => {
+        app.log.warn({ err }, 'web: SSL health checks failed');
+        return 30;
+      })
+      .then((next) => {
+        if (closed) return;
+        healthTimer = setTimeout(healthTick, next * 1000);
+        healthTimer.unref();
+      });
+  };
+  app.addHook('onReady', async () => healthTick());
+  app.addHook('onClose', async () => {
+    closed = true;
+    if (healthTimer) clearTimeout(healthTimer);
+  });
   const daemon = deps.webDaemon;
   if (daemon) {
     // Local mode as root: render every host's files from the database, then run Apache from them.
@@ -114,7 +139,7 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
     // An application's host contributes the app's data folder, on the app's backup settings.
     backupPaths: async () => withAppBackupPaths(ctx.db, await vhosts.siteBackups()),
     siteBackups: async () => withAppBackups(ctx.db, await vhosts.siteBackups()),
-    alertConditions: () => apps.alertConditions(),
+    alertConditions: async () => [...(await apps.alertConditions()), ...(await sslAlertConditions(ctx))],
     appLogs: () => apps.logTargets(),
     sslRefusals: (s) => sslSettingsRefusals(s),
   };

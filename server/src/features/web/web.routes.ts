@@ -8,6 +8,8 @@ import { registerRoute } from '../../http/register-route.ts';
 import type { WebSettingsService } from './settings/web-settings.service.ts';
 import type { WebContext } from './stack/web-context.ts';
 import { webCapabilities } from './stats/capabilities.service.ts';
+import { sslHealthAnswer } from './ssl-health/ssl-health.service.ts';
+import { webSslHealthRoutes } from '@mailroom/contract/web/ssl-health';
 import { webDashboard } from './stats/web-stats.service.ts';
 import type { VhostService } from './vhosts/vhost.service.ts';
 
@@ -24,6 +26,7 @@ export function registerWebRoutes(
     sendPage(reply, await vhosts.list(query, domainScope(request))),
   );
   registerRoute(app, r.get, async ({ params }) => vhosts.get(params.domain));
+  registerRoute(app, webSslHealthRoutes.sslHealth, async () => sslHealthAnswer(ctx));
   registerRoute(app, r.create, async ({ body, request }) => {
     request.auditTarget = body.domain;
     const vhost = await vhosts.create(body);

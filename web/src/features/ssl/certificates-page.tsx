@@ -14,6 +14,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { exportCertificates } from './certificate-actions.ts';
 import { CertificateDetailsModal } from './components/certificate-details-modal.tsx';
 import { CertificateTable } from './components/certificate-table.tsx';
+import { ServedHealthCard } from './components/served-health-card.tsx';
 import { UploadForm } from './components/upload-form.tsx';
 import { sslKeys } from './ssl-keys.ts';
 import { type CertificateFilter, PAGE_SIZE, useCertificates } from './use-certificates.ts';
@@ -227,6 +228,7 @@ export default function CertificatesPage() {
             </Card>
           )}
         </LoadState>
+        <ServedHealthCard />
       </Stack>
       <CertificateDetailsModal
         id={actions.viewing?.id ?? null}

@@ -7,4 +7,5 @@ export const sslKeys = {
   settings: () => ['ssl', 'settings'] as const,
   csrs: () => ['ssl', 'csrs'] as const,
   acmeAccounts: () => ['ssl', 'acme-accounts'] as const,
+  servedHealth: () => ['ssl', 'served-health'] as const,
 };

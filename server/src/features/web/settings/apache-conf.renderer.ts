@@ -25,8 +25,13 @@ export interface HostsSummary {
   tlsPolicy?: WebTlsPolicy | null;
   /** A web application is proxied by some host (mod_proxy + mod_proxy_http). */
   anyProxy?: boolean;
-  /** A default certificate for the HTTPS catch-all (unknown names never get a site's certificate). */
-  defaultTls: { certificateFile: string; keyFile: string } | null;
+  /**
+   * The default certificate: the HTTPS catch-all's (unknown names never get a site's certificate)
+   * and that of hosts with SSL on but no certificate of their own.
+   */
+  defaultTls: { certificateFile: string; keyFile: string; chainFile?: string | null } | null;
+  /** SSL Offloading: the proxies whose X-Forwarded-Proto: https counts as HTTPS (null: off). */
+  offloadingProxies?: string[] | null;
 }
 
 const LOG_FORMATS: Record<Exclude<WebServerSettings['logFormat'], 'custom'>, string> = {
@@ -187,10 +192,25 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;
   if (hosts.httpsPorts.length) out += tlsDirectives(hosts.tlsPolicy ?? null, p(APACHE_PATHS.runDir));
+  out += offloading(hosts.offloadingProxies ?? null);
   if (s.enableCustomDirectives && s.customDirectives.trim()) {
     out += '# Custom Directives\n' + indentDirectives(s.customDirectives, '') + '\n';
   }
   return out;
+}
+
+/**
+ * SSL Offloading: a request over plain HTTP from a trusted TLS-terminating proxy that says
+ * X-Forwarded-Proto: https counts as HTTPS: mailroom_https (no HTTP->HTTPS redirect, HSTS sent) and
+ * HTTPS=on for the sites' scripts. Set before any rewrite (server context: post-read-request).
+ */
+export function offloading(proxies: string[] | null): string {
+  if (!proxies?.length) return '';
+  const from = proxies.map((a) => `-R '${a}'`).join(' || ');
+  return (
+    '# SSL Offloading: HTTPS ended by a trusted proxy (its X-Forwarded-Proto) counts as HTTPS.\n' +
+    `SetEnvIfExpr "(${from}) && req('X-Forwarded-Proto') == 'https'" mailroom_https=1 HTTPS=on\n`
+  );
 }
 
 /** Cipher lists: forward secrecy only (ECDHE/DHE), or any strong suite, or medium ones too. */
@@ -282,6 +302,7 @@ export function renderDefaultSite(
       out += '  SSLEngine on\n';
       out += `  SSLCertificateFile "${hosts.defaultTls.certificateFile}"\n`;
       out += `  SSLCertificateKeyFile "${hosts.defaultTls.keyFile}"\n`;
+      if (hosts.defaultTls.chainFile) out += `  SSLCertificateChainFile "${hosts.defaultTls.chainFile}"\n`;
     }
     out += '</VirtualHost>\n';
     return out;

@@ -21,6 +21,7 @@ import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
 import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
 import { phpSessionDir, renderPoolDefaults } from '../php/php-defaults.renderer.ts';
 import type { WebTlsPolicy } from './web-tls-policy.ts';
+import { resolveDefaultCertificate } from '../settings/ssl-refusals.service.ts';
 
 type Db = Kysely<Database>;
 
@@ -87,24 +88,30 @@ export interface SessionFolder {
  * A host's values with its SSL Port: its own, or the SSL area's Server Port when left empty
  * (issue 19: the SSL settings' port is the HTTPS port of such hosts).
  */
-export function hostValues(row: VhostRow, sslPort: number) {
+export function hostValues(row: VhostRow, sslPort: number, https = true) {
   const v = rowValues(row);
-  return v.sslPort === null || v.sslPort === undefined ? { ...v, sslPort } : v;
+  const w = v.sslPort === null || v.sslPort === undefined ? { ...v, sslPort } : v;
+  // Enable HTTPS off (SSL settings): no host serves HTTPS or redirects to it; their SSL stays saved.
+  return https ? w : { ...w, sslEnabled: false };
 }
+
+/** The certificate of the catch-all and of hosts with SSL on and no certificate of their own. */
+type DefaultTls = NonNullable<HostsSummary['defaultTls']>;
 
 function summary(
   rows: VhostRow[],
-  defaultTls: boolean,
+  defaultTls: DefaultTls | null,
   php: ReadonlySet<string>,
   apps: Map<number, AppServe>,
   sslPort: number,
+  httpsOn: boolean,
 ): HostsSummary {
   const http = new Set<number>();
   const https = new Set<number>();
   let anyRateLimit = false;
   const phpVersions = new Set<string>();
   for (const r of rows) {
-    const v = hostValues(r, sslPort);
+    const v = hostValues(r, sslPort, httpsOn);
     http.add(v.port);
     if (v.sslEnabled) https.add(v.sslPort ?? sslPort);
     if (v.enableRateLimiting) anyRateLimit = true;
@@ -116,10 +123,7 @@ function summary(
     anyRateLimit,
     phpVersions: [...phpVersions].sort(),
     anyProxy: [...apps.values()].some((a) => a.type !== 'Static'),
-    defaultTls:
-      defaultTls && https.size
-        ? { certificateFile: CERT_DIR + '/_default.crt', keyFile: CERT_DIR + '/_default.key' }
-        : null,
+    defaultTls: defaultTls && https.size ? defaultTls : null,
   };
 }
 
@@ -135,8 +139,10 @@ async function hostInput(
   sslPort: number,
   settings: WebServerSettings,
   sessions: SessionFolder[],
+  https: boolean,
+  defaultTls: DefaultTls | null,
 ): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
-  const v = hostValues(row, sslPort);
+  const v = hostValues(row, sslPort, https);
   let tls: VhostRenderInput['tls'] = null;
   let fingerprint: string | null = null;
   if (v.sslEnabled) {
@@ -160,6 +166,9 @@ async function hostInput(
         keyFile: v.sslPrivateKey,
         chainFile: v.sslCertificateChain || null,
       };
+    } else if (v.sslCertificateId === null && defaultTls) {
+      // No certificate chosen: the SSL settings' default certificate (or Mailroom's self-signed one).
+      tls = { ...defaultTls, chainFile: defaultTls.chainFile ?? null };
     }
   }
   let php: VhostRenderInput['php'] = null;
@@ -200,8 +209,15 @@ export async function renderWeb(
   // The SSL settings first: their Server Port is the HTTPS port of hosts that leave theirs empty.
   const policy = ctx.tlsPolicy && rows.some((r) => rowValues(r).sslEnabled) ? await ctx.tlsPolicy(db) : null;
   const sslPort = policy?.extras?.serverPort ?? 443;
-  const hosts = summary(rows, ctx.defaultTls, ctx.php?.installed ?? new Set(), apps, sslPort);
+  const https = policy?.extras?.https !== false;
+  const chosen = https ? await resolveDefaultCertificate(policy?.extras?.defaultCertificate) : null;
+  const defaultTls: DefaultTls | null =
+    chosen ??
+    (ctx.defaultTls ? { certificateFile: rel(DEFAULT_CERT.cert), keyFile: rel(DEFAULT_CERT.key) } : null);
+  const hosts = summary(rows, defaultTls, ctx.php?.installed ?? new Set(), apps, sslPort, https);
   if (hosts.httpsPorts.length && policy) hosts.tlsPolicy = policy;
+  // Enable HTTPS off: nothing counts as HTTPS, not even a request a trusted proxy ended TLS for.
+  hosts.offloadingProxies = https ? (policy?.extras?.offloadingProxies ?? null) : null;
   const files: ApplyFile[] = [];
   const remove: string[] = [];
   const probes = new Map<string, VhostProbe>();
@@ -219,6 +235,8 @@ export async function renderWeb(
       sslPort,
       settings,
       sessionFolders,
+      https,
+      hosts.defaultTls,
     );
     if (wanted) remove.push(...stalePools(input.values, row.domain));
     const r = renderVhost(input, ctx.mode);

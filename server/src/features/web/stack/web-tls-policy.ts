@@ -32,4 +32,17 @@ export interface WebTlsExtras {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'emerg';
   /** Client certificates: asked for (optional_no_ca) or verified against the CA file (null: off). */
   clientCertificates: { verify: 'optional_no_ca' | 'require'; caFile: string | null; depth: number } | null;
+  /** Enable HTTPS: off, Apache serves no HTTPS (no listener, no TLS sides, no redirect, no HSTS). */
+  https?: boolean;
+  /**
+   * The certificate of the HTTPS catch-all and of hosts with SSL on but no certificate of their own
+   * (absolute paths; null: Mailroom's self-signed catch-all certificate).
+   */
+  defaultCertificate?: { certificateFile: string; keyFile: string; chainFile: string | null } | null;
+  /** SSL Offloading: the proxy addresses whose X-Forwarded-Proto: https counts as HTTPS (null: off). */
+  offloadingProxies?: string[] | null;
+  /** Enable SSL Health Checks: seconds between rounds of handshakes with every served name (null: off). */
+  healthCheckInterval?: number | null;
+  /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
+  alertThresholdDays?: number | null;
 }

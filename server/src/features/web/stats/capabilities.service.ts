@@ -1,3 +1,4 @@
+import { sslSettingsMessages } from '@mailroom/contract/ssl';
 import type { WebCapabilities } from '@mailroom/contract/web/stats';
 import { type WebServerSettings, webSettingsMessages } from '@mailroom/contract/web/settings';
 import { PHP_VERSIONS, webMessages } from '@mailroom/contract/web/vhosts';
@@ -95,6 +96,18 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
     vhostFields.rateLimitRequests = why;
     vhostFields.rateLimitWindow = why;
   }
+  // Enable HTTPS off (SSL settings): no host serves HTTPS; the SSL section says why.
+  if (ctx.tlsPolicy && (await ctx.tlsPolicy(ctx.db)).extras?.https === false)
+    for (const f of [
+      'sslEnabled',
+      'sslPort',
+      'redirectHttpToHttps',
+      'sslCertificateId',
+      'sslCertificate',
+      'sslPrivateKey',
+      'sslCertificateChain',
+    ])
+      vhostFields[f] = sslSettingsMessages.httpsOff;
   const settingsFields: Record<string, string> = {
     compressionLevel:
       'Apache sets the level per algorithm: Deflate Compression Level and Brotli Compression Level are used.',

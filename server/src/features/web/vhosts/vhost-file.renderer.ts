@@ -136,6 +136,8 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   }
   if (!tls && v.sslEnabled && v.redirectHttpToHttps) {
     const port = servedPort(mode, v.sslPort ?? 443);
+    // Already HTTPS at a trusted TLS-terminating proxy (SSL Offloading sets it): no redirect loop.
+    out += '  RewriteCond %{ENV:mailroom_https} !=1\n';
     out += `  RewriteRule ^ https://%{SERVER_NAME}${port === 443 ? '' : `:${port}`}%{REQUEST_URI} [R=301,L]\n`;
   }
   if (v.enableRateLimiting) {

@@ -254,7 +254,10 @@ export function VirtualHostFields({ form, values, capabilities, ceiling = null }
               />
               {values.sslCertificateId === null && (
                 <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-                  {text('sslCertificate', { placeholder: '/etc/ssl/certs/example.com.pem' })}
+                  {text('sslCertificate', {
+                    placeholder: '/etc/ssl/certs/example.com.pem',
+                    help: "Empty, with the key empty too: the SSL settings' Default Certificate",
+                  })}
                   {text('sslPrivateKey', { placeholder: '/etc/ssl/private/example.com.key' })}
                   {text('sslCertificateChain', { help: 'Optional' })}
                 </SimpleGrid>
