@@ -1,6 +1,6 @@
 import type { MailDnsFactsProvider } from '@mailroom/contract/mail-dns';
 import type { AppDeps } from '../../app-deps.ts';
-import type { BindLayout } from './bind-layout.ts';
+import type { BindLayout } from './stack/bind.layout.ts';
 
 /** What every DNS service is given. */
 export interface DnsContext {

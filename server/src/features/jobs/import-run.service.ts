@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
-import type { JobContext } from './job-runner.ts';
+import type { JobContext } from './job-runner.service.ts';
 import type { JobState } from '@mailroom/contract/jobs';
 import { csvDataLines } from '../../lib/progress.ts';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { JobChange, JobRunner } from './job-runner.ts';
+import type { JobChange, JobRunner } from './job-runner.service.ts';
 import { recentJobs, toJobEvent } from './job.repository.ts';
 
 /** The runner's changes and the jobs table, as the events hub reads them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { folderName, maildirOf, prefixRange, splitAddress } from './mail-address.ts';
+import { folderName, maildirOf, prefixRange, splitAddress } from './mail-address.rules.ts';
 
 describe('mail addresses', () => {
   it('makes safe folder names from any local part', () => {

@@ -1,6 +1,6 @@
 export { lockAddresses, lockAliasGraph } from './address-lock.repository.ts';
-export { holdDomain, lockDomainRows } from './mail-domain.repository.ts';
-export { allMailboxes } from './mailbox.repository.ts';
+export { holdDomain, lockDomainRows } from './domains/mail-domain.repository.ts';
+export { allMailboxes } from './mailboxes/mailbox.repository.ts';
 
 /*
  * The locks of mail writes on PostgreSQL (SQLite runs one writer at a time and needs none).

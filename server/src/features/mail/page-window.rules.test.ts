@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageWindow } from './page-window.ts';
+import { pageWindow } from './page-window.rules.ts';
 
 describe('pageWindow', () => {
   it('reads pages of the first half forwards', () => {

@@ -1,16 +1,16 @@
 import type { BulkFilter } from '@mailroom/contract/bulk';
 import { DNS_RECORD_TYPES, type DnsRecordType, dnsMessages } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import type { BulkOperationHandler, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
-import { csvRows } from './csv-rows.ts';
-import type { DnsContext } from './dns-context.ts';
-import { runDnsAction } from './dns-publish.ts';
-import { loadSettings } from './dns-settings.service.ts';
-import { isBlank, parseRow } from './record-import.service.ts';
-import { type ExistingRecord, conflictAtName, normalizeRecord } from './record-rules.ts';
-import { applyCountDeltas, CountDeltas } from './record-count.repository.ts';
+import type { Database } from '../../../db/schema.ts';
+import { conflict, fieldError, notFound } from '../../../http/errors.ts';
+import type { BulkOperationHandler, PlanInput, PlannedItem } from '../../../lib/bulk-operation.ts';
+import { csvRows } from '../records/csv-rows.parser.ts';
+import type { DnsContext } from '../dns.context.ts';
+import { runDnsAction } from '../stack/dns-publish.service.ts';
+import { loadSettings } from '../settings/dns-settings.service.ts';
+import { isBlank, parseRow } from '../records/record-import.service.ts';
+import { type ExistingRecord, conflictAtName, normalizeRecord } from '../records/record.rules.ts';
+import { applyCountDeltas, CountDeltas } from '../records/record-count.repository.ts';
 import {
   findRecord,
   insertRecord,
@@ -19,11 +19,11 @@ import {
   recordsByIds,
   recordZones,
   updateRecordRow,
-} from './record.repository.ts';
-import { toRecord } from './record-rows.ts';
-import { listRecords } from './record.service.ts';
-import { zoneRowsIn, zoneSummaries } from './zone.repository.ts';
-import { requireZone } from './zone.service.ts';
+} from '../records/record.repository.ts';
+import { toRecord } from '../records/record-rows.mapper.ts';
+import { listRecords } from '../records/record.service.ts';
+import { zoneRowsIn, zoneSummaries } from '../zones/zone.repository.ts';
+import { requireZone } from '../zones/zone.service.ts';
 
 /**
  * The DNS area's bulk operations (issue 21): create records from a CSV (the import's reader and

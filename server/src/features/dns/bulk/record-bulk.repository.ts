@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { preparedQuery } from '../../db/prepared.ts';
-import type { Database } from '../../db/schema.ts';
-import type { RecordFields } from './record-rules.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import { preparedQuery } from '../../../db/prepared.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { RecordFields } from '../records/record.rules.ts';
 
 /** The SQL of the bulk inserts into `dns_records` (an import's rows). */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvRows } from './csv-rows.ts';
+import { csvRows } from './csv-rows.parser.ts';
 
 const rows = (s: string) => [...csvRows(s)].map((r) => [r.line, ...r.fields]);
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `dns_record_counts` (records per zone and type) and of each zone's `record_count`. */
 

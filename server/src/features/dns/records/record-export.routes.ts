@@ -6,10 +6,10 @@ import {
 } from '@mailroom/contract/exports';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { domainScope } from '../../http/access-scope.ts';
-import { registerRoute } from '../../http/register-route.ts';
-import { exportStamp, exportStream, sendExport } from '../../http/stream-export.ts';
+import type { Database } from '../../../db/schema.ts';
+import { domainScope } from '../../../http/access-scope.ts';
+import { registerRoute } from '../../../http/register-route.ts';
+import { exportStamp, exportStream, sendExport } from '../../../http/stream-export.ts';
 import { recordBatches } from './record-list.repository.ts';
 
 /** The streamed export of every DNS record (the answer is the stream itself). */

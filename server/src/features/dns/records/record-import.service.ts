@@ -7,18 +7,18 @@ import {
   recordLabels,
 } from '@mailroom/contract/dns';
 import { fieldMessages } from '@mailroom/contract/messages';
-import { CHECKPOINT_ROWS, csvDataLines, type ProgressHooks } from '../../lib/progress.ts';
+import { CHECKPOINT_ROWS, csvDataLines, type ProgressHooks } from '../../../lib/progress.ts';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { csvRows } from './csv-rows.ts';
-import { bulkInsertRecords } from './record-bulk.repository.ts';
+import type { Database } from '../../../db/schema.ts';
+import { csvRows } from './csv-rows.parser.ts';
+import { bulkInsertRecords } from '../bulk/record-bulk.repository.ts';
 import { applyCountDeltas, CountDeltas } from './record-count.repository.ts';
 import { zoneRecordsToCompare } from './record.repository.ts';
-import { zoneSummaries } from './zone.repository.ts';
-import type { DnsContext } from './dns-context.ts';
-import { byNameAndType, runDnsAction } from './dns-publish.ts';
-import { loadSettings } from './dns-settings.service.ts';
-import { type ExistingRecord, type RecordFields, conflictAtName, normalizeRecord } from './record-rules.ts';
+import { zoneSummaries } from '../zones/zone.repository.ts';
+import type { DnsContext } from '../dns.context.ts';
+import { byNameAndType, runDnsAction } from '../stack/dns-publish.service.ts';
+import { loadSettings } from '../settings/dns-settings.service.ts';
+import { type ExistingRecord, type RecordFields, conflictAtName, normalizeRecord } from './record.rules.ts';
 
 type Db = Kysely<Database>;
 

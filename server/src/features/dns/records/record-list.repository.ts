@@ -1,16 +1,16 @@
 import type { DnsRecord, RecordListQuery } from '@mailroom/contract/dns';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
-import type { Database } from '../../db/schema.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../../db/keyset.ts';
+import type { Database } from '../../../db/schema.ts';
 import {
   type CursorPage,
   type KeyValue,
   decodeCursor,
   neighbourCursors,
   refuseCursorWithOffset,
-} from '../../http/cursor.ts';
-import { EXPORT_BATCH } from '../../http/stream-export.ts';
-import { type RecordRow, toRecord } from './record-rows.ts';
+} from '../../../http/cursor.ts';
+import { EXPORT_BATCH } from '../../../http/stream-export.ts';
+import { type RecordRow, toRecord } from './record-rows.mapper.ts';
 
 /**
  * The SQL that lists `dns_records`: a page (totals from the kept counts when no row filter

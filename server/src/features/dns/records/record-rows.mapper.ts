@@ -1,6 +1,6 @@
 import type { DnsRecord, DnsRecordType } from '@mailroom/contract/dns';
 import type { Selectable } from 'kysely';
-import type { DnsRecordTable } from '../../db/dns.tables.ts';
+import type { DnsRecordTable } from '../../../db/dns.tables.ts';
 
 export type RecordRow = Selectable<DnsRecordTable>;
 

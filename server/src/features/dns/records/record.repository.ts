@@ -1,8 +1,8 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import type { DnsRecordTable } from '../../db/dns.tables.ts';
-import type { Database } from '../../db/schema.ts';
-import type { RecordFields } from './record-rules.ts';
-import type { RecordRow } from './record-rows.ts';
+import type { DnsRecordTable } from '../../../db/dns.tables.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { RecordFields } from './record.rules.ts';
+import type { RecordRow } from './record-rows.mapper.ts';
 
 /**
  * The SQL of `dns_records` (row -> contract mapping in record-rows.ts; lists in

@@ -1,7 +1,7 @@
 import { DNS_SETTINGS_DEFAULTS, isHostName, isIPv4, isIPv6, parseCaa } from '@mailroom/contract/dns';
 import { describe, expect, it } from 'vitest';
-import { toRelativeName, toTargetHost } from './dns-names.ts';
-import { conflictAtName, normalizeRecord } from './record-rules.ts';
+import { toRelativeName, toTargetHost } from '../zones/dns-names.rules.ts';
+import { conflictAtName, normalizeRecord } from './record.rules.ts';
 
 const settings = DNS_SETTINGS_DEFAULTS;
 

@@ -6,7 +6,7 @@ import {
   recordFieldProblems,
   type recordLabels,
 } from '@mailroom/contract/dns';
-import { toRelativeName, toTargetHost } from './dns-names.ts';
+import { toRelativeName, toTargetHost } from '../zones/dns-names.rules.ts';
 
 export interface RecordFields {
   qname: string;

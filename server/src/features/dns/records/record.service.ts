@@ -1,12 +1,12 @@
 import { type DnsRecord, type DnsRecordType, dnsMessages } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { toRelativeName } from './dns-names.ts';
-import type { DnsContext } from './dns-context.ts';
-import { runDnsAction } from './dns-publish.ts';
-import { loadSettings } from './dns-settings.service.ts';
-import { normalizeValue, normalizeRecord, conflictAtName, type RecordFields } from './record-rules.ts';
+import type { Database } from '../../../db/schema.ts';
+import { conflict, fieldError, notFound } from '../../../http/errors.ts';
+import { toRelativeName } from '../zones/dns-names.rules.ts';
+import type { DnsContext } from '../dns.context.ts';
+import { runDnsAction } from '../stack/dns-publish.service.ts';
+import { loadSettings } from '../settings/dns-settings.service.ts';
+import { normalizeValue, normalizeRecord, conflictAtName, type RecordFields } from './record.rules.ts';
 import { applyCountDeltas, CountDeltas } from './record-count.repository.ts';
 import {
   deleteRecordRows,
@@ -17,8 +17,8 @@ import {
   recordsNamed,
   updateRecordRow,
 } from './record.repository.ts';
-import { type RecordRow, toRecord } from './record-rows.ts';
-import { requireZone } from './zone.service.ts';
+import { type RecordRow, toRecord } from './record-rows.mapper.ts';
+import { requireZone } from '../zones/zone.service.ts';
 
 export { listRecords } from './record-list.repository.ts';
 

@@ -1,9 +1,9 @@
 import { type DnsSettings, type DnsSettingsState, dnsMessages } from '@mailroom/contract/dns';
-import { conflict } from '../../http/errors.ts';
-import type { DnsContext } from './dns-context.ts';
-import { runDnsAction } from './dns-publish.ts';
+import { conflict } from '../../../http/errors.ts';
+import type { DnsContext } from '../dns.context.ts';
+import { runDnsAction } from '../stack/dns-publish.service.ts';
 import { loadSettings, storeSettings } from './dns-settings.service.ts';
-import { primaryZoneNames } from './zone.repository.ts';
+import { primaryZoneNames } from '../zones/zone.repository.ts';
 
 export async function getSettingsState(ctx: DnsContext): Promise<DnsSettingsState> {
   const { settings, version } = await loadSettings(ctx.deps.database.db);

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { DnsSettingsTable } from '../../db/dns.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { DnsSettingsTable } from '../../../db/dns.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `dns_settings`: one row (id 1) with the settings, their version and the last check. */
 

@@ -7,7 +7,7 @@ import {
   isHostName,
 } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 import {
   insertSettingsRow,
   mailSettingsJson,

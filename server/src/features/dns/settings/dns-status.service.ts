@@ -1,7 +1,7 @@
 import type { DnsCheckStatus, DnsSettings } from '@mailroom/contract/dns';
 import { publicHostWarning } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 import { statusRow, updateStatusRow } from './dns-settings.repository.ts';
 import { ensureSettingsRow, loadSettings } from './dns-settings.service.ts';
 

@@ -1,17 +1,17 @@
 import { availableParallelism } from 'node:os';
-import type { FileChanges } from '../../apply/file-set.ts';
-import type { ApplyTarget } from '../../apply/pipeline.ts';
-import { unstagedOutput } from '../../host/bulk-commit.ts';
-import type { Host, StagedFile } from '../../host/host.ts';
+import type { FileChanges } from '../../../apply/file-set.ts';
+import type { ApplyTarget } from '../../../apply/pipeline.ts';
+import { unstagedOutput } from '../../../host/bulk-commit.ts';
+import type { Host, StagedFile } from '../../../host/host.ts';
 import {
   type BindCheck,
   CHECKER_MISSING,
   checkNamedConf,
   problemLines,
   zoneCheckConf,
-} from './bind-checker.ts';
-import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
-import type { DnsContext } from './dns-context.ts';
+} from './bind-check.service.ts';
+import { BIND_SYSTEM_PATHS } from './bind.layout.ts';
+import type { DnsContext } from '../dns.context.ts';
 
 const CHECK_BATCH = 1000;
 const CHECKERS = Math.max(1, Math.min(2, availableParallelism()));

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { Host } from '../../host/host.ts';
-import { withScratchDir, writeScratchFile } from '../../host/scratch.ts';
+import type { Host } from '../../../host/host.ts';
+import { withScratchDir, writeScratchFile } from '../../../host/scratch.ts';
 
 export interface BindCheck {
   ok: boolean;

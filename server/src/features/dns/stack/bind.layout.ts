@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Host } from '../../host/host.ts';
+import type { Host } from '../../../host/host.ts';
 
 /** System paths of what Mailroom renders for BIND (mapped under the host root when written). */
 export const BIND_SYSTEM_PATHS = {

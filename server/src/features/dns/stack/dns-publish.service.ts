@@ -3,22 +3,22 @@ import type { DnsCheckStatus, DnsRecordType } from '@mailroom/contract/dns';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Host } from '../../host/host.ts';
-import { AppError } from '../../http/errors.ts';
-import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
-import type { ChangeAudit } from '../../apply/audit-scope.ts';
-import { type ApplyReport, applyChange, assertApplied } from '../../apply/pipeline.ts';
-import { dnsTarget } from './bind-apply-target.ts';
-import { CHECKER_MISSING, problemLines } from './bind-checker.ts';
-import type { DnsContext } from './dns-context.ts';
-import { lockSettingsRow } from './dns-settings.repository.ts';
-import { loadSettings, ensureSettingsRow } from './dns-settings.service.ts';
-import { writeStatus } from './dns-status.service.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Host } from '../../../host/host.ts';
+import { AppError } from '../../../http/errors.ts';
+import { BIND_SYSTEM_PATHS } from './bind.layout.ts';
+import type { ChangeAudit } from '../../../apply/audit-scope.ts';
+import { type ApplyReport, applyChange, assertApplied } from '../../../apply/pipeline.ts';
+import { dnsTarget } from './bind-apply.target.ts';
+import { CHECKER_MISSING, problemLines } from './bind-check.service.ts';
+import type { DnsContext } from '../dns.context.ts';
+import { lockSettingsRow } from '../settings/dns-settings.repository.ts';
+import { loadSettings, ensureSettingsRow } from '../settings/dns-settings.service.ts';
+import { writeStatus } from '../settings/dns-status.service.ts';
 import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
-import { nextSerial } from './serial.ts';
-import { deriveMailRecords, overriddenBy } from './system-records.ts';
-import { recordsToRender } from './record.repository.ts';
+import { nextSerial } from '../zones/serial.rules.ts';
+import { deriveMailRecords, overriddenBy } from '../records/system-records.rules.ts';
+import { recordsToRender } from '../records/record.repository.ts';
 import {
   countZones,
   markSecondaryZones,
@@ -26,7 +26,7 @@ import {
   type ZoneRendered,
   zoneRowsIn,
   zonesForConf,
-} from './zone.repository.ts';
+} from '../zones/zone.repository.ts';
 import { type RenderRecord, renderZoneFile, stableZoneText } from './zone-file.renderer.ts';
 
 export interface ZonePlan {

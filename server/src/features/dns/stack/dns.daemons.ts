@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Config } from '../../config.ts';
-import { type SpecOrMissing, tcpReady as tcp } from '../../host/daemon-specs.ts';
-import type { Host } from '../../host/host.ts';
-import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
+import type { Config } from '../../../config.ts';
+import { type SpecOrMissing, tcpReady as tcp } from '../../../host/daemon-specs.ts';
+import type { Host } from '../../../host/host.ts';
+import { BIND_SYSTEM_PATHS } from './bind.layout.ts';
 
 /** How Mailroom runs named from the rendered files in local mode (a foreground child). */
 export async function dnsDaemonSpecs(host: Host, config: Pick<Config, 'ports'>): Promise<SpecOrMissing[]> {

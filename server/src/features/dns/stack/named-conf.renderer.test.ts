@@ -1,6 +1,6 @@
 import { DNS_SETTINGS_DEFAULTS, type DnsSettings } from '@mailroom/contract/dns';
 import { describe, expect, it } from 'vitest';
-import type { BindLayout } from './bind-layout.ts';
+import type { BindLayout } from './bind.layout.ts';
 import { renderNamedConf, renderZonesConf } from './named-conf.renderer.ts';
 
 const layout: BindLayout = {

@@ -1,5 +1,5 @@
 import type { DnsSettings, ZoneType } from '@mailroom/contract/dns';
-import type { BindLayout } from './bind-layout.ts';
+import type { BindLayout } from './bind.layout.ts';
 
 export interface NamedConfPieces {
   main: string;

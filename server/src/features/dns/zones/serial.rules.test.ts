@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateSerialBase, nextSerial } from './serial.ts';
+import { dateSerialBase, nextSerial } from './serial.rules.ts';
 
 const day = new Date('2025-03-07T12:00:00Z');
 

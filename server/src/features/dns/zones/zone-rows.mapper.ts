@@ -1,6 +1,6 @@
 import type { Zone, ZoneStatus, ZoneType } from '@mailroom/contract/dns';
 import type { Selectable } from 'kysely';
-import type { DnsZoneTable } from '../../db/dns.tables.ts';
+import type { DnsZoneTable } from '../../../db/dns.tables.ts';
 
 export type ZoneRow = Selectable<DnsZoneTable>;
 

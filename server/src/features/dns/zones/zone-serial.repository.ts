@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { nextSerial } from './serial.ts';
+import type { Database } from '../../../db/schema.ts';
+import { nextSerial } from './serial.rules.ts';
 
 type Db = Kysely<Database>;
 

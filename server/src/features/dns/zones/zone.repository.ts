@@ -1,16 +1,16 @@
 import type { Zone, ZoneStatus } from '@mailroom/contract/dns';
 import { type Insertable, type Kysely, type RawBuilder, sql, type Updateable } from 'kysely';
-import type { DnsZoneTable } from '../../db/dns.tables.ts';
-import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
-import type { Database } from '../../db/schema.ts';
+import type { DnsZoneTable } from '../../../db/dns.tables.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../../db/keyset.ts';
+import type { Database } from '../../../db/schema.ts';
 import {
   type CursorPage,
   type KeyValue,
   decodeCursor,
   neighbourCursors,
   refuseCursorWithOffset,
-} from '../../http/cursor.ts';
-import { type ZoneRow, toZone } from './zone-rows.ts';
+} from '../../../http/cursor.ts';
+import { type ZoneRow, toZone } from './zone-rows.mapper.ts';
 
 /** The SQL of `dns_zones` (row -> contract mapping in zone-rows.ts). */
 

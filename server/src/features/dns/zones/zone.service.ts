@@ -1,16 +1,16 @@
 import { type Zone, type ZoneType, type ZoneFile, dnsMessages, isIPv4 } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { BIND_SYSTEM_PATHS } from './bind-layout.ts';
-import { isInsideZone, toRelativeName } from './dns-names.ts';
-import type { DnsContext } from './dns-context.ts';
-import { runDnsAction } from './dns-publish.ts';
-import { loadSettings } from './dns-settings.service.ts';
-import { applyCountDeltas, CountDeltas, deleteZoneCounts } from './record-count.repository.ts';
-import { deleteZoneRecords, insertRecords } from './record.repository.ts';
+import type { Database } from '../../../db/schema.ts';
+import { conflict, fieldError, notFound } from '../../../http/errors.ts';
+import { BIND_SYSTEM_PATHS } from '../stack/bind.layout.ts';
+import { isInsideZone, toRelativeName } from './dns-names.rules.ts';
+import type { DnsContext } from '../dns.context.ts';
+import { runDnsAction } from '../stack/dns-publish.service.ts';
+import { loadSettings } from '../settings/dns-settings.service.ts';
+import { applyCountDeltas, CountDeltas, deleteZoneCounts } from '../records/record-count.repository.ts';
+import { deleteZoneRecords, insertRecords } from '../records/record.repository.ts';
 import { deleteZoneRow, findZone, insertZone, updateZoneRow, zoneExists } from './zone.repository.ts';
-import { type ZoneRow, toZone } from './zone-rows.ts';
+import { type ZoneRow, toZone } from './zone-rows.mapper.ts';
 
 export { listZones } from './zone.repository.ts';
 

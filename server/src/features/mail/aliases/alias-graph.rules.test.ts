@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../db/schema.ts';
-import { AliasGraph } from './alias-graph.ts';
+import type { Database } from '../../../db/schema.ts';
+import { AliasGraph } from './alias-graph.rules.ts';
 
 /** A graph whose every node is known, so no database is asked. */
 function graph(edges: Record<string, string[]>): AliasGraph {

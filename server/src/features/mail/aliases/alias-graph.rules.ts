@@ -1,7 +1,7 @@
 import { splitDestinations } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { aliasEdges, existing } from './bulk-import.repository.ts';
+import type { Database } from '../../../db/schema.ts';
+import { aliasEdges, existing } from '../bulk/bulk-import.repository.ts';
 
 /**
  * The alias graph (source → destinations) as far as it has been read, for loop checks. Edges

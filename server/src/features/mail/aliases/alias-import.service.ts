@@ -10,17 +10,17 @@ import { fieldMessages } from '@mailroom/contract/messages';
 import { emailField } from '@mailroom/contract/validators';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { fieldError } from '../../http/errors.ts';
-import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
-import { AliasGraph } from './alias-graph.ts';
+import type { Database } from '../../../db/schema.ts';
+import { fieldError } from '../../../http/errors.ts';
+import { CHECKPOINT_ROWS, type ProgressHooks } from '../../../lib/progress.ts';
+import { AliasGraph } from './alias-graph.rules.ts';
 import { aliasSourcesOfKind, deleteSystemAliasesOf } from './alias.repository.ts';
-import { existing, insertAliasRows } from './bulk-import.repository.ts';
-import { countIntoDomains, knownDomains, tableSizes } from './domain.service.ts';
-import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
-import { isRequiredAddress } from './system-aliases.ts';
-import { isHostedDomain } from './mail-address.ts';
-import { splitPlainCsv } from './plain-csv.ts';
+import { existing, insertAliasRows } from '../bulk/bulk-import.repository.ts';
+import { countIntoDomains, knownDomains, tableSizes } from '../domains/domain.service.ts';
+import { lockAliasGraph, lockDomainRows } from '../mail-write-locks.service.ts';
+import { isRequiredAddress } from './system-aliases.service.ts';
+import { isHostedDomain } from '../mail-address.rules.ts';
+import { splitPlainCsv } from './plain-csv.parser.ts';
 
 type Db = Kysely<Database>;
 

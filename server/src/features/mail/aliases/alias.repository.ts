@@ -2,26 +2,26 @@ import type { Alias, AliasListQuery } from '@mailroom/contract/mail';
 import { MAIL_LIST_DEFAULT_LIMIT } from '@mailroom/contract/mail';
 import { TOTAL_CAP } from '@mailroom/contract/common';
 import { type Insertable, type Kysely, type RawBuilder, type Updateable, sql } from 'kysely';
-import { andDomainIn } from '../../db/domain-scope.ts';
-import { isPostgres } from '../../db/database.ts';
-import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
-import type { MailAliasTable } from '../../db/mail.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import { andDomainIn } from '../../../db/domain-scope.ts';
+import { isPostgres } from '../../../db/database.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../../db/keyset.ts';
+import type { MailAliasTable } from '../../../db/mail.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 import {
   type CursorPage,
   type KeyValue,
   decodeCursor,
   neighbourCursors,
   refuseCursorWithOffset,
-} from '../../http/cursor.ts';
+} from '../../../http/cursor.ts';
 import {
   cappedCounts,
   cappedSum,
   totalFromDomainCounters,
   totalWithStatus,
-} from './list-totals.repository.ts';
-import { prefixRange } from './mail-address.ts';
-import { pageWindow } from './page-window.ts';
+} from '../list-totals.repository.ts';
+import { prefixRange } from '../mail-address.rules.ts';
+import { pageWindow } from '../page-window.rules.ts';
 
 /**
  * The SQL of `mail_aliases`: the list's pages with the row -> contract mapping, and the reads and

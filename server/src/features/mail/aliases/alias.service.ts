@@ -1,10 +1,10 @@
-import { type ChangeAudit, auditedTransaction } from '../../apply/audit-scope.ts';
+import { type ChangeAudit, auditedTransaction } from '../../../apply/audit-scope.ts';
 import { isCatchAll, mailMessages, splitDestinations } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { AliasGraph } from './alias-graph.ts';
+import type { Database } from '../../../db/schema.ts';
+import { conflict, fieldError, notFound } from '../../../http/errors.ts';
+import { AliasGraph } from './alias-graph.rules.ts';
 import {
   aliasKind,
   aliasKinds,
@@ -13,7 +13,7 @@ import {
   listAliases,
   updateAliasRow,
 } from './alias.repository.ts';
-import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
+import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from '../domains/domain.service.ts';
 import {
   allMailboxes,
   holdDomain,
@@ -21,10 +21,10 @@ import {
   lockAliasGraph,
   lockDomainRows,
   NeedsGraphLock,
-} from './mail-write-locks.ts';
-import { isHostedDomain, isUniqueViolation, splitAddress } from './mail-address.ts';
-import { mailboxIdByEmail } from './mailbox.repository.ts';
-import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
+} from '../mail-write-locks.service.ts';
+import { isHostedDomain, isUniqueViolation, splitAddress } from '../mail-address.rules.ts';
+import { mailboxIdByEmail } from '../mailboxes/mailbox.repository.ts';
+import { ensureSystemAliases, isRequiredAddress } from './system-aliases.service.ts';
 
 export { listAliases };
 

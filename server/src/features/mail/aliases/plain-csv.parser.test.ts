@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { splitPlainCsv } from './plain-csv.ts';
+import { splitPlainCsv } from './plain-csv.parser.ts';
 
 // The importer's csv-parse options: the fast path must give exactly its records.
 function csvParse(text: string): string[][] {

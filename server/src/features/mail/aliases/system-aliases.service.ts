@@ -1,10 +1,10 @@
 import { SYSTEM_ALIAS_LOCAL_PARTS } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { firstConsoleAdminEmail } from '../auth/auth.public.ts';
+import type { Database } from '../../../db/schema.ts';
+import { firstConsoleAdminEmail } from '../../auth/auth.public.ts';
 import { dropSystemAliases, existingSources, insertAliases, systemAliasCount } from './alias.repository.ts';
-import { addToDomainCounters, existingDomains } from './mail-domain.repository.ts';
-import { existingMailboxes } from './mailbox.repository.ts';
+import { addToDomainCounters, existingDomains } from '../domains/mail-domain.repository.ts';
+import { existingMailboxes } from '../mailboxes/mailbox.repository.ts';
 
 type Db = Kysely<Database>;
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { isPostgres } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import { isPostgres } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /**
  * Set-based statements for imports: the whole list travels as one parameter (a JSON array read by

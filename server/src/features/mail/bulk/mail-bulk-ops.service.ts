@@ -11,11 +11,11 @@ import {
 import { fieldMessages } from '@mailroom/contract/messages';
 import { emailField, passwordField } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { moveFolder } from '../../host/folders.ts';
-import { conflict, fieldError } from '../../http/errors.ts';
-import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
-import { parseCsv } from './alias-import.service.ts';
+import type { Database } from '../../../db/schema.ts';
+import { moveFolder } from '../../../host/folders.ts';
+import { conflict, fieldError } from '../../../http/errors.ts';
+import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../../lib/bulk-operation.ts';
+import { parseCsv } from '../aliases/alias-import.service.ts';
 import {
   aliasForDelete,
   aliasKind,
@@ -26,15 +26,15 @@ import {
   insertAlias,
   listAliases,
   updateAliasRow,
-} from './alias.repository.ts';
-import { refuseLoop } from './alias.service.ts';
+} from '../aliases/alias.repository.ts';
+import { refuseLoop } from '../aliases/alias.service.ts';
 import { type AliasRow, existing, insertAliasRows } from './bulk-import.repository.ts';
-import { addToCounters, countOutOfDomain, knownDomains } from './domain.service.ts';
-import { folderName, isHostedDomain, maildirOf, splitAddress } from './mail-address.ts';
-import type { MailCtx } from './mail-context.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
-import { readMailSettings } from './mail-settings.service.ts';
-import { lockAliasGraph, lockDomainRows } from './mail-write-locks.ts';
+import { addToCounters, countOutOfDomain, knownDomains } from '../domains/domain.service.ts';
+import { folderName, isHostedDomain, maildirOf, splitAddress } from '../mail-address.rules.ts';
+import type { MailCtx } from '../mail.context.ts';
+import { MAIL_PATHS } from '../stack/mail-paths.layout.ts';
+import { readMailSettings } from '../settings/mail-settings.service.ts';
+import { lockAliasGraph, lockDomainRows } from '../mail-write-locks.service.ts';
 import {
   deleteMailboxRow,
   deleteQuotaUsage,
@@ -44,9 +44,9 @@ import {
   mailboxForDelete,
   mailboxIdByEmail,
   mailboxPlaces,
-} from './mailbox.repository.ts';
-import { listMailboxes } from './mailbox.service.ts';
-import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
+} from '../mailboxes/mailbox.repository.ts';
+import { listMailboxes } from '../mailboxes/mailbox.service.ts';
+import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliases.service.ts';
 
 /**
  * The mail area's bulk operations (issue 21): create mailboxes and aliases from a CSV, delete

@@ -1,17 +1,17 @@
 import type { BulkMailboxAction } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
-import { auditedTransaction } from '../../apply/audit-scope.ts';
-import { endMailboxAccess } from '../../http/account-access.repository.ts';
-import { fieldError } from '../../http/errors.ts';
-import { moveFolder } from '../../host/folders.ts';
-import { countOutOfDomain } from './domain.service.ts';
-import { folderName, splitAddress } from './mail-address.ts';
-import type { MailCtx } from './mail-context.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
-import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
-import { lockDomainRows } from './mail-write-locks.ts';
-import { existingDomains } from './mail-domain.repository.ts';
-import { deleteMailboxRows, mailboxPlaces, setMailboxesStatus } from './mailbox.repository.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
+import { endMailboxAccess } from '../../../http/account-access.repository.ts';
+import { fieldError } from '../../../http/errors.ts';
+import { moveFolder } from '../../../host/folders.ts';
+import { countOutOfDomain } from '../domains/domain.service.ts';
+import { folderName, splitAddress } from '../mail-address.rules.ts';
+import type { MailCtx } from '../mail.context.ts';
+import { MAIL_PATHS } from '../stack/mail-paths.layout.ts';
+import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliases.service.ts';
+import { lockDomainRows } from '../mail-write-locks.service.ts';
+import { existingDomains } from '../domains/mail-domain.repository.ts';
+import { deleteMailboxRows, mailboxPlaces, setMailboxesStatus } from '../mailboxes/mailbox.repository.ts';
 
 export interface BulkOutcome {
   changed: number;

@@ -1,12 +1,12 @@
-import type { Host } from '../../host/host.ts';
+import type { Host } from '../../../host/host.ts';
 import {
   filePresence,
   removeFileIfAny,
   userIds,
   writePrivateKeyFile,
   type UserIds,
-} from '../../host/private-key-files.ts';
-import { RSPAMD_PATHS, RSPAMD_USER } from './rspamd.renderer.ts';
+} from '../../../host/private-key-files.ts';
+import { RSPAMD_PATHS, RSPAMD_USER } from '../stack/rspamd.renderer.ts';
 
 /**
  * DKIM private keys live only in files the signer reads: never in the database, which the mail

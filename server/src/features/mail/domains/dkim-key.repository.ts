@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { DkimKeyTable } from '../../db/mail.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { DkimKeyTable } from '../../../db/mail.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 import type { DkimKeyRow } from './dkim.renderer.ts';
 
 /** The SQL of `dkim_keys` (public halves; the private ones live only in the signer's key files). */

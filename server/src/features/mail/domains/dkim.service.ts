@@ -3,8 +3,8 @@ import os from 'node:os';
 import { promisify } from 'node:util';
 import type { DkimRecord } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import type { Host } from '../../host/host.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { Host } from '../../../host/host.ts';
 import {
   blankPrivateHalf,
   currentDkimKeys,
@@ -13,7 +13,7 @@ import {
   keysWithPrivateHalf,
   replacePublicKey,
 } from './dkim-key.repository.ts';
-import { dkimKeyFileExists, writeDkimKeyFile } from './dkim-key-files.ts';
+import { dkimKeyFileExists, writeDkimKeyFile } from './dkim-key-files.service.ts';
 import { DKIM_SELECTOR, dkimRecordName, dkimTxt, type DkimKeyRow } from './dkim.renderer.ts';
 
 type Db = Kysely<Database>;

@@ -1,9 +1,9 @@
-import { auditedTransaction } from '../../apply/audit-scope.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
 import type { MailDomain } from '@mailroom/contract/mail';
 import { mailMessages } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { hostedZoneNames } from '../dns/dns.public.ts';
+import type { Database } from '../../../db/schema.ts';
+import { hostedZoneNames } from '../../dns/dns.public.ts';
 import { keyedDomains } from './dkim-key.repository.ts';
 import {
   addToDomainCounters,
@@ -21,10 +21,10 @@ import {
   takeDomainRowIfFree,
   upsertCounters,
 } from './mail-domain.repository.ts';
-import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { isUniqueViolation } from './mail-address.ts';
-import { holdDomain, lockDomainRows } from './mail-write-locks.ts';
-import { dropSystemAliases, ensureSystemAliases, systemAliasCount } from './system-aliases.ts';
+import { conflict, fieldError, notFound } from '../../../http/errors.ts';
+import { isUniqueViolation } from '../mail-address.rules.ts';
+import { holdDomain, lockDomainRows } from '../mail-write-locks.service.ts';
+import { dropSystemAliases, ensureSystemAliases, systemAliasCount } from '../aliases/system-aliases.service.ts';
 
 type Db = Kysely<Database>;
 

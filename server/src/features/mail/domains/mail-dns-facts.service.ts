@@ -1,10 +1,10 @@
 import type { MailDnsFacts } from '@mailroom/contract/mail-dns';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 import { currentDkimKeys } from './dkim-key.repository.ts';
 import { domainNames } from './mail-domain.repository.ts';
 import { dkimTxt } from './dkim.renderer.ts';
-import { readMailSettings } from './mail-settings.service.ts';
+import { readMailSettings } from '../settings/mail-settings.service.ts';
 
 /** Per mail domain, what DNS should publish: MX from the settings, SPF/DMARC switches, the DKIM key. */
 export async function listMailDnsFacts(db: Kysely<Database>): Promise<MailDnsFacts[]> {

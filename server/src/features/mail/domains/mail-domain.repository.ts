@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, sql } from 'kysely';
-import { isPostgres } from '../../db/database.ts';
-import type { MailDomainTable } from '../../db/mail.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import { isPostgres } from '../../../db/database.ts';
+import type { MailDomainTable } from '../../../db/mail.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /**
  * The SQL of `mail_domains`: the domains and their mailbox/alias counters (kept by the writes, so

@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { isPostgres } from '../../db/database.ts';
-import { preparedQuery } from '../../db/prepared.ts';
-import type { Database } from '../../db/schema.ts';
+import { isPostgres } from '../../../db/database.ts';
+import { preparedQuery } from '../../../db/prepared.ts';
+import type { Database } from '../../../db/schema.ts';
 
 type Db = Kysely<Database>;
 

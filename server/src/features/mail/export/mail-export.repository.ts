@@ -1,7 +1,7 @@
 import type { Alias, Mailbox } from '@mailroom/contract/mail';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { EXPORT_BATCH } from '../../http/stream-export.ts';
+import type { Database } from '../../../db/schema.ts';
+import { EXPORT_BATCH } from '../../../http/stream-export.ts';
 
 type Db = Kysely<Database>;
 

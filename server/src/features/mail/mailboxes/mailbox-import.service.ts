@@ -3,19 +3,19 @@ import { MAX_QUOTA_BYTES, mailMessages, mbToBytes } from '@mailroom/contract/mai
 import { fieldMessages } from '@mailroom/contract/messages';
 import { emailField, passwordField } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { conflict, fieldError } from '../../http/errors.ts';
-import { CHECKPOINT_ROWS, type ProgressHooks } from '../../lib/progress.ts';
-import { parseCsv } from './alias-import.service.ts';
-import { aliasSourcesOfKind, deleteSystemAliasesOf } from './alias.repository.ts';
-import { existing } from './bulk-import.repository.ts';
-import { addToDomainCounters } from './mail-domain.repository.ts';
+import type { Database } from '../../../db/schema.ts';
+import { conflict, fieldError } from '../../../http/errors.ts';
+import { CHECKPOINT_ROWS, type ProgressHooks } from '../../../lib/progress.ts';
+import { parseCsv } from '../aliases/alias-import.service.ts';
+import { aliasSourcesOfKind, deleteSystemAliasesOf } from '../aliases/alias.repository.ts';
+import { existing } from '../bulk/bulk-import.repository.ts';
+import { addToDomainCounters } from '../domains/mail-domain.repository.ts';
 import { deleteQuotaUsageOf, insertMailboxes } from './mailbox.repository.ts';
-import { countIntoDomains, knownDomains } from './domain.service.ts';
-import { isHostedDomain, maildirOf } from './mail-address.ts';
-import { lockDomainRows } from './mail-write-locks.ts';
-import type { MailCtx } from './mail-context.ts';
-import { readMailSettings } from './mail-settings.service.ts';
+import { countIntoDomains, knownDomains } from '../domains/domain.service.ts';
+import { isHostedDomain, maildirOf } from '../mail-address.rules.ts';
+import { lockDomainRows } from '../mail-write-locks.service.ts';
+import type { MailCtx } from '../mail.context.ts';
+import { readMailSettings } from '../settings/mail-settings.service.ts';
 
 type Db = Kysely<Database>;
 

@@ -1,21 +1,21 @@
 import type { Mailbox, MailboxListQuery } from '@mailroom/contract/mail';
 import type { Insertable, Updateable } from 'kysely';
-import type { MailboxTable } from '../../db/mail.tables.ts';
+import type { MailboxTable } from '../../../db/mail.tables.ts';
 import { MAIL_LIST_DEFAULT_LIMIT } from '@mailroom/contract/mail';
 import { type Kysely, sql } from 'kysely';
-import { andDomainIn } from '../../db/domain-scope.ts';
-import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../db/keyset.ts';
-import type { Database } from '../../db/schema.ts';
+import { andDomainIn } from '../../../db/domain-scope.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy, keysetPage } from '../../../db/keyset.ts';
+import type { Database } from '../../../db/schema.ts';
 import {
   type CursorPage,
   type KeyValue,
   decodeCursor,
   neighbourCursors,
   refuseCursorWithOffset,
-} from '../../http/cursor.ts';
-import { totalFromDomainCounters, totalWithStatus } from './list-totals.repository.ts';
-import { prefixRange } from './mail-address.ts';
-import { pageWindow } from './page-window.ts';
+} from '../../../http/cursor.ts';
+import { totalFromDomainCounters, totalWithStatus } from '../list-totals.repository.ts';
+import { prefixRange } from '../mail-address.rules.ts';
+import { pageWindow } from '../page-window.rules.ts';
 
 /**
  * The SQL of `mailboxes` and of their usage rows (`mail_quota_usage`, written by Dovecot's quota

@@ -1,18 +1,18 @@
-import { auditedTransaction } from '../../apply/audit-scope.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
 import { MB, mailMessages } from '@mailroom/contract/mail';
 import { fieldMessages } from '@mailroom/contract/messages';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { endMailboxAccess } from '../../http/account-access.repository.ts';
-import { conflict, fieldError, notFound } from '../../http/errors.ts';
-import { listFolder, moveFolder, removeFolder } from '../../host/folders.ts';
-import { aliasKind, deleteSystemAlias } from './alias.repository.ts';
-import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from './domain.service.ts';
-import { holdDomain, lockAddresses } from './mail-write-locks.ts';
-import { ensureSystemAliases, isRequiredAddress } from './system-aliases.ts';
-import { folderName, isHostedDomain, isUniqueViolation, maildirOf, splitAddress } from './mail-address.ts';
-import type { MailCtx } from './mail-context.ts';
+import type { Database } from '../../../db/schema.ts';
+import { endMailboxAccess } from '../../../http/account-access.repository.ts';
+import { conflict, fieldError, notFound } from '../../../http/errors.ts';
+import { listFolder, moveFolder, removeFolder } from '../../../host/folders.ts';
+import { aliasKind, deleteSystemAlias } from '../aliases/alias.repository.ts';
+import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from '../domains/domain.service.ts';
+import { holdDomain, lockAddresses } from '../mail-write-locks.service.ts';
+import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliases.service.ts';
+import { folderName, isHostedDomain, isUniqueViolation, maildirOf, splitAddress } from '../mail-address.rules.ts';
+import type { MailCtx } from '../mail.context.ts';
 import {
   deleteMailboxRow,
   deleteQuotaUsage,
@@ -21,8 +21,8 @@ import {
   mailboxPlace,
   updateMailboxRow,
 } from './mailbox.repository.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
-import { readMailSettings } from './mail-settings.service.ts';
+import { MAIL_PATHS } from '../stack/mail-paths.layout.ts';
+import { readMailSettings } from '../settings/mail-settings.service.ts';
 
 type Db = Kysely<Database>;
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { MailSettingsTable } from '../../db/mail.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MailSettingsTable } from '../../../db/mail.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mail_settings` (one row, id 1, versioned: a save names the version it read). */
 

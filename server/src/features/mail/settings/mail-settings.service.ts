@@ -3,8 +3,8 @@ import type { ConfigCheck, MailFilterStatus, MailSettingsResponse } from '@mailr
 import { defaultMailSettings, MailSettings, mailMessages } from '@mailroom/contract/mail';
 import { DOMAIN_RE, publicHostWarning } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import type { Database } from '../../../db/schema.ts';
+import { AppError } from '../../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import {
   replaceFirstVersion,

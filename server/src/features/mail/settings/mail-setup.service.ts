@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { makeFolder } from '../../host/data-files.ts';
-import type { Host } from '../../host/host.ts';
-import { setMode, setOwner, statOf } from '../../host/ownership.ts';
-import type { MailDbConn } from './mail-db-conn.ts';
-import { MAIL_DB_GROUP, MAIL_PATHS, VMAIL_ID, VMAIL_USER } from './mail-paths.ts';
+import { makeFolder } from '../../../host/data-files.ts';
+import type { Host } from '../../../host/host.ts';
+import { setMode, setOwner, statOf } from '../../../host/ownership.ts';
+import type { MailDbConn } from '../stack/mail-db.connection.ts';
+import { MAIL_DB_GROUP, MAIL_PATHS, VMAIL_ID, VMAIL_USER } from '../stack/mail-paths.layout.ts';
 
 /**
  * What the rendered mail files rely on from the machine: the vmail user and group, the mail

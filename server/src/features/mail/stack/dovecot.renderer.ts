@@ -1,8 +1,8 @@
 import { APP_PASSWORD_KEY_LENGTH } from '@mailroom/contract/app-passwords';
 import type { MailSettings } from '@mailroom/contract/mail';
 import type { MailTlsPolicy } from '@mailroom/contract/mail-tls';
-import type { MailDbConn } from './mail-db-conn.ts';
-import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.ts';
+import type { MailDbConn } from './mail-db.connection.ts';
+import { MANAGED_HEADER, VMAIL_USER } from './mail-paths.layout.ts';
 import { assertOneLine, POSTFIX_SOCKETS } from './postfix.renderer.ts';
 
 /** Files and folders the Dovecot configuration points at (already mapped under the host root). */

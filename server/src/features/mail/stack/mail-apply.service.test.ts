@@ -1,6 +1,6 @@
 import type { LiveSaveStep } from '@mailroom/contract/mail';
 import { describe, expect, it } from 'vitest';
-import { SAVE_STEP, SaveSteps } from './mail-apply.ts';
+import { SAVE_STEP, SaveSteps } from './mail-apply.service.ts';
 
 const brief = (steps: LiveSaveStep[]) => steps.map((s) => `${s.name}:${s.state}`);
 

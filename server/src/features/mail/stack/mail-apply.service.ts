@@ -1,28 +1,28 @@
 import type { ConfigCheck, LiveSaveStep, MailSettings, SaveStep } from '@mailroom/contract/mail';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
-import type { AppDeps } from '../../app-deps.ts';
-import { type ApplyReport, type ApplyTarget, applyChange, applyCommitted } from '../../apply/pipeline.ts';
-import type { FileChanges, ProveResult } from '../../apply/file-set.ts';
-import type { DaemonName, ReloadResult } from '../../host/service-control.ts';
-import { checkFailed } from '../../http/errors.ts';
-import type { MailDbConn } from './mail-db-conn.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { type ApplyReport, type ApplyTarget, applyChange, applyCommitted } from '../../../apply/pipeline.ts';
+import type { FileChanges, ProveResult } from '../../../apply/file-set.ts';
+import type { DaemonName, ReloadResult } from '../../../host/service-control.ts';
+import { checkFailed } from '../../../http/errors.ts';
+import type { MailDbConn } from './mail-db.connection.ts';
+import { MAIL_PATHS } from './mail-paths.layout.ts';
 import {
   readMailSettings,
   recordApply,
   settingsToRender,
   writeMailSettings,
-} from './mail-settings.service.ts';
-import { staleMessage } from './mail-settings.service.ts';
-import { prepareLocalMailHost } from './mail-setup.service.ts';
+} from '../settings/mail-settings.service.ts';
+import { staleMessage } from '../settings/mail-settings.service.ts';
+import { prepareLocalMailHost } from '../settings/mail-setup.service.ts';
 import {
   type CheckStepListener,
   checkStagedMailFiles,
   ensureFallbackCertificate,
   mailTlsRemovals,
   renderMailFiles,
-} from './mail-stack.ts';
-import { conflict } from '../../http/errors.ts';
+} from './mail-stack.service.ts';
+import { conflict } from '../../../http/errors.ts';
 
 type Db = Parameters<typeof settingsToRender>[0];
 

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '../../db/database.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
 
 /** How Postfix and Dovecot reach Mailroom's database. */
 export type MailDbConn =

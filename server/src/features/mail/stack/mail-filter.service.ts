@@ -2,15 +2,15 @@ import net from 'node:net';
 import path from 'node:path';
 import type { MailFilterStatus, MailSettings } from '@mailroom/contract/mail';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { firstClosedFolder, makeDaemonFolder } from '../../host/daemon-folders.ts';
-import { folderNames } from '../../host/disk-files.ts';
-import type { Host } from '../../host/host.ts';
-import { withScratchDir, writeScratchFile } from '../../host/scratch.ts';
-import type { DaemonState, ServiceControl } from '../../host/service-control.ts';
-import { sharedReading } from '../../host/shared-reading.ts';
-import { currentDkimKeys } from './dkim.service.ts';
-import { dkimKeyPath, signerIds } from './dkim-key-files.ts';
+import type { Database } from '../../../db/schema.ts';
+import { firstClosedFolder, makeDaemonFolder } from '../../../host/daemon-folders.ts';
+import { folderNames } from '../../../host/disk-files.ts';
+import type { Host } from '../../../host/host.ts';
+import { withScratchDir, writeScratchFile } from '../../../host/scratch.ts';
+import type { DaemonState, ServiceControl } from '../../../host/service-control.ts';
+import { sharedReading } from '../../../host/shared-reading.ts';
+import { currentDkimKeys } from '../domains/dkim.service.ts';
+import { dkimKeyPath, signerIds } from '../domains/dkim-key-files.service.ts';
 import {
   renderRspamd,
   RSPAMD_PATHS,

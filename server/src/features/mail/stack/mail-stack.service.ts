@@ -3,14 +3,14 @@ import path from 'node:path';
 import type { ConfigCheck, MailSettings } from '@mailroom/contract/mail';
 import type { MailTlsSource } from '@mailroom/contract/mail-tls';
 import type { Kysely } from 'kysely';
-import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../config.ts';
-import type { Database } from '../../db/schema.ts';
-import { fileExists } from '../../host/folders.ts';
-import { removeTree } from '../../host/disk-files.ts';
-import type { Host, StagedFile } from '../../host/host.ts';
-import { setOwner } from '../../host/ownership.ts';
-import { makeScratchDir, readScratchFile, writeScratchFile } from '../../host/scratch.ts';
-import { groupId, inspectMailSetup } from './mail-setup.service.ts';
+import { type DaemonPorts, LOCAL_PORTS, SYSTEM_PORTS } from '../../../config.ts';
+import type { Database } from '../../../db/schema.ts';
+import { fileExists } from '../../../host/folders.ts';
+import { removeTree } from '../../../host/disk-files.ts';
+import type { Host, StagedFile } from '../../../host/host.ts';
+import { setOwner } from '../../../host/ownership.ts';
+import { makeScratchDir, readScratchFile, writeScratchFile } from '../../../host/scratch.ts';
+import { groupId, inspectMailSetup } from '../settings/mail-setup.service.ts';
 import {
   type DovecotPaths,
   renderDovecotConf,
@@ -21,7 +21,7 @@ import {
   renderDovecotAppPasswordSql,
   appPasswordSqlConf,
 } from './dovecot.renderer.ts';
-import type { MailDbConn } from './mail-db-conn.ts';
+import type { MailDbConn } from './mail-db.connection.ts';
 import {
   checkStagedRspamd,
   type FilterTarget,
@@ -29,8 +29,8 @@ import {
   milterAddress,
   rspamdFiles,
   virusScanSupport,
-} from './mail-filter.ts';
-import { LOCAL_LISTEN, MAIL_DB_GROUP, MAIL_PATHS, MANAGED_HEADER } from './mail-paths.ts';
+} from './mail-filter.service.ts';
+import { LOCAL_LISTEN, MAIL_DB_GROUP, MAIL_PATHS, MANAGED_HEADER } from './mail-paths.layout.ts';
 import { RSPAMD_PATHS } from './rspamd.renderer.ts';
 import {
   POSTFIX_QUERIES,

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { Config } from '../../config.ts';
-import { type DaemonSpecOptions, type SpecOrMissing, tcpReady as tcp } from '../../host/daemon-specs.ts';
-import type { Host } from '../../host/host.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
+import type { Config } from '../../../config.ts';
+import { type DaemonSpecOptions, type SpecOrMissing, tcpReady as tcp } from '../../../host/daemon-specs.ts';
+import type { Host } from '../../../host/host.ts';
+import { MAIL_PATHS } from './mail-paths.layout.ts';
 import { RSPAMD_PATHS, rspamdLaunch } from './rspamd.renderer.ts';
 
 /**

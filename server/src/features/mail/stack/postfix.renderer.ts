@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { MailSettings } from '@mailroom/contract/mail';
 import type { MailTlsPolicy } from '@mailroom/contract/mail-tls';
 import { MB } from '@mailroom/contract/mail';
-import type { MailDbConn } from './mail-db-conn.ts';
-import { MANAGED_HEADER } from './mail-paths.ts';
+import type { MailDbConn } from './mail-db.connection.ts';
+import { MANAGED_HEADER } from './mail-paths.layout.ts';
 
 /** Where the rendered Postfix files live and what they point at (already mapped under the host root). */
 export interface PostfixPaths {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MANAGED_HEADER } from './mail-paths.ts';
+import { MANAGED_HEADER } from './mail-paths.layout.ts';
 import { renderRspamd, RSPAMD_PATHS, type RspamdPaths, rspamdLaunch } from './rspamd.renderer.ts';
 
 const system: RspamdPaths = {

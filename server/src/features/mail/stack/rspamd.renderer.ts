@@ -1,4 +1,4 @@
-import { MANAGED_HEADER } from './mail-paths.ts';
+import { MANAGED_HEADER } from './mail-paths.layout.ts';
 
 /**
  * rspamd is the mail filter: one Postfix milter (its proxy worker scanning by itself) that filters

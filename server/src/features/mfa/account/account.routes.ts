@@ -1,7 +1,7 @@
 import { accountRoutes } from '@mailroom/contract/mfa';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../../http/errors.ts';
-import { registerRoute } from '../../http/register-route.ts';
+import { forbidden, unauthorized } from '../../../http/errors.ts';
+import { registerRoute } from '../../../http/register-route.ts';
 import { accountMfa, changeOwnPassword, reauthenticate, requireRecent } from './account.service.ts';
 import {
   activeFactorCount,
@@ -10,11 +10,11 @@ import {
   removeDevice,
   setPrimary,
   startTotp,
-} from './factors.service.ts';
-import type { MfaContext } from './mfa-context.ts';
-import { effectivePolicy } from './policy.service.ts';
-import { addRecoveryEmail, verifyRecoveryEmail } from './recovery-methods.service.ts';
-import { registerCredential, registrationOptions } from './webauthn.service.ts';
+} from '../factors/factors.service.ts';
+import type { MfaContext } from '../mfa.context.ts';
+import { effectivePolicy } from '../policy/policy.service.ts';
+import { addRecoveryEmail, verifyRecoveryEmail } from '../factors/recovery-methods.service.ts';
+import { registerCredential, registrationOptions } from '../factors/webauthn.service.ts';
 
 function who(request: FastifyRequest) {
   if (!request.admin) throw unauthorized();

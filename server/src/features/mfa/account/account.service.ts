@@ -1,15 +1,15 @@
-import { endAccountAccess } from '../../http/account-access.repository.ts';
-import { fieldError, tooManyRequests } from '../../http/errors.ts';
-import { REAUTH_MS, requireRecentReauth } from '../../http/reauth.ts';
-import { sessionReauthAt, setSessionReauthAt } from '../../http/session.repository.ts';
-import { accountPasswordHash, setAccountPasswordHash } from '../../http/sign-in-account.repository.ts';
-import { hashPassword, verifyPassword } from '../../lib/password-hash.ts';
-import { backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
-import { countFailure, refuseIfLocked } from './lockout.ts';
+import { endAccountAccess } from '../../../http/account-access.repository.ts';
+import { fieldError, tooManyRequests } from '../../../http/errors.ts';
+import { REAUTH_MS, requireRecentReauth } from '../../../http/reauth.ts';
+import { sessionReauthAt, setSessionReauthAt } from '../../../http/session.repository.ts';
+import { accountPasswordHash, setAccountPasswordHash } from '../../../http/sign-in-account.repository.ts';
+import { hashPassword, verifyPassword } from '../../../lib/password-hash.ts';
+import { backupCodeCounts, consumeBackupCode, verifyTotp } from '../factors/factors.service.ts';
+import { countFailure, refuseIfLocked } from '../sign-in/lockout.service.ts';
 import { enrolRequired } from './mfa-account.repository.ts';
-import { activeDevices, toDevice } from './mfa-device.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
-import { effectivePolicy } from './policy.service.ts';
+import { activeDevices, toDevice } from '../factors/mfa-device.repository.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
+import { effectivePolicy } from '../policy/policy.service.ts';
 
 /** The signed-in account's own MFA rules: re-authentication, its password, its overview. */
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { MfaAccountTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaAccountTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of an account's MFA state row (`mfa_accounts`); its devices: mfa-device.repository.ts. */
 

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { MfaBackupCodeTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaBackupCodeTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_backup_codes` (only keyed hashes of the codes are kept). */
 

@@ -2,20 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { BACKUP_CODES_PER_GENERATION, type MfaDevice } from '@mailroom/contract/mfa';
 import type { Kysely, Selectable } from 'kysely';
 import QRCode from 'qrcode';
-import type { MfaDeviceTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
-import { clearSessionScope } from '../../http/session.repository.ts';
-import { fieldError, notFound } from '../../http/errors.ts';
-import { endAccountAccess, revokeAccountAppPasswords } from '../../http/account-access.repository.ts';
-import { recordActivity } from './activity.repository.ts';
+import type { MfaDeviceTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
+import { clearSessionScope } from '../../../http/session.repository.ts';
+import { fieldError, notFound } from '../../../http/errors.ts';
+import { endAccountAccess, revokeAccountAppPasswords } from '../../../http/account-access.repository.ts';
+import { recordActivity } from '../users/activity.repository.ts';
 import {
   backupCodeStates,
   deleteBackupCodes,
   replaceBackupCodes,
   useBackupCode,
 } from './backup-code.repository.ts';
-import { deleteChallengesOf } from './challenge.repository.ts';
-import { setEnrolRequired } from './mfa-account.repository.ts';
+import { deleteChallengesOf } from '../sign-in/challenge.repository.ts';
+import { setEnrolRequired } from '../account/mfa-account.repository.ts';
 import {
   activateDevice,
   activeDevicesOfType,
@@ -31,9 +31,9 @@ import {
   toDevice,
   totpDeviceOf,
 } from './mfa-device.repository.ts';
-import { deleteTrustedBrowsers } from './trusted-device.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
-import { matchStep, newTotpSecret, totpFor } from './totp.ts';
+import { deleteTrustedBrowsers } from '../sign-in/trusted-device.repository.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
+import { matchStep, newTotpSecret, totpFor } from './totp.service.ts';
 
 export const BACKUP_CODE_LIFETIME_MS = 365 * 86_400_000;
 

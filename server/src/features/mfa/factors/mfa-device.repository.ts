@@ -1,7 +1,7 @@
 import type { MfaDevice } from '@mailroom/contract/mfa';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { MfaDeviceTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaDeviceTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_devices` (TOTP apps and security keys) and its row -> contract mapping. */
 

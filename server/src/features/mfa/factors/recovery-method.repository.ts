@@ -1,7 +1,7 @@
 import type { RecoveryMethod } from '@mailroom/contract/mfa';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { MfaRecoveryMethodTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaRecoveryMethodTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_recovery_methods` (an account's recovery addresses) and its contract mapping. */
 

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { RecoveryMethod } from '@mailroom/contract/mfa';
-import { fieldError, notFound } from '../../http/errors.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
+import { fieldError, notFound } from '../../../http/errors.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
 import {
   allRecoveryMethods,
   insertRecoveryMethod,
@@ -12,7 +12,7 @@ import {
   updateRecoveryMethod,
   verifyRecoveryCode,
 } from './recovery-method.repository.ts';
-import { sendMail } from './smtp-send.ts';
+import { sendMail } from '../sign-in/smtp-send.service.ts';
 
 const CODE_TTL_MS = 15 * 60_000;
 

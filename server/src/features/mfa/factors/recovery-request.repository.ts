@@ -1,7 +1,7 @@
 import type { RecoveryRequest } from '@mailroom/contract/mfa';
 import type { Insertable, Kysely } from 'kysely';
-import type { MfaRecoveryRequestTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaRecoveryRequestTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_recovery_requests` ("lost my device" from the sign-in page) and its mapping. */
 

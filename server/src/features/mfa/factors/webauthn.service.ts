@@ -10,11 +10,11 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import { fieldError } from '../../http/errors.ts';
-import { deleteChallengeByToken, insertChallenge, takeChallengeByToken } from './challenge.repository.ts';
+import { fieldError } from '../../../http/errors.ts';
+import { deleteChallengeByToken, insertChallenge, takeChallengeByToken } from '../sign-in/challenge.repository.ts';
 import { finishEnrolment } from './factors.service.ts';
 import { activeDevicesOfType, insertDevice, setSignCount } from './mfa-device.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
 
 /** Passkeys and security keys ("Hardware Token"): WebAuthn with 'none' attestation. */
 

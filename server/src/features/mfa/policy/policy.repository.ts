@@ -1,7 +1,7 @@
 import type { MfaPolicy, POLICY_METHODS } from '@mailroom/contract/mfa';
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { MfaPolicyTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaPolicyTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_policies` and its row -> contract mapping. */
 

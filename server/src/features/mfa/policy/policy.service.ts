@@ -8,12 +8,12 @@ import {
   MfaPolicyInput as PolicySchema,
 } from '@mailroom/contract/mfa';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { restrictToEnrolment, signedInWithoutFactor } from '../../http/account-access.repository.ts';
-import { conflict, notFound } from '../../http/errors.ts';
-import { accountWithMailbox, accountsByIds } from '../../http/sign-in-account.repository.ts';
-import { adminDomains, allAdminDomains, consoleAdmins } from '../auth/auth.public.ts';
-import { enrolRequired } from './mfa-account.repository.ts';
+import type { Database } from '../../../db/schema.ts';
+import { restrictToEnrolment, signedInWithoutFactor } from '../../../http/account-access.repository.ts';
+import { conflict, notFound } from '../../../http/errors.ts';
+import { accountWithMailbox, accountsByIds } from '../../../http/sign-in-account.repository.ts';
+import { adminDomains, allAdminDomains, consoleAdmins } from '../../auth/auth.public.ts';
+import { enrolRequired } from '../account/mfa-account.repository.ts';
 import {
   allPolicies,
   deletePolicyRow,
@@ -22,7 +22,7 @@ import {
   policyNameTaken,
   updatePolicyRow,
 } from './policy.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
 
 type Method = (typeof POLICY_METHODS)[number];
 

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { MfaChallengeTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaChallengeTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_challenges` (pending sign-ins waiting for a second factor, passkey registrations). */
 

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { tooManyRequests, unauthorized } from '../../http/errors.ts';
-import { activeMailboxAddress } from '../../http/sign-in-account.repository.ts';
+import { tooManyRequests, unauthorized } from '../../../http/errors.ts';
+import { activeMailboxAddress } from '../../../http/sign-in-account.repository.ts';
 import { updateChallenge } from './challenge.repository.ts';
-import { claimEmailCodeSlot, ensureAccountRow, releaseEmailCodeSlot } from './mfa-account.repository.ts';
-import { verifiedRecoveryAddress } from './recovery-method.repository.ts';
-import type { MfaContext } from './mfa-context.ts';
-import { sendMail } from './smtp-send.ts';
+import { claimEmailCodeSlot, ensureAccountRow, releaseEmailCodeSlot } from '../account/mfa-account.repository.ts';
+import { verifiedRecoveryAddress } from '../factors/recovery-method.repository.ts';
+import type { MfaContext } from '../mfa.context.ts';
+import { sendMail } from './smtp-send.service.ts';
 
 /** A mailed sign-in code stays valid this long, and is accepted once. */
 export const EMAIL_CODE_TTL_MS = 10 * 60_000;

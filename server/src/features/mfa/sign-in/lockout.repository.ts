@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { MfaLockoutTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaLockoutTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_lockouts` (an account locked after too many failed second-factor attempts). */
 

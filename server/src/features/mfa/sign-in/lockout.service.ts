@@ -1,14 +1,14 @@
 import { MFA_LOCKOUT_MINUTES, MFA_MAX_FAILED_ATTEMPTS } from '@mailroom/contract/mfa';
-import { tooManyRequests } from '../../http/errors.ts';
+import { tooManyRequests } from '../../../http/errors.ts';
 import { deleteChallengesOf } from './challenge.repository.ts';
 import {
   bumpFailures,
   clearFailures as clearFailureCount,
   ensureAccountRow,
   resetFailuresAtLimit,
-} from './mfa-account.repository.ts';
+} from '../account/mfa-account.repository.ts';
 import { activeLockout as lockoutInForce, insertLockout } from './lockout.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
 
 /** The account's lockout still in force, if any. */
 export async function activeLockout(ctx: MfaContext, adminId: number) {

@@ -6,8 +6,8 @@ import type {
   RecoveryRequestInput,
 } from '@mailroom/contract/auth';
 import { MFA_LOCKOUT_MINUTES } from '@mailroom/contract/mfa';
-import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../http/errors.ts';
-import { accountByEmail } from '../../http/sign-in-account.repository.ts';
+import { AppError, badRequest, forbidden, tooManyRequests, unauthorized } from '../../../http/errors.ts';
+import { accountByEmail } from '../../../http/sign-in-account.repository.ts';
 import {
   deleteExpiredChallenges,
   insertChallenge,
@@ -15,17 +15,17 @@ import {
   spendChallenge,
   updateChallenge,
 } from './challenge.repository.ts';
-import { emailCodeAddress, emailCodeHash, sendEmailCode } from './email-code.ts';
-import { recordActivity } from './activity.repository.ts';
-import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from './factors.service.ts';
-import { clearFailures, countFailure, refuseIfLocked } from './lockout.ts';
-import { enrolRequired, setLastMfaLogin } from './mfa-account.repository.ts';
-import { activeFactorTypes } from './mfa-device.repository.ts';
-import { hasPendingRecoveryRequest, insertRecoveryRequest } from './recovery-request.repository.ts';
+import { emailCodeAddress, emailCodeHash, sendEmailCode } from './email-code.service.ts';
+import { recordActivity } from '../users/activity.repository.ts';
+import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from '../factors/factors.service.ts';
+import { clearFailures, countFailure, refuseIfLocked } from './lockout.service.ts';
+import { enrolRequired, setLastMfaLogin } from '../account/mfa-account.repository.ts';
+import { activeFactorTypes } from '../factors/mfa-device.repository.ts';
+import { hasPendingRecoveryRequest, insertRecoveryRequest } from '../factors/recovery-request.repository.ts';
 import { insertTrustedBrowser, isTrustedBrowser } from './trusted-device.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
-import { effectivePolicy } from './policy.service.ts';
-import { authenticationOptions, verifyAuthentication } from './webauthn.service.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
+import { effectivePolicy } from '../policy/policy.service.ts';
+import { authenticationOptions, verifyAuthentication } from '../factors/webauthn.service.ts';
 
 /** A password-proved sign-in waits this long for its second factor. */
 export const CHALLENGE_TTL_MS = 5 * 60_000;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { MfaTrustedDeviceTable } from '../../db/mfa.tables.ts';
-import type { Database } from '../../db/schema.ts';
+import type { MfaTrustedDeviceTable } from '../../../db/mfa.tables.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `mfa_trusted_devices` (remembered browsers; only a hash of the cookie is kept). */
 

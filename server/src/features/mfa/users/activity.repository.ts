@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ACTIVITY_ACTIONS } from '@mailroom/contract/mfa';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

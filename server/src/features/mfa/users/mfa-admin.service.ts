@@ -6,25 +6,25 @@ import type {
   MfaUser,
   RecoveryRequest,
 } from '@mailroom/contract/mfa';
-import { restrictToEnrolment } from '../../http/account-access.repository.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { restrictToEnrolment } from '../../../http/account-access.repository.ts';
+import { conflict, notFound } from '../../../http/errors.ts';
 import {
   accountByEmail,
   ensureMailboxAccount,
   mailboxByEmail,
-} from '../../http/sign-in-account.repository.ts';
+} from '../../../http/sign-in-account.repository.ts';
 import { lastActivityAt, latestActivity, loginCounts, recordActivity } from './activity.repository.ts';
-import { backupCodeTotals, latestBackupCodes } from './backup-code.repository.ts';
-import { removeDevice, resetFactors } from './factors.service.ts';
-import { allLockouts, lockoutById, unlockAccount, unlockById } from './lockout.repository.ts';
-import { clearFailures, setEnrolRequired } from './mfa-account.repository.ts';
-import { deviceOwner } from './mfa-device.repository.ts';
+import { backupCodeTotals, latestBackupCodes } from '../factors/backup-code.repository.ts';
+import { removeDevice, resetFactors } from '../factors/factors.service.ts';
+import { allLockouts, lockoutById, unlockAccount, unlockById } from '../sign-in/lockout.repository.ts';
+import { clearFailures, setEnrolRequired } from '../account/mfa-account.repository.ts';
+import { deviceOwner } from '../factors/mfa-device.repository.ts';
 import {
   allRecoveryRequests,
   recoveryRequestById,
   resolveRecoveryRequest,
-} from './recovery-request.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
+} from '../factors/recovery-request.repository.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
 import { describePeople, listAllDevices, listPeople, nameOf } from './mfa-users.service.ts';
 
 /** Every enrolled device (the Devices tab). */

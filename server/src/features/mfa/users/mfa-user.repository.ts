@@ -1,8 +1,8 @@
 import type { MfaUserListQuery } from '@mailroom/contract/mfa';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
-import { type KeysetOrder, keysetAfter, keysetOrderBy } from '../../db/keyset.ts';
-import type { Database } from '../../db/schema.ts';
-import type { KeyValue } from '../../http/cursor.ts';
+import { type KeysetOrder, keysetAfter, keysetOrderBy } from '../../../db/keyset.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { KeyValue } from '../../../http/cursor.ts';
 
 /**
  * The SQL of the MFA users list: one statement over accounts (`admins`, with their `mfa_accounts`

@@ -10,14 +10,14 @@ import {
   decodeCursor,
   neighbourCursors,
   refuseCursorWithOffset,
-} from '../../http/cursor.ts';
-import { keysetPage } from '../../db/keyset.ts';
-import { everyoneWhoSignsIn } from '../../http/sign-in-account.repository.ts';
+} from '../../../http/cursor.ts';
+import { keysetPage } from '../../../db/keyset.ts';
+import { everyoneWhoSignsIn } from '../../../http/sign-in-account.repository.ts';
 import { lastActivityByAccount } from './activity.repository.ts';
-import { backupCodeStates } from './backup-code.repository.ts';
-import { lockedAccounts } from './lockout.repository.ts';
-import { mfaAccountsOf } from './mfa-account.repository.ts';
-import { enrolledDevices, toDevice } from './mfa-device.repository.ts';
+import { backupCodeStates } from '../factors/backup-code.repository.ts';
+import { lockedAccounts } from '../sign-in/lockout.repository.ts';
+import { mfaAccountsOf } from '../account/mfa-account.repository.ts';
+import { enrolledDevices, toDevice } from '../factors/mfa-device.repository.ts';
 import {
   type SortKey,
   type UserRow,
@@ -25,10 +25,10 @@ import {
   userRowsAtOffset,
   userRowsFromCursor,
 } from './mfa-user.repository.ts';
-import { nameOf } from './recovery-request.repository.ts';
-import { accountsWithTrustedBrowser } from './trusted-device.repository.ts';
-import { iso, type MfaContext } from './mfa-context.ts';
-import { policyResolver } from './policy.service.ts';
+import { nameOf } from '../factors/recovery-request.repository.ts';
+import { accountsWithTrustedBrowser } from '../sign-in/trusted-device.repository.ts';
+import { iso, type MfaContext } from '../mfa.context.ts';
+import { policyResolver } from '../policy/policy.service.ts';
 
 /** One row of the users list before its MFA state is read: an account, or a mailbox without one. */
 export interface Person {
