@@ -52,12 +52,3 @@ export async function statusRow(db: Db): Promise<Selectable<DnsSettingsTable> | 
 export async function updateStatusRow(db: Db, set: Updateable<DnsSettingsTable>): Promise<void> {
   await db.updateTable('dns_settings').set(set).where('id', '=', SETTINGS_ID).execute();
 }
-
-/**
- * The mail settings' stored JSON (the name servers default to its host name). `mail_settings` is
- * the mail area's table: this read moves behind its public entry once mail has one.
- */
-export async function mailSettingsJson(db: Db): Promise<string | undefined> {
-  const row = await db.selectFrom('mail_settings').select('settings').where('id', '=', 1).executeTakeFirst();
-  return row?.settings;
-}

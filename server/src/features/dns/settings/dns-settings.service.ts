@@ -8,9 +8,9 @@ import {
 } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { mailHostName } from '../../mail/mail.public.ts';
 import {
   insertSettingsRow,
-  mailSettingsJson,
   settingsData,
   settingsRowExists,
   storeSettingsData,
@@ -30,15 +30,9 @@ export function defaultDnsSettings(): DnsSettings {
  * about it). Never a single label: `NS vm.` is a name nobody can delegate to.
  */
 export async function nameServerDefault(db: Kysely<Database>, machine = os.hostname()): Promise<string> {
-  const mail = await mailSettingsJson(db);
-  if (mail !== undefined) {
-    try {
-      const hostname = (JSON.parse(mail) as { hostname?: unknown }).hostname;
-      if (typeof hostname === 'string' && isFullyQualified(hostname)) return hostname.toLowerCase();
-    } catch {
-      /* unreadable mail settings: fall back to the machine's name */
-    }
-  }
+  // Unreadable or missing mail settings: fall back to the machine's name.
+  const hostname = await mailHostName(db);
+  if (hostname !== undefined && isFullyQualified(hostname)) return hostname.toLowerCase();
   const name = machine.trim().toLowerCase();
   if (isFullyQualified(name)) return name;
   const local = `${isHostName(name) ? name : 'localhost'}.localdomain`;

@@ -32,6 +32,25 @@ export async function settingsRow(db: Db, initial: () => string): Promise<Select
   return db.selectFrom('mail_settings').selectAll().where('id', '=', SETTINGS_ID).executeTakeFirstOrThrow();
 }
 
+/**
+ * The stored settings' host name, read without making the row: undefined when there is no row,
+ * its JSON is unreadable or it names no host (the DNS area's name servers default to it).
+ */
+export async function storedHostName(db: Db): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('mail_settings')
+    .select('settings')
+    .where('id', '=', SETTINGS_ID)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  try {
+    const hostname = (JSON.parse(row.settings) as { hostname?: unknown }).hostname;
+    return typeof hostname === 'string' ? hostname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Replaces the settings of a row never saved (version 1) without making a new version. */
 export async function replaceFirstVersion(db: Db, settings: string): Promise<void> {
   await db
