@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Job, JobEvent, JobState } from '@mailroom/contract/jobs';
+import type { Job, JobState } from '@mailroom/contract/jobs';
 import type { Kysely } from 'kysely';
 import { type Locks, processOwner } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
@@ -18,76 +18,32 @@ import {
   sweepStale,
   toJob,
   toJobEvent,
-  updateJob,
 } from './job.repository.ts';
+import { finishJob, persistProgress } from './job-end.service.ts';
+import {
+  type JobChange,
+  JobCancelled,
+  type JobContext,
+  type JobOutcome,
+  type JobWork,
+  type LocalJob,
+  NOTIFICATION_DAYS,
+  RESUME_MESSAGE,
+  reasonOf,
+  type RunnerTuning,
+} from './job-runner.types.ts';
+
+export {
+  type JobChange,
+  JobCancelled,
+  type JobContext,
+  type JobOutcome,
+  type JobProgress,
+  type JobWork,
+  type RunnerTuning,
+} from './job-runner.types.ts';
 
 type Db = Kysely<Database>;
-
-export interface JobProgress {
-  processed?: number;
-  total?: number | null;
-  phase?: string;
-  counts?: Record<string, number>;
-}
-
-/** What a job's work is given. */
-export interface JobContext {
-  readonly jobId: number;
-  /** Aborted when the job is cancelled or the server stops. */
-  readonly signal: AbortSignal;
-  /** Records progress; the events stream shows it at once, the database within `persistMs`. */
-  progress(p: JobProgress): void;
-  /**
-   * Lets the event loop breathe (other requests, the events stream, the cancel check) and throws
-   * if the job was cancelled. Call it every few hundred units of work.
-   */
-  checkpoint(): Promise<void>;
-}
-
-export interface JobOutcome {
-  result: unknown;
-  counts?: Record<string, number>;
-  errors?: { row: number; message: string }[];
-  /** One line for the notification. */
-  summary?: string;
-}
-
-export type JobWork = (ctx: JobContext) => Promise<JobOutcome>;
-
-export interface RunnerTuning {
-  /** How often a running job's heartbeat and cancel flag are written/read. Default 2 s. */
-  heartbeatMs?: number;
-  /** A running job whose heartbeat is older than this belongs to a dead process. Default 30 s. */
-  staleMs?: number;
-  /** Progress reaches the database at most this often. Default 250 ms. */
-  persistMs?: number;
-  /** How often the leader looks for queued jobs and stale ones. Default 1 s. */
-  pollMs?: number;
-}
-
-const NOTIFICATION_DAYS = 7;
-const RESUME_MESSAGE = 'The server running it stopped; it resumes where it stopped at the next start';
-
-export class JobCancelled extends Error {
-  constructor(readonly state: 'cancelled' | 'interrupted') {
-    super(state === 'cancelled' ? 'Cancelled by an administrator' : 'Interrupted: the server stopped');
-  }
-}
-
-interface LocalJob {
-  row: JobRow;
-  controller: AbortController;
-  dirty: boolean;
-  writing: Promise<void> | null;
-  lastWrite: number;
-  done: Promise<void>;
-}
-
-/** A job's change for the events stream (and for the version check across processes). */
-export interface JobChange {
-  job: JobEvent;
-  version: number;
-}
 
 /**
  * Runs jobs in this process and keeps their rows current: progress, heartbeat, cancel (asked in
@@ -333,102 +289,11 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   }
 
   private async finish(local: LocalJob, end: Partial<JobRow> & { state: JobState }): Promise<void> {
-    await local.writing;
-    const now = Date.now();
-    if (end.state === 'interrupted' && Number(local.row.resumable) === 1) {
-      // This process stops: the job goes back to the queue, and the next process resumes it.
-      local.row = {
-        ...local.row,
-        state: 'queued',
-        phase: null,
-        owner: null,
-        heartbeat_at: null,
-        message: RESUME_MESSAGE,
-        updated_at: now,
-        version: local.row.version + 1,
-      };
-      await updateJob(this.db, local.row.id, {
-        state: 'queued',
-        phase: null,
-        owner: null,
-        heartbeat_at: null,
-        processed: local.row.processed,
-        counts: local.row.counts,
-        message: RESUME_MESSAGE,
-        updated_at: now,
-        version: local.row.version,
-      });
-      this.changed(local.row);
-      return;
-    }
-    local.row = {
-      ...local.row,
-      ...end,
-      phase: null,
-      owner: null,
-      finished_at: now,
-      updated_at: now,
-      version: local.row.version + 1,
-    };
-    const r = local.row;
-    await updateJob(this.db, r.id, {
-      state: r.state,
-      phase: null,
-      processed: r.processed,
-      total: r.total,
-      counts: r.counts,
-      errors: r.errors,
-      result: r.result,
-      message: r.message,
-      owner: null,
-      finished_at: now,
-      updated_at: now,
-      version: r.version,
-    });
-    await notify(this.db, {
-      level: r.state === 'succeeded' ? 'success' : r.state === 'failed' ? 'error' : 'warning',
-      title: `${r.title}: ${r.state}`,
-      message: r.message ?? '',
-      jobId: r.id,
-    });
-    this.changed(r);
+    await finishJob(this.db, local, end, (row) => this.changed(row));
   }
 
-  /** Writes the latest progress (one write at a time; later changes wait for the next). */
   private async persist(local: LocalJob, force = false): Promise<void> {
-    if (local.writing) {
-      if (force) await local.writing;
-      else return;
-    }
-    if (!local.dirty) return;
-    local.dirty = false;
-    local.lastWrite = Date.now();
-    const r = local.row;
-    local.writing = updateJob(
-      this.db,
-      r.id,
-      {
-        processed: r.processed,
-        total: r.total,
-        phase: r.phase,
-        counts: r.counts,
-        cancel_requested: r.cancel_requested,
-        updated_at: r.updated_at,
-        heartbeat_at: Date.now(),
-        version: r.version,
-      },
-      true,
-    )
-      .then(
-        () => undefined,
-        () => {
-          local.dirty = true;
-        },
-      )
-      .finally(() => {
-        local.writing = null;
-      });
-    await local.writing;
+    await persistProgress(this.db, local, force);
   }
 
   /** Heartbeat of this process's jobs, and cancel requests made in another process. */
@@ -511,9 +376,4 @@ export class JobRunner extends EventEmitter<{ change: [JobChange] }> {
   private async claimNext(): Promise<JobRow | undefined> {
     return claimNextJob(this.db, [...this.handlers.keys()], this.owner, Date.now());
   }
-}
-
-function reasonOf(signal: AbortSignal): Error {
-  const r: unknown = signal.reason;
-  return r instanceof Error ? r : new JobCancelled('cancelled');
 }

@@ -1,40 +1,22 @@
-import type { BulkFilter } from '@mailroom/contract/bulk';
-import {
-  ALIAS_STATUSES,
-  CreateAliasRequest,
-  MAILBOX_STATUSES,
-  MAX_QUOTA_BYTES,
-  MB,
-  mailMessages,
-  mbToBytes,
-} from '@mailroom/contract/mail';
-import { fieldMessages } from '@mailroom/contract/messages';
-import { emailField, passwordField } from '@mailroom/contract/validators';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../../db/schema.ts';
+import { mailMessages } from '@mailroom/contract/mail';
 import { moveFolder } from '../../../host/folders.ts';
 import { conflict, fieldError } from '../../../http/errors.ts';
-import type { BulkOperationHandler, LedgerEntry, PlanInput, PlannedItem } from '../../../lib/bulk-operation.ts';
-import { parseCsv } from '../aliases/alias-import.service.ts';
+import { type BulkOperationHandler, type LedgerEntry } from '../../../lib/bulk-operation.ts';
 import {
   aliasForDelete,
   aliasKind,
   aliasKinds,
-  aliasSourcesOfKind,
   deleteSystemAlias,
   deleteAliasRows,
   insertAlias,
-  listAliases,
   updateAliasRow,
 } from '../aliases/alias.repository.ts';
 import { refuseLoop } from '../aliases/alias.service.ts';
-import { type AliasRow, existing, insertAliasRows } from './bulk-import.repository.ts';
+import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliases.service.ts';
 import { addToCounters, countOutOfDomain, knownDomains } from '../domains/domain.service.ts';
-import { folderName, isHostedDomain, maildirOf, splitAddress } from '../mail-address.rules.ts';
-import type { MailCtx } from '../mail.context.ts';
-import { MAIL_PATHS } from '../stack/mail-paths.layout.ts';
-import { readMailSettings } from '../settings/mail-settings.service.ts';
+import { folderName, maildirOf, splitAddress } from '../mail-address.rules.ts';
 import { lockAliasGraph, lockDomainRows } from '../mail-write-locks.service.ts';
+import { type MailCtx } from '../mail.context.ts';
 import {
   deleteMailboxRow,
   deleteQuotaUsage,
@@ -45,8 +27,11 @@ import {
   mailboxIdByEmail,
   mailboxPlaces,
 } from '../mailboxes/mailbox.repository.ts';
-import { listMailboxes } from '../mailboxes/mailbox.service.ts';
-import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliases.service.ts';
+import { MAIL_PATHS } from '../stack/mail-paths.layout.ts';
+import { planAliasDelete, planAliasCreate } from './alias-bulk-plan.service.ts';
+import { type AliasRow, existing, insertAliasRows } from './bulk-import.repository.ts';
+import { type Db } from './bulk-plan.rules.ts';
+import { planMailboxCreate, planMailboxDelete } from './mailbox-bulk-plan.service.ts';
 
 /**
  * The mail area's bulk operations (issue 21): create mailboxes and aliases from a CSV, delete
@@ -55,299 +40,6 @@ import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliase
  * counters last) and a savepoint per item. Mailboxes and aliases are read by Postfix and Dovecot
  * from the database, so a batch has no daemon file to apply.
  */
-
-type Db = Kysely<Database>;
-
-const emailRule = emailField('Email');
-const passwordRule = passwordField('Password', 8);
-const PAGE = 1000;
-
-function header(records: string[][], wanted: string[]): Map<string, number> {
-  const names = (records[0] ?? []).map((h) => h.trim().toLowerCase());
-  const at = new Map<string, number>();
-  for (const w of wanted) at.set(w, names.indexOf(w));
-  return at;
-}
-
-function csvOf(input: PlanInput): string {
-  if (input.target.kind !== 'csv') throw fieldError('target', 'This operation takes a CSV file.');
-  return input.target.csv;
-}
-
-/** Mailboxes to create, from `email,password[,quota]` (quota in MB; empty: the Default Quota). */
-async function planMailboxCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
-  const records = parseCsv(csvOf(input));
-  const col = header(records, ['email', 'password', 'quota']);
-  if (col.get('email') === -1 || col.get('password') === -1)
-    throw fieldError('target', mailMessages.mailboxImportMissingColumns);
-  const { settings } = await readMailSettings(ctx.db);
-  const items: PlannedItem[] = [];
-  const first = new Map<string, number>();
-  const cell = (rec: string[], name: string) => {
-    const i = col.get(name)!;
-    return i === -1 ? '' : (rec[i] ?? '');
-  };
-  for (let i = 1; i < records.length; i++) {
-    const rec = records[i]!;
-    const row = i + 1;
-    const raw = cell(rec, 'email').trim();
-    const password = cell(rec, 'password');
-    if (!raw && !password && rec.every((c) => c.trim() === '')) continue;
-    const invalid = (reason: string, key = raw || `row ${row}`) =>
-      items.push({ key, label: key, action: 'invalid', reason: `row ${row}: ${reason}` });
-    if (!raw) {
-      invalid(`email: ${fieldMessages.required('Email')}`);
-      continue;
-    }
-    const e = emailRule.safeParse(raw);
-    if (!e.success) {
-      invalid(`email: ${e.error.issues[0]!.message}`);
-      continue;
-    }
-    const email = e.data.toLowerCase();
-    if (!isHostedDomain(splitAddress(email).domain)) {
-      invalid(`email: ${fieldMessages.email}`, email);
-      continue;
-    }
-    const p = passwordRule.safeParse(password);
-    if (!p.success) {
-      invalid(`password: ${p.error.issues[0]!.message}`, email);
-      continue;
-    }
-    const rawQuota = cell(rec, 'quota').trim();
-    let quota = mbToBytes(settings.defaultQuota);
-    if (rawQuota !== '') {
-      if (!/^\d{1,12}(\.\d{1,6})?$/.test(rawQuota)) {
-        invalid('quota: Quota must be a number of MB (0 = unlimited)', email);
-        continue;
-      }
-      quota = Math.min(mbToBytes(Number(rawQuota)), MAX_QUOTA_BYTES);
-      if (quota > settings.maxQuota * MB) {
-        invalid(`quota: ${mailMessages.quotaAboveMax(settings.maxQuota)}`, email);
-        continue;
-      }
-    }
-    const dup = first.get(email);
-    if (dup !== undefined) {
-      invalid(`email: ${email} appears more than once (first on row ${dup})`, email);
-      continue;
-    }
-    first.set(email, row);
-    items.push({ key: email, label: email, action: 'create', payload: { email, password, quota } });
-  }
-  const creates = items.filter((i) => i.action === 'create');
-  const emails = creates.map((i) => i.key);
-  const domains = [...new Set(emails.map((e) => splitAddress(e).domain))];
-  const [known, boxes, aliases] = await Promise.all([
-    knownDomains(ctx.db, domains),
-    existing(ctx.db, 'mailboxes', 'email', emails, Number.MAX_SAFE_INTEGER),
-    existing(ctx.db, 'mail_aliases', 'source', emails, Number.MAX_SAFE_INTEGER),
-  ]);
-  const system = await systemSources(ctx.db, emails.filter(isRequiredAddress));
-  for (const it of creates) {
-    const domain = splitAddress(it.key).domain;
-    // Like every invalid row, named by its row in the file.
-    const row = `row ${first.get(it.key)}`;
-    if (!known.has(domain))
-      Object.assign(it, {
-        action: 'invalid',
-        reason: `${row}: email: ${mailMessages.domainUnknown(domain)}`,
-        payload: null,
-      });
-    else if (boxes.has(it.key))
-      Object.assign(it, {
-        action: 'skip',
-        reason: `exists: ${mailMessages.mailboxExists(it.key)}`,
-        payload: null,
-      });
-    else if (aliases.has(it.key) && !system.has(it.key))
-      Object.assign(it, {
-        action: 'invalid',
-        reason: `${row}: email: ${mailMessages.mailboxIsAlias(it.key)}`,
-        payload: null,
-      });
-  }
-  return items;
-}
-
-async function systemSources(db: Db, sources: string[]): Promise<Set<string>> {
-  return new Set(await aliasSourcesOfKind(db, sources, 1));
-}
-
-/** Mailboxes to delete: the selected addresses, the list's filter, or every mailbox. */
-async function planMailboxDelete(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
-  const { target } = input;
-  if (target.kind === 'csv')
-    throw fieldError('target', 'Delete Mailboxes takes selected, filtered or all mailboxes.');
-  if (target.kind === 'selected') {
-    const keys = [...new Set(target.keys.map((k) => k.trim().toLowerCase()))];
-    const found = await existing(ctx.db, 'mailboxes', 'email', keys, Number.MAX_SAFE_INTEGER);
-    return keys.map((k) =>
-      found.has(k)
-        ? { key: k, label: k, action: 'delete' as const, payload: { email: k } }
-        : { key: k, label: k, action: 'skip' as const, reason: mailMessages.mailboxNotFound(k) },
-    );
-  }
-  const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
-  const status =
-    f.status && (MAILBOX_STATUSES as readonly string[]).includes(f.status)
-      ? (f.status as 'active' | 'suspended')
-      : undefined;
-  const items: PlannedItem[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await listMailboxes(ctx.db, {
-      limit: PAGE,
-      sort: 'email',
-      ...(f.q ? { q: f.q } : {}),
-      ...(f.domain ? { domain: f.domain.toLowerCase() } : {}),
-      ...(status ? { status } : {}),
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const m of page.items)
-      items.push({ key: m.email, label: m.email, action: 'delete', payload: { email: m.email } });
-    if (!page.next || page.items.length < PAGE) break;
-    cursor = page.next;
-  }
-  return items;
-}
-
-/**
- * Aliases to delete: the selected sources, the alias list's filter (its search and status, and a
- * domain), or every alias. Mailroom's required aliases (postmaster@, abuse@ it made) are skipped:
- * they cannot be deleted (they come back at once), only replaced by the administrator's own.
- */
-async function planAliasDelete(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
-  const { target } = input;
-  if (target.kind === 'csv')
-    throw fieldError('target', 'Delete Aliases takes selected, filtered or all aliases.');
-  const item = (source: string, system: boolean): PlannedItem =>
-    system
-      ? { key: source, label: source, action: 'skip', reason: mailMessages.aliasRequired(source) }
-      : { key: source, label: source, action: 'delete', payload: { source } };
-  if (target.kind === 'selected') {
-    const keys = [...new Set(target.keys.map((k) => k.trim().toLowerCase()))];
-    const found = new Map<string, boolean>();
-    for (let i = 0; i < keys.length; i += PAGE)
-      for (const r of await aliasKinds(ctx.db, keys.slice(i, i + PAGE)))
-        found.set(r.source, Number(r.system) === 1);
-    return keys.map((k) =>
-      found.has(k)
-        ? item(k, found.get(k)!)
-        : { key: k, label: k, action: 'skip' as const, reason: `missing: ${mailMessages.aliasNotFound(k)}` },
-    );
-  }
-  const f: BulkFilter = target.kind === 'filtered' ? target.filter : {};
-  const status =
-    f.status && (ALIAS_STATUSES as readonly string[]).includes(f.status)
-      ? (f.status as 'active' | 'disabled')
-      : undefined;
-  const domain = f.domain?.trim().toLowerCase() || undefined;
-  const items: PlannedItem[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await listAliases(ctx.db, {
-      limit: PAGE,
-      sort: 'source',
-      ...(f.q ? { q: f.q } : {}),
-      ...(status ? { status } : {}),
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const a of page.items)
-      if (!domain || splitAddress(a.source).domain === domain) items.push(item(a.source, a.system));
-    if (!page.next || page.items.length < PAGE) break;
-    cursor = page.next;
-  }
-  return items;
-}
-
-/** Aliases to create, from `source,destination`. */
-async function planAliasCreate(ctx: MailCtx, input: PlanInput): Promise<PlannedItem[]> {
-  const records = parseCsv(csvOf(input));
-  const col = header(records, ['source', 'destination']);
-  if (col.get('source') === -1 || col.get('destination') === -1)
-    throw fieldError('target', mailMessages.importMissingColumns);
-  const items: PlannedItem[] = [];
-  const first = new Map<string, number>();
-  for (let i = 1; i < records.length; i++) {
-    const rec = records[i]!;
-    if (rec.every((c) => c.trim() === '')) continue;
-    const row = i + 1;
-    const rawSource = (rec[col.get('source')!] ?? '').trim();
-    const rawDest = (rec[col.get('destination')!] ?? '').trim();
-    const key = rawSource.toLowerCase() || `row ${row}`;
-    const parsed = CreateAliasRequest.safeParse({ source: rawSource, destination: rawDest });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      items.push({
-        key,
-        label: `Row ${row}: ${key}`,
-        action: 'invalid',
-        reason: `${String(issue.path[0] ?? 'row')}: ${issue.message}`,
-      });
-      continue;
-    }
-    const { source, destination } = parsed.data;
-    const dests = destination.split(',').map((d) => d.trim().toLowerCase());
-    if (dests.includes(source)) {
-      items.push({
-        key: source,
-        label: source,
-        action: 'invalid',
-        reason: `destination: ${mailMessages.aliasSelf}`,
-      });
-      continue;
-    }
-    const dup = first.get(source);
-    if (dup !== undefined) {
-      items.push({
-        key: source,
-        label: source,
-        action: 'invalid',
-        reason: `source: ${source} appears more than once (first on row ${dup})`,
-      });
-      continue;
-    }
-    first.set(source, row);
-    items.push({
-      key: source,
-      label: `${source} → ${destination}`,
-      action: 'create',
-      payload: { source, destination },
-    });
-  }
-  const creates = items.filter((i) => i.action === 'create');
-  const sources = creates.map((i) => i.key);
-  const domains = [...new Set(sources.map((s) => splitAddress(s).domain))];
-  const [known, aliases, boxes] = await Promise.all([
-    knownDomains(ctx.db, domains),
-    existing(ctx.db, 'mail_aliases', 'source', sources, Number.MAX_SAFE_INTEGER),
-    existing(ctx.db, 'mailboxes', 'email', sources, Number.MAX_SAFE_INTEGER),
-  ]);
-  const system = await systemSources(ctx.db, sources.filter(isRequiredAddress));
-  for (const it of creates) {
-    const domain = splitAddress(it.key).domain;
-    if (!known.has(domain))
-      Object.assign(it, {
-        action: 'invalid',
-        reason: `source: ${mailMessages.domainUnknown(domain)}`,
-        payload: null,
-      });
-    else if (aliases.has(it.key) && !system.has(it.key))
-      Object.assign(it, {
-        action: 'skip',
-        reason: `exists: ${mailMessages.aliasExists(it.key)}`,
-        payload: null,
-      });
-    else if (boxes.has(it.key))
-      Object.assign(it, {
-        action: 'invalid',
-        reason: `source: ${mailMessages.aliasIsMailbox(it.key)}`,
-        payload: null,
-      });
-  }
-  return items;
-}
 
 const stamp = (d = new Date()) => d.toISOString().replace(/[-:]/g, '').replace('.', '');
 
