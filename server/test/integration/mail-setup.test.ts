@@ -162,7 +162,7 @@ describe('the mail files check', () => {
       writeFileSync(path.join(dir, '.fresh.tmp'), 'compatibility_level = 3.6\n');
       renameSync(path.join(dir, '.fresh.tmp'), path.join(dir, 'main.cf'));
       expect(postconf()).toBe(true);
-      // Put live the way a mail settings save does (mail-stack.ts marks Postfix's files backdate).
+      // Put live the way a mail settings save does (mail-check.service.ts marks Postfix's files backdate).
       const set = await StagedSet.create(host, [
         {
           path: '/etc/postfix/main.cf',

@@ -32,7 +32,7 @@ export function mailServices(daemons: MailDashboard['daemons']): MailDashboard['
 
 /**
  * `states`: every daemon's state (the supervisor's or the pid files'). `filter`: the mail filter's
- * state (mail-filter.ts); rspamd is listed when it is wanted, and the server is online only when it
+ * state (stack/mail-filter.service.ts); rspamd is listed when it is wanted, and the server is online only when it
  * runs too (Postfix defers mail while a wanted filter is down).
  */
 export async function mailDashboard(

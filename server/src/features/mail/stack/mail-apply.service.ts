@@ -105,7 +105,7 @@ export class SaveSteps {
     this.changed();
   }
 
-  /** A check step's event (mail-stack.ts). */
+  /** A check step's event (mail-check.service.ts). */
   readonly check: CheckStepListener = (e) =>
     e.state === 'running' ? this.start(e.name) : this.end(e.name, e.state, e.detail ?? '');
 
