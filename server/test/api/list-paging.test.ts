@@ -480,7 +480,8 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       const small: Row[] = [];
       for await (const b of mailboxBatches(db(), 4)) small.push(...b);
       expect(small).toEqual(boxes);
-      const { mailboxJsonFragments } = await import('../../src/features/mail/export/mail-export-json.repository.ts');
+      const { mailboxJsonFragments } =
+        await import('../../src/features/mail/export/mail-export-json.repository.ts');
       const fragments: string[] = [];
       for await (const f of mailboxJsonFragments(db(), 5)) fragments.push(f);
       expect(fragments.length).toBeGreaterThan(5);

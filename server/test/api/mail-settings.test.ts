@@ -247,7 +247,8 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
   });
 
   it('moves a private key still stored in the database to its file, and replaces a lost one', async () => {
-    const { ensureDkimKeys, currentDkimKeys } = await import('../../src/features/mail/domains/dkim.service.ts');
+    const { ensureDkimKeys, currentDkimKeys } =
+      await import('../../src/features/mail/domains/dkim.service.ts');
     const db = t.deps.database.db;
     const pair = generateKeyPairSync('rsa', {
       modulusLength: 2048,

@@ -4,7 +4,11 @@ import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dkimTxt } from '../../src/features/mail/domains/dkim.renderer.ts';
-import { checkStagedRspamd, probePort, rspamdLaunchFor } from '../../src/features/mail/stack/mail-filter.service.ts';
+import {
+  checkStagedRspamd,
+  probePort,
+  rspamdLaunchFor,
+} from '../../src/features/mail/stack/mail-filter.service.ts';
 import { RSPAMD_PATHS } from '../../src/features/mail/stack/rspamd.renderer.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { freePort } from '../postgres-cluster.ts';

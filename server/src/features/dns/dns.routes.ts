@@ -19,7 +19,14 @@ import {
   removeRecordByName,
   updateRecord,
 } from './records/record.service.ts';
-import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } from './zones/zone.service.ts';
+import {
+  createZone,
+  getZone,
+  listZones,
+  readZoneFile,
+  removeZone,
+  updateZone,
+} from './zones/zone.service.ts';
 
 /** CSV imports may be large; JSON bodies keep the app's default limit. */
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;

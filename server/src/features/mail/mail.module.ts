@@ -23,7 +23,11 @@ import { mailContext } from './mail.context.ts';
 import { mailDashboard } from './mail-dashboard.service.ts';
 import { mailDbConn } from './stack/mail-db.connection.ts';
 import { type FilterTarget, mailFilterStatus, virusScanSupport } from './stack/mail-filter.service.ts';
-import { alignVirusScanDefault, readMailSettings, settingsResponse } from './settings/mail-settings.service.ts';
+import {
+  alignVirusScanDefault,
+  readMailSettings,
+  settingsResponse,
+} from './settings/mail-settings.service.ts';
 import { type FallbackCertificate, readFallbackCertificate } from './stack/mail-stack.service.ts';
 import { type MailRuntime, registerMailRoutes } from './mail.routes.ts';
 

@@ -8,7 +8,13 @@ import { runImport } from '../jobs/jobs.public.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { importAliases } from './aliases/alias-import.service.ts';
-import { createAlias, listAliases, removeAlias, removeAliases, updateAlias } from './aliases/alias.service.ts';
+import {
+  createAlias,
+  listAliases,
+  removeAlias,
+  removeAliases,
+  updateAlias,
+} from './aliases/alias.service.ts';
 import { listDkimRecords } from './domains/dkim.service.ts';
 import { addDomain, listDomains, removeDomain } from './domains/domain.service.ts';
 import { registerMailExports } from './export/mail-export.routes.ts';

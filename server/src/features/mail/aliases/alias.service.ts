@@ -13,7 +13,12 @@ import {
   listAliases,
   updateAliasRow,
 } from './alias.repository.ts';
-import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from '../domains/domain.service.ts';
+import {
+  addToCounters,
+  countOutOfDomain,
+  enterDomain,
+  requireKnownDomain,
+} from '../domains/domain.service.ts';
 import {
   allMailboxes,
   holdDomain,

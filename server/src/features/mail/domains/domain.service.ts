@@ -24,7 +24,11 @@ import {
 import { conflict, fieldError, notFound } from '../../../http/errors.ts';
 import { isUniqueViolation } from '../mail-address.rules.ts';
 import { holdDomain, lockDomainRows } from '../mail-write-locks.service.ts';
-import { dropSystemAliases, ensureSystemAliases, systemAliasCount } from '../aliases/system-aliases.service.ts';
+import {
+  dropSystemAliases,
+  ensureSystemAliases,
+  systemAliasCount,
+} from '../aliases/system-aliases.service.ts';
 
 type Db = Kysely<Database>;
 

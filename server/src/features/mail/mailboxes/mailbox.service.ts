@@ -8,10 +8,21 @@ import { endMailboxAccess } from '../../../http/account-access.repository.ts';
 import { conflict, fieldError, notFound } from '../../../http/errors.ts';
 import { listFolder, moveFolder, removeFolder } from '../../../host/folders.ts';
 import { aliasKind, deleteSystemAlias } from '../aliases/alias.repository.ts';
-import { addToCounters, countOutOfDomain, enterDomain, requireKnownDomain } from '../domains/domain.service.ts';
+import {
+  addToCounters,
+  countOutOfDomain,
+  enterDomain,
+  requireKnownDomain,
+} from '../domains/domain.service.ts';
 import { holdDomain, lockAddresses } from '../mail-write-locks.service.ts';
 import { ensureSystemAliases, isRequiredAddress } from '../aliases/system-aliases.service.ts';
-import { folderName, isHostedDomain, isUniqueViolation, maildirOf, splitAddress } from '../mail-address.rules.ts';
+import {
+  folderName,
+  isHostedDomain,
+  isUniqueViolation,
+  maildirOf,
+  splitAddress,
+} from '../mail-address.rules.ts';
 import type { MailCtx } from '../mail.context.ts';
 import {
   deleteMailboxRow,

@@ -11,7 +11,11 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { fieldError } from '../../../http/errors.ts';
-import { deleteChallengeByToken, insertChallenge, takeChallengeByToken } from '../sign-in/challenge.repository.ts';
+import {
+  deleteChallengeByToken,
+  insertChallenge,
+  takeChallengeByToken,
+} from '../sign-in/challenge.repository.ts';
 import { finishEnrolment } from './factors.service.ts';
 import { activeDevicesOfType, insertDevice, setSignCount } from './mfa-device.repository.ts';
 import { iso, type MfaContext } from '../mfa.context.ts';

@@ -2,7 +2,11 @@ import { randomInt } from 'node:crypto';
 import { tooManyRequests, unauthorized } from '../../../http/errors.ts';
 import { activeMailboxAddress } from '../../../http/sign-in-account.repository.ts';
 import { updateChallenge } from './challenge.repository.ts';
-import { claimEmailCodeSlot, ensureAccountRow, releaseEmailCodeSlot } from '../account/mfa-account.repository.ts';
+import {
+  claimEmailCodeSlot,
+  ensureAccountRow,
+  releaseEmailCodeSlot,
+} from '../account/mfa-account.repository.ts';
 import { verifiedRecoveryAddress } from '../factors/recovery-method.repository.ts';
 import type { MfaContext } from '../mfa.context.ts';
 import { sendMail } from './smtp-send.service.ts';

@@ -17,7 +17,12 @@ import {
 } from './challenge.repository.ts';
 import { emailCodeAddress, emailCodeHash, sendEmailCode } from './email-code.service.ts';
 import { recordActivity } from '../users/activity.repository.ts';
-import { activeFactorCount, backupCodeCounts, consumeBackupCode, verifyTotp } from '../factors/factors.service.ts';
+import {
+  activeFactorCount,
+  backupCodeCounts,
+  consumeBackupCode,
+  verifyTotp,
+} from '../factors/factors.service.ts';
 import { clearFailures, countFailure, refuseIfLocked } from './lockout.service.ts';
 import { enrolRequired, setLastMfaLogin } from '../account/mfa-account.repository.ts';
 import { activeFactorTypes } from '../factors/mfa-device.repository.ts';
