@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * What the mail area tells the DNS area about each mail domain, so DNS can publish the derived
  * "system records" (MX, SPF, DKIM, DMARC, autoconfig/autodiscover). The mail feature produces it
- * (server/src/features/mail/mail-dns-facts.ts); app.ts hands the producer to the DNS feature.
+ * (server/src/features/mail/domains/mail-dns-facts.service.ts); app.ts hands the producer to the DNS feature.
  */
 export const MailDnsFacts = z.object({
   domain: z.string(),

@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
-import type { JobRunner } from './features/jobs/job-runner.ts';
+import type { JobRunner } from './features/jobs/job-runner.service.ts';
 import type { MetricsSource } from './features/system/metrics-source.ts';
 import type { ApacheDaemon } from './host/apache-daemon.ts';
 import type { Host } from './host/host.ts';
@@ -16,7 +16,7 @@ export interface AppDeps {
   services?: ServiceControl;
   /** Locks shared by every process on the database (db/locks.ts); buildApp makes them if absent. */
   locks?: Locks;
-  /** The job runner (features/jobs/job-runner.ts); set by buildApp. */
+  /** The job runner (features/jobs/job-runner.service.ts); set by buildApp. */
   jobs?: JobRunner;
   /** Challenge TXT records in Mailroom's own zones (ACME DNS-01); set by buildApp from the DNS area. */
   dnsChallenges?: DnsChallenges;

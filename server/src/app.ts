@@ -24,18 +24,18 @@ import { EventHub, type HubTuning } from './features/events/event-hub.ts';
 import { workerEventRelay } from './host/cluster-events.ts';
 import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
 import { sessionCheck } from './features/events/stream-session.ts';
-import { jobFeed } from './features/jobs/job-feed.ts';
-import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.ts';
+import { jobFeed } from './features/jobs/job-feed.service.ts';
+import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.service.ts';
 import { registerJobs } from './features/jobs/jobs.routes.ts';
 import { createBulk } from './features/bulk/bulk.module.ts';
 import { registerBulk } from './features/bulk/bulk.routes.ts';
-import { listMailDnsFacts } from './features/mail/mail-dns-facts.ts';
+import { listMailDnsFacts } from './features/mail/domains/mail-dns-facts.service.ts';
 import { type MailHandle, registerMail } from './features/mail/mail.module.ts';
 import { registerSsl } from './features/ssl/ssl.module.ts';
 import { registerMfa } from './features/mfa/mfa.routes.ts';
-import { mailContext } from './features/mail/mail-context.ts';
-import { changePassword } from './features/mail/mailbox.service.ts';
-import { readMailSettings } from './features/mail/mail-settings.service.ts';
+import { mailContext } from './features/mail/mail.context.ts';
+import { changePassword } from './features/mail/mailboxes/mailbox.service.ts';
+import { readMailSettings } from './features/mail/settings/mail-settings.service.ts';
 import {
   DEFAULT_THROTTLE,
   recordSuccess,

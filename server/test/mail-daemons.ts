@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './postgres-cluster.ts';
-import { rspamdLaunchFor } from '../src/features/mail/mail-filter.ts';
+import { rspamdLaunchFor } from '../src/features/mail/stack/mail-filter.service.ts';
 import type { Host } from '../src/host/host.ts';
 
 /**

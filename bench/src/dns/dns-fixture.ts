@@ -5,8 +5,8 @@ import type { AppDeps } from '../../../server/src/app-deps.ts';
 import { loadConfig } from '../../../server/src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../server/src/db/database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
-import { bindLayout } from '../../../server/src/features/dns/bind-layout.ts';
-import type { DnsContext } from '../../../server/src/features/dns/dns-context.ts';
+import { bindLayout } from '../../../server/src/features/dns/stack/bind.layout.ts';
+import type { DnsContext } from '../../../server/src/features/dns/dns.context.ts';
 import { Host } from '../../../server/src/host/host.ts';
 
 export interface DnsFixture {

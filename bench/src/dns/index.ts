@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { addRecord, listRecords } from '../../../server/src/features/dns/record.service.ts';
-import { importRecords } from '../../../server/src/features/dns/record-import.service.ts';
+import { addRecord, listRecords } from '../../../server/src/features/dns/records/record.service.ts';
+import { importRecords } from '../../../server/src/features/dns/records/record-import.service.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 import { type DnsFixture, dnsFixture, insertZones, recordsCsv } from './dns-fixture.ts';
 

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Host } from '../../../server/src/host/host.ts';
 import { HashPool } from '../../../server/src/lib/hash-pool.ts';
-import { createMailbox } from '../../../server/src/features/mail/mailbox.service.ts';
+import { createMailbox } from '../../../server/src/features/mail/mailboxes/mailbox.service.ts';
 import type { BenchContext, BenchRow } from '../suite.ts';
 import { openBenchDb } from './bench-db.ts';
 

@@ -2,7 +2,7 @@
 // Usage: node --import tsx import-child.ts <sqlite|postgres> <csv file> [postgres base url]
 import { readFileSync } from 'node:fs';
 import type { Dialect } from '../../../server/src/db/database.ts';
-import { importAliases } from '../../../server/src/features/mail/alias-import.service.ts';
+import { importAliases } from '../../../server/src/features/mail/aliases/alias-import.service.ts';
 import { openBenchDb } from './bench-db.ts';
 
 const [dialect, csvFile, pgBase] = process.argv.slice(2) as [Dialect, string, string | undefined];

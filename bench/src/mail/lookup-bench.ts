@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import type { Dialect } from '../../../server/src/db/database.ts';
-import { mailDbConn } from '../../../server/src/features/mail/mail-db-conn.ts';
+import { mailDbConn } from '../../../server/src/features/mail/stack/mail-db.connection.ts';
 import {
   POSTFIX_QUERIES,
   postfixMapType,
   renderPostfixMap,
-} from '../../../server/src/features/mail/postfix.renderer.ts';
+} from '../../../server/src/features/mail/stack/postfix.renderer.ts';
 import type { BenchContext, BenchRow } from '../suite.ts';
 import { benchCluster, openBenchDb, percentile } from './bench-db.ts';
 import { aliasDestination, aliasSource, DOMAINS, mailboxEmail, seedMail } from './seed.ts';

@@ -13,7 +13,7 @@ import { loadConfig } from '../../../server/src/config.ts';
 import type { Dialect } from '../../../server/src/db/database.ts';
 import type { Database } from '../../../server/src/db/schema.ts';
 import { addAdmin } from '../../../server/src/features/auth/admin.service.ts';
-import { mailboxJsonBatches } from '../../../server/src/features/mail/mail-export-json.repository.ts';
+import { mailboxJsonBatches } from '../../../server/src/features/mail/export/mail-export-json.repository.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import { encodeCursor } from '../../../server/src/http/cursor.ts';
 import { jsonArrayStream } from '../../../server/src/http/stream-export.ts';

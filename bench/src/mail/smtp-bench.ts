@@ -6,10 +6,10 @@ import { Smtp, messageText, sendOn } from '../../../server/test/mail-clients.ts'
 import { missingMailPackages, startMailDaemons } from '../../../server/test/mail-daemons.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import { HashPool } from '../../../server/src/lib/hash-pool.ts';
-import { createMailbox } from '../../../server/src/features/mail/mailbox.service.ts';
-import { mailDbConn } from '../../../server/src/features/mail/mail-db-conn.ts';
-import { prepareLocalMailHost } from '../../../server/src/features/mail/mail-setup.service.ts';
-import { renderMailFiles } from '../../../server/src/features/mail/mail-stack.ts';
+import { createMailbox } from '../../../server/src/features/mail/mailboxes/mailbox.service.ts';
+import { mailDbConn } from '../../../server/src/features/mail/stack/mail-db.connection.ts';
+import { prepareLocalMailHost } from '../../../server/src/features/mail/settings/mail-setup.service.ts';
+import { renderMailFiles } from '../../../server/src/features/mail/stack/mail-stack.service.ts';
 import type { BenchContext, BenchRow } from '../suite.ts';
 import { openBenchDb } from './bench-db.ts';
 

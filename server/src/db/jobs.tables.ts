@@ -20,7 +20,7 @@ export interface JobTable {
   /** JSON input of a queued job any process may run. */
   input: string | null;
   started_by: string | null;
-  /** The process running it (see features/jobs/job-runner.ts). */
+  /** The process running it (see features/jobs/job-runner.service.ts). */
   owner: string | null;
   cancel_requested: Generated<number>;
   /** Bumped on every change: the events stream sends a job when its version moves. */

@@ -1,128 +1,28 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { DaemonHold, DaemonName, DaemonState, ReloadResult } from './service-control.ts';
-import { probe, type ReadinessProbe } from './readiness.ts';
+import {
+  allReady,
+  commandLine,
+  isAlive,
+  livePidFromFile,
+  makeFolder,
+  runCommand,
+  runsFrom,
+  signal,
+} from './supervisor-process.ts';
+import { slotState } from './supervisor-state.ts';
+import {
+  type DaemonSpec,
+  OUTPUT_LINES,
+  type Slot,
+  type SupervisorOptions,
+  sleep,
+} from './supervisor-types.ts';
 
-/**
- * How to run one daemon in the foreground (or, for a daemon that forks, how to find it), make it
- * reload and stop it. Adjust these, not the supervisor, when a renderer changes its files.
- */
-export interface DaemonSpec {
-  name: DaemonName;
-  /** Absolute path of the program. */
-  program: string;
-  args: string[];
-  /** The rendered main configuration file; the daemon is not started while it is missing. */
-  configPath: string;
-  /** Up and serving when every probe succeeds. */
-  ready: ReadinessProbe[];
-  /** A slow starter's own wait for `ready` (the longer of this and the supervisor's readyTimeoutMs). */
-  readyTimeoutMs?: number;
-  /**
-   * Where the daemon writes its own pid (the real daemon's, which differs from the child's when
-   * the command is a wrapper such as `postfix start-fg`).
-   */
-  pidFile?: string;
-  /**
-   * For a daemon that writes no pid file in the foreground (rspamd -f): a file where the supervisor
-   * records the child's pid, so an instance left by a Mailroom that was killed is found and ended
-   * at the next start (only when that pid still runs this program).
-   */
-  recordPid?: string;
-  /**
-   * Folders the daemon needs before it starts (run and state folders under the host root); an
-   * owner is set only on a folder created here.
-   */
-  folders?: (string | { path: string; owner: string; mode: number })[];
-  reload: { signal: NodeJS.Signals } | { command: string; args: string[] };
-  /** Stopping: a command (postfix stop), else SIGTERM to the daemon's pid. */
-  stop?: { command: string; args: string[] };
-  /**
-   * The folder whose files only this Mailroom's instance uses (its data folder's host root; default
-   * the configuration's folder). A pid left in a pid file is ended at start only when /proc shows
-   * that process running this program on files under it: never another instance's, nor the
-   * system's, nor a stranger that reused the pid.
-   */
-  home?: string;
-  env?: NodeJS.ProcessEnv;
-  /** Where to look when it fails (a daemon that logs only to its log file prints nothing). */
-  hint?: string;
-}
-
-export interface SupervisorOptions {
-  /** First restart delay after a crash; doubled after each crash up to `maxBackoffMs`. */
-  backoffMs?: number;
-  maxBackoffMs?: number;
-  /** Crashes in a row (each before `stableMs` of uptime) after which the daemon is left failed. */
-  maxCrashes?: number;
-  /** A run that lasted this long resets the crash count. */
-  stableMs?: number;
-  readyTimeoutMs?: number;
-  stopTimeoutMs?: number;
-  log?: (msg: string, fields?: Record<string, unknown>) => void;
-  /** The clock of the holds' time bounds (tests move it); default Date.now. */
-  now?: () => number;
-}
-
-type Phase = 'idle' | 'starting' | 'running' | 'backoff' | 'failed' | 'stopping' | 'stopped';
-
-interface Slot {
-  spec: DaemonSpec;
-  phase: Phase;
-  child: ChildProcess | null;
-  /** Resolves when the current child has exited. */
-  exited: Promise<void> | null;
-  startedAt: number;
-  since: string | null;
-  crashes: number;
-  restarts: number;
-  lastError: string;
-  output: string[];
-  timer: NodeJS.Timeout | null;
-  /** A restart asked for (stop, then start) is under way. */
-  restarting: boolean;
-  /** An intended stop (a restore): pending until it runs again, is released, or `until` passes. */
-  hold: { why: DaemonHold['why']; since: number; until: number } | null;
-}
-
-const OUTPUT_LINES = 20;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Reads a pid file (Postfix pads it with spaces) and returns the pid when that process is alive. */
-export async function livePidFromFile(file: string): Promise<number | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
-  const pid = Number(text.trim());
-  if (!Number.isInteger(pid) || pid <= 1) return null;
-  return isAlive(pid) ? pid : null;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function runCommand(
-  cmd: string,
-  args: string[],
-  env?: NodeJS.ProcessEnv,
-): Promise<{ ok: boolean; out: string }> {
-  return new Promise((resolve) => {
-    execFile(cmd, args, { timeout: 30_000, env: env ?? process.env }, (err, stdout, stderr) => {
-      const out = `${String(stdout)}${String(stderr)}`.trim() || (err ? err.message : '');
-      resolve({ ok: !err, out });
-    });
-  });
-}
+export { isAlive, livePidFromFile, runsFrom } from './supervisor-process.ts';
+export type { DaemonSpec, SupervisorOptions } from './supervisor-types.ts';
 
 /**
  * Starts daemons as children it owns, waits until they answer, restarts a crashed one with
@@ -193,86 +93,7 @@ export class Supervisor {
     const slot = this.slots.get(name);
     if (!slot) return null;
     const pid = await this.pid(name);
-    const tail = slot.output.slice(-3).join(' | ');
-    const why =
-      slot.lastError + (tail ? ` Last output: ${tail}` : '') + (slot.spec.hint ? ` ${slot.spec.hint}` : '');
-    const hold = this.activeHold(slot);
-    // Stopped (or stopping, or starting again) on purpose for a restore: not down, and not running.
-    if (hold && slot.phase !== 'running' && slot.phase !== 'failed' && slot.phase !== 'backoff')
-      return {
-        name,
-        state: 'stopped',
-        pid: slot.phase === 'stopped' || slot.phase === 'idle' ? null : pid,
-        since: null,
-        detail: `Stopped for a restore since ${new Date(hold.since).toISOString().slice(11, 19)} UTC; Mailroom starts it again when the restore ends.`,
-        pending: 'restore',
-      };
-    if (slot.restarting && slot.phase !== 'running' && slot.phase !== 'failed' && slot.phase !== 'backoff')
-      return {
-        name,
-        state: 'stopped',
-        pid,
-        since: null,
-        detail: `Restarting from ${slot.spec.configPath}.`,
-        pending: 'restarting',
-      };
-    switch (slot.phase) {
-      case 'running':
-        return {
-          name,
-          state: 'running',
-          pid,
-          since: slot.since,
-          detail: `Run by Mailroom from ${slot.spec.configPath}${slot.restarts ? ` (restarted ${slot.restarts} time${slot.restarts === 1 ? '' : 's'})` : ''}.`,
-        };
-      case 'starting':
-        return {
-          name,
-          state: 'stopped',
-          pid,
-          since: null,
-          detail: `Starting from ${slot.spec.configPath}.`,
-          pending: 'starting',
-        };
-      case 'backoff':
-        return {
-          name,
-          state: 'failed',
-          pid: null,
-          since: null,
-          detail: `${why} Mailroom restarts it shortly (attempt ${slot.crashes + 1} of ${this.o.maxCrashes}).`,
-        };
-      case 'failed':
-        return {
-          name,
-          state: 'failed',
-          pid: null,
-          since: null,
-          detail: `${why} Mailroom gave up after ${slot.crashes} failed start${slot.crashes === 1 ? '' : 's'}; fix the cause and save the settings again, or restart Mailroom.`,
-        };
-      case 'stopping':
-        return { name, state: 'stopped', pid, since: null, detail: 'Stopping.', pending: 'stopping' };
-      case 'idle':
-        // Never started yet, or its restart after a crash is about to begin.
-        return {
-          name,
-          state: 'stopped',
-          pid: null,
-          since: null,
-          detail: slot.lastError || 'Not started yet.',
-          ...(slot.lastError ? {} : { pending: 'starting' as const }),
-        };
-      case 'stopped':
-        return {
-          name,
-          state: 'stopped',
-          pid: null,
-          since: null,
-          detail: slot.lastError || 'Not started.',
-          // Its files are not rendered yet: Mailroom starts it once they are.
-          ...(/has not been rendered yet/.test(slot.lastError) ? { pending: 'starting' as const } : {}),
-        };
-    }
+    return slotState(name, slot, pid, this.activeHold(slot), this.o.maxCrashes);
   }
 
   /**
@@ -540,89 +361,4 @@ export class Supervisor {
     }, delay);
     slot.timer.unref();
   }
-}
-
-async function makeFolder(f: string | { path: string; owner: string; mode: number }): Promise<void> {
-  if (typeof f === 'string') {
-    await fs.mkdir(f, { recursive: true });
-    return;
-  }
-  const created = await fs.mkdir(f.path, { recursive: true });
-  if (created === undefined) return;
-  await fs.chmod(f.path, f.mode);
-  const ids = await new Promise<{ uid: number; gid: number } | null>((resolve) =>
-    execFile('id', [f.owner], (err, out) => {
-      const uid = /uid=(\d+)/.exec(String(out))?.[1];
-      const gid = /gid=(\d+)/.exec(String(out))?.[1];
-      resolve(err || !uid || !gid ? null : { uid: Number(uid), gid: Number(gid) });
-    }),
-  );
-  if (ids) await fs.chown(f.path, ids.uid, 0).catch(() => undefined);
-}
-
-const readText = async (p: string) => {
-  try {
-    return await fs.readFile(p, 'utf8');
-  } catch {
-    return '';
-  }
-};
-const readLink = async (p: string) => {
-  try {
-    return await fs.readlink(p);
-  } catch {
-    return '';
-  }
-};
-
-/**
- * Whether `pid` is an instance of `program` on the files under `home`, as /proc shows it: its
- * executable or command line names the program (Postfix's master lives in postfix's folder;
- * PHP-FPM and rspamd rewrite their command line), and its command line, environment
- * (Postfix's MAIL_CONFIG), working folder or an open file (rspamd's log) is under `home`.
- */
-export async function runsFrom(pid: number, program: string, home: string): Promise<boolean> {
-  const [cmd, exe, env, cwd] = await Promise.all([
-    commandLine(pid),
-    readLink(`/proc/${pid}/exe`),
-    readText(`/proc/${pid}/environ`),
-    readLink(`/proc/${pid}/cwd`),
-  ]);
-  const prog = path.basename(program);
-  if (!cmd.includes(prog) && !exe.includes(prog)) return false;
-  const root = path.resolve(home);
-  const under = (p: string) => p === root || p.startsWith(`${root}/`);
-  if (cmd.split(/[\s=()]+/).some(under)) return true;
-  if (env.split('\0').some((e) => under(e.slice(e.indexOf('=') + 1)))) return true;
-  if (under(cwd)) return true;
-  let fds: string[] = [];
-  try {
-    fds = await fs.readdir(`/proc/${pid}/fd`);
-  } catch {
-    return false;
-  }
-  for (const fd of fds) if (under(await readLink(`/proc/${pid}/fd/${fd}`))) return true;
-  return false;
-}
-
-/** A process's command line ('' when it is gone or /proc is not there). */
-async function commandLine(pid: number): Promise<string> {
-  try {
-    return (await fs.readFile(`/proc/${pid}/cmdline`, 'utf8')).replace(/\0/g, ' ');
-  } catch {
-    return '';
-  }
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    /* already gone */
-  }
-}
-
-async function allReady(probes: ReadinessProbe[]): Promise<boolean> {
-  for (const p of probes) if (!(await probe(p))) return false;
-  return true;
 }

@@ -1,7 +1,7 @@
 /**
  * What long work (an import) is given when it runs as a job: it reports progress and calls
  * `checkpoint()` every few hundred units, which lets the event loop breathe and throws when the
- * job was cancelled. The job runner's context (features/jobs/job-runner.ts) is one.
+ * job was cancelled. The job runner's context (features/jobs/job-runner.service.ts) is one.
  */
 export interface ProgressHooks {
   progress(p: {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nameServerDefault } from '../../src/features/dns/dns-settings.service.ts';
+import { nameServerDefault } from '../../src/features/dns/settings/dns-settings.service.ts';
 import { notify } from '../../src/features/events/notification.repository.ts';
 import { addAdmin } from '../../src/features/auth/admin.service.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setApplyHooks } from '../../src/apply/apply-hooks.ts';
-import { bindLayout } from '../../src/features/dns/bind-layout.ts';
-import type { DnsContext } from '../../src/features/dns/dns-context.ts';
-import { runDnsAction } from '../../src/features/dns/dns-publish.ts';
-import { importRecords } from '../../src/features/dns/record-import.service.ts';
+import { bindLayout } from '../../src/features/dns/stack/bind.layout.ts';
+import type { DnsContext } from '../../src/features/dns/dns.context.ts';
+import { runDnsAction } from '../../src/features/dns/stack/dns-publish.service.ts';
+import { importRecords } from '../../src/features/dns/records/record-import.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { zoneForm } from '../dns-zone-form.ts';
 

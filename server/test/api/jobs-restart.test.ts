@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
 import { createLocks } from '../../src/db/locks.ts';
-import { JobRunner } from '../../src/features/jobs/job-runner.ts';
+import { JobRunner } from '../../src/features/jobs/job-runner.service.ts';
 import { freePort } from '../postgres-cluster.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');

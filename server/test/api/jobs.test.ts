@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { JobRunner } from '../../src/features/jobs/job-runner.ts';
-import { importAliases } from '../../src/features/mail/alias-import.service.ts';
+import { JobRunner } from '../../src/features/jobs/job-runner.service.ts';
+import { importAliases } from '../../src/features/mail/aliases/alias-import.service.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 500 };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOTAL_CAP } from '@mailroom/contract/common';
-import { countIntoDomain, countOutOfDomain } from '../../src/features/mail/domain.service.ts';
+import { countIntoDomain, countOutOfDomain } from '../../src/features/mail/domains/domain.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { zoneForm } from '../dns-zone-form.ts';
 
@@ -469,8 +469,8 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
     });
 
     it('exports every mailbox and every record, in more than one batch', async () => {
-      const { mailboxBatches } = await import('../../src/features/mail/mail-export.repository.ts');
-      const { recordBatches } = await import('../../src/features/dns/record-list.repository.ts');
+      const { mailboxBatches } = await import('../../src/features/mail/export/mail-export.repository.ts');
+      const { recordBatches } = await import('../../src/features/dns/records/record-list.repository.ts');
       const boxes = (await get('/api/mail/users?sort=email&limit=1000')).json<Row[]>();
       expect((await get('/api/mail/users/export?format=json')).json()).toEqual(boxes);
       const csv = parseCsv((await get('/api/mail/users/export')).body);
@@ -480,7 +480,8 @@ describe.each(dialects())('keyset paging, ETags and exports on %s', (dialect) =>
       const small: Row[] = [];
       for await (const b of mailboxBatches(db(), 4)) small.push(...b);
       expect(small).toEqual(boxes);
-      const { mailboxJsonFragments } = await import('../../src/features/mail/mail-export-json.repository.ts');
+      const { mailboxJsonFragments } =
+        await import('../../src/features/mail/export/mail-export-json.repository.ts');
       const fragments: string[] = [];
       for await (const f of mailboxJsonFragments(db(), 5)) fragments.push(f);
       expect(fragments.length).toBeGreaterThan(5);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mailboxJsonBatches,
   mailboxJsonFragments,
-} from '../../src/features/mail/mail-export-json.repository.ts';
+} from '../../src/features/mail/export/mail-export-json.repository.ts';
 import { jsonArrayStream } from '../../src/http/stream-export.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 

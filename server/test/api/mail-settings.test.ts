@@ -231,7 +231,7 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
     await save({ ...settings, maxRecipients: 80 }, version);
     expect((await t.call({ method: 'GET', url: '/api/mail/dkim' })).json()[0].txt).toBe(rec.txt);
 
-    const { listMailDnsFacts } = await import('../../src/features/mail/mail-dns-facts.ts');
+    const { listMailDnsFacts } = await import('../../src/features/mail/domains/mail-dns-facts.service.ts');
     const facts = await listMailDnsFacts(t.deps.database.db);
     expect(facts).toContainEqual({
       domain: 'dkim.test',
@@ -247,7 +247,8 @@ describe.each(dialects())('mail settings on %s', (dialect) => {
   });
 
   it('moves a private key still stored in the database to its file, and replaces a lost one', async () => {
-    const { ensureDkimKeys, currentDkimKeys } = await import('../../src/features/mail/dkim.service.ts');
+    const { ensureDkimKeys, currentDkimKeys } =
+      await import('../../src/features/mail/domains/dkim.service.ts');
     const db = t.deps.database.db;
     const pair = generateKeyPairSync('rsa', {
       modulusLength: 2048,

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIND_SYSTEM_PATHS } from '../../src/features/dns/bind-layout.ts';
-import { MAIL_PATHS } from '../../src/features/mail/mail-paths.ts';
+import { BIND_SYSTEM_PATHS } from '../../src/features/dns/stack/bind.layout.ts';
+import { MAIL_PATHS } from '../../src/features/mail/stack/mail-paths.layout.ts';
 import { reloadCommand, SYSTEM_UNITS } from '../../src/host/system-services.ts';
 import type { DaemonName } from '../../src/host/service-control.ts';
 import { skipLoudly } from '../skip-loudly.ts';

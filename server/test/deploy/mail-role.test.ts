@@ -11,8 +11,8 @@ import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import { ensureMailRole, MAIL_LOOKUP_SCHEMA, mailRoleUrl } from '../../src/db/mail-role.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { addAdmin } from '../../src/features/auth/admin.service.ts';
-import { mailDbConn } from '../../src/features/mail/mail-db-conn.ts';
-import { POSTFIX_QUERIES, renderPostfixMap } from '../../src/features/mail/postfix.renderer.ts';
+import { mailDbConn } from '../../src/features/mail/stack/mail-db.connection.ts';
+import { POSTFIX_QUERIES, renderPostfixMap } from '../../src/features/mail/stack/postfix.renderer.ts';
 import { skipLoudly } from '../skip-loudly.ts';
 
 // Least privilege on PostgreSQL: the role the mail daemons connect as (`mailroom db mail-role`)

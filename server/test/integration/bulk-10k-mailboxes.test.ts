@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.ts';
-import { MAIL_PATHS } from '../../src/features/mail/mail-paths.ts';
+import { MAIL_PATHS } from '../../src/features/mail/stack/mail-paths.layout.ts';
 import { eventually, sleep } from '../eventually.ts';
 import { imapLogin } from '../mail-clients.ts';
 import { type ImapDovecot, missingDovecotPackages, startImapDovecot } from '../mail-daemons.ts';

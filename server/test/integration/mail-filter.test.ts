@@ -3,9 +3,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dkimTxt } from '../../src/features/mail/dkim.renderer.ts';
-import { checkStagedRspamd, probePort, rspamdLaunchFor } from '../../src/features/mail/mail-filter.ts';
-import { RSPAMD_PATHS } from '../../src/features/mail/rspamd.renderer.ts';
+import { dkimTxt } from '../../src/features/mail/domains/dkim.renderer.ts';
+import {
+  checkStagedRspamd,
+  probePort,
+  rspamdLaunchFor,
+} from '../../src/features/mail/stack/mail-filter.service.ts';
+import { RSPAMD_PATHS } from '../../src/features/mail/stack/rspamd.renderer.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { freePort } from '../postgres-cluster.ts';
 import { dkimPython, dkimverify, refusingDns } from './dkim-verify.ts';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
-import { RSPAMD_PATHS } from '../../src/features/mail/rspamd.renderer.ts';
+import { RSPAMD_PATHS } from '../../src/features/mail/stack/rspamd.renderer.ts';
 import { fetchedMessage, imapLogin, readInbox, sendMail, waitForMessage } from '../mail-clients.ts';
 import {
   type MailDaemons,

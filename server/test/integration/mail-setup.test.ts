@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, runCli } from '../../src/cli.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { mailDbConn } from '../../src/features/mail/mail-db-conn.ts';
-import { inspectMailSetup } from '../../src/features/mail/mail-setup.service.ts';
-import { checkStagedMailFiles } from '../../src/features/mail/mail-stack.ts';
+import { mailDbConn } from '../../src/features/mail/stack/mail-db.connection.ts';
+import { inspectMailSetup } from '../../src/features/mail/settings/mail-setup.service.ts';
+import { checkStagedMailFiles } from '../../src/features/mail/stack/mail-stack.service.ts';
 import { Host } from '../../src/host/host.ts';
 import { StagedSet } from '../../src/host/staged-set.ts';
 import { skipLoudly } from '../skip-loudly.ts';
@@ -162,7 +162,7 @@ describe('the mail files check', () => {
       writeFileSync(path.join(dir, '.fresh.tmp'), 'compatibility_level = 3.6\n');
       renameSync(path.join(dir, '.fresh.tmp'), path.join(dir, 'main.cf'));
       expect(postconf()).toBe(true);
-      // Put live the way a mail settings save does (mail-stack.ts marks Postfix's files backdate).
+      // Put live the way a mail settings save does (mail-check.service.ts marks Postfix's files backdate).
       const set = await StagedSet.create(host, [
         {
           path: '/etc/postfix/main.cf',

@@ -6,10 +6,10 @@ import {
   appPasswordSqlConf,
   renderDovecotAppPasswordSql,
   renderDovecotSql,
-} from '../../src/features/mail/dovecot.renderer.ts';
-import { mailDbConn } from '../../src/features/mail/mail-db-conn.ts';
-import { dovecotPaths } from '../../src/features/mail/mail-stack.ts';
-import { MAIL_PATHS } from '../../src/features/mail/mail-paths.ts';
+} from '../../src/features/mail/stack/dovecot.renderer.ts';
+import { mailDbConn } from '../../src/features/mail/stack/mail-db.connection.ts';
+import { dovecotPaths } from '../../src/features/mail/stack/mail-stack.service.ts';
+import { MAIL_PATHS } from '../../src/features/mail/stack/mail-paths.layout.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { imapLogin } from '../mail-clients.ts';
 import { type ImapDovecot, missingDovecotPackages, startImapDovecot } from '../mail-daemons.ts';

@@ -1,9 +1,9 @@
 import { promises as dns } from 'node:dns';
 import type { DnsChallenges } from '../../app-deps.ts';
-import type { DnsContext } from './dns-context.ts';
-import { loadSettings } from './dns-settings.service.ts';
-import { addRecord, deleteRecord } from './record.service.ts';
-import { primaryZoneNames } from './zone.repository.ts';
+import type { DnsContext } from './dns.context.ts';
+import { loadSettings } from './settings/dns-settings.service.ts';
+import { addRecord, deleteRecord } from './records/record.service.ts';
+import { primaryZoneNames } from './zones/zone.repository.ts';
 
 const CHALLENGE_TTL = 60;
 const POLL_MS = 250;

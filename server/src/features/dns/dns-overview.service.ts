@@ -2,13 +2,13 @@ import type { DnsDashboard, SystemRecord } from '@mailroom/contract/dns';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { observeDaemons } from '../../host/local-services.ts';
-import type { DnsContext } from './dns-context.ts';
-import { loadSettings } from './dns-settings.service.ts';
-import { probeNameServer } from './server-probe.ts';
-import { deriveMailRecords, overriddenBy } from './system-records.ts';
-import { ownRecordsAt } from './record.repository.ts';
-import { newestZones, zoneServing, zoneTotals } from './zone.repository.ts';
-import { toZone } from './zone-rows.ts';
+import type { DnsContext } from './dns.context.ts';
+import { loadSettings } from './settings/dns-settings.service.ts';
+import { probeNameServer } from './stack/name-server.probe.ts';
+import { deriveMailRecords, overriddenBy } from './records/system-records.rules.ts';
+import { ownRecordsAt } from './records/record.repository.ts';
+import { newestZones, zoneServing, zoneTotals } from './zones/zone.repository.ts';
+import { toZone } from './zones/zone-rows.mapper.ts';
 
 type Db = Kysely<Database>;
 

@@ -5,14 +5,14 @@ import { readOutcome } from '../../apply/outcome.repository.ts';
 import { registerRetry } from '../../apply/retry-registry.ts';
 import { registerDaemonSpecs } from '../../host/daemon-specs.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { bindLayout } from './bind-layout.ts';
+import { bindLayout } from './stack/bind.layout.ts';
 import { dnsChallenges } from './dns-challenge.service.ts';
-import { primarySerials, raiseSerialsAbove } from './zone-serial.repository.ts';
-import type { DnsContext } from './dns-context.ts';
-import { applyAll, republishMailZones } from './dns-settings.actions.ts';
+import { primarySerials, raiseSerialsAbove } from './zones/zone-serial.repository.ts';
+import type { DnsContext } from './dns.context.ts';
+import { applyAll, republishMailZones } from './settings/dns-settings.actions.ts';
 import { registerDnsRoutes } from './dns.routes.ts';
-import { dnsBulkOperations } from './record-bulk-ops.service.ts';
-import { dnsDaemonSpecs } from './dns-daemon-specs.ts';
+import { dnsBulkOperations } from './bulk/record-bulk-ops.service.ts';
+import { dnsDaemonSpecs } from './stack/dns.daemons.ts';
 
 /** Hands named to host/'s service control (local mode runs it). */
 export function registerDnsDaemons(): void {

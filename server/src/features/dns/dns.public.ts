@@ -1,2 +1,2 @@
 /** What the other features may call of the DNS area (the owner of `dns_zones` and `dns_records`). */
-export { hostedZoneNames } from './hosted-zone.repository.ts';
+export { hostedZoneNames } from './zones/hosted-zone.repository.ts';

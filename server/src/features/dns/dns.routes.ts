@@ -5,12 +5,12 @@ import { domainScope } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { runImport } from '../jobs/jobs.public.ts';
-import type { DnsContext } from './dns-context.ts';
+import type { DnsContext } from './dns.context.ts';
 import { dashboard, systemRecords } from './dns-overview.service.ts';
-import { applyAll, getSettingsState, saveSettings } from './dns-settings.actions.ts';
-import { readStatus } from './dns-status.service.ts';
-import { registerRecordExport } from './record-export.routes.ts';
-import { importRecords } from './record-import.service.ts';
+import { applyAll, getSettingsState, saveSettings } from './settings/dns-settings.actions.ts';
+import { readStatus } from './settings/dns-status.service.ts';
+import { registerRecordExport } from './records/record-export.routes.ts';
+import { importRecords } from './records/record-import.service.ts';
 import {
   addRecord,
   deleteRecord,
@@ -18,8 +18,15 @@ import {
   listRecords,
   removeRecordByName,
   updateRecord,
-} from './record.service.ts';
-import { createZone, getZone, listZones, readZoneFile, removeZone, updateZone } from './zone.service.ts';
+} from './records/record.service.ts';
+import {
+  createZone,
+  getZone,
+  listZones,
+  readZoneFile,
+  removeZone,
+  updateZone,
+} from './zones/zone.service.ts';
 
 /** CSV imports may be large; JSON bodies keep the app's default limit. */
 const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;

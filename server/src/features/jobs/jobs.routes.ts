@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { isFullAdmin } from '../../http/access-scope.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import type { JobRunner } from './job-runner.ts';
+import type { JobRunner } from './job-runner.service.ts';
 import { listJobs } from './job.repository.ts';
 import { getJob } from './jobs.service.ts';
 

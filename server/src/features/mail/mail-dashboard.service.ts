@@ -5,9 +5,9 @@ import type { Database } from '../../db/schema.ts';
 import type { Host } from '../../host/host.ts';
 import type { DaemonState } from '../../host/service-control.ts';
 import { tailFile } from '../../host/tail-file.ts';
-import { counterSums } from './mail-domain.repository.ts';
-import { MAIL_PATHS } from './mail-paths.ts';
-import { mailboxesWithQuota, topQuotaUsage } from './mailbox.repository.ts';
+import { counterSums } from './domains/mail-domain.repository.ts';
+import { MAIL_PATHS } from './stack/mail-paths.layout.ts';
+import { mailboxesWithQuota, topQuotaUsage } from './mailboxes/mailbox.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -32,7 +32,7 @@ export function mailServices(daemons: MailDashboard['daemons']): MailDashboard['
 
 /**
  * `states`: every daemon's state (the supervisor's or the pid files'). `filter`: the mail filter's
- * state (mail-filter.ts); rspamd is listed when it is wanted, and the server is online only when it
+ * state (stack/mail-filter.service.ts); rspamd is listed when it is wanted, and the server is online only when it
  * runs too (Postfix defers mail while a wanted filter is down).
  */
 export async function mailDashboard(

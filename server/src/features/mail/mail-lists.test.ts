@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../../../test/harness.ts';
-import { listAliases } from './alias.service.ts';
-import { countIntoDomains } from './domain.service.ts';
-import { listMailboxes } from './mailbox.service.ts';
+import { listAliases } from './aliases/alias.service.ts';
+import { countIntoDomains } from './domains/domain.service.ts';
+import { listMailboxes } from './mailboxes/mailbox.service.ts';
 
 // Pages are read forwards, from the far end of the index, or from disjoint search branches:
 // whichever way, every page must be the slice of the one full ordering.

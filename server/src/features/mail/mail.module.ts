@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.ts';
 import { observeDaemons } from '../../host/local-services.ts';
 import { AppError } from '../../http/errors.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { ensureDkimKeys } from './dkim.service.ts';
+import { ensureDkimKeys } from './domains/dkim.service.ts';
 import {
   applyMailCommitted,
   dnsFactsMoved,
@@ -17,14 +17,18 @@ import {
   SaveSteps,
   saveMailSettings,
   setMailTlsSource,
-} from './mail-apply.ts';
-import { mailBulkOperations } from './mail-bulk-ops.service.ts';
-import { mailContext } from './mail-context.ts';
+} from './stack/mail-apply.service.ts';
+import { mailBulkOperations } from './bulk/mail-bulk-ops.service.ts';
+import { mailContext } from './mail.context.ts';
 import { mailDashboard } from './mail-dashboard.service.ts';
-import { mailDbConn } from './mail-db-conn.ts';
-import { type FilterTarget, mailFilterStatus, virusScanSupport } from './mail-filter.ts';
-import { alignVirusScanDefault, readMailSettings, settingsResponse } from './mail-settings.service.ts';
-import { type FallbackCertificate, readFallbackCertificate } from './mail-stack.ts';
+import { mailDbConn } from './stack/mail-db.connection.ts';
+import { type FilterTarget, mailFilterStatus, virusScanSupport } from './stack/mail-filter.service.ts';
+import {
+  alignVirusScanDefault,
+  readMailSettings,
+  settingsResponse,
+} from './settings/mail-settings.service.ts';
+import { type FallbackCertificate, readFallbackCertificate } from './stack/mail-stack.service.ts';
 import { type MailRuntime, registerMailRoutes } from './mail.routes.ts';
 
 export interface MailOptions {

@@ -7,17 +7,23 @@ import { forbidden } from '../../http/errors.ts';
 import { runImport } from '../jobs/jobs.public.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { importAliases } from './alias-import.service.ts';
-import { createAlias, listAliases, removeAlias, removeAliases, updateAlias } from './alias.service.ts';
-import { listDkimRecords } from './dkim.service.ts';
-import { addDomain, listDomains, removeDomain } from './domain.service.ts';
-import { registerMailExports } from './mail-export.routes.ts';
+import { importAliases } from './aliases/alias-import.service.ts';
+import {
+  createAlias,
+  listAliases,
+  removeAlias,
+  removeAliases,
+  updateAlias,
+} from './aliases/alias.service.ts';
+import { listDkimRecords } from './domains/dkim.service.ts';
+import { addDomain, listDomains, removeDomain } from './domains/domain.service.ts';
+import { registerMailExports } from './export/mail-export.routes.ts';
 import { mailLogs } from './mail-dashboard.service.ts';
-import type { MailCtx } from './mail-context.ts';
+import type { MailCtx } from './mail.context.ts';
 import type { mailDashboard } from './mail-dashboard.service.ts';
-import type { settingsResponse } from './mail-settings.service.ts';
-import { bulkMailboxes } from './mailbox-bulk.service.ts';
-import { importMailboxes } from './mailbox-import.service.ts';
+import type { settingsResponse } from './settings/mail-settings.service.ts';
+import { bulkMailboxes } from './bulk/mailbox-bulk.service.ts';
+import { importMailboxes } from './mailboxes/mailbox-import.service.ts';
 import {
   changePassword,
   changeQuota,
@@ -26,7 +32,7 @@ import {
   purgeMailbox,
   removeMailbox,
   setMailboxStatus,
-} from './mailbox.service.ts';
+} from './mailboxes/mailbox.service.ts';
 
 /** What the mail routes call beyond the entity services (made in mail.module.ts): the area's lifecycle-bound work. */
 export interface MailRuntime {

@@ -5,8 +5,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { GuessThrottle, SecondStep } from '../../http/sign-in-step.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import { sendPage } from '../../http/list-headers.ts';
-import { registerAccount } from './account.routes.ts';
-import { type MfaContext, mfaContext } from './mfa-context.ts';
+import { registerAccount } from './account/account.routes.ts';
+import { type MfaContext, mfaContext } from './mfa.context.ts';
 import {
   disableFor,
   enableFor,
@@ -20,23 +20,23 @@ import {
   revokeDeviceById,
   stats,
   unlock,
-} from './mfa-admin.service.ts';
-import { listUserPage } from './mfa-users.service.ts';
-import { listRecoveryMethods } from './recovery-methods.service.ts';
+} from './users/mfa-admin.service.ts';
+import { listUserPage } from './users/mfa-users.service.ts';
+import { listRecoveryMethods } from './factors/recovery-methods.service.ts';
 import {
   createPolicy,
   deletePolicy,
   enforceEnrolment,
   listPolicies,
   updatePolicy,
-} from './policy.service.ts';
+} from './policy/policy.service.ts';
 import {
   afterPassword,
   createRecoveryRequest,
   verifySecondStep,
   mailSignInCode,
   webauthnLoginOptions,
-} from './second-step.ts';
+} from './sign-in/second-step.service.ts';
 
 const actor = (request: FastifyRequest) => request.admin?.email ?? 'unknown';
 

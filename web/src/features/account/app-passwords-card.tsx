@@ -1,4 +1,8 @@
-import type { AppPassword, AppPasswordCreated } from '@mailroom/contract/app-passwords';
+import {
+  type AppPassword,
+  type AppPasswordCreated,
+  AppPasswordCreateRequest,
+} from '@mailroom/contract/app-passwords';
 import {
   Paper,
   Button,
@@ -11,12 +15,14 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { DataTable } from '../../components/data-table/data-table.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 import { formatWhen } from './format-when.ts';
 import { useAppPasswords } from './use-app-passwords.ts';
 import { useCreateAppPassword } from './use-create-app-password.ts';
@@ -32,22 +38,25 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
   const q = useAppPasswords();
   const createPassword = useCreateAppPassword();
   const revokePassword = useRevokeAppPassword();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useForm({ initialValues: { name: '' }, validate: zodValidate(AppPasswordCreateRequest) });
+  const name = form.values.name;
   const [shown, setShown] = useState<AppPasswordCreated | null>(null);
 
   if (!q.data?.available) return null;
   const data = q.data;
 
   async function create() {
+    if (form.validate().hasErrors) return;
     setBusy(true);
-    setError(null);
     try {
       setShown(await createPassword.mutateAsync(name.trim()));
-      setName('');
+      form.reset();
     } catch (err) {
-      setError(err instanceof ApiError ? (err.fieldErrors.name ?? err.message) : errorMessage(err));
+      form.setFieldError(
+        'name',
+        err instanceof ApiError ? (err.fieldErrors.name ?? err.message) : errorMessage(err),
+      );
     } finally {
       setBusy(false);
     }
@@ -114,9 +123,7 @@ export function AppPasswordsCard({ disabled }: { disabled: boolean }) {
           <TextInput
             label="App Name"
             placeholder="Phone mail app"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={error}
+            {...form.getInputProps('name')}
             style={{ flex: 1, minWidth: 200 }}
           />
           <Button disabled={disabled || busy || !name.trim()} onClick={() => void create()}>

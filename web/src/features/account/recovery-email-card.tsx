@@ -1,8 +1,10 @@
-import type { RecoveryMethod } from '@mailroom/contract/mfa';
+import { RecoveryEmailRequest, type RecoveryMethod, RecoveryVerifyRequest } from '@mailroom/contract/mfa';
 import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 import { useAddRecoveryEmail } from './use-add-recovery-email.ts';
 import { useVerifyRecoveryEmail } from './use-verify-recovery-email.ts';
 
@@ -10,19 +12,30 @@ import { useVerifyRecoveryEmail } from './use-verify-recovery-email.ts';
 export function RecoveryEmailCard({ disabled }: { disabled: boolean }) {
   const addEmail = useAddRecoveryEmail();
   const verifyEmail = useVerifyRecoveryEmail();
-  const [email, setEmail] = useState('');
   const [pending, setPending] = useState<RecoveryMethod | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // One form, two steps: the address, then the code mailed to it; each step checks its own field.
+  const form = useForm({
+    initialValues: { email: '', code: '' },
+    transformValues: (v) => ({ email: v.email.trim(), code: v.code.trim() }),
+    validate: (v) =>
+      pending
+        ? zodValidate(RecoveryVerifyRequest)({ code: v.code.trim() })
+        : zodValidate(RecoveryEmailRequest)({ email: v.email.trim() }),
+  });
+  const { email, code } = form.values;
+  const field = pending ? 'code' : 'email';
 
-  async function run(fn: () => Promise<void>) {
+  async function run(fn: (values: { email: string; code: string }) => Promise<void>) {
+    if (form.validate().hasErrors) return;
     setBusy(true);
-    setError(null);
     try {
-      await fn();
+      await fn(form.getTransformedValues());
     } catch (err) {
-      setError(err instanceof ApiError ? (Object.values(err.fieldErrors)[0] ?? err.message) : 'Failed');
+      form.setFieldError(
+        field,
+        err instanceof ApiError ? (Object.values(err.fieldErrors)[0] ?? err.message) : 'Failed',
+      );
     } finally {
       setBusy(false);
     }
@@ -42,16 +55,14 @@ export function RecoveryEmailCard({ disabled }: { disabled: boolean }) {
           <TextInput
             label="Recovery Email"
             type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={error}
+            {...form.getInputProps('email')}
             style={{ flex: 1, minWidth: 200 }}
           />
           <Button
             disabled={disabled || busy || !email.trim()}
             onClick={() =>
-              void run(async () => {
-                setPending(await addEmail.mutateAsync(email.trim()));
+              void run(async (v) => {
+                setPending(await addEmail.mutateAsync(v.email));
               })
             }
           >
@@ -63,20 +74,17 @@ export function RecoveryEmailCard({ disabled }: { disabled: boolean }) {
           <TextInput
             label={`Code sent to ${pending.methodValue}`}
             inputMode="numeric"
-            value={code}
-            onChange={(e) => setCode(e.currentTarget.value)}
-            error={error}
+            {...form.getInputProps('code')}
             style={{ flex: 1, minWidth: 200 }}
           />
           <Button
             disabled={busy || code.trim().length !== 6}
             onClick={() =>
-              void run(async () => {
-                await verifyEmail.mutateAsync({ id: pending.id, code: code.trim() });
+              void run(async (v) => {
+                await verifyEmail.mutateAsync({ id: pending.id, code: v.code });
                 notify({ type: 'success', title: 'Recovery e-mail verified', message: pending.methodValue });
                 setPending(null);
-                setCode('');
-                setEmail('');
+                form.reset();
               })
             }
           >

@@ -1,7 +1,10 @@
+import { WebauthnRegisterStartRequest } from '@mailroom/contract/mfa';
 import { Button, Card, Group, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 import { useRegisterSecurityKey } from './use-register-security-key.ts';
 import { useSecurityKeyOptions } from './use-security-key-options.ts';
 
@@ -9,15 +12,21 @@ import { useSecurityKeyOptions } from './use-security-key-options.ts';
 export function SecurityKeyCard({ disabled, onDone }: { disabled: boolean; onDone: () => void }) {
   const keyOptions = useSecurityKeyOptions();
   const registerKey = useRegisterSecurityKey();
-  const [name, setName] = useState('Security key');
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useForm({
+    initialValues: { deviceName: 'Security key' },
+    transformValues: (v) => ({ deviceName: v.deviceName.trim() }),
+    validate: zodValidate(WebauthnRegisterStartRequest, (v: { deviceName: string }) => ({
+      deviceName: v.deviceName.trim(),
+    })),
+  });
+  const name = form.values.deviceName;
 
   async function register() {
+    if (form.validate().hasErrors) return;
     setBusy(true);
-    setError(null);
     try {
-      const deviceName = name.trim();
+      const { deviceName } = form.getTransformedValues();
       const options = await keyOptions.mutateAsync(deviceName);
       const { startRegistration } = await import('@simplewebauthn/browser');
       const credential = await startRegistration({ optionsJSON: options as never });
@@ -32,7 +41,8 @@ export function SecurityKeyCard({ disabled, onDone }: { disabled: boolean; onDon
       });
       onDone();
     } catch (err) {
-      setError(
+      form.setFieldError(
+        'deviceName',
         err instanceof ApiError
           ? (err.fieldErrors.credential ?? err.message)
           : err instanceof Error && err.name === 'NotAllowedError'
@@ -55,10 +65,8 @@ export function SecurityKeyCard({ disabled, onDone }: { disabled: boolean; onDon
       <Group align="flex-end" wrap="wrap">
         <TextInput
           label="Key Name"
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
+          {...form.getInputProps('deviceName')}
           maxLength={64}
-          error={error}
           style={{ flex: 1, minWidth: 200 }}
         />
         <Button onClick={() => void register()} disabled={disabled || busy || !name.trim()}>

@@ -1,55 +1,68 @@
-import type { TotpStart } from '@mailroom/contract/mfa';
+import { TotpConfirmRequest, type TotpStart, TotpStartRequest } from '@mailroom/contract/mfa';
 import { Button, Card, Code, Group, Image, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
 import { ApiError } from '../../api/client.ts';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { notify } from '../../lib/notifications-store.ts';
+import { zodValidate } from '../../lib/zod-form.ts';
 import { useConfirmTotp } from './use-confirm-totp.ts';
 import { useStartTotp } from './use-start-totp.ts';
+
+/** The contract names the field deviceName; the card's input is `name`. */
+const renamed = ({ deviceName, ...rest }: Record<string, string>): Record<string, string> =>
+  deviceName === undefined ? rest : { ...rest, name: deviceName };
 
 /** Authenticator app: name it, scan the QR code (or type the secret), confirm with the first code. */
 export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone: () => void }) {
   const startTotp = useStartTotp();
   const confirmTotp = useConfirmTotp();
-  const [name, setName] = useState('Authenticator app');
   const [started, setStarted] = useState<TotpStart | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // One form, two steps: the device name, then the first code; each step checks its own field.
+  const form = useForm({
+    initialValues: { name: 'Authenticator app', code: '' },
+    validate: (v) =>
+      started
+        ? zodValidate(TotpConfirmRequest)({ code: v.code.trim() })
+        : renamed(zodValidate(TotpStartRequest)({ deviceName: v.name.trim() })),
+  });
+  const { name, code } = form.values;
 
   async function start() {
+    if (form.validate().hasErrors) return;
     setBusy(true);
-    setError(null);
     try {
       setStarted(await startTotp.mutateAsync(name.trim()));
     } catch (err) {
-      setError(err instanceof ApiError ? (err.fieldErrors.deviceName ?? err.message) : 'Failed');
+      form.setFieldError(
+        'name',
+        err instanceof ApiError ? (err.fieldErrors.deviceName ?? err.message) : 'Failed',
+      );
     } finally {
       setBusy(false);
     }
   }
 
-  async function confirm(e: FormEvent) {
-    e.preventDefault();
+  const confirm = form.onSubmit(async (v) => {
     if (!started) return;
     setBusy(true);
-    setError(null);
     try {
-      await confirmTotp.mutateAsync({ id: started.deviceId, code: code.trim() });
+      await confirmTotp.mutateAsync({ id: started.deviceId, code: v.code.trim() });
       notify({
         type: 'success',
         title: 'Authenticator added',
-        message: `${name.trim()} is now a second factor.`,
+        message: `${v.name.trim()} is now a second factor.`,
       });
       setStarted(null);
-      setCode('');
+      form.setFieldValue('code', '');
       onDone();
     } catch (err) {
-      setError(err instanceof ApiError ? (err.fieldErrors.code ?? err.message) : 'Failed');
+      form.setFieldError('code', err instanceof ApiError ? (err.fieldErrors.code ?? err.message) : 'Failed');
     } finally {
       setBusy(false);
     }
-  }
+  });
 
   return (
     <Card withBorder radius="md" padding="md" component="section" aria-labelledby="totp-title">
@@ -60,10 +73,8 @@ export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone:
         <Group align="flex-end" wrap="wrap">
           <TextInput
             label="Device Name"
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            {...form.getInputProps('name')}
             maxLength={64}
-            error={error}
             style={{ flex: 1, minWidth: 200 }}
           />
           <Button onClick={() => void start()} disabled={disabled || busy || !name.trim()}>
@@ -71,7 +82,7 @@ export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone:
           </Button>
         </Group>
       ) : (
-        <form onSubmit={(e) => void confirm(e)} aria-label="Confirm the authenticator app">
+        <form onSubmit={confirm} aria-label="Confirm the authenticator app">
           <Stack>
             <Text size="sm">
               Scan the QR code with your authenticator app, or enter the secret by hand. Then type the 6-digit
@@ -106,9 +117,7 @@ export function TotpEnrolCard({ disabled, onDone }: { disabled: boolean; onDone:
                 label="Verification code"
                 inputMode="numeric"
                 autoComplete="one-time-code"
-                value={code}
-                onChange={(e) => setCode(e.currentTarget.value)}
-                error={error}
+                {...form.getInputProps('code')}
                 style={{ flex: 1, minWidth: 160 }}
               />
               <Button type="submit" disabled={busy || code.trim().length !== 6}>

@@ -1,17 +1,5 @@
 import type { MetricsAnswer, SystemService } from '@mailroom/contract/system-metrics';
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Button, Card, Group, SimpleGrid, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
 import {
   IconArrowDownRight,
   IconArrowRight,
@@ -21,11 +9,13 @@ import {
   IconRefresh,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { metricsKey, metricStatus, STATUS_COLOR, trendOf, useLiveMetrics } from '../../api/live-metrics.ts';
 import { servicesKey, useServiceAction, useSystemServices } from '../../api/system-services.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
+import { DataTable } from '../../components/data-table/data-table.tsx';
 import { LoadState } from '../../components/load-state.tsx';
 import { TrendCharts } from '../../components/metric-trend-charts.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -197,6 +187,9 @@ function ActiveAlerts({ every }: { every: number | false }) {
 /** The daemons whose restart or stop interrupts mail or DNS: always confirmed first. */
 const MAIL_DNS = new Set(['postfix', 'dovecot', 'rspamd', 'named']);
 
+const serviceId = (s: SystemService) => s.id;
+const serviceTestId = (s: SystemService) => `service-${s.id}`;
+
 function ServiceStatus({ every }: { every: number | false }) {
   const services = useSystemServices(every);
   const action = useServiceAction();
@@ -229,74 +222,87 @@ function ServiceStatus({ every }: { every: number | false }) {
       });
     }
   };
+  const pendingFor = (s: SystemService) => action.isPending && action.variables?.id === s.id;
+  const columns: ColumnDef<SystemService, unknown>[] = [
+    {
+      id: 'service',
+      header: 'Service',
+      meta: { title: true },
+      cell: ({ row: { original: s } }) => (
+        <>
+          <Text size="sm" fw={500}>
+            {s.name}
+          </Text>
+          {s.note && (
+            <Text size="xs" c="dimmed" maw={360} lineClamp={2} title={s.note}>
+              {s.note}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row: { original: s } }) => (
+        <span style={{ whiteSpace: 'nowrap' }}>
+          <StatusBadge status={s.status} />
+        </span>
+      ),
+    },
+    {
+      id: 'uptime',
+      header: 'Uptime',
+      cell: ({ row: { original: s } }) => (s.status === 'running' ? formatUptime(s.uptime) : '—'),
+    },
+    {
+      id: 'lastRestart',
+      header: 'Last Restart',
+      cell: ({ row: { original: s } }) => (s.lastRestart ? new Date(s.lastRestart).toLocaleString() : '—'),
+    },
+    {
+      id: 'action',
+      header: 'Action',
+      meta: { actions: true },
+      cell: ({ row: { original: s } }) =>
+        !s.controllable ? (
+          // Start/Restart only for what Mailroom runs (or systemd runs for it).
+          <Tooltip label={s.note ?? 'Not run by Mailroom'} multiline maw={320}>
+            <Text size="xs" c="dimmed" tabIndex={0}>
+              Not run by Mailroom
+            </Text>
+          </Tooltip>
+        ) : s.status === 'running' ? (
+          <Button size="xs" variant="default" onClick={() => void run(s, 'restart')} loading={pendingFor(s)}>
+            Restart
+          </Button>
+        ) : (
+          <Button
+            size="xs"
+            leftSection={<IconCheck size={14} aria-hidden />}
+            onClick={() => void run(s, 'start')}
+            loading={pendingFor(s)}
+          >
+            Start
+          </Button>
+        ),
+    },
+  ];
   return (
     <Card withBorder radius="md" padding="md">
       <Title order={2} size="h4" mb="sm">
         Service Status
       </Title>
       {services.error && <Text c="red">{errorMessage(services.error)}</Text>}
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Service</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Uptime</Table.Th>
-              <Table.Th>Last Restart</Table.Th>
-              <Table.Th>Action</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {(services.data?.services ?? []).map((s) => (
-              <Table.Tr key={s.id} data-testid={`service-${s.id}`}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {s.name}
-                  </Text>
-                  {s.note && (
-                    <Text size="xs" c="dimmed" maw={360} lineClamp={2} title={s.note}>
-                      {s.note}
-                    </Text>
-                  )}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <StatusBadge status={s.status} />
-                </Table.Td>
-                <Table.Td>{s.status === 'running' ? formatUptime(s.uptime) : '—'}</Table.Td>
-                <Table.Td>{s.lastRestart ? new Date(s.lastRestart).toLocaleString() : '—'}</Table.Td>
-                <Table.Td>
-                  {!s.controllable ? (
-                    // Start/Restart only for what Mailroom runs (or systemd runs for it).
-                    <Tooltip label={s.note ?? 'Not run by Mailroom'} multiline maw={320}>
-                      <Text size="xs" c="dimmed" tabIndex={0}>
-                        Not run by Mailroom
-                      </Text>
-                    </Tooltip>
-                  ) : s.status === 'running' ? (
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => void run(s, 'restart')}
-                      loading={action.isPending && action.variables?.id === s.id}
-                    >
-                      Restart
-                    </Button>
-                  ) : (
-                    <Button
-                      size="xs"
-                      leftSection={<IconCheck size={14} aria-hidden />}
-                      onClick={() => void run(s, 'start')}
-                      loading={action.isPending && action.variables?.id === s.id}
-                    >
-                      Start
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <DataTable
+        label="Service Status table"
+        data={services.data?.services ?? []}
+        columns={columns}
+        getRowId={serviceId}
+        getRowTestId={serviceTestId}
+        emptyText=""
+        minWidth={720}
+      />
     </Card>
   );
 }

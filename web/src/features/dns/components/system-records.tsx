@@ -1,6 +1,8 @@
 import type { SystemRecord } from '@mailroom/contract/dns';
-import { Badge, Card, Group, Table, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Text, Title } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { CopyButton } from '../../../components/copy-button.tsx';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { displayName } from '../record-form-values.ts';
 
@@ -9,6 +11,63 @@ const SERVED_LABEL: Record<SystemRecord['state'], string> = {
   'no-zone': 'No zone yet',
   overridden: 'Overridden',
 };
+
+const recordId = (r: SystemRecord) => `${r.zone}|${r.qname}|${r.rtype}|${r.value}`;
+
+const COLUMNS: ColumnDef<SystemRecord, unknown>[] = [
+  { id: 'zone', header: 'Zone', cell: ({ row }) => row.original.zone },
+  {
+    id: 'name',
+    header: 'Name',
+    cell: ({ row }) => (
+      <Text size="sm" ff="monospace">
+        {displayName(row.original.qname)}
+      </Text>
+    ),
+  },
+  {
+    id: 'type',
+    header: 'Type',
+    cell: ({ row }) => (
+      <Badge variant="light" color="gray">
+        {row.original.rtype}
+      </Badge>
+    ),
+  },
+  {
+    id: 'value',
+    header: 'Value',
+    cell: ({ row: { original: r } }) => (
+      <Group gap={4} wrap="nowrap" align="flex-start" maw={460}>
+        <div style={{ minWidth: 0 }}>
+          <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} lineClamp={3}>
+            {r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {r.explanation}
+          </Text>
+          {r.warning && (
+            <Text size="xs" fw={700} data-testid="system-record-warning">
+              {r.warning}
+            </Text>
+          )}
+        </div>
+        <CopyButton value={r.value} label={`Copy value of ${r.rtype} ${displayName(r.qname)} in ${r.zone}`} />
+      </Group>
+    ),
+  },
+  { id: 'ttl', header: 'TTL', cell: ({ row }) => row.original.ttl },
+  {
+    id: 'served',
+    header: 'Served',
+    cell: ({ row: { original: r } }) => (
+      <Group gap={4}>
+        <StatusBadge status={r.published ? 'ok' : 'pending'} label={SERVED_LABEL[r.state]} />
+        {r.warning && <StatusBadge status="warning" label="Not public" />}
+      </Group>
+    ),
+  },
+];
 
 /** Read-only records derived from the mail settings, with what each is for. */
 export function SystemRecords({ records }: { records: SystemRecord[] }) {
@@ -34,71 +93,15 @@ export function SystemRecords({ records }: { records: SystemRecord[] }) {
           No records are derived from the mail settings yet.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={820}>
-          <Table verticalSpacing="xs" aria-label="System records">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col" miw={120}>
-                  Zone
-                </Table.Th>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col" miw={90}>
-                  Type
-                </Table.Th>
-                <Table.Th scope="col">Value</Table.Th>
-                <Table.Th scope="col">TTL</Table.Th>
-                <Table.Th scope="col" miw={130}>
-                  Served
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {records.map((r, i) => (
-                <Table.Tr key={`${r.zone}-${r.qname}-${r.rtype}-${i}`}>
-                  <Table.Td>{r.zone}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {displayName(r.qname)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color="gray">
-                      {r.rtype}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td maw={460}>
-                    <Group gap={4} wrap="nowrap" align="flex-start">
-                      <div style={{ minWidth: 0 }}>
-                        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }} lineClamp={3}>
-                          {r.priority !== undefined ? `${r.priority} ${r.value}` : r.value}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {r.explanation}
-                        </Text>
-                        {r.warning && (
-                          <Text size="xs" fw={700} data-testid="system-record-warning">
-                            {r.warning}
-                          </Text>
-                        )}
-                      </div>
-                      <CopyButton
-                        value={r.value}
-                        label={`Copy value of ${r.rtype} ${displayName(r.qname)} in ${r.zone}`}
-                      />
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>{r.ttl}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      <StatusBadge status={r.published ? 'ok' : 'pending'} label={SERVED_LABEL[r.state]} />
-                      {r.warning && <StatusBadge status="warning" label="Not public" />}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          // Not "System records": the section is that region already.
+          label="Records derived from the mail settings"
+          data={records}
+          columns={COLUMNS}
+          getRowId={recordId}
+          emptyText="No records are derived from the mail settings yet."
+          minWidth={820}
+        />
       )}
     </Card>
   );
