@@ -182,6 +182,8 @@ export function runBuildStep(
     onLine: (stream: 'stdout' | 'stderr', line: string) => void;
     signal?: AbortSignal;
     timeoutMs: number;
+    /** Called with its pid as soon as it runs (e.g. to move it into the build's cgroup). */
+    onSpawn?: (pid: number) => Promise<void>;
   },
 ): Promise<number> {
   return new Promise((resolve) => {
@@ -200,6 +202,8 @@ export function runBuildStep(
         /* gone */
       }
     };
+    if (child.pid && opts.onSpawn)
+      void opts.onSpawn(child.pid).catch((err: unknown) => opts.onLine('stderr', `limits: ${String(err)}`));
     const timer = setTimeout(kill, opts.timeoutMs);
     opts.signal?.addEventListener('abort', kill, { once: true });
     lines(child.stdout, (l) => opts.onLine('stdout', l));
@@ -242,6 +246,16 @@ export interface AppProcessSpec {
    * folder): a Mailroom that died without stopping it finds it there at its next start.
    */
   pidFile?: string;
+  /**
+   * Called with the pid each time it is started (restarts too), before it does much: Mailroom
+   * moves it into its instance's cgroup there (host/app-limits.ts).
+   */
+  onSpawn?: (pid: number) => Promise<void>;
+  /**
+   * An argument prefix that starts it confined (systemd-run --scope … --uid= --): spawned by
+   * Mailroom's user, the prefix switches to the app's user itself. Only for the start command.
+   */
+  scope?: string[];
 }
 
 const PID_FILE = /^\.app-\d+\.pid$/;
@@ -338,18 +352,21 @@ export class AppProcess {
   }
 
   private spawnOnce(): void {
-    const [cmd, ...args] = this.spec.argv;
+    const scoped = this.spec.scope?.length ? [...this.spec.scope, ...this.spec.argv] : null;
+    const [cmd, ...args] = scoped ?? this.spec.argv;
     const child = spawn(cmd!, args, {
       cwd: this.spec.cwd,
       env: this.spec.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      ...(this.spec.runAs ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
+      ...(this.spec.runAs && !scoped ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
     });
     this.child = child;
     this.startedAt = Date.now();
     if (this.spec.pidFile && child.pid) void writePidFile(this.spec.pidFile, child.pid);
     const keep = (l: string) => this.keepLine(l);
+    if (child.pid && this.spec.onSpawn)
+      void this.spec.onSpawn(child.pid).catch((err: unknown) => keep(`limits: ${String(err)}`));
     lines(child.stdout, keep);
     lines(child.stderr, keep);
     this.exited = new Promise((resolve) => {

@@ -26,6 +26,7 @@ import * as m0030 from './0030-web-apps.ts';
 import * as m0033 from './0033-api-key-stats.ts';
 import * as m0035 from './0035-site-backups.ts';
 import * as m0037 from './0037-updates-reading.ts';
+import * as m0041 from './0041-web-app-instances.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0033-api-key-stats': m0033,
   '0035-site-backups': m0035,
   '0037-updates-reading': m0037,
+  '0041-web-app-instances': m0041,
 };

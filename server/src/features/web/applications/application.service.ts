@@ -1,5 +1,6 @@
 import {
   type AppListQuery,
+  APP_PROCESS_TYPES,
   appLabels,
   appMessages,
   type DeployLog,
@@ -39,7 +40,8 @@ import {
 } from './application.repository.ts';
 import { appCapabilities, checkApp } from './app-capabilities.service.ts';
 import { isRoot, vhostValuesFor } from './app-layout.ts';
-import type { AppRuntime } from './app-runtime.ts';
+import { type AppRuntime, resourceLimitsView, stopInstances } from './app-runtime.ts';
+import { processMemoryBytes } from '../../../host/app-limits.ts';
 import {
   findRelease,
   jobState,
@@ -80,10 +82,27 @@ export class ApplicationService {
 
   private summary(
     row: AppRow,
-    extra: { figures?: { requests: number; errors: number }; disk?: number; commit?: string | null },
+    extra: {
+      figures?: { requests: number; errors: number };
+      disk?: number;
+      commit?: string | null;
+      memory?: Map<number, number | null>;
+      limits?: WebApplicationSummary['resourceLimits'];
+    },
   ): WebApplicationSummary {
     const c = rowConfig(row);
     const run = this.runtime.get(Number(row.id));
+    const instances = this.runtime.instances(Number(row.id)).map((i) => {
+      const pid = i.proc.pid;
+      const up = i.proc.running;
+      return {
+        id: i.instance,
+        port: i.port,
+        pid: up ? pid : null,
+        state: up ? ('running' as const) : ('restarting' as const),
+        memoryBytes: up && pid !== null ? (extra.memory?.get(pid) ?? null) : null,
+      };
+    });
     return {
       id: Number(row.id),
       ...c,
@@ -98,6 +117,8 @@ export class ApplicationService {
       currentCommit: extra.commit ?? null,
       runningPort: row.running_port === null ? null : Number(row.running_port),
       pid: run?.proc.pid ?? null,
+      instances,
+      resourceLimits: extra.limits ?? { enforced: false, mechanism: '', detail: '' },
       diskUsage: extra.disk ?? 0,
       deployJobId: row.deploy_job_id === null ? null : Number(row.deploy_job_id),
       runAs: isRoot() ? `mr-app-${c.name}` : '',
@@ -114,9 +135,27 @@ export class ApplicationService {
     if (ids.length) {
       for (const r of await releaseCommits(this.db, ids)) commits.set(Number(r.id), r.commit_sha);
     }
+    // Resident memory of every instance's process; the limit state of each app's fields.
+    const memory = new Map<number, number | null>();
+    for (const r of rows)
+      for (const i of this.runtime.instances(Number(r.id)))
+        if (i.proc.pid !== null) memory.set(i.proc.pid, await processMemoryBytes(i.proc.pid));
+    const systemMode = this.ctx.deps.config.hostRoot === '/';
+    const limits = new Map<number, WebApplicationSummary['resourceLimits']>();
+    for (const r of rows) {
+      const c = rowConfig(r);
+      limits.set(
+        Number(r.id),
+        APP_PROCESS_TYPES.includes(c.type)
+          ? await resourceLimitsView(c, systemMode)
+          : { enforced: false, mechanism: '', detail: `limit not enforced: ${c.type} runs no process of its own` },
+      );
+    }
     return (row: AppRow) => {
       const f = figures.get(row.domain);
       return {
+        memory,
+        limits: limits.get(Number(row.id))!,
         figures: { requests: f?.requests ?? 0, errors: f?.errors ?? 0 },
         disk: disk.get(Number(row.id)) ?? 0,
         commit:
@@ -267,10 +306,10 @@ export class ApplicationService {
         details: { keepFiles },
       }),
     });
-    const run = this.runtime.get(Number(row.id));
-    if (run) {
-      await run.proc.stop(c.shutdownTimeout * 1000);
-      this.runtime.forget(Number(row.id), run.releaseId);
+    const run = this.runtime.instances(Number(row.id));
+    if (run.length) {
+      await stopInstances(run, c.shutdownTimeout * 1000);
+      this.runtime.forget(Number(row.id), run[0]!.releaseId);
     }
     if (!keepFiles) await removeTree(this.ctx.deps.host.path(c.deploymentPath));
     await removeAppUser(c.name);

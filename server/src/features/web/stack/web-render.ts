@@ -116,6 +116,7 @@ function summary(
     anyRateLimit,
     phpVersions: [...phpVersions].sort(),
     anyProxy: [...apps.values()].some((a) => a.type !== 'Static'),
+    anyBalancer: [...apps.values()].some((a) => !!a.balancerPorts?.length),
     defaultTls:
       defaultTls && https.size
         ? { certificateFile: CERT_DIR + '/_default.crt', keyFile: CERT_DIR + '/_default.key' }

@@ -21,6 +21,7 @@ import { invalidateApps } from '../invalidate-web.ts';
 import { useApp } from '../use-app.ts';
 import { useAppDeployLog } from '../use-app-deploy-log.ts';
 import { formatLastModified } from '../web-format.ts';
+import { AppInstances } from './app-instances.tsx';
 import { AppReleases } from './app-releases.tsx';
 import { AppStatusBadge } from './app-status-badge.tsx';
 import { DeployLogView } from './deploy-log-view.tsx';
@@ -144,6 +145,7 @@ function PanelBody({
         <Fact label="Disk">{formatBytes(a.diskUsage)}</Fact>
         <Fact label="Deployment Path">{a.deploymentPath}</Fact>
       </SimpleGrid>
+      {a.instances && <AppInstances app={a} />}
 
       <Stack gap="xs" component="section" aria-labelledby="app-deploy-title">
         <Title order={3} size="h5" id="app-deploy-title">
