@@ -60,7 +60,10 @@ export function parseCpuLimit(v: string): number | null {
  */
 export const BUILD_MEMORY_BYTES = 2 * 1024 ** 3;
 export function buildLimits(cpus = os.availableParallelism()): Limits {
-  return { memoryBytes: BUILD_MEMORY_BYTES, cpuQuotaUs: Math.max(CPU_PERIOD_US / 2, (cpus / 2) * CPU_PERIOD_US) };
+  return {
+    memoryBytes: BUILD_MEMORY_BYTES,
+    cpuQuotaUs: Math.max(CPU_PERIOD_US / 2, (cpus / 2) * CPU_PERIOD_US),
+  };
 }
 
 const read = (p: string) => fs.readFile(p, 'utf8').catch(() => null);
@@ -125,7 +128,10 @@ function detect(systemMode: boolean) {
     const reasons: string[] = [];
     if (typeof process.getuid === 'function' && process.getuid() !== 0)
       return {
-        support: { mechanism: 'none' as const, reason: 'Mailroom is not running as root (cgroups need root)' },
+        support: {
+          mechanism: 'none' as const,
+          reason: 'Mailroom is not running as root (cgroups need root)',
+        },
         backend: null,
       };
     if (systemMode && existsSync('/run/systemd/system'))
@@ -266,7 +272,8 @@ export function systemdScopePrefix(
   runAs: { uid: number; gid: number } | null,
 ): string[] {
   const props: string[] = [];
-  if (limits.memoryBytes !== null) props.push('-p', `MemoryMax=${limits.memoryBytes}`, '-p', 'MemorySwapMax=0');
+  if (limits.memoryBytes !== null)
+    props.push('-p', `MemoryMax=${limits.memoryBytes}`, '-p', 'MemorySwapMax=0');
   if (limits.cpuQuotaUs !== null)
     props.push('-p', `CPUQuota=${Math.round((limits.cpuQuotaUs / CPU_PERIOD_US) * 100)}%`);
   const ids = runAs ? [`--uid=${runAs.uid}`, `--gid=${runAs.gid}`] : [];

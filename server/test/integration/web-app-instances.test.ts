@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,11 @@ describe.skipIf(!haveAll)('web applications: instances behind mod_proxy_balancer
   let repo: string;
   const domain = 'lb.example.com';
   const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.call({ method, url: `/api/${url}`, ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}) });
+    t.call({
+      method,
+      url: `/api/${url}`,
+      ...(payload ? { payload } : method === 'POST' ? { payload: {} } : {}),
+    });
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', repo, '-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
       encoding: 'utf8',
@@ -106,8 +110,10 @@ describe.skipIf(!haveAll)('web applications: instances behind mod_proxy_balancer
     expect(created.statusCode, created.body).toBe(200);
     const job = await deploy();
     expect(job.state, JSON.stringify(job)).toBe('succeeded');
-    const file = t.deps.host.path(`/etc/apache2/sites-available/${domain}.conf`);
-    const conf = execFileSync('cat', [file], { encoding: 'utf8' });
+    const conf = readFileSync(
+      t.deps.host.path(`/etc/apache2/sites-available/mailroom-${domain}.conf`),
+      'utf8',
+    );
     expect(conf).toMatch(/BalancerMember http:\/\/127\.0\.0\.1:\d+ retry=0\n\s+BalancerMember/);
     expect(await idsSeen(12)).toEqual(new Set(['1', '2']));
     const app = (await call('GET', 'web/applications/lb')).json();
@@ -137,7 +143,9 @@ describe.skipIf(!haveAll)('web applications: instances behind mod_proxy_balancer
     stop = true;
     await loop;
     expect(job.state, JSON.stringify(job)).toBe('succeeded');
-    console.log(`requests during the 2-instance deploy: ${requests}, statuses ${JSON.stringify([...statuses])}`);
+    console.log(
+      `requests during the 2-instance deploy: ${requests}, statuses ${JSON.stringify([...statuses])}`,
+    );
     expect([...statuses.keys()]).toEqual([200]);
     const bodies = new Set<string>();
     for (let i = 0; i < 8; i++) bodies.add((await get()).body.split(' ').slice(0, 2).join(' '));
@@ -158,9 +166,10 @@ describe.skipIf(!haveAll)('web applications: instances behind mod_proxy_balancer
     expect(app.instances.map((i: { id: number }) => i.id)).toEqual([1, 2, 3]);
     expect(await idsSeen(15)).toEqual(new Set(['1', '2', '3']));
     const audit = (await call('GET', 'audit?limit=20')).json();
-    const line = audit.items.find((a: { action: string }) => a.action === 'web.app.scale');
-    expect(line, JSON.stringify(audit.items.slice(0, 5))).toBeTruthy();
-    expect(line.target).toBe('lb');
+    const line = audit.entries.find((a: { action: string }) => a.action === 'web.app.scale');
+    expect(line, JSON.stringify(audit.entries.slice(0, 5))).toBeTruthy();
+    expect(line).toMatchObject({ target: 'lb', actor: null, outcome: 'success' });
+    expect(JSON.stringify(line.details)).toMatch(/requests per instance per minute > 300/);
     // Still loaded, but Max Instances is 3: a few more checks add nothing.
     await new Promise((r) => setTimeout(r, 2500));
     expect((await call('GET', 'web/applications/lb')).json().instances).toHaveLength(3);

@@ -25,8 +25,6 @@ const UNSAFE_PATH = /["\\$`]/;
 /** Fields shown in the form that Mailroom does not act on yet, and why (capabilities + 400 when turned on). */
 export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {
   enableAutoDeploy: 'no webhook or polling of the remote yet; deploy from the console or the API',
-  enableLoadBalancing: 'one running instance per application (no mod_proxy_balancer yet)',
-  enableScaling: 'one running instance per application',
 };
 
 export async function appCapabilities(ctx: WebContext): Promise<WebAppCapabilities> {
@@ -61,6 +59,8 @@ export async function checkApp(
     if (v[field as keyof WebApplicationValues] === true)
       throw fieldError(field, appMessages.fieldNotSupported(appLabels[field as keyof typeof appLabels], why));
   }
+  if (v.maxInstances < v.minInstances)
+    throw fieldError('maxInstances', `${appLabels.maxInstances} must be at least ${appLabels.minInstances}`);
   if (UNSAFE_PATH.test(v.deploymentPath))
     throw fieldError('deploymentPath', formatInvalid(appLabels.deploymentPath));
   if (v.logPath && UNSAFE_PATH.test(v.logPath)) throw fieldError('logPath', formatInvalid(appLabels.logPath));

@@ -131,7 +131,12 @@ export class AppLifecycle {
     const ports = launched.running.map((r) => r.port);
     const out = await this.switchTo(
       row,
-      { status: 'active', status_message: '', running_port: ports[0]!, instance_ports: JSON.stringify(ports) },
+      {
+        status: 'active',
+        status_message: '',
+        running_port: ports[0]!,
+        instance_ports: JSON.stringify(ports),
+      },
       'active',
     );
     await stopInstances(old, c.shutdownTimeout * 1000);

@@ -45,10 +45,16 @@ export async function resourceLimitsView(
 ): Promise<AppResourceLimits> {
   const l = appLimits(c);
   if (l.memoryBytes === null && l.cpuQuotaUs === null)
-    return { enforced: false, mechanism: '', detail: 'limit not enforced: Memory Limit and CPU Limit are empty' };
+    return {
+      enforced: false,
+      mechanism: '',
+      detail: 'limit not enforced: Memory Limit and CPU Limit are empty',
+    };
   const s = await limitSupport(systemMode);
-  if (s.mechanism === 'none') return { enforced: false, mechanism: '', detail: `limit not enforced: ${s.reason}` };
-  const mechanism = s.mechanism === 'systemd' ? 'systemd unit' : s.mechanism === 'cgroup2' ? 'cgroup v2' : 'cgroup v1';
+  if (s.mechanism === 'none')
+    return { enforced: false, mechanism: '', detail: `limit not enforced: ${s.reason}` };
+  const mechanism =
+    s.mechanism === 'systemd' ? 'systemd unit' : s.mechanism === 'cgroup2' ? 'cgroup v2' : 'cgroup v1';
   return { enforced: true, mechanism, detail: describeLimits(s.mechanism, l) };
 }
 
@@ -204,7 +210,8 @@ export async function launchRelease(
   const unit = `mailroom-app-${c.name}-${port}`;
   const support = await limitSupport(!!opts.systemMode);
   const limited = limits.memoryBytes !== null || limits.cpuQuotaUs !== null;
-  const scope = limited && support.mechanism === 'systemd' ? systemdScopePrefix(unit, limits, opts.runAs) : null;
+  const scope =
+    limited && support.mechanism === 'systemd' ? systemdScopePrefix(unit, limits, opts.runAs) : null;
   const group =
     limited && (support.mechanism === 'cgroup2' || support.mechanism === 'cgroup1')
       ? await LimitGroup.open(unit, limits, !!opts.systemMode).catch((err: unknown) => {

@@ -135,7 +135,9 @@ export class AppScaler {
   /** The app is still active on the same release, and no deploy claimed it meanwhile. */
   private async unchanged(id: number, releaseId: number): Promise<AppRow | null> {
     const fresh = await findAppById(this.svc.db, id);
-    return fresh && fresh.status === 'active' && Number(fresh.current_release_id) === releaseId ? fresh : null;
+    return fresh && fresh.status === 'active' && Number(fresh.current_release_id) === releaseId
+      ? fresh
+      : null;
   }
 
   private async switchAudited(
@@ -155,7 +157,12 @@ export class AppScaler {
           action: 'web.app.scale',
           target: row.name,
           outcome: 'success',
-          details: { from, to: all.length, reason, instances: all.map((r) => ({ id: r.instance, port: r.port })) },
+          details: {
+            from,
+            to: all.length,
+            reason,
+            instances: all.map((r) => ({ id: r.instance, port: r.port })),
+          },
         }),
     );
   }

@@ -50,7 +50,9 @@ describe('the scaling rule of web applications', () => {
   it('a count outside Min..Max (the fields were edited) is brought back, scaling on or off', () => {
     expect(scaleDecision({ ...base, current: 1 }).target).toBe(2);
     expect(scaleDecision({ ...base, current: 6, enableScaling: false }).target).toBe(4);
-    expect(scaleDecision({ ...base, current: 3, enableScaling: false, requestsPerMinute: 1e6 }).target).toBe(3);
+    expect(scaleDecision({ ...base, current: 3, enableScaling: false, requestsPerMinute: 1e6 }).target).toBe(
+      3,
+    );
   });
 
   it('without Enable Load Balancing: one instance whatever the load', () => {

@@ -148,7 +148,11 @@ export class ApplicationService {
         Number(r.id),
         APP_PROCESS_TYPES.includes(c.type)
           ? await resourceLimitsView(c, systemMode)
-          : { enforced: false, mechanism: '', detail: `limit not enforced: ${c.type} runs no process of its own` },
+          : {
+              enforced: false,
+              mechanism: '',
+              detail: `limit not enforced: ${c.type} runs no process of its own`,
+            },
       );
     }
     return (row: AppRow) => {

@@ -189,6 +189,9 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   return out;
 }
 
+/** Member slots of an application's balancer: Max Instances' upper bound. */
+export const BALANCER_SLOTS = 100;
+
 /** The balancer of a host's application instances (named after the host's id, unique per server). */
 export const balancerName = (hostId: number) => `balancer://mailroom-app-${hostId}`;
 
@@ -200,7 +203,9 @@ function balancerLines(hostId: number, ports: number[]): string {
   const name = balancerName(hostId);
   let out = `  <Proxy "${name}">\n`;
   for (const p of ports) out += `    BalancerMember http://127.0.0.1:${p} retry=0\n`;
-  out += '    ProxySet lbmethod=byrequests\n';
+  // A fixed number of member slots (MAX_INSTANCES in all): Apache keeps a balancer's shared slots
+  // across a graceful reload, so a set that grows (scale-up) must fit in the slots it started with.
+  out += `    ProxySet lbmethod=byrequests growth=${Math.max(0, BALANCER_SLOTS - ports.length)}\n`;
   out += '  </Proxy>\n';
   out += `  ProxyPass / ${name}/\n`;
   out += `  ProxyPassReverse / ${name}/\n`;
