@@ -198,9 +198,7 @@ describe.skipIf(why.length > 0)(
       }
       const again = after.instances[0].pid as number;
       expect(again).not.toBe(pid);
-      // Moved into its cgroup as it starts (the pid is written to cgroup.procs right after the spawn).
-    for (let i = 0; i < 20 && memoryCgroup(again).dir !== group.dir; i++)
-      await new Promise((r) => setTimeout(r, 100));
+      // In its cgroup from its first instruction: held at the start gate until its pid is in cgroup.procs.
     const log = readFileSync(t.deps.host.path('/var/www/apps/hog/logs/hog.log'), 'utf8');
     expect(memoryCgroup(again).dir, log.split('\n').slice(-10).join('\n')).toBe(group.dir);
       let r = await request(httpPort, domain);
