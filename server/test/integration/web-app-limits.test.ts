@@ -157,7 +157,9 @@ describe.skipIf(why.length > 0)(
         version: '1.0.0',
         repository: repo,
         deploymentPath: '/var/www/apps/hog',
-        startCommand: `${process.execPath} server.js`,
+        // Ports from a range of this test's own: other Mailroom tests on this machine start apps from 3000.
+      port: 21_000 + (process.pid % 20) * 1000,
+      startCommand: `${process.execPath} server.js`,
         enableHealthChecks: false,
         healthCheckTimeout: 2,
         shutdownTimeout: 1,
