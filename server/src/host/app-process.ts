@@ -225,7 +225,11 @@ export function runBuildStep(
  */
 const GATE = ['/bin/sh', '-c', 'read _ && exec "$@"', 'mailroom-gate'];
 
-function openGate(child: ChildProcess, confine: (pid: number) => Promise<void>, onError: (m: string) => void) {
+function openGate(
+  child: ChildProcess,
+  confine: (pid: number) => Promise<void>,
+  onError: (m: string) => void,
+) {
   // A child that died before the gate opened: the write fails quietly (its exit is handled).
   child.stdin?.on('error', () => undefined);
   const open = () => child.stdin?.end('\n');

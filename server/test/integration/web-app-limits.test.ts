@@ -158,8 +158,8 @@ describe.skipIf(why.length > 0)(
         repository: repo,
         deploymentPath: '/var/www/apps/hog',
         // Ports from a range of this test's own: other Mailroom tests on this machine start apps from 3000.
-      port: 21_000 + (process.pid % 20) * 1000,
-      startCommand: `${process.execPath} server.js`,
+        port: 21_000 + (process.pid % 20) * 1000,
+        startCommand: `${process.execPath} server.js`,
         enableHealthChecks: false,
         healthCheckTimeout: 2,
         shutdownTimeout: 1,
@@ -201,8 +201,8 @@ describe.skipIf(why.length > 0)(
       const again = after.instances[0].pid as number;
       expect(again).not.toBe(pid);
       // In its cgroup from its first instruction: held at the start gate until its pid is in cgroup.procs.
-    const log = readFileSync(t.deps.host.path('/var/www/apps/hog/logs/hog.log'), 'utf8');
-    expect(memoryCgroup(again).dir, log.split('\n').slice(-10).join('\n')).toBe(group.dir);
+      const log = readFileSync(t.deps.host.path('/var/www/apps/hog/logs/hog.log'), 'utf8');
+      expect(memoryCgroup(again).dir, log.split('\n').slice(-10).join('\n')).toBe(group.dir);
       let r = await request(httpPort, domain);
       for (let i = 0; i < 50 && r.status !== 200; i++) {
         await new Promise((res2) => setTimeout(res2, 200));
