@@ -188,18 +188,22 @@ function detect(systemMode: boolean) {
   return detected;
 }
 
-/** What is set, in one line (for the panel). */
+/** What is set, in one line (for the panel), e.g. "memory 512 MiB, CPU 50% of one CPU (memory.max, cpu.max)". */
 export function describeLimits(mechanism: LimitMechanism, l: Limits): string {
-  const mem = l.memoryBytes === null ? 'no memory limit' : `memory ${l.memoryBytes} bytes`;
+  const mib = l.memoryBytes === null ? null : l.memoryBytes / 1024 ** 2;
+  const mem =
+    mib === null ? 'no memory limit' : `memory ${Number.isInteger(mib) ? `${mib} MiB` : `${l.memoryBytes} bytes`}`;
   const cpu =
-    l.cpuQuotaUs === null ? 'no CPU limit' : `CPU ${Math.round((l.cpuQuotaUs / CPU_PERIOD_US) * 1000) / 10}%`;
+    l.cpuQuotaUs === null
+      ? 'no CPU limit'
+      : `CPU ${Math.round((l.cpuQuotaUs / CPU_PERIOD_US) * 1000) / 10}% of one CPU`;
   const how =
     mechanism === 'systemd'
-      ? 'systemd unit (MemoryMax, CPUQuota)'
+      ? 'MemoryMax, CPUQuota'
       : mechanism === 'cgroup2'
-        ? 'cgroup v2 (memory.max, cpu.max)'
-        : 'cgroup v1 (memory.limit_in_bytes, cpu.cfs_quota_us)';
-  return `${mem}, ${cpu}: ${how}`;
+        ? 'memory.max, cpu.max'
+        : 'memory.limit_in_bytes, cpu.cfs_quota_us';
+  return `${mem}, ${cpu} (${how})`;
 }
 
 /** A cgroup (or pair, in v1) one process tree is confined to. */

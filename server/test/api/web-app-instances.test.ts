@@ -81,7 +81,7 @@ describe.each(dialects())('web application instances and limits API on %s', (dia
     const a = (await call('GET', 'web/applications/farm')).json();
     if (a.resourceLimits.enforced) {
       expect(a.resourceLimits.mechanism).toMatch(/^(cgroup v1|cgroup v2|systemd unit)$/);
-      expect(a.resourceLimits.detail).toContain('memory 536870912 bytes, CPU 50%');
+      expect(a.resourceLimits.detail).toContain('memory 512 MiB, CPU 50% of one CPU (');
     } else expect(a.resourceLimits.detail).toMatch(/^limit not enforced: .+/);
     const stat = await call(
       'POST',

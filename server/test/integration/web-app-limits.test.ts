@@ -160,6 +160,8 @@ describe.skipIf(why.length > 0)(
         // Ports from a range of this test's own: other Mailroom tests on this machine start apps from 3000.
         port: 21_000 + (process.pid % 20) * 1000,
         startCommand: `${process.execPath} server.js`,
+        // The build prints the cgroups it runs in: the build's own, capped.
+        buildCommand: 'cat /proc/self/cgroup',
         enableHealthChecks: false,
         healthCheckTimeout: 2,
         shutdownTimeout: 1,
@@ -175,6 +177,12 @@ describe.skipIf(why.length > 0)(
         job = (await call('GET', `jobs/${res.json().jobId}`)).json();
       }
       expect(job.state, JSON.stringify(job)).toBe('succeeded');
+      const deployLog = (await call('GET', `web/applications/hog/deploy-log?jobId=${job.id}`)).json();
+      const deployText = deployLog.lines.map((l: { text: string }) => l.text).join('\n');
+      expect(deployText).toMatch(
+        /Building: cat \/proc\/self\/cgroup as mr-app-hog \(nice 10, memory 2048 MiB, CPU \d+% of one CPU/,
+      );
+      expect(deployText).toMatch(/memory:.*\/mailroom-build-hog$/m);
       const before = await app();
       expect(before.resourceLimits).toMatchObject({ enforced: true });
       const pid = before.instances[0].pid as number;

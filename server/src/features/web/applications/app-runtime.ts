@@ -233,7 +233,7 @@ export async function launchRelease(
   });
   opts.log(`Starting ${argv.join(' ')} on 127.0.0.1:${port} (instance ${instance})`);
   await proc.start();
-  if (group) opts.log(`Confined to ${describeLimits(support.mechanism, limits)}`);
+  if (group) opts.log(`Confined to its cgroup: ${describeLimits(support.mechanism, limits)}`);
   else if (scope) opts.log(`In its own systemd unit ${unit} (${describeLimits('systemd', limits)})`);
   const startSeconds = (Date.now() - t0) / 1000;
   const t1 = Date.now();

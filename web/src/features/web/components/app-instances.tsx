@@ -52,7 +52,7 @@ export function AppInstances({ app }: { app: WebApplicationSummary }) {
       />
       {limits.enforced ? (
         <Text size="sm">
-          Limits ({limits.mechanism}): {limits.detail}
+          Limits enforced by {limits.mechanism}: {limits.detail}
         </Text>
       ) : (
         <Alert color="yellow" variant="light" title="Memory Limit and CPU Limit">
