@@ -192,7 +192,9 @@ function detect(systemMode: boolean) {
 export function describeLimits(mechanism: LimitMechanism, l: Limits): string {
   const mib = l.memoryBytes === null ? null : l.memoryBytes / 1024 ** 2;
   const mem =
-    mib === null ? 'no memory limit' : `memory ${Number.isInteger(mib) ? `${mib} MiB` : `${l.memoryBytes} bytes`}`;
+    mib === null
+      ? 'no memory limit'
+      : `memory ${Number.isInteger(mib) ? `${mib} MiB` : `${l.memoryBytes} bytes`}`;
   const cpu =
     l.cpuQuotaUs === null
       ? 'no CPU limit'
