@@ -1,5 +1,11 @@
 import { recordAudit } from '../../../http/audit-log.repository.ts';
-import { type AppRow, appsWithStatus, findAppById, rowConfig } from './application.repository.ts';
+import {
+  type AppRow,
+  appsWithStatus,
+  findAppById,
+  patchAppRuntime,
+  rowConfig,
+} from './application.repository.ts';
 import type { AppLifecycle } from './app-lifecycle.service.ts';
 import { appLogFile, servesFiles } from './app-layout.ts';
 import { instanceTarget, launchInstances, type RunningRelease, stopInstances } from './app-runtime.ts';
@@ -191,6 +197,12 @@ export class AppScaler {
       await stopInstances(launched.running, 1000);
       return;
     }
+    for (const r of launched.running)
+      r.proc.onCrash = (code, tail) => {
+        void patchAppRuntime(this.svc.db, id, {
+          status_message: `Instance ${r.instance} exited (code ${code ?? 'signal'}); restarting\n${tail.slice(-10).join('\n')}`,
+        }).catch(() => undefined);
+      };
     const all = [...this.svc.runtime.instances(id), ...launched.running];
     for (const r of launched.running) this.svc.runtime.add(id, r);
     try {
