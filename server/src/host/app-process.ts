@@ -298,6 +298,15 @@ const alive = (pid: number) =>
   );
 
 /**
+ * The pid of the app process on `port` from its pid file in `releasesDir`, when it runs (any
+ * Mailroom worker can read it, not only the one that started it); null otherwise.
+ */
+export async function runningAppPid(releasesDir: string, port: number): Promise<number | null> {
+  const pid = Number((await fs.readFile(appPidFile(releasesDir, port), 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 1 && (await alive(pid)) ? pid : null;
+}
+
+/**
  * Stops the app processes a previous Mailroom left running in `releasesDir` (it was killed, or
  * crashed, so it never stopped them): each pid file's process group, when that process still runs
  * in a folder under `releasesDir` (a reused pid elsewhere is left alone). Answers how many.

@@ -13,7 +13,7 @@ import {
 } from '@mailroom/contract/web/applications';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { ensureAppFolder, removeAppUser, removeTree } from '../../../host/app-process.ts';
+import { ensureAppFolder, removeAppUser, removeTree, runningAppPid } from '../../../host/app-process.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { conflict, fieldError, notFound } from '../../../http/errors.ts';
 import type { SecretVault } from '../../../security/secret-vault.ts';
@@ -34,12 +34,13 @@ import {
   findAppByDomain,
   findAppByName,
   insertApp,
+  instancePorts,
   listAppRows,
   rowConfig,
   updateAppConfig,
 } from './application.repository.ts';
 import { appCapabilities, checkApp } from './app-capabilities.service.ts';
-import { isRoot, vhostValuesFor } from './app-layout.ts';
+import { isRoot, releasesFolder, vhostValuesFor } from './app-layout.ts';
 import { type AppRuntime, resourceLimitsView, stopInstances } from './app-runtime.ts';
 import { processMemoryBytes } from '../../../host/app-limits.ts';
 import {
@@ -86,23 +87,13 @@ export class ApplicationService {
       figures?: { requests: number; errors: number };
       disk?: number;
       commit?: string | null;
-      memory?: Map<number, number | null>;
+      instances?: WebApplicationSummary['instances'];
       limits?: WebApplicationSummary['resourceLimits'];
     },
   ): WebApplicationSummary {
     const c = rowConfig(row);
     const run = this.runtime.get(Number(row.id));
-    const instances = this.runtime.instances(Number(row.id)).map((i) => {
-      const pid = i.proc.pid;
-      const up = i.proc.running;
-      return {
-        id: i.instance,
-        port: i.port,
-        pid: up ? pid : null,
-        state: up ? ('running' as const) : ('restarting' as const),
-        memoryBytes: up && pid !== null ? (extra.memory?.get(pid) ?? null) : null,
-      };
-    });
+    const instances = extra.instances ?? [];
     return {
       id: Number(row.id),
       ...c,
@@ -116,7 +107,7 @@ export class ApplicationService {
       currentReleaseId: row.current_release_id === null ? null : Number(row.current_release_id),
       currentCommit: extra.commit ?? null,
       runningPort: row.running_port === null ? null : Number(row.running_port),
-      pid: run?.proc.pid ?? null,
+      pid: instances[0]?.pid ?? run?.proc.pid ?? null,
       instances,
       resourceLimits: extra.limits ?? { enforced: false, mechanism: '', detail: '' },
       diskUsage: extra.disk ?? 0,
@@ -135,11 +126,29 @@ export class ApplicationService {
     if (ids.length) {
       for (const r of await releaseCommits(this.db, ids)) commits.set(Number(r.id), r.commit_sha);
     }
-    // Resident memory of every instance's process; the limit state of each app's fields.
-    const memory = new Map<number, number | null>();
-    for (const r of rows)
-      for (const i of this.runtime.instances(Number(r.id)))
-        if (i.proc.pid !== null) memory.set(i.proc.pid, await processMemoryBytes(i.proc.pid));
+    // The instances from the stored ports and their pid files (whichever worker started them), in
+    // instance order (ids 1..N: a scale-down removes the newest); the limit state of each app's fields.
+    const instances = new Map<number, WebApplicationSummary['instances']>();
+    for (const r of rows) {
+      // Deployed before migration 0041: the running port alone.
+      const stored = instancePorts(r);
+      const ports = r.running_port === null ? [] : stored.length ? stored : [Number(r.running_port)];
+      const local = new Map(this.runtime.instances(Number(r.id)).map((i) => [i.port, i.proc]));
+      const dir = this.ctx.deps.host.path(releasesFolder(rowConfig(r)));
+      const list: WebApplicationSummary['instances'] = [];
+      for (const [i, port] of ports.entries()) {
+        const own = local.get(port);
+        const pid = own?.running ? own.pid : await runningAppPid(dir, port);
+        list.push({
+          id: i + 1,
+          port,
+          pid,
+          state: pid === null ? 'restarting' : 'running',
+          memoryBytes: pid === null ? null : await processMemoryBytes(pid),
+        });
+      }
+      instances.set(Number(r.id), list);
+    }
     const systemMode = this.ctx.deps.config.hostRoot === '/';
     const limits = new Map<number, WebApplicationSummary['resourceLimits']>();
     for (const r of rows) {
@@ -158,7 +167,7 @@ export class ApplicationService {
     return (row: AppRow) => {
       const f = figures.get(row.domain);
       return {
-        memory,
+        instances: instances.get(Number(row.id)) ?? [],
         limits: limits.get(Number(row.id))!,
         figures: { requests: f?.requests ?? 0, errors: f?.errors ?? 0 },
         disk: disk.get(Number(row.id)) ?? 0,
