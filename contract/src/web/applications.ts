@@ -178,6 +178,8 @@ export const appMessages = {
   deploymentPathOutside: (roots: readonly string[]) =>
     `Deployment Path must be inside ${roots.join(' or ')} (symbolic links resolved)`,
   startCommandRequired: 'Start Command is required for a Node.js or Python application',
+  logPathOutside: (roots: readonly string[], name: string) =>
+    `Log Path must be a .log file inside ${roots.join(' or ')} or /var/log/${name || '<name>'}/ (symbolic links resolved)`,
   angularOutputMissing: (found: string | null) =>
     `The build wrote no ${ANGULAR_OUTPUT_DIR}/index.html${found ? ` (there is ${found}: set the output path to ${ANGULAR_OUTPUT_DIR}/)` : ''}`,
   repositoryRequired: 'Repository is required to deploy',

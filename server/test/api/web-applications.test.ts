@@ -141,11 +141,7 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
       'WordPress',
       'WordPress applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
     ],
-    [
-      'enableAutoDeploy',
-      true,
-      'Enable Auto Deploy is not supported yet: no webhook or polling of the remote yet; deploy from the console or the API',
-    ],
+    ['autoDeployBranch', 'main;touch /tmp/x', 'Auto Deploy Branch format is invalid'],
   ])('POST web/applications/add refuses %s = %j: %s (nothing written)', async (field, value, message) => {
     const res = await call('POST', 'web/applications/add', base('bad', { [field]: value }));
     expect(res.statusCode, res.body).toBe(400);

@@ -23,9 +23,7 @@ import { isRoot } from './app-layout.ts';
 const UNSAFE_PATH = /["\\$`]/;
 
 /** Fields shown in the form that Mailroom does not act on yet, and why (capabilities + 400 when turned on). */
-export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {
-  enableAutoDeploy: 'no webhook or polling of the remote yet; deploy from the console or the API',
-};
+export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {};
 
 export async function appCapabilities(ctx: WebContext): Promise<WebAppCapabilities> {
   const unsupported: Record<string, string> = {};
@@ -61,6 +59,7 @@ export async function checkApp(
   }
   if (v.maxInstances < v.minInstances)
     throw fieldError('maxInstances', `${appLabels.maxInstances} must be at least ${appLabels.minInstances}`);
+  if (v.enableAutoDeploy && !v.repository) throw fieldError('repository', appMessages.repositoryRequired);
   if (UNSAFE_PATH.test(v.deploymentPath))
     throw fieldError('deploymentPath', formatInvalid(appLabels.deploymentPath));
   if (v.logPath && UNSAFE_PATH.test(v.logPath)) throw fieldError('logPath', formatInvalid(appLabels.logPath));
@@ -69,6 +68,13 @@ export async function checkApp(
   const inside = (p: string) => roots.some((r) => p === r || p.startsWith(r + '/'));
   if (!inside(v.deploymentPath) || !inside(real) || roots.includes(real))
     throw fieldError('deploymentPath', appMessages.deploymentPathOutside(roots));
+  // The app's output is appended there by Mailroom (as root in local mode): never a daemon's file.
+  if (v.logPath) {
+    const logReal = await resolveExisting(ctx.deps.host, v.logPath);
+    const ok = (p: string) => p.endsWith('.log') && (inside(p) || p.startsWith(`/var/log/${v.name}/`));
+    if (!ok(v.logPath) || !ok(logReal))
+      throw fieldError('logPath', appMessages.logPathOutside(roots, v.name));
+  }
   const bad = forbiddenDirective(v.customDirectives);
   if (bad) throw fieldError('customDirectives', webMessages.directiveForbidden(bad.line, bad.what));
   if (v.sslEnabled && (v.sslCertificate === '' || v.sslPrivateKey === ''))

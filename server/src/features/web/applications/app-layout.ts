@@ -13,6 +13,14 @@ export const FILE_TYPES: readonly AppType[] = ['Static', 'Angular'];
 export const servesFiles = (type: string): boolean => (FILE_TYPES as readonly string[]).includes(type);
 
 export const releasesFolder = (c: AppConfig) => `${c.deploymentPath.replace(/\/+$/, '')}/releases`;
+/**
+ * The application's persisted data folder (system path): outside every release folder, so it
+ * survives deploys and rollbacks; owned by the app's user; what the app's own backups hold (Enable
+ * Backup, Backup Frequency, Backup Retention). A release reaches it as ../../data from its folder.
+ * Other parts (e.g. PHP apps' uploads) read the path from here only.
+ */
+export const appDataDir = (c: Pick<AppConfig, 'deploymentPath'>) =>
+  `${c.deploymentPath.replace(/\/+$/, '')}/data`;
 export const appLogFile = (c: AppConfig) =>
   c.logPath || `${c.deploymentPath.replace(/\/+$/, '')}/logs/${c.name}.log`;
 

@@ -135,7 +135,8 @@ export async function stopInstances(list: RunningRelease[], timeoutMs: number): 
 
 /**
  * The process environment of a release: the base, NODE_ENV from the environment field (Python:
- * PYTHONUNBUFFERED=1 too, so its output reaches the log line by line), its variables, PORT.
+ * PYTHONUNBUFFERED=1 too, so its output reaches the log line by line), LOG_LEVEL from the Log Level,
+ * its variables, PORT.
  */
 export function releaseEnv(
   c: AppConfig,
@@ -144,8 +145,18 @@ export function releaseEnv(
   instance?: number,
 ): NodeJS.ProcessEnv {
   const python = c.type === 'Python' ? { PYTHONUNBUFFERED: '1' } : {};
+  // The Log Level is told to the app as LOG_LEVEL (its own variables may set another).
+  const level = c.enableLogging ? { LOG_LEVEL: c.logLevel } : {};
   const id = instance === undefined ? {} : { [INSTANCE_ENV]: String(instance) };
-  return { ...APP_BASE_ENV, NODE_ENV: c.environment, ...python, ...env, ...id, PORT: String(port) };
+  return {
+    ...APP_BASE_ENV,
+    NODE_ENV: c.environment,
+    ...python,
+    ...level,
+    ...env,
+    ...id,
+    PORT: String(port),
+  };
 }
 
 /** A starting release gets Health Check Interval + Health Check Timeout seconds to become healthy. */
@@ -226,7 +237,9 @@ export async function launchRelease(
     cwd: opts.cwd,
     env: releaseEnv(c, opts.env, port, instance),
     runAs: opts.runAs,
-    logFile: opts.logFile,
+    // Enable Logging off: the output is kept only as the last lines (the error status), no file.
+    logFile: c.enableLogging ? opts.logFile : '',
+    logTag: c.name,
     stopArgv: c.stopCommand.trim() ? splitCommand(c.stopCommand) : null,
     // The release folder's parent holds every release of the app: its pid files are found there.
     pidFile: appPidFile(path.dirname(opts.cwd), port),

@@ -40,7 +40,7 @@ import {
   updateAppConfig,
 } from './application.repository.ts';
 import { appCapabilities, checkApp } from './app-capabilities.service.ts';
-import { isRoot, releasesFolder, vhostValuesFor } from './app-layout.ts';
+import { appDataDir, isRoot, releasesFolder, vhostValuesFor } from './app-layout.ts';
 import { type AppRuntime, resourceLimitsView, stopInstances } from './app-runtime.ts';
 import { processMemoryBytes } from '../../../host/app-limits.ts';
 import {
@@ -257,6 +257,7 @@ export class ApplicationService {
     const c = ApplicationService.config(v);
     const env = this.sealEnv(v.customEnvironmentVariables);
     await ensureAppFolder(this.ctx.deps.host.path(c.deploymentPath));
+    await ensureAppFolder(this.ctx.deps.host.path(appDataDir(c)));
     const report = await this.ctx.apply({
       change: async (trx) => {
         const vhost = existing
@@ -285,6 +286,7 @@ export class ApplicationService {
     const env = this.sealEnv(v.customEnvironmentVariables);
     const vhost = await findById(this.db, Number(row.vhost_id));
     await ensureAppFolder(this.ctx.deps.host.path(c.deploymentPath));
+    await ensureAppFolder(this.ctx.deps.host.path(appDataDir(c)));
     const serving = row.status === 'active' || (row.status === 'error' && row.running_port !== null);
     const report = await this.ctx.apply({
       change: async (trx) => {
