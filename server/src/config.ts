@@ -64,6 +64,7 @@ const EnvSchema = z.object({
   MAILROOM_HTTPS_PORT: wholeNumber('', 1, 65535).optional(),
   MAILROOM_ACME_CA_FILE: z.string().min(1).optional(),
   MAILROOM_SSL_RENEWAL_TICK_SECONDS: wholeNumber('of seconds ', 1, 3600).default(60),
+  MAILROOM_APP_SCALE_TICK_SECONDS: wholeNumber('of seconds ', 1, 3600).default(30),
   MAILROOM_JOB_STALE_SECONDS: wholeNumber('of seconds ', 5, 3600).default(30),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
@@ -103,8 +104,11 @@ export interface Config {
   workers: number | undefined;
   /** ACME (features/ssl/acme): Mailroom's HTTP-01 listener and an extra CA trusted for directories. */
   acme: AcmeConfig;
-  /** Apache (features/web): where ports 80 and 443 of the virtual hosts are served. */
-  web: { httpPort: number; httpsPort: number };
+  /**
+   * Apache (features/web): where ports 80 and 443 of the virtual hosts are served; how often the
+   * web applications' scaling rule is checked (30 s; tests shorten it).
+   */
+  web: { httpPort: number; httpsPort: number; scaleTickSeconds?: number };
 }
 
 /** Local mode serves the virtual hosts' ports 80 and 443 on these loopback ports. */
@@ -202,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     web: {
       httpPort: e.MAILROOM_HTTP_PORT ?? (hostRoot === '/' ? 80 : LOCAL_WEB_PORTS.http),
       httpsPort: e.MAILROOM_HTTPS_PORT ?? (hostRoot === '/' ? 443 : LOCAL_WEB_PORTS.https),
+      scaleTickSeconds: e.MAILROOM_APP_SCALE_TICK_SECONDS,
     },
     acme: {
       ...acmeConfig(e.MAILROOM_ACME_HTTP_PORT, hostRoot === '/', e.MAILROOM_ACME_CA_FILE),

@@ -512,6 +512,29 @@ const appConfigShape = {
   shutdownTimeout: z.number(),
 };
 
+/** An instance of the running release: `running`, or `restarting` (it exited; the supervisor restarts it with back-off). */
+export const APP_INSTANCE_STATES = ['running', 'restarting'] as const;
+export const AppInstance = z.object({
+  /** 1, 2, 3…: the process sees it as MAILROOM_INSTANCE. */
+  id: z.number(),
+  port: z.number(),
+  pid: z.number().nullable(),
+  state: z.enum(APP_INSTANCE_STATES),
+  /** Resident memory of its process (VmRSS), bytes; null: not running. */
+  memoryBytes: z.number().nullable(),
+});
+export type AppInstance = z.infer<typeof AppInstance>;
+
+/** Whether Memory Limit and CPU Limit are enforced here, and how (or why not, plainly). */
+export const AppResourceLimits = z.object({
+  enforced: z.boolean(),
+  /** e.g. "cgroup v2", "systemd unit"; '' when not enforced. */
+  mechanism: z.string(),
+  /** Enforced: what is set (e.g. "memory.max 536870912, cpu.max 50000 100000"); not: "limit not enforced: <reason>". */
+  detail: z.string(),
+});
+export type AppResourceLimits = z.infer<typeof AppResourceLimits>;
+
 /** A row of the list (environment values are never in a list answer: only their names). */
 export const WebApplicationSummary = z.object({
   id: z.number(),
@@ -536,6 +559,10 @@ export const WebApplicationSummary = z.object({
   runningPort: z.number().nullable(),
   /** Process id of the running release (null: not running). */
   pid: z.number().nullable(),
+  /** Every running instance of the live release (several with Enable Load Balancing). */
+  instances: z.array(AppInstance),
+  /** Memory Limit / CPU Limit: enforced or not, and why. */
+  resourceLimits: AppResourceLimits,
   /** Bytes used by the release folders under deploymentPath. */
   diskUsage: z.number(),
   /** The job deploying it now (null: none): follow it with GET …/deploy-log. */

@@ -68,6 +68,8 @@ export interface WebAppTable {
   status_message: string;
   current_release_id: number | null;
   running_port: number | null;
+  /** JSON array of the loopback ports of every running instance (first = running_port); migration 0041. */
+  instance_ports: Generated<string>;
   deploy_job_id: number | null;
   last_deployed: string | null;
   created_at: string;

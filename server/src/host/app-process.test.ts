@@ -78,3 +78,36 @@ describe('app processes left behind by a killed Mailroom', () => {
     expect(existsSync(pidFile)).toBe(false);
   });
 });
+
+describe('the start gate of a confined app process', () => {
+  it('the command runs only once onSpawn (the move into its cgroup) finished, with the same pid, on every restart', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-app-gate-'));
+    const marker = path.join(dir, 'ran');
+    const seen: { pid: number; ranBefore: boolean }[] = [];
+    const proc = new AppProcess({
+      // Writes its own pid (as `sh` sees it after the exec) and exits: the supervisor restarts it.
+      argv: ['/bin/sh', '-c', `echo $$ >> ${marker}; exit 3`],
+      cwd: dir,
+      env: { PATH: '/usr/bin:/bin' },
+      runAs: null,
+      logFile: path.join(dir, 'app.log'),
+      onSpawn: async (pid) => {
+        await new Promise((r) => setTimeout(r, 300));
+        const ran = existsSync(marker) && readFileSync(marker, 'utf8').split('\n').includes(String(pid));
+        seen.push({ pid, ranBefore: ran });
+      },
+    });
+    try {
+      await proc.start();
+      for (let i = 0; i < 60 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 200));
+    } finally {
+      await proc.stop(1000);
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.every((s) => !s.ranBefore)).toBe(true);
+    const ran = readFileSync(marker, 'utf8').trim().split('\n').map(Number);
+    expect(ran.slice(0, 2)).toEqual(seen.slice(0, 2).map((s) => s.pid));
+    rmSync(dir, { recursive: true, force: true });
+  }, 15_000);
+});

@@ -183,14 +183,17 @@ export function runBuildStep(
     onLine: (stream: 'stdout' | 'stderr', line: string) => void;
     signal?: AbortSignal;
     timeoutMs: number;
+    /** Called with its pid before the command runs (held at a start gate: moved into the build's cgroup). */
+    onSpawn?: (pid: number) => Promise<void>;
   },
 ): Promise<number> {
   return new Promise((resolve) => {
-    const [cmd, ...args] = argv;
-    const child = spawn('nice', ['-n', '10', '--', cmd!, ...args], {
+    const niced = ['nice', '-n', '10', '--', ...argv];
+    const [cmd, ...args] = opts.onSpawn ? [...GATE, ...niced] : niced;
+    const child = spawn(cmd!, args, {
       cwd: opts.cwd,
       env: opts.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [opts.onSpawn ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
       ...(opts.runAs ? { uid: opts.runAs.uid, gid: opts.runAs.gid } : {}),
     });
@@ -201,10 +204,11 @@ export function runBuildStep(
         /* gone */
       }
     };
+    if (opts.onSpawn) openGate(child, opts.onSpawn, (m) => opts.onLine('stderr', m));
     const timer = setTimeout(kill, opts.timeoutMs);
     opts.signal?.addEventListener('abort', kill, { once: true });
-    lines(child.stdout, (l) => opts.onLine('stdout', l));
-    lines(child.stderr, (l) => opts.onLine('stderr', l));
+    lines(child.stdout!, (l) => opts.onLine('stdout', l));
+    lines(child.stderr!, (l) => opts.onLine('stderr', l));
     child.on('error', (err) => {
       opts.onLine('stderr', err.message);
     });
@@ -213,6 +217,27 @@ export function runBuildStep(
       resolve(code ?? 1);
     });
   });
+}
+
+/**
+ * A start gate: `sh` waits for one line on its stdin, then execs the command (same pid). Mailroom
+ * moves the pid into its cgroup first and then opens the gate, so not one instruction of the
+ * command runs outside its limits (and its children are born inside).
+ */
+const GATE = ['/bin/sh', '-c', 'read _ && exec "$@"', 'mailroom-gate'];
+
+function openGate(
+  child: ChildProcess,
+  confine: (pid: number) => Promise<void>,
+  onError: (m: string) => void,
+) {
+  // A child that died before the gate opened: the write fails quietly (its exit is handled).
+  child.stdin?.on('error', () => undefined);
+  const open = () => child.stdin?.end('\n');
+  if (!child.pid) return open();
+  void confine(child.pid)
+    .catch((err: unknown) => onError(`limits: ${String(err)}`))
+    .finally(open);
 }
 
 function lines(stream: NodeJS.ReadableStream, onLine: (l: string) => void): void {
@@ -248,6 +273,16 @@ export interface AppProcessSpec {
    * folder): a Mailroom that died without stopping it finds it there at its next start.
    */
   pidFile?: string;
+  /**
+   * Called with the pid each time it is started (restarts too), before the command runs: it is
+   * held at a start gate until this resolves (Mailroom moves it into its instance's cgroup here).
+   */
+  onSpawn?: (pid: number) => Promise<void>;
+  /**
+   * An argument prefix that starts it confined (systemd-run --scope … --uid= --): spawned by
+   * Mailroom's user, the prefix switches to the app's user itself. Only for the start command.
+   */
+  scope?: string[];
 }
 
 const PID_FILE = /^\.app-\d+\.pid$/;
@@ -267,6 +302,15 @@ const alive = (pid: number) =>
     () => true,
     () => false,
   );
+
+/**
+ * The pid of the app process on `port` from its pid file in `releasesDir`, when it runs (any
+ * Mailroom worker can read it, not only the one that started it); null otherwise.
+ */
+export async function runningAppPid(releasesDir: string, port: number): Promise<number | null> {
+  const pid = Number((await fs.readFile(appPidFile(releasesDir, port), 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 1 && (await alive(pid)) ? pid : null;
+}
 
 /**
  * Stops the app processes a previous Mailroom left running in `releasesDir` (it was killed, or
@@ -345,20 +389,23 @@ export class AppProcess {
   }
 
   private spawnOnce(): void {
-    const [cmd, ...args] = this.spec.argv;
+    const scoped = this.spec.scope?.length ? [...this.spec.scope, ...this.spec.argv] : null;
+    const gated = this.spec.onSpawn && !scoped ? [...GATE, ...this.spec.argv] : null;
+    const [cmd, ...args] = scoped ?? gated ?? this.spec.argv;
     const child = spawn(cmd!, args, {
       cwd: this.spec.cwd,
       env: this.spec.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [gated ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       detached: true,
-      ...(this.spec.runAs ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
+      ...(this.spec.runAs && !scoped ? { uid: this.spec.runAs.uid, gid: this.spec.runAs.gid } : {}),
     });
     this.child = child;
     this.startedAt = Date.now();
     if (this.spec.pidFile && child.pid) void writePidFile(this.spec.pidFile, child.pid);
     const keep = (l: string) => this.keepLine(l);
-    lines(child.stdout, keep);
-    lines(child.stderr, keep);
+    if (gated && this.spec.onSpawn) openGate(child, this.spec.onSpawn, keep);
+    lines(child.stdout!, keep);
+    lines(child.stderr!, keep);
     this.exited = new Promise((resolve) => {
       child.on('error', (err) => {
         keep(err.message);

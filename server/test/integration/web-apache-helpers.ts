@@ -137,10 +137,13 @@ export function request(
  * Mailroom on SQLite with its own supervised Apache on free loopback ports (as local mode runs it),
  * once the web dashboard says Apache runs.
  */
-export async function startWithLocalApache(waitMs = 30_000): Promise<{ t: TestContext; httpPort: number }> {
+export async function startWithLocalApache(
+  waitMs = 30_000,
+  env: Record<string, string> = {},
+): Promise<{ t: TestContext; httpPort: number }> {
   const httpPort = await freePort();
   const t = await startTestApp('sqlite', {
-    env: { MAILROOM_HTTP_PORT: String(httpPort), MAILROOM_HTTPS_PORT: String(await freePort()) },
+    env: { MAILROOM_HTTP_PORT: String(httpPort), MAILROOM_HTTPS_PORT: String(await freePort()), ...env },
     webDaemon: (host, config) => localApacheDaemon(host, config),
   });
   openForApache(t.dataDir);

@@ -68,6 +68,12 @@ const app: WebApplication = {
   currentCommit: 'abcdef0123456789',
   runningPort: 41000,
   pid: 4242,
+  instances: [{ id: 1, port: 41000, pid: 4242, state: 'running', memoryBytes: 31_457_280 }],
+  resourceLimits: {
+    enforced: false,
+    mechanism: '',
+    detail: 'limit not enforced: no cgroup v2 hierarchy',
+  },
   diskUsage: 2_400_000,
   deployJobId: null,
   runAs: '',

@@ -23,10 +23,7 @@ import { isRoot } from './app-layout.ts';
 const UNSAFE_PATH = /["\\$`]/;
 
 /** Fields shown in the form that Mailroom does not act on yet, and why (capabilities + 400 when turned on). */
-export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {
-  enableLoadBalancing: 'one running instance per application (no mod_proxy_balancer yet)',
-  enableScaling: 'one running instance per application',
-};
+export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {};
 
 export async function appCapabilities(ctx: WebContext): Promise<WebAppCapabilities> {
   const unsupported: Record<string, string> = {};
@@ -60,6 +57,8 @@ export async function checkApp(
     if (v[field as keyof WebApplicationValues] === true)
       throw fieldError(field, appMessages.fieldNotSupported(appLabels[field as keyof typeof appLabels], why));
   }
+  if (v.maxInstances < v.minInstances)
+    throw fieldError('maxInstances', `${appLabels.maxInstances} must be at least ${appLabels.minInstances}`);
   if (v.enableAutoDeploy && !v.repository) throw fieldError('repository', appMessages.repositoryRequired);
   if (UNSAFE_PATH.test(v.deploymentPath))
     throw fieldError('deploymentPath', formatInvalid(appLabels.deploymentPath));

@@ -14,7 +14,13 @@ import {
 } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';
 import { appLogFile, servesFiles, vhostValuesFor } from './app-layout.ts';
-import { awaitHealthy, healthBudgetMs, launchRelease } from './app-runtime.ts';
+import {
+  awaitHealthy,
+  healthBudgetMs,
+  instanceTarget,
+  launchInstances,
+  stopInstances,
+} from './app-runtime.ts';
 import { findRelease } from './release.repository.ts';
 
 const HEALTH_FAILED = 'Health check failed:';
@@ -54,11 +60,16 @@ export class AppLifecycle {
     return this.apps.runtime;
   }
 
-  /** Points the app's virtual host at `runningPort` (null: 503) in one apply; answers the file's hash. */
+  /**
+   * Points the app's virtual host at `runningPort` (null: 503), or its balancer at every port of
+   * `instance_ports`, in one apply (with `also`'s writes, e.g. an audit line, in its transaction);
+   * answers the file's hash.
+   */
   async switchTo(
     row: AppRow,
     patch: AppRuntimePatch,
     vhostStatus: 'active' | 'inactive',
+    also?: (trx: Parameters<typeof patchAppRuntime>[0]) => Promise<void>,
   ): Promise<{ row: AppRow; hash: string | null }> {
     const c = rowConfig(row);
     const vhost = await findById(this.db, Number(row.vhost_id));
@@ -66,6 +77,7 @@ export class AppLifecycle {
       change: async (trx) => {
         if (vhost)
           await updateVhost(trx, Number(row.vhost_id), vhostValuesFor(c, vhostStatus, rowValues(vhost)));
+        if (also) await also(trx);
         return patchAppRuntime(trx, Number(row.id), patch);
       },
       only: () => [c.domain],
@@ -94,11 +106,11 @@ export class AppLifecycle {
     const rel = await findRelease(this.db, Number(row.id), Number(row.current_release_id));
     if (!rel?.path) throw conflict(appMessages.noRelease(name));
     const host = this.apps.ctx.deps.host;
-    const old = this.runtime.get(Number(row.id));
+    const old = this.runtime.instances(Number(row.id));
     // Nothing of this app runs under this Mailroom: a process a killed Mailroom left behind (its
     // pid file in the releases folder) would keep serving beside the new one; it is stopped first.
-    if (!old) await reapOrphanedApps(path.dirname(host.path(rel.path)));
-    const launched = await launchRelease(c, {
+    if (!old.length) await reapOrphanedApps(path.dirname(host.path(rel.path)));
+    const launched = await launchInstances(c, instanceTarget(c, old.length), {
       releaseId: Number(rel.id),
       cwd: host.path(rel.path),
       env: this.apps.openEnv(rel.env_sealed),
@@ -106,6 +118,7 @@ export class AppLifecycle {
       logFile: host.path(appLogFile(c)),
       skipPorts: this.runtime.ports(),
       log: () => undefined,
+      systemMode: this.apps.ctx.deps.config.hostRoot === '/',
     }).catch(async (err: unknown) => {
       const tail = ((err as { tail?: string[] }).tail ?? []).join('\n');
       await patchAppRuntime(this.db, Number(row.id), {
@@ -115,12 +128,18 @@ export class AppLifecycle {
       throw conflict((err as Error).message);
     });
     this.runtime.set(Number(row.id), launched.running);
+    const ports = launched.running.map((r) => r.port);
     const out = await this.switchTo(
       row,
-      { status: 'active', status_message: '', running_port: launched.running.port },
+      {
+        status: 'active',
+        status_message: '',
+        running_port: ports[0]!,
+        instance_ports: JSON.stringify(ports),
+      },
       'active',
     );
-    if (old && old.proc !== launched.running.proc) await old.proc.stop(c.shutdownTimeout * 1000);
+    await stopInstances(old, c.shutdownTimeout * 1000);
     return this.apps.view(out.row);
   }
 
@@ -131,13 +150,13 @@ export class AppLifecycle {
     const c = rowConfig(row);
     const out = await this.switchTo(
       row,
-      { status: 'inactive', status_message: '', running_port: null },
+      { status: 'inactive', status_message: '', running_port: null, instance_ports: '[]' },
       'inactive',
     );
-    const run = this.runtime.get(Number(row.id));
-    if (run) {
-      await run.proc.stop(c.shutdownTimeout * 1000);
-      this.runtime.forget(Number(row.id), run.releaseId);
+    const run = this.runtime.instances(Number(row.id));
+    if (run.length) {
+      await stopInstances(run, c.shutdownTimeout * 1000);
+      this.runtime.forget(Number(row.id), run[0]!.releaseId);
     }
     return this.apps.view(out.row);
   }
@@ -156,7 +175,15 @@ export class AppLifecycle {
     const id = Number(row.id);
     const run = this.runtime.get(id);
     const argv = c.restartCommand.trim() ? splitCommand(c.restartCommand) : null;
-    if (!argv?.length || !run || servesFiles(c.type) || row.running_port === null) return this.start(name);
+    // Several instances: the fresh start path (new instances health-checked, then switched, then the old stopped).
+    if (
+      !argv?.length ||
+      !run ||
+      servesFiles(c.type) ||
+      row.running_port === null ||
+      this.runtime.instances(id).length > 1
+    )
+      return this.start(name);
     const timeout = Math.max(RESTART_COMMAND_MIN_MS, (c.shutdownTimeout + c.healthCheckTimeout) * 1000);
     const code = await run.proc.runCommand(argv, timeout);
     const fail = async (message: string) => {
@@ -199,14 +226,16 @@ export class AppLifecycle {
     for (const row of rows) {
       const c = rowConfig(row);
       const id = Number(row.id);
-      if (!c.enableHealthChecks || !this.runtime.get(id)) continue;
+      const instances = this.runtime.instances(id);
+      if (!c.enableHealthChecks || !instances.length) continue;
       if (now - (this.lastCheck.get(id) ?? 0) < c.healthCheckInterval * 1000) continue;
       this.lastCheck.set(id, now);
-      const status = await probeHttp(
-        Number(row.running_port),
-        c.healthCheckPath,
-        c.healthCheckTimeout * 1000,
-      );
+      // Every instance is asked; the first that does not answer 2xx is the app's answer.
+      let status: number | null = 200;
+      for (const inst of instances) {
+        status = await probeHttp(inst.port, c.healthCheckPath, c.healthCheckTimeout * 1000);
+        if (status === null || status < 200 || status >= 300) break;
+      }
       const ok = status !== null && status >= 200 && status < 300;
       if (!ok && row.status === 'active')
         await patchAppRuntime(this.db, id, {

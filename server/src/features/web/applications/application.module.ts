@@ -9,6 +9,9 @@ import { registerApplicationRoutes } from './application.routes.ts';
 import { ApplicationService } from './application.service.ts';
 import { type AppAlertCondition, AppLifecycle } from './app-lifecycle.service.ts';
 import { AppRuntime } from './app-runtime.ts';
+import { AppScaler } from './app-scaling.service.ts';
+import { rollUpAccessLog } from '../stats/log-rollup.service.ts';
+import { figuresSince } from '../stats/web-traffic.repository.ts';
 import { registerAutoDeployRoutes } from './auto-deploy.routes.ts';
 import { AutoDeploy } from './auto-deploy.service.ts';
 import { DeployJobs } from './deploy.job.ts';
@@ -52,6 +55,20 @@ export function registerApplications(
     void life.checkHealth().catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
   }, HEALTH_TICK_MS);
   health.unref();
+  // The scaling rule (app-scaling.service.ts): requests per instance per minute from the access-log roll-up.
+  const scaler = new AppScaler(life, async (windowMinutes) => {
+    await rollUpAccessLog(deps).catch(() => undefined);
+    const since = Math.floor(Date.now() / 60_000) - (windowMinutes - 1);
+    const figures = await figuresSince(deps.database.db, since);
+    return new Map([...figures].map(([domain, f]) => [domain, f.requests / windowMinutes]));
+  });
+  const scaling = setInterval(
+    () => {
+      void scaler.tick().catch((err: unknown) => app.log.warn({ err }, 'web apps: scaling check failed'));
+    },
+    (deps.config.web.scaleTickSeconds ?? 30) * 1000,
+  );
+  scaling.unref();
   // Auto deploy's poll of the remotes (git ls-remote), one app after the other.
   let polling = false;
   const poll = setInterval(() => {
@@ -75,6 +92,7 @@ export function registerApplications(
     clearInterval(health);
     clearInterval(poll);
     clearInterval(scrape);
+    clearInterval(scaling);
     await runtime.closeAll();
   });
   return {

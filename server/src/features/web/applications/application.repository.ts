@@ -103,6 +103,8 @@ export interface AppRuntimePatch {
   status_message?: string;
   current_release_id?: number | null;
   running_port?: number | null;
+  /** JSON array of every running instance's port (set with running_port). */
+  instance_ports?: string;
   deploy_job_id?: number | null;
   last_deployed?: string | null;
 }
@@ -161,13 +163,25 @@ export interface AppServe {
   status: string;
   runningPort: number | null;
   releasePath: string | null;
+  /** Enable Load Balancing: every running instance's port (null: one ProxyPass to runningPort). */
+  balancerPorts?: number[] | null;
+}
+
+/** The ports of a row's running instances (migration 0041; first = running_port). */
+export function instancePorts(r: Pick<AppRow, 'instance_ports'>): number[] {
+  try {
+    const v = JSON.parse(r.instance_ports) as unknown;
+    return Array.isArray(v) ? v.filter((p): p is number => Number.isInteger(p)) : [];
+  } catch {
+    return [];
+  }
 }
 
 export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
   const rows = await db
     .selectFrom('web_apps as a')
     .leftJoin('web_app_releases as r', 'r.id', 'a.current_release_id')
-    .select(['a.vhost_id', 'a.type', 'a.status', 'a.running_port', 'r.path'])
+    .select(['a.vhost_id', 'a.type', 'a.status', 'a.running_port', 'a.instance_ports', 'a.fields', 'r.path'])
     .execute();
   return new Map(
     rows.map((r) => [
@@ -185,6 +199,10 @@ export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
             status: r.status,
             runningPort: r.running_port === null ? null : Number(r.running_port),
             releasePath: r.path ?? null,
+            balancerPorts:
+              r.running_port !== null && (JSON.parse(r.fields) as Fields).enableLoadBalancing
+                ? instancePorts(r)
+                : null,
           },
     ]),
   );

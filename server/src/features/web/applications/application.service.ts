@@ -1,5 +1,6 @@
 import {
   type AppListQuery,
+  APP_PROCESS_TYPES,
   appLabels,
   appMessages,
   type DeployLog,
@@ -12,7 +13,7 @@ import {
 } from '@mailroom/contract/web/applications';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { ensureAppFolder, removeAppUser, removeTree } from '../../../host/app-process.ts';
+import { ensureAppFolder, removeAppUser, removeTree, runningAppPid } from '../../../host/app-process.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { conflict, fieldError, notFound } from '../../../http/errors.ts';
 import type { SecretVault } from '../../../security/secret-vault.ts';
@@ -33,13 +34,15 @@ import {
   findAppByDomain,
   findAppByName,
   insertApp,
+  instancePorts,
   listAppRows,
   rowConfig,
   updateAppConfig,
 } from './application.repository.ts';
 import { appCapabilities, checkApp } from './app-capabilities.service.ts';
-import { appDataDir, isRoot, vhostValuesFor } from './app-layout.ts';
-import type { AppRuntime } from './app-runtime.ts';
+import { appDataDir, isRoot, releasesFolder, vhostValuesFor } from './app-layout.ts';
+import { type AppRuntime, resourceLimitsView, stopInstances } from './app-runtime.ts';
+import { processMemoryBytes } from '../../../host/app-limits.ts';
 import {
   findRelease,
   jobState,
@@ -80,10 +83,17 @@ export class ApplicationService {
 
   private summary(
     row: AppRow,
-    extra: { figures?: { requests: number; errors: number }; disk?: number; commit?: string | null },
+    extra: {
+      figures?: { requests: number; errors: number };
+      disk?: number;
+      commit?: string | null;
+      instances?: WebApplicationSummary['instances'];
+      limits?: WebApplicationSummary['resourceLimits'];
+    },
   ): WebApplicationSummary {
     const c = rowConfig(row);
     const run = this.runtime.get(Number(row.id));
+    const instances = extra.instances ?? [];
     return {
       id: Number(row.id),
       ...c,
@@ -97,7 +107,9 @@ export class ApplicationService {
       currentReleaseId: row.current_release_id === null ? null : Number(row.current_release_id),
       currentCommit: extra.commit ?? null,
       runningPort: row.running_port === null ? null : Number(row.running_port),
-      pid: run?.proc.pid ?? null,
+      pid: instances[0]?.pid ?? run?.proc.pid ?? null,
+      instances,
+      resourceLimits: extra.limits ?? { enforced: false, mechanism: '', detail: '' },
       diskUsage: extra.disk ?? 0,
       deployJobId: row.deploy_job_id === null ? null : Number(row.deploy_job_id),
       runAs: isRoot() ? `mr-app-${c.name}` : '',
@@ -114,9 +126,49 @@ export class ApplicationService {
     if (ids.length) {
       for (const r of await releaseCommits(this.db, ids)) commits.set(Number(r.id), r.commit_sha);
     }
+    // The instances from the stored ports and their pid files (whichever worker started them), in
+    // instance order (ids 1..N: a scale-down removes the newest); the limit state of each app's fields.
+    const instances = new Map<number, WebApplicationSummary['instances']>();
+    for (const r of rows) {
+      // Deployed before migration 0041: the running port alone.
+      const stored = instancePorts(r);
+      const ports = r.running_port === null ? [] : stored.length ? stored : [Number(r.running_port)];
+      const local = new Map(this.runtime.instances(Number(r.id)).map((i) => [i.port, i.proc]));
+      const dir = this.ctx.deps.host.path(releasesFolder(rowConfig(r)));
+      const list: WebApplicationSummary['instances'] = [];
+      for (const [i, port] of ports.entries()) {
+        const own = local.get(port);
+        const pid = own?.running ? own.pid : await runningAppPid(dir, port);
+        list.push({
+          id: i + 1,
+          port,
+          pid,
+          state: pid === null ? 'restarting' : 'running',
+          memoryBytes: pid === null ? null : await processMemoryBytes(pid),
+        });
+      }
+      instances.set(Number(r.id), list);
+    }
+    const systemMode = this.ctx.deps.config.hostRoot === '/';
+    const limits = new Map<number, WebApplicationSummary['resourceLimits']>();
+    for (const r of rows) {
+      const c = rowConfig(r);
+      limits.set(
+        Number(r.id),
+        APP_PROCESS_TYPES.includes(c.type)
+          ? await resourceLimitsView(c, systemMode)
+          : {
+              enforced: false,
+              mechanism: '',
+              detail: `limit not enforced: ${c.type} runs no process of its own`,
+            },
+      );
+    }
     return (row: AppRow) => {
       const f = figures.get(row.domain);
       return {
+        instances: instances.get(Number(row.id)) ?? [],
+        limits: limits.get(Number(row.id))!,
         figures: { requests: f?.requests ?? 0, errors: f?.errors ?? 0 },
         disk: disk.get(Number(row.id)) ?? 0,
         commit:
@@ -269,10 +321,10 @@ export class ApplicationService {
         details: { keepFiles },
       }),
     });
-    const run = this.runtime.get(Number(row.id));
-    if (run) {
-      await run.proc.stop(c.shutdownTimeout * 1000);
-      this.runtime.forget(Number(row.id), run.releaseId);
+    const run = this.runtime.instances(Number(row.id));
+    if (run.length) {
+      await stopInstances(run, c.shutdownTimeout * 1000);
+      this.runtime.forget(Number(row.id), run[0]!.releaseId);
     }
     if (!keepFiles) await removeTree(this.ctx.deps.host.path(c.deploymentPath));
     await removeAppUser(c.name);

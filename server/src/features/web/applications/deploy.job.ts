@@ -18,13 +18,14 @@ import {
   treeSize,
 } from '../../../host/app-process.ts';
 import { fetchRelease } from '../../../host/git.ts';
+import { buildLimits, describeLimits, LimitGroup, limitSupport } from '../../../host/app-limits.ts';
 import { conflict, fieldError } from '../../../http/errors.ts';
 import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';
 import { DeployLogger, type JobContext, type JobRunner } from './deploy-log.service.ts';
 import type { AppLifecycle } from './app-lifecycle.service.ts';
 import { appDataDir, appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
-import { launchRelease, releaseEnv } from './app-runtime.ts';
+import { instanceTarget, launchInstances, releaseEnv, stopInstances } from './app-runtime.ts';
 import {
   findRelease,
   insertRelease,
@@ -167,7 +168,14 @@ export class DeployJobs {
       t = Date.now();
       if (c.buildCommand.trim()) {
         const argv = splitCommand(c.buildCommand)!;
-        log.info(`Building: ${argv.join(' ')}${runAs ? ` as ${runAs.user}` : ''} (nice 10)`);
+        // The build's cap (host/app-limits.ts): nice 10, and its own cgroup when this host allows one.
+        const cap = buildLimits();
+        const systemMode = this.svc.ctx.deps.config.hostRoot === '/';
+        const group = await LimitGroup.open(`mailroom-build-${c.name}`, cap, systemMode).catch(() => null);
+        const capText = group
+          ? `nice 10, ${describeLimits(group.mechanism, cap)}`
+          : `nice 10; CPU/memory cap not enforced: ${(await limitSupport(systemMode)).reason || 'no cgroup for builds here'}`;
+        log.info(`Building: ${argv.join(' ')}${runAs ? ` as ${runAs.user}` : ''} (${capText})`);
         const code = await runBuildStep(argv, {
           cwd: dir,
           env: releaseEnv(c, env, 0),
@@ -175,7 +183,8 @@ export class DeployJobs {
           onLine: (s, l) => log.line(s, l),
           signal: job.signal,
           timeoutMs: BUILD_TIMEOUT_MS,
-        });
+          ...(group ? { onSpawn: (pid: number) => group.add(pid) } : {}),
+        }).finally(() => group?.remove());
         if (code !== 0) throw new Error(`The build failed (exit ${code})`);
       } else {
         log.info('No Build Command');
@@ -270,15 +279,18 @@ export class DeployJobs {
   ): Promise<{ hash: string | null }> {
     const c = rowConfig(row);
     const appId = Number(row.id);
-    const old = this.svc.runtime.get(appId);
+    const old = this.svc.runtime.instances(appId);
     let port: number | null = null;
+    let ports: number[] = [];
     if (servesFiles(c.type)) {
       timings.start = 0;
       timings.health = 0;
       log.info(`${c.type}: Apache serves the release's files (no process)`);
     } else {
       job.progress({ phase: 'Starting' });
-      const launched = await launchRelease(c, {
+      const count = instanceTarget(c, old.length);
+      if (c.enableLoadBalancing) log.info(`Load balancing: ${count} instance(s) of the release`);
+      const launched = await launchInstances(c, count, {
         releaseId: Number(rel.id),
         cwd: this.svc.ctx.deps.host.path(relPath),
         env,
@@ -287,17 +299,20 @@ export class DeployJobs {
         skipPorts: this.svc.runtime.ports(),
         signal: job.signal,
         log: (t) => log.info(t),
+        systemMode: this.svc.ctx.deps.config.hostRoot === '/',
       });
       timings.start = Math.round(launched.startSeconds * 100) / 100;
       timings.health = Math.round(launched.healthSeconds * 100) / 100;
-      port = launched.running.port;
+      ports = launched.running.map((r) => r.port);
+      port = ports[0]!;
       await patchRelease(this.svc.db, Number(rel.id), { port });
       this.svc.runtime.set(appId, launched.running);
-      launched.running.proc.onCrash = (code, tail) => {
-        void patchAppRuntime(this.svc.db, appId, {
-          status_message: `The process exited (code ${code ?? 'signal'}); restarting\n${tail.slice(-10).join('\n')}`,
-        }).catch(() => undefined);
-      };
+      for (const r of launched.running)
+        r.proc.onCrash = (code, tail) => {
+          void patchAppRuntime(this.svc.db, appId, {
+            status_message: `The process exited (code ${code ?? 'signal'}); restarting\n${tail.slice(-10).join('\n')}`,
+          }).catch(() => undefined);
+        };
     }
     job.progress({ phase: 'Switching' });
     const t = Date.now();
@@ -311,29 +326,34 @@ export class DeployJobs {
           status_message: '',
           current_release_id: Number(rel.id),
           running_port: port,
+          instance_ports: JSON.stringify(ports),
           deploy_job_id: null,
           last_deployed: new Date().toISOString(),
         },
         'active',
       );
     } catch (err) {
-      const now = this.svc.runtime.get(appId);
-      if (now && now.releaseId === Number(rel.id)) {
-        await now.proc.stop(1000);
-        if (old) this.svc.runtime.set(appId, old);
+      const now = this.svc.runtime.instances(appId);
+      if (now[0]?.releaseId === Number(rel.id)) {
+        await stopInstances(now, 1000);
+        if (old.length) this.svc.runtime.set(appId, old);
         else this.svc.runtime.forget(appId, Number(rel.id));
       }
       throw err;
     }
     timings.switch = seconds(t);
     log.info(`Apache switched (graceful reload) in ${timings.switch} s`);
-    if (old && old.releaseId !== Number(rel.id)) {
+    const previous = old.filter((o) => o.releaseId !== Number(rel.id));
+    if (previous.length) {
       job.progress({ phase: 'Draining' });
-      log.info(`Draining the previous release for ${c.shutdownTimeout} s, then stopping it`);
+      log.info(
+        `Draining the previous release (${previous.length} instance(s)) for ${c.shutdownTimeout} s, then stopping it`,
+      );
       if (c.enableGracefulShutdown && c.shutdownTimeout > 0)
         await new Promise((r) => setTimeout(r, c.shutdownTimeout * 1000));
-      await old.proc.stop(c.shutdownTimeout * 1000);
-      await patchRelease(this.svc.db, old.releaseId, { state: 'retired', port: null });
+      await stopInstances(previous, c.shutdownTimeout * 1000);
+      for (const id of new Set(previous.map((o) => o.releaseId)))
+        await patchRelease(this.svc.db, id, { state: 'retired', port: null });
     }
     // Releases that were live before (Static, or after a restart) are retired too.
     const all = await listReleases(this.svc.db, appId);

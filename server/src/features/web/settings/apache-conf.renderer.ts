@@ -25,6 +25,8 @@ export interface HostsSummary {
   tlsPolicy?: WebTlsPolicy | null;
   /** A web application is proxied by some host (mod_proxy + mod_proxy_http). */
   anyProxy?: boolean;
+  /** Some application is load balanced over its instances (mod_proxy_balancer). */
+  anyBalancer?: boolean;
   /**
    * The default certificate: the HTTPS catch-all's (unknown names never get a site's certificate)
    * and that of hosts with SSL on but no certificate of their own.
@@ -96,6 +98,7 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   if (hosts.phpVersions?.length || hosts.anyProxy) m.push('proxy');
   if (hosts.phpVersions?.length) m.push('proxy_fcgi');
   if (hosts.anyProxy) m.push('proxy_http');
+  if (hosts.anyProxy && hosts.anyBalancer) m.push('slotmem_shm', 'proxy_balancer', 'lbmethod_byrequests');
   if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
     m.push('unique_id', 'security2');
   return m;

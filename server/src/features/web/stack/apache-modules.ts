@@ -91,6 +91,24 @@ export const MODULES = {
     package: 'apache2-bin',
     purpose: 'Web applications (HTTP to the running release)',
   },
+  slotmem_shm: {
+    name: 'slotmem_shm',
+    file: 'slotmem_shm',
+    package: 'apache2-bin',
+    purpose: 'needed by mod_proxy_balancer (shared member slots)',
+  },
+  proxy_balancer: {
+    name: 'proxy_balancer',
+    file: 'proxy_balancer',
+    package: 'apache2-bin',
+    purpose: 'Web applications with Enable Load Balancing (one balancer over every running instance)',
+  },
+  lbmethod_byrequests: {
+    name: 'lbmethod_byrequests',
+    file: 'lbmethod_byrequests',
+    package: 'apache2-bin',
+    purpose: 'mod_proxy_balancer: requests shared evenly between the instances',
+  },
 } satisfies Record<string, ModuleInfo>;
 export type ModuleKey = keyof typeof MODULES;
 

@@ -123,6 +123,7 @@ function summary(
     anyRateLimit,
     phpVersions: [...phpVersions].sort(),
     anyProxy: [...apps.values()].some((a) => a.type !== 'Static'),
+    anyBalancer: [...apps.values()].some((a) => !!a.balancerPorts?.length),
     defaultTls: defaultTls && https.size ? defaultTls : null,
   };
 }

@@ -18,7 +18,13 @@ export interface VhostRenderInput {
   /** PHP: the site pool's socket, or the version asked for when it is not installed (absent: no PHP). */
   php?: { socket: string } | { missing: string } | null;
   /** The web application behind the host (issue 20): proxied to its running release, or its files. */
-  app?: { type: string; runningPort: number | null; releasePath: string | null } | null;
+  app?: {
+    type: string;
+    runningPort: number | null;
+    releasePath: string | null;
+    /** Enable Load Balancing: the ports of every running instance (mod_proxy_balancer over them). */
+    balancerPorts?: number[] | null;
+  } | null;
 }
 
 /** What the probe asks of one rendered host after a reload. */
@@ -159,8 +165,12 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
     // The app's running release on loopback; Mailroom's probe and ACME challenges stay Apache's.
     out += '  ProxyPreserveHost On\n';
     out += '  ProxyPass /.well-known/ !\n';
-    out += `  ProxyPass / http://127.0.0.1:${proxyPort}/ retry=0\n`;
-    out += `  ProxyPassReverse / http://127.0.0.1:${proxyPort}/\n`;
+    const members = app?.balancerPorts?.length ? app.balancerPorts : null;
+    if (members) out += balancerLines(h.id, members);
+    else {
+      out += `  ProxyPass / http://127.0.0.1:${proxyPort}/ retry=0\n`;
+      out += `  ProxyPassReverse / http://127.0.0.1:${proxyPort}/\n`;
+    }
   }
   if (tls && h.tls) {
     out += '  SSLEngine on\n';
@@ -178,6 +188,29 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
   if (v.enableAccessControl && v.blockedIps.length) out += `      Require not ip ${v.blockedIps.join(' ')}\n`;
   out += '    </RequireAll>\n';
   out += '  </Directory>\n';
+  return out;
+}
+
+/** Member slots of an application's balancer: Max Instances' upper bound. */
+export const BALANCER_SLOTS = 100;
+
+/** The balancer of a host's application instances (named after the host's id, unique per server). */
+export const balancerName = (hostId: number) => `balancer://mailroom-app-${hostId}`;
+
+/**
+ * Enable Load Balancing: mod_proxy_balancer over every running instance (byrequests, each member
+ * retried at once after an error: an instance that is stopped is never in the set a reload renders).
+ */
+function balancerLines(hostId: number, ports: number[]): string {
+  const name = balancerName(hostId);
+  let out = `  <Proxy "${name}">\n`;
+  for (const p of ports) out += `    BalancerMember http://127.0.0.1:${p} retry=0\n`;
+  // A fixed number of member slots (MAX_INSTANCES in all): Apache keeps a balancer's shared slots
+  // across a graceful reload, so a set that grows (scale-up) must fit in the slots it started with.
+  out += `    ProxySet lbmethod=byrequests growth=${Math.max(0, BALANCER_SLOTS - ports.length)}\n`;
+  out += '  </Proxy>\n';
+  out += `  ProxyPass / ${name}/\n`;
+  out += `  ProxyPassReverse / ${name}/\n`;
   return out;
 }
 

@@ -22,6 +22,7 @@ import { useApp } from '../use-app.ts';
 import { useAppDeployLog } from '../use-app-deploy-log.ts';
 import { AppAutoDeploy } from './app-auto-deploy.tsx';
 import { formatLastModified, formatWebNumber } from '../web-format.ts';
+import { AppInstances } from './app-instances.tsx';
 import { AppMetricsView } from './app-metrics.tsx';
 import { AppReleases } from './app-releases.tsx';
 import { AppStatusBadge } from './app-status-badge.tsx';
@@ -148,6 +149,7 @@ function PanelBody({
         <Fact label="Disk">{formatBytes(a.diskUsage)}</Fact>
         <Fact label="Deployment Path">{a.deploymentPath}</Fact>
       </SimpleGrid>
+      {a.instances && <AppInstances app={a} />}
 
       <Stack gap="xs" component="section" aria-labelledby="app-deploy-title">
         <Title order={3} size="h5" id="app-deploy-title">
