@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
+import { ensureAppUser } from '../../../host/app-process.ts';
 import { SecretVault, VAULT_FILES } from '../../../security/secret-vault.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { registerApplicationRoutes } from './application.routes.ts';
@@ -23,6 +24,14 @@ export function registerApplications(
   const vault = SecretVault.open(deps.config.dataDir, VAULT_FILES.webApps);
   const runtime = new AppRuntime();
   const service = new ApplicationService(ctx, vault, runtime);
+  // PHP applications: their host's pool runs as the app's user; their variables reach PHP.
+  ctx.appPhp = {
+    user: async (name) => {
+      const r = (await ensureAppUser(name)).runAs;
+      return r ? { user: r.user, uid: r.uid, gid: r.gid } : null;
+    },
+    env: (sealed) => service.openEnv(sealed),
+  };
   if (!deps.jobs) throw new Error('web applications need the job runner');
   const life = new AppLifecycle(service);
   const deploys = new DeployJobs(service, life, deps.jobs);

@@ -3,6 +3,7 @@ import {
   APP_LIST_DEFAULT_LIMIT,
   type AppListQuery,
   type AppStatus,
+  isPhpAppType,
   type WebApplicationValues,
 } from '@mailroom/contract/web/applications';
 import { type Kysely, type Selectable, sql } from 'kysely';
@@ -158,13 +159,28 @@ export interface AppServe {
   status: string;
   runningPort: number | null;
   releasePath: string | null;
+  /**
+   * A PHP type (served as files, `type` 'Static'): its own PHP-FPM pool runs as the app's user with
+   * the app's Memory Limit; `envSealed` is the live release's environment (else the app's own).
+   */
+  php?: { appName: string; memoryLimit: string; envSealed: string } | null;
 }
 
 export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
   const rows = await db
     .selectFrom('web_apps as a')
     .leftJoin('web_app_releases as r', 'r.id', 'a.current_release_id')
-    .select(['a.vhost_id', 'a.type', 'a.status', 'a.running_port', 'r.path'])
+    .select([
+      'a.vhost_id',
+      'a.name',
+      'a.type',
+      'a.status',
+      'a.running_port',
+      'a.fields',
+      'a.env_sealed',
+      'r.path',
+      'r.env_sealed as release_env',
+    ])
     .execute();
   return new Map(
     rows.map((r) => [
@@ -177,12 +193,24 @@ export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
             runningPort: null,
             releasePath: r.path ? `${r.path}/${ANGULAR_OUTPUT_DIR}` : null,
           }
-        : {
-            type: r.type,
-            status: r.status,
-            runningPort: r.running_port === null ? null : Number(r.running_port),
-            releasePath: r.path ?? null,
-          },
+        : isPhpAppType(r.type)
+          ? {
+              type: 'Static',
+              status: r.status,
+              runningPort: null,
+              releasePath: r.path ?? null,
+              php: {
+                appName: r.name,
+                memoryLimit: (JSON.parse(r.fields) as Fields).memoryLimit,
+                envSealed: r.release_env ?? r.env_sealed,
+              },
+            }
+          : {
+              type: r.type,
+              status: r.status,
+              runningPort: r.running_port === null ? null : Number(r.running_port),
+              releasePath: r.path ?? null,
+            },
     ]),
   );
 }

@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { appMessages, phpAppLayout } from '@mailroom/contract/web/applications';
+import { fileExists, folderExists, type RunAs } from '../../../host/app-process.ts';
+import { ensureDataFolder, linkKeptConfig, linkKeptFolder } from '../../../host/app-shared-data.ts';
+import { fastCgiRequest } from '../../../host/fastcgi.ts';
+import { phpSocket } from '../php/php-layout.ts';
+import type { WebContext } from '../stack/web-context.ts';
+import { appPhpVersion } from '../stack/web-render.ts';
+import type { AppConfig } from './application.repository.ts';
+import { appDataFolder } from './app-layout.ts';
+import { HEALTH_POLL_MS, healthBudgetMs } from './app-runtime.ts';
+import { keptConfigFrom } from './php-app-config.renderer.ts';
+
+/**
+ * PHP applications (PHP, Roundcube, WordPress, Drupal): a release is files Apache serves, its .php
+ * run by the app's own PHP-FPM pool. Before the switch a release gets the type's kept folders and
+ * configuration file linked in from the data folder, and answers its health check through the pool.
+ */
+
+/** The PHP-FPM version the app runs on, or the plain refusal when none is installed. */
+export async function phpVersionFor(ctx: WebContext): Promise<string> {
+  const v = appPhpVersion(new Set((await ctx.php.installed()).keys()));
+  if (!v) throw new Error(appMessages.phpNotInstalled);
+  return v;
+}
+
+/**
+ * Links the type's kept folders and configuration file into a new release (real folder `dir`),
+ * logging each and what the operator must provide.
+ */
+export async function preparePhpRelease(
+  ctx: WebContext,
+  c: AppConfig,
+  dir: string,
+  runAs: RunAs,
+  log: (text: string) => void,
+): Promise<void> {
+  const layout = phpAppLayout(c.type);
+  if (!layout) return;
+  const version = await phpVersionFor(ctx);
+  log(`${c.type}: Apache serves the release; its .php files run in the app's own PHP ${version} pool`);
+  const shared = ctx.deps.host.path(appDataFolder(c));
+  await ensureDataFolder(shared, runAs);
+  for (const rel of layout.persist)
+    log(`Kept across releases: ${await linkKeptFolder(dir, shared, rel, runAs)}`);
+  if (layout.config) {
+    const { file, sample, env } = layout.config;
+    const r = await linkKeptConfig(
+      dir,
+      shared,
+      file,
+      sample,
+      runAs,
+      (text) => keptConfigFrom(c.type, text) ?? text,
+      () => new Error(appMessages.phpConfigMissing(c.type, file, sample)),
+    );
+    if (r.own) log(`The repository's own ${file} is used (nothing kept across releases for it)`);
+    else
+      log(
+        r.made
+          ? `Made ${r.kept} from ${sample} (reads ${env.join(', ')} from the environment; edit it there, it is kept across releases)`
+          : `${file} -> ${r.kept} (kept across releases)`,
+      );
+  }
+  log(`The operator must provide: ${layout.needs}`);
+}
+
+/**
+ * Which script of a release answers a URL path, as Apache would serve it: a .php file, a folder's
+ * index.php, a plain file (Apache serves it: null script, `file`), else the front controller
+ * index.php for the types that have one; null script and no file: 404.
+ */
+export async function phpTarget(
+  dir: string,
+  urlPath: string,
+  frontController: boolean,
+): Promise<{ script: string | null; file: boolean }> {
+  const clean = decodeURIComponent(urlPath.split('?')[0] ?? '/').replace(/^\/+/, '');
+  if (clean.split('/').includes('..')) return { script: null, file: false };
+  const full = path.join(dir, clean);
+  if (clean === '' || (await folderExists(full))) {
+    if (await fileExists(path.join(full, 'index.php')))
+      return { script: path.join(clean, 'index.php'), file: false };
+    if (await fileExists(path.join(full, 'index.html'))) return { script: null, file: true };
+  } else if (await fileExists(full)) {
+    return clean.endsWith('.php') ? { script: clean, file: false } : { script: null, file: true };
+  }
+  if (frontController && (await fileExists(path.join(dir, 'index.php'))))
+    return { script: 'index.php', file: false };
+  return { script: null, file: false };
+}
+
+/**
+ * Asks the app's PHP-FPM pool for the health check path of a release (real folder `dir`) with the
+ * release's variables, directly on the pool's socket, every HEALTH_POLL_MS until it answers 2xx
+ * (each try at most Health Check Timeout; Health Check Interval + Timeout in all). Throws the
+ * plain reason when it never does.
+ */
+export async function awaitPhpHealthy(
+  ctx: WebContext,
+  c: AppConfig,
+  dir: string,
+  env: Record<string, string>,
+  signal: AbortSignal | undefined,
+  log: (text: string) => void,
+): Promise<void> {
+  const path_ = c.enableHealthChecks ? c.healthCheckPath : '/';
+  const layout = phpAppLayout(c.type);
+  const socket = ctx.mode.hostPath(phpSocket(c.domain));
+  const budget = healthBudgetMs(c);
+  const deadline = Date.now() + budget;
+  let last = 'no answer';
+  for (;;) {
+    if (signal?.aborted) throw new Error('Cancelled');
+    const target = await phpTarget(dir, path_, layout?.frontController ?? false);
+    if (target.file) {
+      log(`Health: ${path_} is a file Apache serves`);
+      return;
+    }
+    if (!target.script) last = `no script answers ${path_} (404)`;
+    else {
+      const [, query = ''] = path_.split(/\?(.*)/s);
+      const a = await fastCgiRequest(
+        socket,
+        {
+          ...env,
+          GATEWAY_INTERFACE: 'CGI/1.1',
+          SERVER_SOFTWARE: 'Mailroom',
+          SERVER_PROTOCOL: 'HTTP/1.1',
+          SERVER_NAME: c.domain,
+          SERVER_PORT: '80',
+          HTTP_HOST: c.domain,
+          HTTP_USER_AGENT: 'Mailroom health check',
+          REMOTE_ADDR: '127.0.0.1',
+          REQUEST_METHOD: 'GET',
+          REQUEST_URI: path_,
+          QUERY_STRING: query,
+          DOCUMENT_ROOT: dir,
+          SCRIPT_NAME: `/${target.script}`,
+          SCRIPT_FILENAME: path.join(dir, target.script),
+        },
+        c.healthCheckTimeout * 1000,
+      );
+      last = a === null ? 'no answer from the pool' : `HTTP ${a.status}`;
+      if (a && a.status >= 200 && a.status < 300) {
+        log(`Healthy through the PHP-FPM pool (${path_}: ${last})`);
+        return;
+      }
+    }
+    if (Date.now() >= deadline) throw new Error(appMessages.phpHealthFailed(path_, budget / 1000, last));
+    await new Promise((r) => setTimeout(r, HEALTH_POLL_MS));
+  }
+}
