@@ -132,24 +132,30 @@ export const phpAppLayout = (type: string): PhpAppLayout | null =>
  */
 export const PHP_ENV_UNSAFE_RE = /["\\]|\$\{/;
 
-function phpNote(type: keyof typeof PHP_APP_LAYOUTS): string {
-  const l = PHP_APP_LAYOUTS[type];
-  const kept = [
-    ...l.persist.map((f) => `${f}/`),
-    ...(l.config
-      ? [
-          `${l.config.file} (made once from ${l.config.sample}, reading ${l.config.env.join(', ')} from the environment)`,
-        ]
-      : []),
-  ];
-  return [
-    "Apache serves the release folder and runs its .php files in the app's own PHP-FPM pool, as the app's user (no Start Command, no port), with the app's Memory Limit as PHP's memory_limit.",
-    kept.length
-      ? `Kept across releases in <Deployment Path>/shared and linked into each release: ${kept.join('; ')}.`
-      : 'Nothing is kept across releases: each release is the repository as it is (plus the Build Command).',
-    `The operator must provide: ${l.needs}`,
-    'Health Check Path: a path that answers 2xx (e.g. /, or a health.php of yours); the new release is asked through the pool before Apache switches to it.',
-  ].join(' ');
+/** What the form says of a PHP type (kept files, what the operator provides: `phpAppHelp`). */
+const PHP_NOTE =
+  "Apache serves the release folder and runs its .php files in the app's own PHP-FPM pool, as the app's user, with the app's Memory Limit as PHP's memory_limit (no Start Command, no port).";
+
+/**
+ * The type-specific help of a PHP type, in plain words: what is kept across releases and where,
+ * what the operator must provide, how the health check reaches it. Shown in the form and the log.
+ */
+export function phpAppHelp(type: string): { kept: string[]; needs: string; health: string } | null {
+  const l = phpAppLayout(type);
+  if (!l) return null;
+  return {
+    kept: [
+      ...l.persist.map((f) => `${f}/`),
+      ...(l.config
+        ? [
+            `${l.config.file} (made once from ${l.config.sample}; reads ${l.config.env.join(', ')} with getenv)`,
+          ]
+        : []),
+    ],
+    needs: l.needs,
+    health:
+      'Health Check Path must answer 2xx (e.g. /, or a health.php of yours): a new release is asked through the pool before Apache switches to it.',
+  };
 }
 
 /** What each deployable type needs from the operator (shown in the form under Type). */
@@ -159,10 +165,10 @@ export const APP_TYPE_NOTES: Partial<Record<AppType, string>> = {
   Python:
     "Mailroom runs the Start Command (e.g. python3 app.py) as the app's user with PORT set, and proxies the domain to it; the app listens on 127.0.0.1:$PORT. Dependencies: a requirements.txt is not installed by itself: give a Build Command (e.g. python3 -m pip install --target vendor -r requirements.txt) and make sure pip can reach its index or a local wheel folder, or use only the standard library.",
   Static: "Apache serves the repository's files as they are (after the Build Command, when given).",
-  PHP: phpNote('PHP'),
-  Roundcube: phpNote('Roundcube'),
-  WordPress: phpNote('WordPress'),
-  Drupal: phpNote('Drupal'),
+  PHP: PHP_NOTE,
+  Roundcube: PHP_NOTE,
+  WordPress: PHP_NOTE,
+  Drupal: PHP_NOTE,
   Angular: `The Build Command (e.g. npx ng build) must write the site to ${ANGULAR_OUTPUT_DIR}/ in the repository folder (angular.json: "outputPath": { "base": "${ANGULAR_OUTPUT_DIR}", "browser": "" }). Apache serves ${ANGULAR_OUTPUT_DIR}/ and answers index.html for a path that is no file (deep links).`,
 };
 /** Spec 3 §2.3 type filter (value '' = all). */
