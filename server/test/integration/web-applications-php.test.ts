@@ -107,7 +107,7 @@ describe.skipIf(!here)('web applications: PHP types served by Apache through the
     ({ t, httpPort } = await startWithLocalApache(30_000));
   }, 60_000);
   afterAll(async () => {
-    for (const name of ['phpt', 'wpt', 'rct'])
+    for (const name of ['phpt', 'wpt', 'dpt', 'rct'])
       await call('POST', `web/applications/remove/${name}`, { keepFiles: false }).catch(() => undefined);
     await t?.close();
     for (const r of repos) rmSync(r, { recursive: true, force: true });
@@ -151,6 +151,9 @@ describe.skipIf(!here)('web applications: PHP types served by Apache through the
       `php (loaded machine): requests during the deploy ${second.requests}, statuses ${JSON.stringify(second.statuses)}`,
     );
     expect((second.out as { state: string }).state).toBe('succeeded');
+    console.log(
+      `php deploy timings (loaded machine), seconds: ${JSON.stringify((second.out as { result: { timings: object } }).result.timings)}`,
+    );
     expect(second.statuses.map(([s]) => s)).toEqual([200]);
     expect(second.requests).toBeGreaterThan(20);
     expect((await request(httpPort, 'phpt.example.com')).body).toBe('v2 mr-app-phpt hello 96M');
@@ -261,6 +264,42 @@ describe.skipIf(!here)('web applications: PHP types served by Apache through the
     expect((await upload()).body).toBe('uploaded cat.txt');
     expect((await call('GET', 'web/applications/wpt')).json().status).toBe('error');
   }, 240_000);
+
+  it('Drupal: sites/default/settings.php made from default.settings.php (database from the environment), sites/default/files kept across a redeploy', async () => {
+    const repo = makeRepo('mailroom-dp-repo-');
+    repos.push(repo.dir);
+    const index = (v: string) =>
+      `<?php\n$databases = [];\n$settings = [];\nrequire __DIR__ . '/sites/default/settings.php';\n$d = $databases['default']['default'];\nif (isset($_GET['put'])) file_put_contents(__DIR__ . '/sites/default/files/' . basename($_GET['put']), 'file ' . $_GET['put']);\necho 'drupal ${v} ' . $d['driver'] . ':' . $d['database'] . '@' . $d['host'] . ' salt ' . strlen($settings['hash_salt']);\n`;
+    repo.commit(
+      {
+        'index.php': index('v1'),
+        'sites/default/default.settings.php': "<?php\n$settings['hash_salt'] = '';\n",
+      },
+      'v1',
+    );
+    const created = await call('POST', 'web/applications/add', {
+      name: 'dpt',
+      domain: 'dpt.example.com',
+      type: 'Drupal',
+      version: '11',
+      deploymentPath: '/var/www/apps/dpt',
+      repository: repo.dir,
+      healthCheckPath: '/',
+      healthCheckInterval: 3,
+      healthCheckTimeout: 2,
+      customEnvironmentVariables: { DB_DRIVER: 'pgsql', DB_NAME: 'drupal', DB_HOST: 'db.local' },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect((await deploy('dpt')).state).toBe('succeeded');
+    expect((await request(httpPort, 'dpt.example.com')).body).toBe('drupal v1 pgsql:drupal@db.local salt 64');
+    expect((await request(httpPort, 'dpt.example.com', { path: '/?put=a.txt' })).status).toBe(200);
+    const file = () => request(httpPort, 'dpt.example.com', { path: '/sites/default/files/a.txt' });
+    expect((await file()).body).toBe('file a.txt');
+    repo.commit({ 'index.php': index('v2') }, 'v2');
+    expect((await deploy('dpt')).state).toBe('succeeded');
+    expect((await request(httpPort, 'dpt.example.com')).body).toBe('drupal v2 pgsql:drupal@db.local salt 64');
+    expect((await file()).body).toBe('file a.txt');
+  }, 120_000);
 
   it('Roundcube: config/config.inc.php made from its sample, temp/ and logs/ kept in the data folder and never served', async () => {
     const repo = makeRepo('mailroom-rc-repo-');
