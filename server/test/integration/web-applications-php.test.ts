@@ -194,6 +194,29 @@ describe.skipIf(!here)('web applications: PHP types served by Apache through the
     r = await request(httpPort, 'phpt.example.com');
     expect(r.status).toBe(200);
     expect(r.body).toBe('v2 mr-app-phpt hello 96M');
+
+    // Health checks keep running through the pool: the live release failing its check is an error
+    // (a system alert), answering again makes it active.
+    const live = (await call('GET', 'web/applications/phpt')).json();
+    const rel = (await call('GET', `web/applications/phpt/releases/${live.currentReleaseId}`)).json();
+    const health = t.deps.host.path(`${rel.path}/health.php`);
+    const statusBecomes = async (want: string) => {
+      const until = Date.now() + 15_000;
+      let now = '';
+      while (Date.now() < until) {
+        now = (await call('GET', 'web/applications/phpt')).json().status;
+        if (now === want) return now;
+        await new Promise((res) => setTimeout(res, 250));
+      }
+      return now;
+    };
+    writeFileSync(health, healthPhp(503));
+    expect(await statusBecomes('error')).toBe('error');
+    expect((await call('GET', 'web/applications/phpt')).json().statusMessage).toBe(
+      'Health check failed: /health.php answered HTTP 503 through the PHP-FPM pool within 2 s',
+    );
+    writeFileSync(health, healthPhp(200));
+    expect(await statusBecomes('active')).toBe('active');
   }, 240_000);
 
   it('WordPress: wp-config.php made once from wp-config-sample.php (credentials from the environment), the uploads folder kept across a redeploy and a rollback, pretty links to index.php; a failing health check keeps the old release', async () => {

@@ -8,6 +8,7 @@ import { ApplicationService } from './application.service.ts';
 import { type AppAlertCondition, AppLifecycle } from './app-lifecycle.service.ts';
 import { AppRuntime } from './app-runtime.ts';
 import { DeployJobs } from './deploy.job.ts';
+import { PhpHealthWatch } from './php-release.service.ts';
 
 /** How often the health checks look for an app whose interval has passed. */
 export const HEALTH_TICK_MS = 1000;
@@ -40,8 +41,12 @@ export function registerApplications(
     void life.resumeAll((msg, err) => app.log.warn({ err }, msg));
   });
   // Health checks of the running releases (each app at its own Health Check Interval).
+  const phpHealth = new PhpHealthWatch(service);
   const health = setInterval(() => {
     void life.checkHealth().catch((err: unknown) => app.log.warn({ err }, 'web apps: health check failed'));
+    void phpHealth
+      .check()
+      .catch((err: unknown) => app.log.warn({ err }, 'web apps: PHP health check failed'));
   }, HEALTH_TICK_MS);
   health.unref();
   app.addHook('onClose', async () => {

@@ -1,15 +1,17 @@
 import path from 'node:path';
-import { appMessages, phpAppLayout } from '@mailroom/contract/web/applications';
+import { appMessages, isPhpAppType, phpAppLayout } from '@mailroom/contract/web/applications';
 import { fileExists, folderExists, type RunAs } from '../../../host/app-process.ts';
 import { ensureDataFolder, linkKeptConfig, linkKeptFolder } from '../../../host/app-shared-data.ts';
 import { fastCgiRequest } from '../../../host/fastcgi.ts';
 import { phpSocket } from '../php/php-layout.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { appPhpVersion } from '../stack/web-render.ts';
-import type { AppConfig } from './application.repository.ts';
+import { type AppConfig, appsWithStatus, patchAppRuntime, rowConfig } from './application.repository.ts';
+import type { ApplicationService } from './application.service.ts';
 import { appDataFolder } from './app-layout.ts';
 import { HEALTH_POLL_MS, healthBudgetMs } from './app-runtime.ts';
 import { keptConfigFrom } from './php-app-config.renderer.ts';
+import { findRelease } from './release.repository.ts';
 
 /**
  * PHP applications (PHP, Roundcube, WordPress, Drupal): a release is files Apache serves, its .php
@@ -90,6 +92,43 @@ export async function phpTarget(
   return { script: null, file: false };
 }
 
+/** One ask of a release's health check path through the app's pool: 2xx (or a plain file) is healthy. */
+export async function probePhpOnce(
+  ctx: WebContext,
+  c: AppConfig,
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ ok: boolean; last: string }> {
+  const url = c.enableHealthChecks ? c.healthCheckPath : '/';
+  const target = await phpTarget(dir, url, phpAppLayout(c.type)?.frontController ?? false);
+  if (target.file) return { ok: true, last: 'a file Apache serves' };
+  if (!target.script) return { ok: false, last: `no script answers ${url} (404)` };
+  const [, query = ''] = url.split(/\?(.*)/s);
+  const a = await fastCgiRequest(
+    ctx.mode.hostPath(phpSocket(c.domain)),
+    {
+      ...env,
+      GATEWAY_INTERFACE: 'CGI/1.1',
+      SERVER_SOFTWARE: 'Mailroom',
+      SERVER_PROTOCOL: 'HTTP/1.1',
+      SERVER_NAME: c.domain,
+      SERVER_PORT: '80',
+      HTTP_HOST: c.domain,
+      HTTP_USER_AGENT: 'Mailroom health check',
+      REMOTE_ADDR: '127.0.0.1',
+      REQUEST_METHOD: 'GET',
+      REQUEST_URI: url,
+      QUERY_STRING: query,
+      DOCUMENT_ROOT: dir,
+      SCRIPT_NAME: `/${target.script}`,
+      SCRIPT_FILENAME: path.join(dir, target.script),
+    },
+    c.healthCheckTimeout * 1000,
+  );
+  if (a === null) return { ok: false, last: 'no answer from the pool' };
+  return { ok: a.status >= 200 && a.status < 300, last: `HTTP ${a.status}` };
+}
+
 /**
  * Asks the app's PHP-FPM pool for the health check path of a release (real folder `dir`) with the
  * release's variables, directly on the pool's socket, every HEALTH_POLL_MS until it answers 2xx
@@ -104,50 +143,56 @@ export async function awaitPhpHealthy(
   signal: AbortSignal | undefined,
   log: (text: string) => void,
 ): Promise<void> {
-  const path_ = c.enableHealthChecks ? c.healthCheckPath : '/';
-  const layout = phpAppLayout(c.type);
-  const socket = ctx.mode.hostPath(phpSocket(c.domain));
+  const url = c.enableHealthChecks ? c.healthCheckPath : '/';
   const budget = healthBudgetMs(c);
   const deadline = Date.now() + budget;
-  let last = 'no answer';
   for (;;) {
     if (signal?.aborted) throw new Error('Cancelled');
-    const target = await phpTarget(dir, path_, layout?.frontController ?? false);
-    if (target.file) {
-      log(`Health: ${path_} is a file Apache serves`);
+    const r = await probePhpOnce(ctx, c, dir, env);
+    if (r.ok) {
+      log(`Healthy through the PHP-FPM pool (${url}: ${r.last})`);
       return;
     }
-    if (!target.script) last = `no script answers ${path_} (404)`;
-    else {
-      const [, query = ''] = path_.split(/\?(.*)/s);
-      const a = await fastCgiRequest(
-        socket,
-        {
-          ...env,
-          GATEWAY_INTERFACE: 'CGI/1.1',
-          SERVER_SOFTWARE: 'Mailroom',
-          SERVER_PROTOCOL: 'HTTP/1.1',
-          SERVER_NAME: c.domain,
-          SERVER_PORT: '80',
-          HTTP_HOST: c.domain,
-          HTTP_USER_AGENT: 'Mailroom health check',
-          REMOTE_ADDR: '127.0.0.1',
-          REQUEST_METHOD: 'GET',
-          REQUEST_URI: path_,
-          QUERY_STRING: query,
-          DOCUMENT_ROOT: dir,
-          SCRIPT_NAME: `/${target.script}`,
-          SCRIPT_FILENAME: path.join(dir, target.script),
-        },
-        c.healthCheckTimeout * 1000,
-      );
-      last = a === null ? 'no answer from the pool' : `HTTP ${a.status}`;
-      if (a && a.status >= 200 && a.status < 300) {
-        log(`Healthy through the PHP-FPM pool (${path_}: ${last})`);
-        return;
-      }
-    }
-    if (Date.now() >= deadline) throw new Error(appMessages.phpHealthFailed(path_, budget / 1000, last));
-    await new Promise((r) => setTimeout(r, HEALTH_POLL_MS));
+    if (Date.now() >= deadline) throw new Error(appMessages.phpHealthFailed(url, budget / 1000, r.last));
+    await new Promise((res) => setTimeout(res, HEALTH_POLL_MS));
   }
 }
+
+/**
+ * Health checks keep running for PHP applications that serve: every Health Check Interval the live
+ * release is asked through its pool; a failure sets the app to error (a system alert), a later
+ * success sets it back to active (only when the error was a failed check).
+ */
+export class PhpHealthWatch {
+  private readonly lastCheck = new Map<number, number>();
+  constructor(private readonly svc: ApplicationService) {}
+
+  async check(now = Date.now()): Promise<void> {
+    const rows = await appsWithStatus(this.svc.db, ['active', 'error']);
+    for (const row of rows) {
+      const c = rowConfig(row);
+      const id = Number(row.id);
+      if (!isPhpAppType(c.type) || !c.enableHealthChecks || row.current_release_id === null) continue;
+      if (now - (this.lastCheck.get(id) ?? 0) < c.healthCheckInterval * 1000) continue;
+      this.lastCheck.set(id, now);
+      const rel = await findRelease(this.svc.db, id, Number(row.current_release_id));
+      if (!rel?.path) continue;
+      const r = await probePhpOnce(
+        this.svc.ctx,
+        c,
+        this.svc.ctx.deps.host.path(rel.path),
+        this.svc.openEnv(rel.env_sealed),
+      );
+      if (!r.ok && row.status === 'active')
+        await patchAppRuntime(this.svc.db, id, {
+          status: 'error',
+          status_message: `${PHP_HEALTH_FAILED} ${c.healthCheckPath} answered ${r.last} through the PHP-FPM pool within ${c.healthCheckTimeout} s`,
+        });
+      else if (r.ok && row.status === 'error' && row.status_message.startsWith(PHP_HEALTH_FAILED))
+        await patchAppRuntime(this.svc.db, id, { status: 'active', status_message: '' });
+    }
+  }
+}
+
+/** The start of a failed live check's message (the same words as the process types'). */
+export const PHP_HEALTH_FAILED = 'Health check failed:';
