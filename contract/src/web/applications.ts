@@ -74,6 +74,8 @@ export interface PhpAppLayout {
   deny: readonly string[];
   /** What the operator must provide, in plain words. */
   needs: string;
+  /** Which Health Check Path answers 2xx for this type. */
+  health: string;
 }
 
 export const PHP_APP_LAYOUTS: Record<'PHP' | 'Roundcube' | 'WordPress' | 'Drupal', PhpAppLayout> = {
@@ -84,6 +86,7 @@ export const PHP_APP_LAYOUTS: Record<'PHP' | 'Roundcube' | 'WordPress' | 'Drupal
     deny: [],
     needs:
       'Nothing beyond the repository; a database your code uses is yours to provide, its credentials given as Environment Variables (getenv in PHP).',
+    health: '/, or a health.php of yours that answers 200 when the app can serve',
   },
   WordPress: {
     persist: ['wp-content/uploads'],
@@ -96,6 +99,8 @@ export const PHP_APP_LAYOUTS: Record<'PHP' | 'Roundcube' | 'WordPress' | 'Drupal
     deny: [],
     needs:
       'A MySQL or MariaDB database and its user, made by you: give DB_NAME, DB_USER, DB_PASSWORD and DB_HOST as Environment Variables. Then open the site and finish the WordPress installation.',
+    health:
+      '/wp-admin/install.php: 200 once its database answers, before and after the installation (/ redirects to the installer until it is done)',
   },
   Drupal: {
     persist: ['sites/default/files'],
@@ -108,6 +113,7 @@ export const PHP_APP_LAYOUTS: Record<'PHP' | 'Roundcube' | 'WordPress' | 'Drupal
     deny: [],
     needs:
       'A database (MySQL/MariaDB, PostgreSQL or SQLite) and its user, made by you: give DB_DRIVER (mysql, pgsql or sqlite), DB_NAME, DB_USER, DB_PASSWORD, DB_HOST and DB_PORT as Environment Variables; the repository must hold Drupal with its vendor/ folder (composer install as the Build Command needs composer and its network). Then open the site and finish the Drupal installation.',
+    health: '/core/install.php until Drupal is installed (/ redirects to it), then /',
   },
   Roundcube: {
     persist: ['temp', 'logs'],
@@ -120,6 +126,7 @@ export const PHP_APP_LAYOUTS: Record<'PHP' | 'Roundcube' | 'WordPress' | 'Drupal
     deny: ['temp', 'logs', 'config', 'bin', 'SQL', 'installer'],
     needs:
       "A database for Roundcube (e.g. MySQL or PostgreSQL, or SQLite) with its schema (SQL/ in the repository), made by you: give ROUNDCUBE_DB_DSNW (e.g. mysql://user:password@localhost/roundcube) as an Environment Variable, and ROUNDCUBE_IMAP_HOST / ROUNDCUBE_SMTP_HOST for this server's IMAP and submission (e.g. localhost:143, localhost:587). The repository must hold Roundcube with its vendor/ folder (a release archive's tree).",
+    health: '/ (its login page): 200 once its database answers',
   },
 };
 
@@ -153,8 +160,7 @@ export function phpAppHelp(type: string): { kept: string[]; needs: string; healt
         : []),
     ],
     needs: l.needs,
-    health:
-      'Health Check Path must answer 2xx (e.g. /, or a health.php of yours): a new release is asked through the pool before Apache switches to it.',
+    health: `Health Check Path: ${l.health}. A new release is asked through the pool before Apache switches to it.`,
   };
 }
 

@@ -65,6 +65,9 @@ export async function preparePhpRelease(
       );
   }
   log(`The operator must provide: ${layout.needs}`);
+  log(
+    `Health Check Path ${c.enableHealthChecks ? c.healthCheckPath : '/ (health checks off)'}; for ${c.type}: ${layout.health}`,
+  );
 }
 
 /**
