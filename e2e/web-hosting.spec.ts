@@ -161,6 +161,45 @@ for (const vp of VIEWPORTS) {
       expect((await a.get<VhostRow[]>(`web/vhosts?q=${domain}`)).length).toBe(0);
     });
 
+    test('the server-wide PHP limits: the Add form starts from them and refuses more at the field', async ({
+      page,
+      request,
+    }) => {
+      test.setTimeout(120_000);
+      const key = await signIn(page);
+      const a = api(request, key);
+      const before = await a.get<Record<string, unknown>>('web/settings');
+      await a.post('web/settings', { ...before, phpMemoryLimit: '256M', phpMaxExecutionTime: 60 });
+      try {
+        await page.goto('/web/vhosts');
+        await page.getByRole('button', { name: 'Add Virtual Host' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Add Virtual Host' });
+        const memory = dialog.getByRole('textbox', { name: /^PHP Memory Limit/ });
+        await expect(memory).toHaveValue('256M');
+        await expect(memory).toHaveAccessibleDescription('At most 256M (Server Configuration)');
+        await expect(dialog.getByRole('textbox', { name: /^PHP Max Execution Time/ })).toHaveValue('60');
+        await memory.fill('512M');
+        await memory.blur();
+        const refusal = dialog.getByText(
+          'PHP Memory Limit must be at most 256M, the server-wide PHP Memory Limit (Server Configuration, PHP)',
+        );
+        await expect(refusal).toBeVisible();
+        await expect(dialog.getByRole('button', { name: 'Save Virtual Host' })).toBeDisabled();
+        await refusal.scrollIntoViewIfNeeded();
+        await shot(page, `web-vhost-php-ceiling-${vp.name}`);
+        // Server Configuration says the rule under each of the four limits.
+        await page.keyboard.press('Escape');
+        await page.goto('/web/settings');
+        const serverMemory = page.getByRole('textbox', { name: /^PHP Memory Limit/ });
+        await expect(serverMemory).toHaveValue('256M');
+        await expect(serverMemory).toBeEnabled();
+        await serverMemory.scrollIntoViewIfNeeded();
+        await shot(page, `web-settings-php-limits-${vp.name}`);
+      } finally {
+        await a.post('web/settings', before);
+      }
+    });
+
     test('server configuration: save and reset to defaults', async ({ page, request }) => {
       test.setTimeout(120_000);
       const key = await signIn(page);
@@ -187,11 +226,14 @@ for (const vp of VIEWPORTS) {
 
       await timeout.fill('120');
       await page.getByRole('textbox', { name: /^Keep Alive Timeout/ }).fill('7');
-      // The PHP defaults reach every site's pool (issue 19 item 4); a site's own limits stay its own.
+      // The PHP defaults reach every site's pool (issue 19 item 4); the server-wide limits are a new
+      // host's values and every host's ceiling, said under the field.
       const inputTime = page.getByRole('textbox', { name: /^PHP Max Input Time/ });
       await expect(inputTime).toBeEnabled();
       await inputTime.fill('90');
-      await expect(page.getByRole('textbox', { name: /^PHP Memory Limit/ })).toBeDisabled();
+      const memory = page.getByRole('textbox', { name: /^PHP Memory Limit/ });
+      await expect(memory).toBeEnabled();
+      await expect(memory).toHaveAccessibleDescription(/the most any virtual host may ask for/);
       await page.getByRole('button', { name: 'Save Configuration' }).click();
       await expect(
         page.getByRole('status').filter({ hasText: 'Web server settings saved successfully!' }),

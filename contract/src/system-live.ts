@@ -96,7 +96,11 @@ export const CleanupAnswer = z.object({
 /** Spec §3.3 Log (monitoring). id is the entry's byte offset (files) or journal cursor. */
 export const LogLevel = z.enum(['error', 'warning', 'info', 'debug']);
 export type LogLevel = z.infer<typeof LogLevel>;
-export const LogSource = z.enum(['mail', 'dns', 'web', 'system', 'mailroom']);
+/**
+ * `apps`: the web applications' own logs (their stdout/stderr, written and rotated by Mailroom at each
+ * application's Log Path), merged newest first; service = the application's name.
+ */
+export const LogSource = z.enum(['mail', 'dns', 'web', 'system', 'mailroom', 'apps']);
 export type LogSource = z.infer<typeof LogSource>;
 export const LogEntry = z.object({
   id: z.string(),
@@ -114,7 +118,7 @@ export const LogsQuery = z.object({
   service: z.string().max(64).optional(),
   search: z.string().max(200).optional(),
   /** Where the previous page ended (an opaque position); absent: from the newest entry. */
-  cursor: z.string().max(400).optional(),
+  cursor: z.string().max(4000).optional(),
   limit: queryInt(1, 500, 'Limit').optional(),
 });
 export type LogsQuery = z.infer<typeof LogsQuery>;
@@ -159,9 +163,10 @@ export const RestartAllAnswer = z.object({
 /**
  * Clear Logs (spec §2.10): the log files Mailroom writes or manages. The current file of each is
  * emptied (its writer keeps appending), rotated copies are deleted; journald's store, the web
- * server's and the system's logs are never touched.
+ * server's and the system's logs are never touched. `apps`: the web applications' logs (Mailroom
+ * writes them itself: the apps' output at their Log Path, and their rotated copies).
  */
-export const ClearableLog = z.enum(['mail', 'dns', 'mailroom']);
+export const ClearableLog = z.enum(['mail', 'dns', 'mailroom', 'apps']);
 export type ClearableLog = z.infer<typeof ClearableLog>;
 export const LogFile = z.object({
   log: ClearableLog,
@@ -170,6 +175,8 @@ export const LogFile = z.object({
   modified: z.string(),
   /** A rotated copy (deleted by Clear Logs) rather than the current file (emptied). */
   rotated: z.boolean(),
+  /** `apps`: the application whose log it is (its service name in the logs). */
+  app: z.string().optional(),
 });
 export type LogFile = z.infer<typeof LogFile>;
 export const LogFilesAnswer = z.object({ files: z.array(LogFile), totalBytes: z.number() });
@@ -255,7 +262,8 @@ export const systemLiveRoutes = {
   logFiles: defineRoute({
     method: 'GET',
     path: 'system/logs/files',
-    summary: 'The log files Clear Logs empties or deletes (mail, DNS, Mailroom), with their sizes',
+    summary:
+      "The log files Clear Logs empties or deletes (mail, DNS, Mailroom, the applications' logs), with their sizes",
     tags: ['system'],
     response: LogFilesAnswer,
   }),

@@ -2,11 +2,15 @@
  * Web hosting (issue 19): the catalogue of the area. Schemas live by entity in `web/vhosts.ts`,
  * `web/settings.ts` and `web/stats.ts`; `web/fields.ts` holds the field helpers.
  */
+import { appAutoDeployRoutes } from './web/app-auto-deploy.ts';
+import { appMetricsRoutes } from './web/app-metrics.ts';
 import { webAppRoutes } from './web/applications.ts';
 import { webSettingsRoutes } from './web/settings.ts';
 import { webStatsRoutes } from './web/stats.ts';
 import { webVhostRoutes } from './web/vhosts.ts';
 
+export * from './web/app-auto-deploy.ts';
+export * from './web/app-metrics.ts';
 export * from './web/applications.ts';
 export * from './web/fields.ts';
 export * from './web/settings.ts';
@@ -35,4 +39,9 @@ export const webRoutes = {
   appReleases: webAppRoutes.releases,
   appRelease: webAppRoutes.release,
   appDeployLog: webAppRoutes.deployLog,
+  appAutoDeploy: appAutoDeployRoutes.info,
+  rotateAppWebhookSecret: appAutoDeployRoutes.rotateSecret,
+  checkAppRemote: appAutoDeployRoutes.check,
+  appWebhook: appAutoDeployRoutes.deliver,
+  appMetrics: appMetricsRoutes.get,
 };

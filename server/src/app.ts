@@ -46,6 +46,7 @@ import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerSystem } from './features/system/system.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
+import { registerAppLogs } from './features/system/app-logs.service.ts';
 import { registerBackupSource, registerSiteBackups } from './features/system/backup-sources.ts';
 import type { AlertSource } from './features/system/alerts-engine.ts';
 import type { RestoreKeeper } from './features/system/backups.service.ts';
@@ -243,6 +244,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
   registerSiteBackups(deps.host, web.siteBackups);
   // An application in error raises a system alert (and its webhooks) like a daemon that is down.
   alertSources.push(web.alertConditions);
+  // The applications' own logs (their output at each Log Path) are read by the System Logs screen.
+  registerAppLogs(deps.host, web.appLogs);
   // A mail change that moves MX, DKIM, SPF or DMARC republishes only the zones it concerns (never a
   // password, quota or status change); only zones whose text changed are rewritten.
   mail = registerMail(app, deps, {

@@ -95,7 +95,7 @@ interface Mark {
   ms?: number;
 }
 
-interface MailroomWeb {
+export interface MailroomWeb {
   dataDir: string;
   host: Host;
   deps: AppDeps;
@@ -113,7 +113,7 @@ interface MailroomWeb {
  * hosts seeded through the repository, plus the static site), Apache supervised on loopback ports
  * from the files it renders at start, the API on a loopback port.
  */
-async function startMailroomWeb(ctx: BenchContext, existing: number): Promise<MailroomWeb> {
+export async function startMailroomWeb(ctx: BenchContext, existing: number): Promise<MailroomWeb> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'mailroom-bench-web-'));
   openForApache(dataDir);
   const httpPort = await freePort();
@@ -216,7 +216,7 @@ interface Side {
 }
 
 /** Mailroom's supervised Apache: its master's pid file, its children by parent pid. */
-function mailroomCpu(host: Host): () => number | null {
+export function mailroomCpu(host: Host): () => number | null {
   return () => {
     const pid = Number(readFileSync(host.path(APACHE_PATHS.pidFile), 'utf8').trim());
     return procCpu(pid);
@@ -224,7 +224,7 @@ function mailroomCpu(host: Host): () => number | null {
 }
 
 /** CPU seconds of a process, the children it reaped, and its live children (/proc). */
-function procCpu(pid: number): number | null {
+export function procCpu(pid: number): number | null {
   const fields = (p: string | number) => {
     try {
       const st = readFileSync(`/proc/${p}/stat`, 'utf8');
@@ -251,7 +251,7 @@ const apacheSide = (label: string, a: PlainApache, port: number): Side => ({
 });
 
 /** autocannon in its own process (load-child.ts): Mailroom's timers here never pause the client. */
-function loadInChild(opts: LoadOptions): Promise<LoadResult & { clientUs: number }> {
+export function loadInChild(opts: LoadOptions): Promise<LoadResult & { clientUs: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,

@@ -37,7 +37,7 @@ export class PlainApache {
   constructor(
     readonly dir: string,
     readonly port: number,
-    private readonly env: NodeJS.ProcessEnv = {},
+    readonly env: NodeJS.ProcessEnv = {},
   ) {}
 
   async start(): Promise<void> {

@@ -2,6 +2,11 @@
 // `BENCH_WEB_KEEP=1 npm run bench -- web`), edited by hand one directive at a time, each measured
 // against the stock Debian Apache with the same client.
 //   npx tsx bench/src/web/variants.ts /tmp/mailroom-bench-web-XXXX [seconds] [only-variant,...]
+// BENCH_WEB_COUNT=1: no load; each tree's cost of one request counted instead of timed (a loaded
+// machine makes req/s and even CPU time per request move): instructions (callgrind) and system
+// calls (strace -c) per request, for each variant and for the stock Apache with 1 and with the same
+// number of sites (variant names `stock` and `stockMany`). Run as root.
+import { execFileSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -22,19 +27,56 @@ type Edit = { conf?: (s: string) => string; site?: (s: string) => string; onlySi
 const drop = (re: RegExp) => (s: string) => s.replace(re, '');
 const VARIANTS: Record<string, Edit> = {
   base: {},
+  // Stock's site has FollowSymLinks; Mailroom's SymLinksIfOwnerMatch lstat()s each path part.
   followSymLinks: { site: (s) => s.replace('Options SymLinksIfOwnerMatch', 'Options FollowSymLinks') },
-  noCombinedLog: { conf: drop(/^CustomLog .*access\.log" combined\n/m) },
-  statsLogNoExpr: { conf: (s) => s.replace(/(mailroom_stats) "expr=[^\n]*/, '$1') },
-  noStatsLog: { conf: drop(/^CustomLog .*mailroom-access\.log.*\n/m) },
-  noProbeHeader: { site: drop(/^ {2}Header always set X-Mailroom-Probe.*\n/m) },
+  // The figures fields after the chosen format, and the probe's exclusion.
+  plainCombinedLog: {
+    conf: (s) =>
+      s.replace(/^CustomLog (".*?") mailroom_stats env=!mailroom_probe$/m, 'CustomLog $1 combined'),
+  },
+  // The figures' time as it was rendered before: `%{%s}t` (strftime, whose tzset() stats
+  // /etc/localtime on every call) in place of `%{sec}t`.
+  statsStrftimeTime: { conf: (s) => s.replace('%{sec}t', '%{%s}t') },
+  // mod_reqtimeout as the SSL settings render it (Debian's stock Apache loads it with its defaults).
+  addRequestReadTimeout: {
+    conf: (s) =>
+      `${s}<IfModule !reqtimeout_module>\n  LoadModule reqtimeout_module /usr/lib/apache2/modules/mod_reqtimeout.so\n</IfModule>\nRequestReadTimeout handshake=60 header=60 body=60\n`,
+  },
+  logNoCondition: { conf: (s) => s.replace(/( mailroom_stats) env=!mailroom_probe/, '$1') },
+  noProbe: {
+    site: (s) =>
+      s
+        .replace(/^ {2}Header always set X-Mailroom-Probe.*\n/m, '')
+        .replace(/^ {2}SetEnvIf Request_URI "\^\/\\\.well-known\/mailroom-probe\$".*\n/m, '')
+        .replace(/^ {2}RedirectMatch gone.*\n/m, ''),
+  },
+  // The probe in a <Location> of its own: no regular expression run for the site's other requests.
+  probeLocation: {
+    site: (s) =>
+      s.replace(
+        /^ {2}SetEnvIf Request_URI "\^\/\\\.well-known\/mailroom-probe\$" mailroom_probe\n {2}RedirectMatch gone .*\n/m,
+        '  <Location "/.well-known/mailroom-probe">\n    SetEnvIf Request_URI ^ mailroom_probe\n    Redirect gone\n  </Location>\n',
+      ),
+  },
+  noAcmeAlias: { site: drop(/^ {2}Alias \/\.well-known\/acme-challenge\/.*\n/m) },
+  // The HSTS header's per-request `expr` (server-wide, evaluated for every request of every site).
+  noHsts: { conf: drop(/^Header always set Strict-Transport-Security .*\n/m) },
+  hstsEnvNotExpr: {
+    conf: (s) =>
+      s.replace(
+        /^(Header always set Strict-Transport-Security "[^"]*") "expr=[^\n]*/m,
+        '$1 env=mailroom_https',
+      ),
+  },
   noSecurityHeaders: {
     conf: drop(/^Header always set .*\n/gm),
-    site: drop(/^ {2}SetEnvIf Request_URI.*\n/gm),
+    site: drop(/^ {2}SetEnvIf Request_URI \^ mailroom_secure=1\n/m),
   },
-  noRewrite: { site: drop(/^ {2}Rewrite.*\n/gm), conf: drop(/^RewriteEngine On\n/m) },
+  noRewriteEngine: { conf: drop(/^RewriteEngine On\n/m) },
   noDeflate: { site: drop(/^ {2}AddOutputFilterByType DEFLATE.*\n/m) },
   noExpires: { site: drop(/^ {2}Expires.*\n/gm), conf: drop(/^Expires.*\n/gm) },
   noETag: { conf: (s) => s.replace('FileETag MTime Size', 'FileETag None') },
+  noRequestReadTimeout: { conf: drop(/^RequestReadTimeout .*\n/m) },
   maxConnPerChild0: { conf: (s) => s.replace(/MaxConnectionsPerChild \d+/, 'MaxConnectionsPerChild 0') },
   logLevelWarn: { conf: (s) => s.replace(/^LogLevel \w+/m, 'LogLevel warn') },
   onlyThisSite: { onlySite: true },
@@ -59,6 +101,59 @@ function variantTree(work: string, edit: Edit): string {
     for (const f of readdirSync(path.join(dir, 'sites-enabled')))
       if (f !== `mailroom-${SITE}.conf` && !f.startsWith('00-')) rmSync(path.join(dir, 'sites-enabled', f));
   return dir;
+}
+
+/** Instructions and system calls per request of a tree (the two counting scripts beside this file). */
+function counted(dir: string, p: number, env: NodeJS.ProcessEnv = {}): string {
+  const run = (script: string) =>
+    execFileSync('bash', [path.join(import.meta.dirname, script), dir, String(p), SITE], {
+      env: { ...process.env, LANG: 'C', ...env },
+      encoding: 'utf8',
+    }).trim();
+  return `${run('per-request-instructions.sh')}  ${run('per-request-cost.sh')}`;
+}
+
+if (process.env.BENCH_WEB_COUNT === '1') {
+  const p = Number(/Listen 127\.0\.0\.1:(\d+)/.exec(readFileSync(path.join(live, 'ports.conf'), 'utf8'))![1]);
+  const docRoot = path.join(dataDir, 'root/var/www', SITE);
+  const sites = readdirSync(path.join(live, 'sites-enabled'))
+    .map((f) => /^mailroom-(.+)\.conf$/.exec(f)?.[1])
+    .filter((d): d is string => !!d && d !== SITE);
+  for (const name of onlyArg ? onlyArg.split(',') : ['stock', 'stockMany', ...Object.keys(VARIANTS)]) {
+    const work = path.join(os.tmpdir(), `mailroom-bench-count-${process.pid}`);
+    try {
+      let line: string;
+      if (name === 'stock' || name === 'stockMany') {
+        const others =
+          name === 'stock'
+            ? []
+            : sites.map((d) => ({ name: d, docRoot: path.join(dataDir, 'root/var/www', d) }));
+        const a = stockApache(work, p, docRoot, SITE, others);
+        line = counted(a.dir, p, a.env);
+        if (name === 'stockMany') line += `  (${others.length + 1} sites)`;
+      } else {
+        const parts = name.split('+').map((n) => {
+          const e = VARIANTS[n];
+          if (!e) throw new Error(`no variant ${n}`);
+          return e;
+        });
+        const compose = (fs: ((s: string) => string)[]) =>
+          fs.length ? (x: string) => fs.reduce((acc, f) => f(acc), x) : undefined;
+        line = counted(
+          variantTree(work, {
+            conf: compose(parts.flatMap((e) => (e.conf ? [e.conf] : []))),
+            site: compose(parts.flatMap((e) => (e.site ? [e.site] : []))),
+            onlySite: parts.some((e) => e.onlySite),
+          }),
+          p,
+        );
+      }
+      process.stdout.write(`${name.padEnd(28)} ${line}\n`);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  process.exit(0);
 }
 
 const port = Number(

@@ -58,7 +58,7 @@ export const isPhpAppType = (t: string): boolean => (APP_PHP_TYPES as readonly s
 /** A PHP application type's layout in its repository. */
 export interface PhpAppLayout {
   /**
-   * Folders kept across releases: they live in the app's data folder (`<Deployment Path>/shared`)
+   * Folders kept across releases: they live in the app's data folder (`<Deployment Path>/data`)
    * and each release links to them (what the repository has there seeds it once).
    */
   persist: readonly string[];
@@ -299,6 +299,8 @@ export const appMessages = {
   deploymentPathOutside: (roots: readonly string[]) =>
     `Deployment Path must be inside ${roots.join(' or ')} (symbolic links resolved)`,
   startCommandRequired: 'Start Command is required for a Node.js or Python application',
+  logPathOutside: (roots: readonly string[], name: string) =>
+    `Log Path must be a .log file inside ${roots.join(' or ')} or /var/log/${name || '<name>'}/ (symbolic links resolved)`,
   angularOutputMissing: (found: string | null) =>
     `The build wrote no ${ANGULAR_OUTPUT_DIR}/index.html${found ? ` (there is ${found}: set the output path to ${ANGULAR_OUTPUT_DIR}/)` : ''}`,
   repositoryRequired: 'Repository is required to deploy',

@@ -136,6 +136,9 @@ export const webSettingsMessages = {
     'HSTS Preload needs HSTS Include Subdomains and an HSTS Max Age of at least 31536000 (hstspreload.org)',
   sameSiteNoneNeedsSecure:
     'PHP Session Cookie SameSite None needs PHP Session Cookie Secure (browsers refuse it otherwise)',
+  /** Lowering a server-wide PHP limit below what PHP hosts ask for is refused, naming them. */
+  phpLimitBelowHosts: (label: string, value: string | number, hosts: readonly string[], more: number) =>
+    `${label} cannot be lowered to ${value}: ${hosts.length + more === 1 ? 'a virtual host asks' : `${hosts.length + more} virtual hosts ask`} for more (${hosts.join(', ')}${more ? ` and ${more} more` : ''}). Lower their ${label} first.`,
   handlerUnavailable: (handler: string) =>
     `${handler} is not available on this server: PHP runs through php-fpm (one pool per site)`,
 } as const;

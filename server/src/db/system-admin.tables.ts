@@ -54,6 +54,9 @@ export interface SystemBackupTable {
   /** A site's own backup (migration 0035): the virtual host's id and name; null for a system backup. */
   site_id: number | null;
   site_domain: string | null;
+  /** An application's own backup of its data folder (migration 0043): its id and name; null otherwise. */
+  app_id: number | null;
+  app_name: string | null;
 }
 
 export interface SystemSettingTable {

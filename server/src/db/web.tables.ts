@@ -107,10 +107,46 @@ export interface WebAppLogLineTable {
   text: string;
 }
 
+/** Auto deploy of an application (migration 0043): the sealed webhook secret and the last check. */
+export interface WebAppHookTable {
+  app_id: number;
+  secret_sealed: string | null;
+  secret_created_at: string | null;
+  last_commit: string | null;
+  last_checked_at: string | null;
+  last_result: string;
+}
+
+/** Webhook delivery ids seen inside the replay window (migration 0043). */
+export interface WebAppHookDeliveryTable {
+  app_id: number;
+  delivery_id: string;
+  received_at: number;
+}
+
+/** The latest reading of an application's Monitoring Endpoint (migration 0042). */
+export interface WebAppMetricsTable {
+  app_id: number;
+  /** Epoch milliseconds (bigint on PostgreSQL: read back with Number()). */
+  scraped_at: number | string;
+  endpoint: string;
+  ok: number;
+  error: string | null;
+  http_status: number | null;
+  bytes: number;
+  duration_ms: number;
+  series_total: number;
+  /** JSON: AppMetricSeries[]. */
+  series: string;
+}
+
 export interface WebTables {
   web_apps: WebAppTable;
   web_app_releases: WebAppReleaseTable;
   web_app_log_lines: WebAppLogLineTable;
+  web_app_hooks: WebAppHookTable;
+  web_app_hook_deliveries: WebAppHookDeliveryTable;
+  web_app_metrics: WebAppMetricsTable;
   web_traffic_minutes: WebTrafficMinuteTable;
   web_log_position: WebLogPositionTable;
   web_vhosts: WebVhostTable;

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createWriteStream, promises as fs, type WriteStream } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { acquireLog, type LogWriter } from './rotating-log.ts';
 
 /** A Unix user and group to run as (null: Mailroom's own user). */
 export type RunAs = { uid: number; gid: number; user: string } | null;
@@ -233,8 +234,13 @@ export interface AppProcessSpec {
   cwd: string;
   env: NodeJS.ProcessEnv;
   runAs: RunAs;
-  /** stdout and stderr are appended here (machine path). */
+  /**
+   * stdout and stderr are appended here (machine path), one line each as `<ISO time> <tag>[<pid>]: <text>`,
+   * rotated by Mailroom (host/rotating-log.ts); '' keeps no file (Enable Logging off).
+   */
   logFile: string;
+  /** The name in each log line (the application's name). */
+  logTag?: string;
   /** The Stop Command as arguments (run first when stopping; signals follow if it is still up). */
   stopArgv?: string[] | null;
   /**
@@ -306,7 +312,7 @@ export class AppProcess {
   private wanted = false;
   private crashes = 0;
   private timer: NodeJS.Timeout | null = null;
-  private log: WriteStream | null = null;
+  private log: LogWriter | null = null;
   private exited: Promise<void> = Promise.resolve();
   startedAt: number | null = null;
   /** The last lines it wrote (for the error status). */
@@ -326,15 +332,16 @@ export class AppProcess {
 
   async start(): Promise<void> {
     this.wanted = true;
-    await fs.mkdir(path.dirname(this.spec.logFile), { recursive: true });
-    this.log ??= createWriteStream(this.spec.logFile, { flags: 'a', mode: 0o640 });
+    if (this.spec.logFile) this.log ??= acquireLog(this.spec.logFile);
     this.spawnOnce();
   }
 
   private keepLine(l: string): void {
     this.tail.push(l);
     if (this.tail.length > TAIL_LINES) this.tail.shift();
-    this.log?.write(`${new Date().toISOString()} ${l}\n`);
+    this.log?.write(
+      `${new Date().toISOString()} ${this.spec.logTag ?? 'app'}[${this.child?.pid ?? 0}]: ${l}\n`,
+    );
   }
 
   private spawnOnce(): void {
@@ -438,7 +445,7 @@ export class AppProcess {
     this.child = null;
     this.startedAt = null;
     if (this.spec.pidFile) await fs.rm(this.spec.pidFile, { force: true });
-    await new Promise<void>((resolve) => (this.log ? this.log.end(resolve) : resolve()));
+    await this.log?.release();
     this.log = null;
   }
 

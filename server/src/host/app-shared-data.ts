@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { RunAs } from './app-process.ts';
 
 /**
- * A PHP application's data folder (`<Deployment Path>/shared`): the folders kept across releases
+ * A PHP application's data folder (`<Deployment Path>/data`): the folders kept across releases
  * and its configuration file live there, and each release links to them. Paths are real paths
  * (the Host's mapping already applied).
  */
@@ -41,7 +41,7 @@ async function ownTree(p: string, runAs: RunAs): Promise<void> {
 }
 
 /**
- * Links a kept folder into a release: `shared/<rel>` is made once (seeded with what the release
+ * Links a kept folder into a release: `data/<rel>` is made once (seeded with what the release
  * has there, never overwriting what is kept), the release's own folder is replaced by a link to it.
  * Answers what it did, for the deploy log.
  */
@@ -71,7 +71,7 @@ export async function linkKeptFolder(
 
 /**
  * The configuration file kept across releases: the repository's own file wins (nothing kept);
- * else `shared/<file>` is made once by `make` from the repository's sample (mode 0600, the app's
+ * else `data/<file>` is made once by `make` from the repository's sample (mode 0600, the app's
  * user), and the release links to it. Answers what happened; throws `missing` when neither the
  * file, a kept one nor the sample exists.
  */

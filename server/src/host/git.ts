@@ -47,3 +47,24 @@ export async function fetchRelease(
   const head = await run(['rev-parse', 'HEAD']);
   return head.stdout.trim();
 }
+
+/** How long a read of the remote's branches may take. */
+export const LS_REMOTE_TIMEOUT_MS = 30_000;
+
+/**
+ * The commit at the head of `branch` (already checked against the allowlist) on `repository`, read
+ * with `git ls-remote` (nothing is fetched); null when the remote has no such branch.
+ */
+export async function remoteBranchHead(repository: string, branch: string): Promise<string | null> {
+  if (repository.startsWith('-') || branch.startsWith('-')) throw new Error('refused: option-like value');
+  const ref = `refs/heads/${branch}`;
+  const out = await runCommand('git', [...SAFE, 'ls-remote', '--heads', '--', repository, ref], {
+    env: GIT_ENV,
+    signal: AbortSignal.timeout(LS_REMOTE_TIMEOUT_MS),
+  });
+  for (const line of out.stdout.split('\n')) {
+    const [sha, name] = line.trim().split(/\s+/);
+    if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+  }
+  return null;
+}

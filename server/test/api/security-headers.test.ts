@@ -31,21 +31,39 @@ describe.each(dialects())('security headers and client address on %s', (dialect)
     await proxied.close();
   });
 
-  it('sends a CSP without inline script, no framing, nosniff — on answers and errors alike', async () => {
+  it('sends API answers and errors the OWASP REST set: no content, no framing, nosniff, no caching', async () => {
     for (const res of [
       await t.app.inject({ url: '/auth/status' }),
       await t.app.inject({ url: '/api/audit' }),
+      await t.app.inject({ url: '/api/index.php?path=audit' }),
     ]) {
       const csp = directives(String(res.headers['content-security-policy']));
-      expect(csp.get('script-src')).toEqual(["'self'"]);
-      expect(csp.get('default-src')).toEqual(["'self'"]);
+      expect(csp.get('default-src')).toEqual(["'none'"]);
       expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
-      expect(csp.get('object-src')).toEqual(["'none'"]);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['x-powered-by']).toBeUndefined();
+      // Document-only headers stay off answers a browser never renders.
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+      expect(res.headers['x-xss-protection']).toBeUndefined();
     }
+  });
+
+  it('sends pages a CSP without inline script, no framing, nosniff, origin isolation', async () => {
+    const res = await t.app.inject({ url: '/login' });
+    const csp = directives(String(res.headers['content-security-policy']));
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
   it('sends HSTS only for TLS seen through a trusted proxy', async () => {

@@ -131,11 +131,7 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
     ['minInstances', 0, 'Min Instances must be at least 1'],
     ['customEnvironmentVariables', { 'BAD-NAME': '1' }, 'Environment Variables format is invalid: BAD-NAME'],
     ['customEnvironmentVariables', { PORT: '80' }, 'Environment Variables: PORT is set by Mailroom'],
-    [
-      'enableAutoDeploy',
-      true,
-      'Enable Auto Deploy is not supported yet: no webhook or polling of the remote yet; deploy from the console or the API',
-    ],
+    ['autoDeployBranch', 'main;touch /tmp/x', 'Auto Deploy Branch format is invalid'],
   ])('POST web/applications/add refuses %s = %j: %s (nothing written)', async (field, value, message) => {
     const res = await call('POST', 'web/applications/add', base('bad', { [field]: value }));
     expect(res.statusCode, res.body).toBe(400);

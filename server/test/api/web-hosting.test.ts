@@ -438,4 +438,122 @@ describe.each(dialects())('web hosting API on %s', (dialect) => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('the server-wide PHP limits are a new host’s values and every PHP host’s ceiling; lowering one below a host is refused naming it', async () => {
+    const s = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
+    const limits = {
+      phpMemoryLimit: '256M',
+      phpMaxExecutionTime: 60,
+      phpUploadMaxFilesize: '16M',
+      phpPostMaxSize: '32M',
+    };
+    let res = await call('POST', 'web/settings', { ...s, ...limits });
+    expect(res.statusCode, res.body).toBe(200);
+
+    // Left out: the server-wide values (not the spec's 128M/30/2M/8M).
+    res = await add('limits-a.example.com');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().vhost).toMatchObject(limits);
+    // The catalogue's web/domains/add too.
+    expect((await call('POST', 'web/domains/add', { domain: 'limits-b.example.com' })).statusCode).toBe(200);
+    expect((await call('GET', 'web/vhosts/limits-b.example.com')).json()).toMatchObject(limits);
+
+    // Above the ceiling: refused at the field, naming the server's value; units compared as PHP reads them.
+    for (const [extra, field, message] of [
+      [
+        { phpMemoryLimit: '1G' },
+        'phpMemoryLimit',
+        'PHP Memory Limit must be at most 256M, the server-wide PHP Memory Limit (Server Configuration, PHP)',
+      ],
+      [
+        { phpMemoryLimit: '262145K' },
+        'phpMemoryLimit',
+        'PHP Memory Limit must be at most 256M, the server-wide PHP Memory Limit (Server Configuration, PHP)',
+      ],
+      [
+        { phpMaxExecutionTime: 61 },
+        'phpMaxExecutionTime',
+        'PHP Max Execution Time must be at most 60 s, the server-wide PHP Max Execution Time (Server Configuration, PHP)',
+      ],
+      [
+        { phpUploadMaxFilesize: '17M' },
+        'phpUploadMaxFilesize',
+        'PHP Upload Max Filesize must be at most 16M, the server-wide PHP Upload Max Filesize (Server Configuration, PHP)',
+      ],
+      [
+        { phpPostMaxSize: '33554433' },
+        'phpPostMaxSize',
+        'PHP Post Max Size must be at most 32M, the server-wide PHP Post Max Size (Server Configuration, PHP)',
+      ],
+    ] as const) {
+      res = await add('limits-c.example.com', extra);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(firstDetail(res)).toEqual({ field, message });
+    }
+    expect(existsSync(t.deps.host.path('/var/www/limits-c.example.com'))).toBe(false);
+    // Equal to the ceiling (in other units) is fine; without PHP the limits apply to nothing.
+    res = await add('limits-c.example.com', { phpMemoryLimit: '262144K', phpPostMaxSize: '33554432' });
+    expect(res.statusCode, res.body).toBe(200);
+    res = await add('limits-d.example.com', { enablePhp: false, phpMemoryLimit: '1G' });
+    expect(res.statusCode, res.body).toBe(200);
+
+    // An update that leaves the limits out keeps the host's own; one above the ceiling is refused.
+    const a = (await call('GET', 'web/vhosts/limits-a.example.com')).json<Record<string, unknown>>();
+    const { id, lastModified, traffic, responseTime, siteUser, live, ...body } = a;
+    void [id, lastModified, traffic, responseTime, siteUser, live];
+    const {
+      phpMemoryLimit: _m,
+      phpMaxExecutionTime: _e,
+      phpUploadMaxFilesize: _u,
+      phpPostMaxSize: _p,
+      ...withoutLimits
+    } = body;
+    void [_m, _e, _u, _p];
+    res = await call('POST', 'web/vhosts/update/limits-a.example.com', {
+      ...withoutLimits,
+      phpMemoryLimit: '64M',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().vhost).toMatchObject({ ...limits, phpMemoryLimit: '64M' });
+    res = await call('POST', 'web/vhosts/update/limits-a.example.com', { ...body, phpPostMaxSize: '64M' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(firstDetail(res).field).toBe('phpPostMaxSize');
+    // Turning PHP on checks the limits the host already has.
+    const d = (await call('GET', 'web/vhosts/limits-d.example.com')).json<Record<string, unknown>>();
+    res = await call('POST', 'web/vhosts/update/limits-d.example.com', {
+      ...Object.fromEntries(Object.entries(d).filter(([k]) => k in body)),
+      enablePhp: true,
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(firstDetail(res).field).toBe('phpMemoryLimit');
+
+    // Lowering a server-wide limit below what PHP hosts ask for is refused, naming them; nothing changes.
+    const cur = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
+    res = await call('POST', 'web/settings', { ...cur, phpUploadMaxFilesize: '8M' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(firstDetail(res)).toEqual({
+      field: 'phpUploadMaxFilesize',
+      message:
+        'PHP Upload Max Filesize cannot be lowered to 8M: 3 virtual hosts ask for more (limits-a.example.com 16M, limits-b.example.com 16M, limits-c.example.com 16M). Lower their PHP Upload Max Filesize first.',
+    });
+    res = await call('POST', 'web/settings', { ...cur, phpMemoryLimit: '128M', phpMaxExecutionTime: 59 });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(firstDetail(res).field).toBe('phpMemoryLimit');
+    expect(firstDetail(res).message).toMatch(
+      /^PHP Memory Limit cannot be lowered to 128M: 2 virtual hosts ask for more \(limits-b\.example\.com 256M, limits-c\.example\.com 262144K\)/,
+    );
+    expect((await call('GET', 'web/settings')).json()).toMatchObject(limits);
+    // Once those two are gone, 128M is the ceiling again (the other tests' hosts ask 128M, limits-a 64M).
+    for (const dom of ['limits-b.example.com', 'limits-c.example.com'])
+      expect((await call('POST', `web/vhosts/remove/${dom}`, { keepFiles: false })).statusCode).toBe(200);
+    res = await call('POST', 'web/settings', { ...cur, phpMemoryLimit: '128M' });
+    expect(res.statusCode, res.body).toBe(200);
+    res = await call('POST', 'web/settings', { ...cur, phpMemoryLimit: '127M' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(firstDetail(res).message).not.toContain('limits-a.example.com');
+
+    for (const dom of ['limits-a.example.com', 'limits-d.example.com'])
+      expect((await call('POST', `web/vhosts/remove/${dom}`, { keepFiles: false })).statusCode).toBe(200);
+    expect((await call('POST', 'web/settings/reset')).statusCode).toBe(200);
+  });
 });

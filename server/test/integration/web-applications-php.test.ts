@@ -255,7 +255,7 @@ describe.skipIf(!here)('web applications: PHP types served by Apache through the
       'wp v1 db=wpdb1 host=db.local uri=/2026/11/hello-world/',
     );
     // The kept config: in the data folder, the app's user only, secrets filled, credentials from getenv.
-    const kept = t.deps.host.path('/var/www/apps/wpt/shared/wp-config.php');
+    const kept = t.deps.host.path('/var/www/apps/wpt/data/wp-config.php');
     const config = readFileSync(kept, 'utf8');
     expect(config).toContain("define( 'DB_NAME', getenv('DB_NAME') );");
     expect(config).not.toContain('put your unique phrase here');
@@ -355,8 +355,8 @@ describe.skipIf(!here)('web applications: PHP types served by Apache through the
       'rc v1 sqlite:////var/lib/rc/db.sqlite 24',
     );
     // temp/ and logs/ live in the data folder (seeded once from the repository) and are never served.
-    expect(existsSync(t.deps.host.path('/var/www/apps/rct/shared/temp/x.txt'))).toBe(true);
-    expect(existsSync(t.deps.host.path('/var/www/apps/rct/shared/logs'))).toBe(true);
+    expect(existsSync(t.deps.host.path('/var/www/apps/rct/data/temp/x.txt'))).toBe(true);
+    expect(existsSync(t.deps.host.path('/var/www/apps/rct/data/logs'))).toBe(true);
     expect((await request(httpPort, 'rct.example.com', { path: '/temp/x.txt' })).status).toBe(403);
     expect((await request(httpPort, 'rct.example.com', { path: '/config/config.inc.php' })).status).toBe(403);
   }, 120_000);

@@ -26,6 +26,17 @@ echo json_encode([
 ]);
 `;
 
+/** The four limits as the running script sees them. */
+const limitsPage = `<?php
+header('Content-Type: application/json');
+echo json_encode([
+  'memory' => ini_get('memory_limit'),
+  'execution' => ini_get('max_execution_time'),
+  'upload' => ini_get('upload_max_filesize'),
+  'post' => ini_get('post_max_size'),
+]);
+`;
+
 describe.skipIf(!here)('server-wide PHP defaults in every site’s PHP-FPM pool (issue 19 item 4)', () => {
   let t: TestContext;
   let httpPort: number;
@@ -130,6 +141,69 @@ describe.skipIf(!here)('server-wide PHP defaults in every site’s PHP-FPM pool 
     expect(bad.json().details[0]).toEqual({
       field: 'phpSessionSavePath',
       message: expect.stringContaining('PHP Session Save Path'),
+    });
+  }, 90_000);
+
+  it('the server-wide PHP limits: a new host runs with them (ini_get through Apache + PHP-FPM), a host asking more is refused, a lower ceiling is refused naming the host', async () => {
+    const limitsOf = async (domain: string, want: (b: Record<string, unknown>) => boolean) => {
+      let last: { status: number; body: string } | null = null;
+      const until = Date.now() + 15_000;
+      while (Date.now() < until) {
+        last = await request(httpPort, domain, { path: '/limits.php' });
+        if (last.status === 200 && want(JSON.parse(last.body) as Record<string, unknown>)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(last?.status, last?.body).toBe(200);
+      return JSON.parse(last!.body) as Record<string, unknown>;
+    };
+    const cur = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
+    const server = {
+      phpMemoryLimit: '192M',
+      phpMaxExecutionTime: 45,
+      phpUploadMaxFilesize: '12M',
+      phpPostMaxSize: '24M',
+    };
+    const saved = await call('POST', 'web/settings', { ...cur, ...server });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const domain = 'limits.example.com';
+    const base = { domain, serverName: domain, documentRoot: `/var/www/${domain}`, phpVersion: '8.2' };
+    // No limits given: the server-wide ones, in the rendered pool and in the running script.
+    const res = await call('POST', 'web/vhosts/add', base);
+    expect(res.statusCode, res.body).toBe(200);
+    writeFileSync(t.deps.host.path(`/var/www/${domain}/limits.php`), limitsPage);
+    expect(await limitsOf(domain, () => true)).toEqual({
+      memory: '192M',
+      execution: '45',
+      upload: '12M',
+      post: '24M',
+    });
+    // More than the server allows: refused at the field, and the running pool keeps its values.
+    const over = await call('POST', `web/vhosts/update/${domain}`, { ...base, phpMemoryLimit: '256M' });
+    expect(over.statusCode, over.body).toBe(400);
+    expect(over.json().details[0]).toEqual({
+      field: 'phpMemoryLimit',
+      message:
+        'PHP Memory Limit must be at most 192M, the server-wide PHP Memory Limit (Server Configuration, PHP)',
+    });
+    // Within it: the host's own lower value reaches its pool.
+    const lower = await call('POST', `web/vhosts/update/${domain}`, { ...base, phpMemoryLimit: '100M' });
+    expect(lower.statusCode, lower.body).toBe(200);
+    expect((await limitsOf(domain, (b) => b.memory === '100M')).memory).toBe('100M');
+    // A ceiling below the host is refused, naming it; the host's pool is untouched.
+    const now = (await call('GET', 'web/settings')).json<Record<string, unknown>>();
+    const refused = await call('POST', 'web/settings', { ...now, phpMaxExecutionTime: 30 });
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().details[0]).toEqual({
+      field: 'phpMaxExecutionTime',
+      message: expect.stringContaining(
+        `PHP Max Execution Time cannot be lowered to 30: a virtual host asks for more (${domain} 45 s)`,
+      ),
+    });
+    expect(await limitsOf(domain, () => true)).toEqual({
+      memory: '100M',
+      execution: '45',
+      upload: '12M',
+      post: '24M',
     });
   }, 90_000);
 });

@@ -26,6 +26,8 @@ import * as m0030 from './0030-web-apps.ts';
 import * as m0033 from './0033-api-key-stats.ts';
 import * as m0035 from './0035-site-backups.ts';
 import * as m0037 from './0037-updates-reading.ts';
+import * as m0042 from './0042-web-app-metrics.ts';
+import * as m0043 from './0043-app-auto-deploy-backups.ts';
 
 /** Every migration, in order. Add one line per new numbered file. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +58,6 @@ export const migrations: Record<string, Migration> = {
   '0033-api-key-stats': m0033,
   '0035-site-backups': m0035,
   '0037-updates-reading': m0037,
+  '0042-web-app-metrics': m0042,
+  '0043-app-auto-deploy-backups': m0043,
 };

@@ -43,6 +43,11 @@ export interface SiteBackupSpec {
   frequency: 'daily' | 'weekly' | 'monthly' | 'never';
   /** How many of this site's backups are kept (the newest ones). */
   retention: number;
+  /**
+   * Set when the site is a web application's host: then `documentRoot` is the application's data
+   * folder and the backups are listed as `app <name>` (app-backup-scope.ts).
+   */
+  app?: { id: number; name: string };
 }
 export type SiteBackupSource = () => Promise<SiteBackupSpec[]>;
 

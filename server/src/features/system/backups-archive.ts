@@ -44,6 +44,8 @@ export interface Manifest {
   hostFiles?: number;
   /** A site's own backup (host.tar.gz holds its document root only; no database, no data folder). */
   site?: { id: number; domain: string; documentRoot: string };
+  /** Set when that site is a web application's host: its data folder is what was archived. */
+  app?: { id: number; name: string };
   parts: Record<string, string>;
 }
 

@@ -2,6 +2,7 @@ import { LockTimeoutError } from '../../db/locks.ts';
 import type { Jobs as JobRunner } from './job-types.ts';
 import { BACKUP_JOB, type BackupEnv, insertBackupRow } from './backups.service.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
+import { backupLabel } from './app-backup-scope.ts';
 import { siteBackupSpecs } from './backup-sources.ts';
 import { SITE_BACKUP_JOB } from './site-backups.service.ts';
 import { insertSiteBackupRow, slotTaken } from './site-backup.repository.ts';
@@ -99,11 +100,11 @@ export async function siteScheduleTick(env: BackupEnv, jobs: JobRunner, now = ne
           const id = await insertSiteBackupRow(
             db,
             site,
-            `Scheduled ${site.frequency} backup of site ${site.domain}`,
+            `Scheduled ${site.frequency} backup of ${backupLabel(site)}`,
             trigger,
             now.getTime(),
           );
-          await jobs.enqueue(SITE_BACKUP_JOB, `Scheduled backup of site ${site.domain}`, null, {
+          await jobs.enqueue(SITE_BACKUP_JOB, `Scheduled backup of ${backupLabel(site)}`, null, {
             backupId: id,
           });
           made.push(id);

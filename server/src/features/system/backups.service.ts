@@ -104,8 +104,16 @@ export function humanSize(bytes: number): string {
 }
 
 /** The catalogue's scope of a backup row: `system`, or `site <domain>` for a site's own backup. */
-export const scopeOf = (r: { site_id: number | null; site_domain: string | null }): string =>
-  r.site_id == null ? 'system' : `site ${r.site_domain ?? `#${r.site_id}`}`;
+export const scopeOf = (r: {
+  site_id: number | null;
+  site_domain: string | null;
+  app_name?: string | null;
+}): string =>
+  r.site_id == null
+    ? 'system'
+    : r.app_name
+      ? `app ${r.app_name}`
+      : `site ${r.site_domain ?? `#${r.site_id}`}`;
 
 export function toBackup(r: Selectable<SystemBackupTable>, backupDir: string): SystemBackup {
   return {

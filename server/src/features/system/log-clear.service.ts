@@ -2,12 +2,14 @@ import path from 'node:path';
 import type { ClearableLog, LogFile } from '@mailroom/contract/system-live';
 import type { AppDeps } from '../../app-deps.ts';
 import { emptyFile, folderNames, infoOf, removeOneFile } from '../../host/disk-files.ts';
+import { appLogFiles } from './app-logs.service.ts';
 
 /**
  * Clear Logs (spec §2.10): the log files Mailroom writes or manages, and nothing else.
  * - mail: the mail log Postfix (maillog_file) and Dovecot write, and rsyslog's mail.* files;
  * - dns: the log channels of the named.conf Mailroom renders (mailroom-*.log in BIND's folder);
- * - mailroom: Mailroom's own log folder in the data folder.
+ * - mailroom: Mailroom's own log folder in the data folder;
+ * - apps: the web applications' logs (their output, written and rotated by Mailroom at each Log Path).
  * The current file of each is emptied in place (truncate: its writer, appending, keeps writing to
  * it); rotated copies (`.1`, `.2.gz`, `-20261122`) are deleted. journald's store, the web
  * server's and the system's logs are never touched.
@@ -22,7 +24,7 @@ interface Place {
 const ROTATED = /(?:\.\d+|-\d{8})(?:\.gz|\.xz|\.bz2|\.zst)?$/;
 const MAIL_NAMES = ['mail.log', 'mail.err', 'mail.warn', 'mail.info', 'maillog'];
 
-function places(deps: AppDeps): Record<ClearableLog, Place[]> {
+function places(deps: AppDeps): Record<Exclude<ClearableLog, 'apps'>, Place[]> {
   return {
     mail: [{ dir: deps.host.path('/var/log'), current: (n) => MAIL_NAMES.includes(n) }],
     dns: [{ dir: deps.host.path('/var/cache/bind'), current: (n) => /^mailroom-[a-z]+\.log$/.test(n) }],
@@ -60,6 +62,7 @@ export async function listLogFiles(deps: AppDeps, only?: ClearableLog[]): Promis
       }
     }
   }
+  if (!only || only.includes('apps')) out.push(...(await appLogFiles(deps)));
   return out;
 }
 

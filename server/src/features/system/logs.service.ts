@@ -4,10 +4,11 @@ import type { AppDeps } from '../../app-deps.ts';
 import { fieldError } from '../../http/errors.ts';
 import { JOURNALCTL, followJournalLines, journalOutputLines, journaldRuns } from '../../host/journal.ts';
 import { fileLines, firstExisting, readBackwards } from '../../host/log-files.ts';
+import { appLogFileOf, appLogLines, readAppLogs } from './app-logs.service.ts';
 import { parseJournalEntry, parseLogLine } from './log-parse.ts';
 
 /** The files each source reads (system paths, under the host root), first existing wins. */
-export const LOG_FILES: Record<Exclude<LogSource, 'mailroom'>, string[]> = {
+export const LOG_FILES: Record<Exclude<LogSource, 'mailroom' | 'apps'>, string[]> = {
   mail: ['/var/log/mail.log', '/var/log/maillog'],
   dns: ['/var/cache/bind/mailroom-named.log', '/var/log/named/named.log'],
   web: ['/var/log/apache2/error.log', '/var/log/apache2/access.log'],
@@ -20,6 +21,7 @@ const UNITS: Record<LogSource, string[]> = {
   web: ['apache2.service'],
   system: [],
   mailroom: ['mailroom.service'],
+  apps: [],
 };
 const JOURNAL_PRIORITY = { error: '0..3', warning: '4..4', info: '5..6', debug: '7..7' } as const;
 
@@ -73,8 +75,9 @@ export function followJournal(
   );
 }
 
-export async function logFileOf(deps: AppDeps, source: LogSource): Promise<string | null> {
+export async function logFileOf(deps: AppDeps, source: LogSource, service?: string): Promise<string | null> {
   if (source === 'mailroom') return firstExisting([mailroomLogFile(deps)]);
+  if (source === 'apps') return appLogFileOf(deps, service);
   return firstExisting(LOG_FILES[source].map((f) => deps.host.path(f)));
 }
 
@@ -92,6 +95,8 @@ export function entryFilter(q: Pick<LogsQuery, 'level' | 'service' | 'search'>) 
 export async function readLogs(deps: AppDeps, q: LogsQuery) {
   const source = q.source ?? 'mail';
   const limit = q.limit ?? 50;
+  // The applications' logs are files Mailroom writes, in both modes.
+  if (source === 'apps') return readAppLogs(deps, q);
   if (useJournal(deps)) return readJournal(deps, source, q, limit);
   const file = await logFileOf(deps, source);
   if (!file)
@@ -155,6 +160,10 @@ async function readJournal(deps: AppDeps, source: LogSource, q: LogsQuery, limit
  */
 export async function* downloadLines(deps: AppDeps, q: LogsQuery): AsyncGenerator<string> {
   const source = q.source ?? 'mail';
+  if (source === 'apps') {
+    yield* appLogLines(deps, q);
+    return;
+  }
   if (useJournal(deps)) {
     yield* journalLines(source, q);
     return;

@@ -7,7 +7,7 @@ type Db = Kysely<Database>;
 /** Records a site's backup (status active) so the list shows it while the job writes it. */
 export async function insertSiteBackupRow(
   db: Db,
-  site: { id: number; domain: string },
+  site: { id: number; domain: string; app?: { id: number; name: string } },
   description: string,
   trigger: string,
   now = Date.now(),
@@ -16,7 +16,7 @@ export async function insertSiteBackupRow(
   const row = await db
     .insertInto('system_backups')
     .values({
-      name: `Site backup ${site.domain} ${stamp}`,
+      name: site.app ? `App backup ${site.app.name} ${stamp}` : `Site backup ${site.domain} ${stamp}`,
       type: 'full',
       status: 'active',
       size: 0,
@@ -25,6 +25,8 @@ export async function insertSiteBackupRow(
       created_at: now,
       site_id: site.id,
       site_domain: site.domain,
+      app_id: site.app?.id ?? null,
+      app_name: site.app?.name ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

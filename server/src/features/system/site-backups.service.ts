@@ -4,6 +4,7 @@ import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
 import { makeFolder, sizeOf } from '../../host/data-files.ts';
 import { removeTree } from '../../host/disk-files.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
+import { backupLabel, restoredLabel } from './app-backup-scope.ts';
 import { siteBackupSpecs } from './backup-sources.ts';
 import {
   ARCHIVE_FORMAT,
@@ -68,9 +69,12 @@ export function siteBackupJob(env: BackupEnv) {
             throw new Error(
               `The site ${row.site_domain} no longer exists or no longer has Enable Backup: nothing to back up.`,
             );
-          ctx.progress({ phase: `Archiving ${site.domain}`, processed: 0, total: 2 });
+          ctx.progress({ phase: `Archiving ${backupLabel(site)}`, processed: 0, total: 2 });
           const entries = await archiveSystemPaths(env.host, staging, ctx.signal, [site.documentRoot]);
-          if (entries === null) throw new Error(`The document root ${site.documentRoot} is missing.`);
+          if (entries === null)
+            throw new Error(
+              `The ${site.app ? 'data folder' : 'document root'} ${site.documentRoot} is missing.`,
+            );
           await ctx.checkpoint();
           ctx.progress({ phase: 'Writing the archive', processed: 1, total: 2 });
           const manifest: Manifest = {
@@ -85,9 +89,12 @@ export function siteBackupJob(env: BackupEnv) {
             fileEntries: 0,
             hostFiles: entries,
             site: { id: site.id, domain: site.domain, documentRoot: site.documentRoot },
+            ...(site.app ? { app: site.app } : {}),
             parts: { [HOST_PART]: await sha256File(path.join(staging, HOST_PART)) },
           };
-          const file = `backup-${backupId}-site-${site.domain}.tar`;
+          const file = site.app
+            ? `backup-${backupId}-app-${site.app.name}.tar`
+            : `backup-${backupId}-site-${site.domain}.tar`;
           await packArchive(staging, manifest, path.join(env.backupDir, file));
           const size = await sizeOf(path.join(env.backupDir, file));
           await markSiteBackupCompleted(db, backupId, {
@@ -100,7 +107,7 @@ export function siteBackupJob(env: BackupEnv) {
           ctx.progress({ phase: 'Done', processed: 2, total: 2 });
           return {
             result: { backupId, file, size, site: site.domain, hostFiles: entries, expired },
-            summary: `Backup of site ${site.domain} written: ${humanSize(size)}, ${entries} files and folders${expired ? `; ${expired} older backup${expired === 1 ? '' : 's'} of this site expired (keeps ${site.retention})` : ''}`,
+            summary: `Backup of ${backupLabel(site)} written: ${humanSize(size)}, ${entries} files and folders${expired ? `; ${expired} older backup${expired === 1 ? '' : 's'} of this ${site.app ? 'app' : 'site'} expired (keeps ${site.retention})` : ''}`,
           };
         } catch (err) {
           await markBackupFailed(db, backupId, (err as Error).message);
@@ -134,11 +141,11 @@ export async function restoreSiteBackup(
     throw new Error(
       `The backup archive is damaged: its site files list ${n} entries, ${manifest.hostFiles} were recorded. It cannot be restored; choose another backup.`,
     );
-  ctx.progress({ phase: `Restoring the files of ${row.site_domain}`, processed: 1, total: 2 });
+  ctx.progress({ phase: `Restoring the files of ${restoredLabel(row)}`, processed: 1, total: 2 });
   const written = await restoreHostFiles(env.host, dir, scratch);
   ctx.progress({ phase: 'Done', processed: 2, total: 2 });
   return {
     result: { backupId: Number(row.id), site: row.site_domain, files: written.length, hostFiles: written },
-    summary: `Restored the files of site ${row.site_domain} from backup ${row.id} (${n} entries checked): ${written.length} files written with their owners; nothing else touched`,
+    summary: `Restored the files of ${restoredLabel(row)} from backup ${row.id} (${n} entries checked): ${written.length} files written with their owners; nothing else touched`,
   };
 }

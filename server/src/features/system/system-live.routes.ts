@@ -15,6 +15,7 @@ import type { ProcessTable } from '../../host/process-table.ts';
 import { fileSize, readGrowth } from '../../host/tail-file.ts';
 import { closeConnection, listConnections } from './connections.service.ts';
 import { DEFAULT_DAYS, listDisks, previewCleanup, runCleanup } from './disks.service.ts';
+import { parseAppLogLine } from './app-logs.service.ts';
 import { clearLogs, listLogFiles } from './log-clear.service.ts';
 import { parseLogLine } from './log-parse.ts';
 import {
@@ -157,8 +158,13 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
       const q = request.query as LogsQuery;
       const source = q.source ?? 'mail';
       if (q.cursor) throw fieldError('cursor', 'The live stream starts at the end of the log.');
-      const journal = useJournal(deps);
-      const file = journal ? null : await logFileOf(deps, source);
+      // The applications' logs are files in both modes (one app at a time: the service filter).
+      const journal = useJournal(deps) && source !== 'apps';
+      const file = journal ? null : await logFileOf(deps, source, q.service);
+      const parse = (line: string, id: string, now: Date) =>
+        source === 'apps'
+          ? parseAppLogLine(line, id, q.service ?? '', now)
+          : parseLogLine(line, id, source, now);
       const f = entryFilter(q);
       const raw = reply.raw;
       reply.hijack();
@@ -202,7 +208,7 @@ export function registerSystemLive(app: FastifyInstance, deps: AppDeps, parts: S
           carry = lines.pop() ?? '';
           const now = new Date();
           for (const line of lines) {
-            const e = f.raw(line) ? parseLogLine(line, `f:${offset}`, source, now) : null;
+            const e = f.raw(line) ? parse(line, `f:${offset}`, now) : null;
             offset += Buffer.byteLength(line) + 1;
             if (e && f.entry(e)) raw.write(`event: log\ndata: ${JSON.stringify(e)}\n\n`);
           }

@@ -20,6 +20,7 @@ import type { WebTlsPolicySource, WebTlsSource } from './stack/web-render.ts';
 import { registerApplications } from './applications/application.module.ts';
 import type { AppAlertCondition } from './applications/app-lifecycle.service.ts';
 import { registerWebRoutes } from './web.routes.ts';
+import { withAppBackupPaths, withAppBackups } from './applications/app-backups.service.ts';
 import { type SiteBackup, VhostService } from './vhosts/vhost.service.ts';
 
 export interface WebOptions {
@@ -64,6 +65,8 @@ export interface WebHandle {
   siteBackups: () => Promise<SiteBackup[]>;
   /** Applications in error, as system alert conditions. */
   alertConditions: () => Promise<AppAlertCondition[]>;
+  /** Each application's log file (machine path), for the System Logs screen. */
+  appLogs: () => Promise<{ name: string; file: string }[]>;
   /** SSL settings the installed Apache cannot honour (field -> refusal), asked before they are saved. */
   sslRefusals: (s: SslSettings) => Promise<Record<string, string>>;
 }
@@ -108,9 +111,11 @@ export function registerWeb(app: FastifyInstance, deps: AppDeps, opts: WebOption
   }
   return {
     ctx,
-    backupPaths: () => vhosts.backupPaths(),
-    siteBackups: () => vhosts.siteBackups(),
+    // An application's host contributes the app's data folder, on the app's backup settings.
+    backupPaths: async () => withAppBackupPaths(ctx.db, await vhosts.siteBackups()),
+    siteBackups: async () => withAppBackups(ctx.db, await vhosts.siteBackups()),
     alertConditions: () => apps.alertConditions(),
+    appLogs: () => apps.logTargets(),
     sslRefusals: (s) => sslSettingsRefusals(s),
   };
 }

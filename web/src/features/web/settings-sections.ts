@@ -109,6 +109,10 @@ export const SETTINGS_CHOICES: Partial<Record<WebSettingsField, readonly string[
   phpSessionCookieSameSite: PHP_COOKIE_SAMESITE,
 };
 
+/** The rule of the four server-wide PHP limits (the server's: vhost.service.ts, web-settings.service.ts). */
+export const PHP_LIMIT_RULE =
+  "A new virtual host's value, and the most any virtual host may ask for; it cannot go below what a virtual host asks for.";
+
 /** Units and hints under a field. */
 export const SETTINGS_HELP: Partial<Record<WebSettingsField, string>> = {
   timeout: 'Seconds',
@@ -121,10 +125,10 @@ export const SETTINGS_HELP: Partial<Record<WebSettingsField, string>> = {
   brotliCompressionLevel: '1 to 9',
   cacheMaxSize: 'Such as 1G or 512M',
   logRotateSize: 'Such as 100M',
-  phpMemoryLimit: 'Such as 128M',
-  phpUploadMaxFilesize: 'Such as 2M',
-  phpPostMaxSize: 'Such as 8M',
-  phpMaxExecutionTime: 'Seconds',
+  phpMemoryLimit: `Such as 128M. ${PHP_LIMIT_RULE}`,
+  phpUploadMaxFilesize: `Such as 2M. ${PHP_LIMIT_RULE}`,
+  phpPostMaxSize: `Such as 8M. ${PHP_LIMIT_RULE}`,
+  phpMaxExecutionTime: `Seconds. ${PHP_LIMIT_RULE}`,
   phpMaxInputTime: 'Seconds',
   phpSessionCookieLifetime: 'Seconds; 0 until the browser closes',
   rateLimitWindow: 'Seconds',

@@ -19,4 +19,8 @@ export const webKeys = {
   appReleaseLog: (name: string, jobId: number, after: number) =>
     ['web', 'apps', 'release-log', name, jobId, after] as const,
   appCapabilities: () => ['web', 'app-capabilities'] as const,
+  /** Auto deploy of one application: webhook path, secret set or not, last check (never the secret). */
+  appAutoDeploy: (name: string) => ['web', 'apps', 'auto-deploy', name] as const,
+  /** The latest reading of an application's Monitoring Endpoint. */
+  appMetrics: (name: string) => ['web', 'apps', 'metrics', name] as const,
 };

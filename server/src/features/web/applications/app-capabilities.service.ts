@@ -24,7 +24,6 @@ const UNSAFE_PATH = /["\\$`]/;
 
 /** Fields shown in the form that Mailroom does not act on yet, and why (capabilities + 400 when turned on). */
 export const NOT_BUILT: Partial<Record<keyof WebApplicationValues, string>> = {
-  enableAutoDeploy: 'no webhook or polling of the remote yet; deploy from the console or the API',
   enableLoadBalancing: 'one running instance per application (no mod_proxy_balancer yet)',
   enableScaling: 'one running instance per application',
 };
@@ -61,6 +60,7 @@ export async function checkApp(
     if (v[field as keyof WebApplicationValues] === true)
       throw fieldError(field, appMessages.fieldNotSupported(appLabels[field as keyof typeof appLabels], why));
   }
+  if (v.enableAutoDeploy && !v.repository) throw fieldError('repository', appMessages.repositoryRequired);
   if (UNSAFE_PATH.test(v.deploymentPath))
     throw fieldError('deploymentPath', formatInvalid(appLabels.deploymentPath));
   if (v.logPath && UNSAFE_PATH.test(v.logPath)) throw fieldError('logPath', formatInvalid(appLabels.logPath));
@@ -69,6 +69,13 @@ export async function checkApp(
   const inside = (p: string) => roots.some((r) => p === r || p.startsWith(r + '/'));
   if (!inside(v.deploymentPath) || !inside(real) || roots.includes(real))
     throw fieldError('deploymentPath', appMessages.deploymentPathOutside(roots));
+  // The app's output is appended there by Mailroom (as root in local mode): never a daemon's file.
+  if (v.logPath) {
+    const logReal = await resolveExisting(ctx.deps.host, v.logPath);
+    const ok = (p: string) => p.endsWith('.log') && (inside(p) || p.startsWith(`/var/log/${v.name}/`));
+    if (!ok(v.logPath) || !ok(logReal))
+      throw fieldError('logPath', appMessages.logPathOutside(roots, v.name));
+  }
   const bad = forbiddenDirective(v.customDirectives);
   if (bad) throw fieldError('customDirectives', webMessages.directiveForbidden(bad.line, bad.what));
   if (v.sslEnabled && (v.sslCertificate === '' || v.sslPrivateKey === ''))

@@ -18,15 +18,16 @@ export const FILE_TYPES: readonly AppType[] = ['Static', 'Angular', ...APP_PHP_T
 export const servesFiles = (type: string): boolean => (FILE_TYPES as readonly string[]).includes(type);
 
 export const releasesFolder = (c: AppConfig) => `${c.deploymentPath.replace(/\/+$/, '')}/releases`;
+/**
+ * The application's persisted data folder (system path): outside every release folder, so it
+ * survives deploys and rollbacks; owned by the app's user; what the app's own backups hold (Enable
+ * Backup, Backup Frequency, Backup Retention). A release reaches it as ../../data from its folder.
+ * Other parts (e.g. PHP apps' uploads) read the path from here only.
+ */
+export const appDataDir = (c: Pick<AppConfig, 'deploymentPath'>) =>
+  `${c.deploymentPath.replace(/\/+$/, '')}/data`;
 export const appLogFile = (c: AppConfig) =>
   c.logPath || `${c.deploymentPath.replace(/\/+$/, '')}/logs/${c.name}.log`;
-
-/**
- * The app's data folder: what is kept across releases (a PHP type's persisted folders and its
- * configuration file, linked into each release). One place for the deploys and the backups.
- */
-export const appDataFolder = (c: Pick<AppConfig, 'deploymentPath'>) =>
-  `${c.deploymentPath.replace(/\/+$/, '')}/shared`;
 
 /**
  * The Apache lines a PHP type adds to its host: its front controller (a path that is no file

@@ -52,11 +52,14 @@ export class AppRuntime {
 
 /**
  * The process environment of a release: the base, NODE_ENV from the environment field (Python:
- * PYTHONUNBUFFERED=1 too, so its output reaches the log line by line), its variables, PORT.
+ * PYTHONUNBUFFERED=1 too, so its output reaches the log line by line), LOG_LEVEL from the Log Level,
+ * its variables, PORT.
  */
 export function releaseEnv(c: AppConfig, env: Record<string, string>, port: number): NodeJS.ProcessEnv {
   const python = c.type === 'Python' ? { PYTHONUNBUFFERED: '1' } : {};
-  return { ...APP_BASE_ENV, NODE_ENV: c.environment, ...python, ...env, PORT: String(port) };
+  // The Log Level is told to the app as LOG_LEVEL (its own variables may set another).
+  const level = c.enableLogging ? { LOG_LEVEL: c.logLevel } : {};
+  return { ...APP_BASE_ENV, NODE_ENV: c.environment, ...python, ...level, ...env, PORT: String(port) };
 }
 
 /** A starting release gets Health Check Interval + Health Check Timeout seconds to become healthy. */
@@ -114,7 +117,9 @@ export async function launchRelease(
     cwd: opts.cwd,
     env: releaseEnv(c, opts.env, port),
     runAs: opts.runAs,
-    logFile: opts.logFile,
+    // Enable Logging off: the output is kept only as the last lines (the error status), no file.
+    logFile: c.enableLogging ? opts.logFile : '',
+    logTag: c.name,
     stopArgv: c.stopCommand.trim() ? splitCommand(c.stopCommand) : null,
     // The release folder's parent holds every release of the app: its pid files are found there.
     pidFile: appPidFile(path.dirname(opts.cwd), port),

@@ -119,7 +119,10 @@ export async function patchAppRuntime(db: Db, id: number, patch: AppRuntimePatch
 
 export async function deleteApp(db: Db, id: number): Promise<void> {
   await db.deleteFrom('web_app_log_lines').where('app_id', '=', id).execute();
+  await db.deleteFrom('web_app_metrics').where('app_id', '=', id).execute();
   await db.deleteFrom('web_app_releases').where('app_id', '=', id).execute();
+  await db.deleteFrom('web_app_hook_deliveries').where('app_id', '=', id).execute();
+  await db.deleteFrom('web_app_hooks').where('app_id', '=', id).execute();
   await db.deleteFrom('web_apps').where('id', '=', id).execute();
 }
 

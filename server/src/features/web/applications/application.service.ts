@@ -38,7 +38,7 @@ import {
   updateAppConfig,
 } from './application.repository.ts';
 import { appCapabilities, checkApp } from './app-capabilities.service.ts';
-import { isRoot, vhostValuesFor } from './app-layout.ts';
+import { appDataDir, isRoot, vhostValuesFor } from './app-layout.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import {
   findRelease,
@@ -205,6 +205,7 @@ export class ApplicationService {
     const c = ApplicationService.config(v);
     const env = this.sealEnv(v.customEnvironmentVariables);
     await ensureAppFolder(this.ctx.deps.host.path(c.deploymentPath));
+    await ensureAppFolder(this.ctx.deps.host.path(appDataDir(c)));
     const report = await this.ctx.apply({
       change: async (trx) => {
         const vhost = existing
@@ -233,6 +234,7 @@ export class ApplicationService {
     const env = this.sealEnv(v.customEnvironmentVariables);
     const vhost = await findById(this.db, Number(row.vhost_id));
     await ensureAppFolder(this.ctx.deps.host.path(c.deploymentPath));
+    await ensureAppFolder(this.ctx.deps.host.path(appDataDir(c)));
     const serving = row.status === 'active' || (row.status === 'error' && row.running_port !== null);
     const report = await this.ctx.apply({
       change: async (trx) => {

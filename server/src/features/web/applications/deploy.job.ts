@@ -10,6 +10,7 @@ import {
 import type { JobAccepted } from '@mailroom/contract/jobs';
 import {
   chownTree,
+  ensureAppFolder,
   fileExists,
   findFileBelow,
   folderExists,
@@ -23,7 +24,7 @@ import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './applicat
 import type { ApplicationService } from './application.service.ts';
 import { DeployLogger, type JobContext, type JobRunner } from './deploy-log.service.ts';
 import type { AppLifecycle } from './app-lifecycle.service.ts';
-import { appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
+import { appDataDir, appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
 import { launchRelease, releaseEnv } from './app-runtime.ts';
 import { awaitPhpHealthy, phpVersionFor, preparePhpRelease } from './php-release.service.ts';
 import {
@@ -163,6 +164,10 @@ export class DeployJobs {
       await patchRelease(this.svc.db, Number(rel.id), { commit_sha: commit });
       const runAs = await this.life.runAs(c.name);
       await chownTree(dir, runAs);
+      // The persisted data folder (outside the releases, in the app's backups) belongs to the app.
+      const data = this.svc.ctx.deps.host.path(appDataDir(c));
+      await ensureAppFolder(data);
+      await chownTree(data, runAs);
       // 2. build
       job.progress({ phase: 'Building' });
       t = Date.now();

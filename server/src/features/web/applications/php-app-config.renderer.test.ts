@@ -1,6 +1,6 @@
 import { PHP_APP_LAYOUTS } from '@mailroom/contract/web/applications';
 import { describe, expect, it } from 'vitest';
-import { appDataFolder, phpAppDirectives } from './app-layout.ts';
+import { appDataDir, phpAppDirectives } from './app-layout.ts';
 import { keptConfigFrom } from './php-app-config.renderer.ts';
 
 const secret = (n: number) => 's'.repeat(n);
@@ -58,7 +58,7 @@ require_once ABSPATH . 'wp-settings.php';
     expect(PHP_APP_LAYOUTS.WordPress.persist).toEqual(['wp-content/uploads']);
     expect(PHP_APP_LAYOUTS.Drupal.persist).toEqual(['sites/default/files']);
     expect(PHP_APP_LAYOUTS.Roundcube.persist).toEqual(['temp', 'logs']);
-    expect(appDataFolder({ deploymentPath: '/var/www/apps/wp/' })).toBe('/var/www/apps/wp/shared');
+    expect(appDataDir({ deploymentPath: '/var/www/apps/wp/' })).toBe('/var/www/apps/wp/data');
   });
 
   it('the Apache lines of each type: front controllers, folders never served', () => {

@@ -8,7 +8,7 @@ import type { WebContext } from '../stack/web-context.ts';
 import { appPhpVersion } from '../stack/web-render.ts';
 import { type AppConfig, appsWithStatus, patchAppRuntime, rowConfig } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';
-import { appDataFolder } from './app-layout.ts';
+import { appDataDir } from './app-layout.ts';
 import { HEALTH_POLL_MS, healthBudgetMs } from './app-runtime.ts';
 import { keptConfigFrom } from './php-app-config.renderer.ts';
 import { findRelease } from './release.repository.ts';
@@ -41,7 +41,7 @@ export async function preparePhpRelease(
   if (!layout) return;
   const version = await phpVersionFor(ctx);
   log(`${c.type}: Apache serves the release; its .php files run in the app's own PHP ${version} pool`);
-  const shared = ctx.deps.host.path(appDataFolder(c));
+  const shared = ctx.deps.host.path(appDataDir(c));
   await ensureDataFolder(shared, runAs);
   for (const rel of layout.persist)
     log(`Kept across releases: ${await linkKeptFolder(dir, shared, rel, runAs)}`);

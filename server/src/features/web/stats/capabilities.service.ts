@@ -8,9 +8,6 @@ import { readWebSettings } from '../settings/web-settings.repository.ts';
 import type { WebContext } from '../stack/web-context.ts';
 import { allowedRoots } from '../vhosts/vhost.service.ts';
 
-/** The server-wide PHP fields a site's own field overrides (each host sets these itself). */
-const SITE_PHP_REASON =
-  "Each virtual host sets its own in its PHP fields, and its pool uses that value (per-site values override the server's). The value is kept.";
 const NO_PHP_REASON =
   'No PHP-FPM is installed on this server (Debian package php8.2-fpm): PHP scripts are refused, never sent as text.';
 
@@ -110,10 +107,6 @@ export async function webCapabilities(ctx: WebContext): Promise<WebCapabilities>
     enablePHP:
       "Each virtual host's Enable PHP switches PHP for it; there is no server-wide switch. The value is kept.",
     phpVersion: 'Each virtual host chooses its PHP Version among the installed ones. The value is kept.',
-    phpMemoryLimit: SITE_PHP_REASON,
-    phpMaxExecutionTime: SITE_PHP_REASON,
-    phpUploadMaxFilesize: SITE_PHP_REASON,
-    phpPostMaxSize: SITE_PHP_REASON,
   };
   if (!modules.find((m) => m.name === 'brotli')?.installed)
     settingsFields.enableBrotli = webMessages.moduleMissing('mod_brotli', MODULES.brotli.package);

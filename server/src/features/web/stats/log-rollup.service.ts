@@ -6,7 +6,7 @@ import { APACHE_PATHS } from '../stack/apache-layout.ts';
 import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from './web-traffic.repository.ts';
 
 /**
- * `%v %a %{%s}t %>s %B %D` (STATS_LOG_FORMAT) at the end of a line (after the administrator's
+ * `%v %a %{sec}t %>s %B %D` (STATS_LOG_FORMAT) at the end of a line (after the administrator's
  * format when logging is on): host, client, epoch seconds, status, bytes, µs.
  */
 const LINE = /^(\S+) \S+ (\d+) (\d{3}) (\d+|-) (\d+)$/;

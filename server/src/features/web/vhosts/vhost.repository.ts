@@ -1,4 +1,5 @@
 import {
+  type PhpLimits,
   VHOST_LIST_DEFAULT_LIMIT,
   type VhostListQuery,
   type VirtualHost,
@@ -128,6 +129,16 @@ export async function updateVhost(db: Db, id: number, v: VirtualHostValues): Pro
 export async function deleteVhost(db: Db, id: number): Promise<void> {
   await db.deleteFrom('web_vhost_names').where('vhost_id', '=', id).execute();
   await db.deleteFrom('web_vhosts').where('id', '=', id).execute();
+}
+
+/** The hosts with Enable PHP and their PHP limits (the server-wide ceiling's check). */
+export async function phpHostLimits(db: Db): Promise<(PhpLimits & { domain: string })[]> {
+  return (await allVhosts(db)).flatMap((r) => {
+    const v = rowValues(r);
+    if (!v.enablePhp) return [];
+    const { domain, phpMemoryLimit, phpMaxExecutionTime, phpUploadMaxFilesize, phpPostMaxSize } = v;
+    return [{ domain, phpMemoryLimit, phpMaxExecutionTime, phpUploadMaxFilesize, phpPostMaxSize }];
+  });
 }
 
 export async function allVhosts(db: Db): Promise<VhostRow[]> {

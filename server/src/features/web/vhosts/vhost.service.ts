@@ -1,7 +1,11 @@
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import {
+  PHP_LIMIT_FIELDS,
+  type PhpLimits,
+  phpLimitsAbove,
   VHOST_DEFAULTS,
   type VhostListQuery,
+  type VirtualHostRequest,
   type VirtualHost,
   type VirtualHostValues,
   webMessages,
@@ -19,6 +23,8 @@ import { secureSiteFolder } from '../../../host/php-fpm-host.ts';
 import { siteUserName } from '../php/php-layout.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../../http/errors.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../db/schema.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import { findAppByVhost } from '../applications/application.repository.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
@@ -138,6 +144,28 @@ function checkCertificate(
   if (!match) throw fieldError(field, webMessages.certificateKeyMismatch);
 }
 
+/**
+ * The PHP limits of a request: what it gives, else `fallback`'s (a new host: the server-wide PHP
+ * defaults of Server Configuration; an existing one: its own).
+ */
+function withPhpLimits(req: VirtualHostRequest, fallback: PhpLimits): VirtualHostValues {
+  const out = { ...req } as VirtualHostValues;
+  for (const f of PHP_LIMIT_FIELDS) (out as Record<string, unknown>)[f] = req[f] ?? fallback[f];
+  return out;
+}
+
+/**
+ * The server-wide PHP limits are the most a host with Enable PHP may ask for: above one, the host
+ * is refused at its field with the server's value. A host's value unchanged since `before` (saved
+ * before the rule existed) is kept. Inside the apply's transaction, under the web target's lock.
+ */
+async function checkPhpCeiling(db: Kysely<Database>, v: VirtualHostValues, before: PhpLimits | null) {
+  const over = phpLimitsAbove(v, await readWebSettings(db)).filter(
+    (o) => !before || before[o.field] !== v[o.field],
+  );
+  if (over[0]) throw fieldError(over[0].field, over[0].message);
+}
+
 /** Status and maintenance flag say the same: maintenance on <=> status maintenance. */
 function normalise(v: VirtualHostValues, before: VirtualHostValues | null): VirtualHostValues {
   const out = { ...v, domain: v.domain.toLowerCase(), serverName: v.serverName.toLowerCase() };
@@ -207,13 +235,18 @@ export class VhostService {
     );
   }
 
-  async create(v: VirtualHostValues): Promise<VirtualHost> {
-    const values = normalise(v, null);
+  async create(req: VirtualHostRequest): Promise<VirtualHost> {
+    const values = normalise(withPhpLimits(req, await readWebSettings(this.ctx.db)), null);
     await checkHost(this.ctx, values, null);
+    // Before the folder is made; again in the transaction (a settings save may come between).
+    await checkPhpCeiling(this.ctx.db, values, null);
     const made = await this.siteFolder(values);
     try {
       const report = await this.ctx.apply({
-        change: async (trx) => insertVhost(trx, values),
+        change: async (trx) => {
+          await checkPhpCeiling(trx, values, null);
+          return insertVhost(trx, values);
+        },
         only: () => [values.domain],
         audit: () => ({ target: values.domain, after: { ...values } }),
       });
@@ -232,16 +265,20 @@ export class VhostService {
     }
   }
 
-  async update(domain: string, v: VirtualHostValues): Promise<VirtualHost> {
+  async update(domain: string, req: VirtualHostRequest): Promise<VirtualHost> {
     const row = await findByDomain(this.ctx.db, domain);
     if (!row) throw notFound(webMessages.vhostNotFound(domain));
     const before = rowValues(row);
-    const values = normalise(v, before);
+    const values = normalise(withPhpLimits(req, before), before);
     await checkHost(this.ctx, values, Number(row.id));
+    await checkPhpCeiling(this.ctx.db, values, before.enablePhp ? before : null);
     const made = await this.siteFolder(values);
     const renamed = values.domain !== domain;
     const report = await this.ctx.apply({
-      change: async (trx) => updateVhost(trx, Number(row.id), values),
+      change: async (trx) => {
+        await checkPhpCeiling(trx, values, before.enablePhp ? before : null);
+        return updateVhost(trx, Number(row.id), values);
+      },
       only: () => [values.domain],
       removed: renamed ? [domain] : [],
       audit: () => ({ target: domain, before, after: values }),
@@ -287,7 +324,10 @@ export class VhostService {
     return { filesRemoved: !keepFiles, documentRoot: v.documentRoot, siteUser };
   }
 
-  /** Catalogue `web/domains/add {domain}`: a host with the spec's defaults under the Server Root. */
+  /**
+   * Catalogue `web/domains/add {domain}`: a host with the spec's defaults under the Server Root
+   * (its PHP limits: the server-wide PHP defaults).
+   */
   async addDomain(domain: string): Promise<VirtualHost> {
     const [root] = await allowedRoots(this.ctx);
     // PHP: the spec's version when it is installed, else the newest installed one.
@@ -295,8 +335,10 @@ export class VhostService {
     const phpVersion = installed.includes(VHOST_DEFAULTS.phpVersion)
       ? VHOST_DEFAULTS.phpVersion
       : ((installed[0] as VirtualHostValues['phpVersion'] | undefined) ?? VHOST_DEFAULTS.phpVersion);
+    const server = await readWebSettings(this.ctx.db);
     return this.create({
       ...VHOST_DEFAULTS,
+      ...Object.fromEntries(PHP_LIMIT_FIELDS.map((f) => [f, server[f]])),
       phpVersion,
       domain,
       serverName: domain,

@@ -18,12 +18,17 @@ const LOGS: { log: ClearableLog; label: string }[] = [
   { log: 'mail', label: 'Mail log (Postfix, Dovecot)' },
   { log: 'dns', label: 'DNS log (BIND)' },
   { log: 'mailroom', label: 'Mailroom’s own log' },
+  { log: 'apps', label: 'Application logs' },
 ];
 const LABEL = Object.fromEntries(LOGS.map((l) => [l.log, l.label])) as Record<ClearableLog, string>;
 
 const rowId = (f: LogFile) => f.path;
 const COLUMNS: ColumnDef<LogFile, unknown>[] = [
-  { id: 'log', header: 'Log', cell: ({ row }) => LABEL[row.original.log] },
+  {
+    id: 'log',
+    header: 'Log',
+    cell: ({ row: { original: f } }) => (f.app ? `${LABEL[f.log]}: ${f.app}` : LABEL[f.log]),
+  },
   {
     id: 'path',
     header: 'File',

@@ -20,6 +20,7 @@ import { IconDownload, IconEye, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
 import { StatusBadge } from '../../../components/status-badge.tsx';
+import { useLogFiles } from '../use-log-files.ts';
 import { DetailsModal } from './details-modal.tsx';
 import { type Every, type LogFilter, useLogs } from './use-system-live.ts';
 
@@ -29,6 +30,7 @@ const SOURCES = [
   { value: 'web', label: 'Web' },
   { value: 'system', label: 'System' },
   { value: 'mailroom', label: 'Mailroom' },
+  { value: 'apps', label: 'Applications' },
 ];
 const LEVELS = [
   { value: 'error', label: 'Error' },
@@ -74,6 +76,12 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
     search: debounced.trim() || undefined,
   };
   const logs = useLogs(filter, every);
+  // Applications: the service is the application (those with a log file here).
+  const files = useLogFiles();
+  const appNames = [
+    ...new Set((files.data?.files ?? []).flatMap((f) => (f.log === 'apps' && f.app ? [f.app] : []))),
+  ].sort();
+  const services = source === 'apps' ? appNames.map((n) => ({ value: n, label: n })) : SERVICES;
   const entries = logs.data?.pages.flatMap((p) => p.entries) ?? [];
   useEffect(() => onCount?.(entries.length), [entries.length, onCount]);
   const origin = logs.data?.pages[0]?.origin;
@@ -89,7 +97,12 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
           label="Log"
           data={SOURCES}
           value={source}
-          onChange={(v) => v && setSource(v as LogSource)}
+          onChange={(v) => {
+            if (!v) return;
+            // The services of one log are not those of another (an application's name).
+            if ((v === 'apps') !== (source === 'apps')) setService(null);
+            setSource(v as LogSource);
+          }}
           allowDeselect={false}
           w={140}
         />
@@ -105,7 +118,7 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
         <Select
           label="Service"
           placeholder="All services"
-          data={SERVICES}
+          data={services}
           value={service}
           onChange={setService}
           clearable

@@ -227,7 +227,7 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
                 {php.kept.length > 0 ? (
                   <div>
                     <Text size="sm">
-                      <b>Kept across releases</b> in <code>&lt;Deployment Path&gt;/shared</code>, linked into
+                      <b>Kept across releases</b> in <code>&lt;Deployment Path&gt;/data</code>, linked into
                       each release:
                     </Text>
                     <List size="sm" spacing={2}>
@@ -260,7 +260,10 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
             })}
             {text('branch', { required: true, help: 'Branch, tag or commit deployed', mono: true })}
           </SimpleGrid>
-          {toggle('enableAutoDeploy', 'Deploys when the branch below moves')}
+          {toggle(
+            'enableAutoDeploy',
+            'A push to the branch below deploys it: signed webhook (secret in the app’s panel) and a read of the remote every minute',
+          )}
           {text('autoDeployBranch', { off: !values.enableAutoDeploy, mono: true })}
         </Stack>,
       )}
@@ -325,10 +328,20 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
       {section(
         'Monitoring',
         <Stack gap="sm">
-          {toggle('enableLogging', 'The app’s output to its log file, rotated')}
+          {toggle(
+            'enableLogging',
+            'The app’s output to its Log Path, rotated by Mailroom at 100 MB or daily (10 files kept); shown in System Logs',
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            {select('logLevel', options(APP_LOG_LEVELS, LOG_LEVEL_LABELS), { off: !values.enableLogging })}
-            {text('logPath', { off: !values.enableLogging, mono: true })}
+            {select('logLevel', options(APP_LOG_LEVELS, LOG_LEVEL_LABELS), {
+              off: !values.enableLogging,
+              help: 'Given to the app as LOG_LEVEL',
+            })}
+            {text('logPath', {
+              off: !values.enableLogging,
+              mono: true,
+              placeholder: '<Deployment Path>/logs/<name>.log',
+            })}
           </SimpleGrid>
           {toggle('enableMonitoring', 'Figures read from the endpoint when it speaks Prometheus text')}
           {text('monitoringEndpoint', { off: !values.enableMonitoring, mono: true })}
@@ -396,7 +409,10 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
         <Stack gap="sm">
           {toggle('enableMaintenanceMode', 'Visitors get the maintenance page')}
           {text('maintenanceMessage', { off: !values.enableMaintenanceMode })}
-          {toggle('enableBackup', 'The application’s files join the system backups')}
+          {toggle(
+            'enableBackup',
+            'Its data folder (Deployment Path/data) joins the system backups and gets backups of its own',
+          )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
             {select('backupFrequency', options(BACKUP_FREQUENCIES, FREQUENCY_LABELS), {
               off: !values.enableBackup,

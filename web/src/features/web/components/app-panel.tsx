@@ -20,7 +20,9 @@ import { formatAppUptime, formatBytes, lastLines } from '../app-format.ts';
 import { invalidateApps } from '../invalidate-web.ts';
 import { useApp } from '../use-app.ts';
 import { useAppDeployLog } from '../use-app-deploy-log.ts';
-import { formatLastModified } from '../web-format.ts';
+import { AppAutoDeploy } from './app-auto-deploy.tsx';
+import { formatLastModified, formatWebNumber } from '../web-format.ts';
+import { AppMetricsView } from './app-metrics.tsx';
 import { AppReleases } from './app-releases.tsx';
 import { AppStatusBadge } from './app-status-badge.tsx';
 import { DeployLogView } from './deploy-log-view.tsx';
@@ -138,6 +140,8 @@ function PanelBody({
         <Fact label="Commit">{a.currentCommit ? a.currentCommit.slice(0, 10) : '—'}</Fact>
         <Fact label="Last Deployed">{a.lastDeployed ? formatLastModified(a.lastDeployed) : 'Never'}</Fact>
         <Fact label="Uptime">{formatAppUptime(a.uptime)}</Fact>
+        <Fact label="Requests (24 h)">{formatWebNumber(a.requests)}</Fact>
+        <Fact label="Errors (24 h)">{formatWebNumber(a.errors)}</Fact>
         <Fact label="Port">{a.runningPort ?? '—'}</Fact>
         <Fact label="Process">{a.pid ?? '—'}</Fact>
         <Fact label="Runs as">{a.runAs || 'Mailroom’s own user'}</Fact>
@@ -212,6 +216,14 @@ function PanelBody({
             log.jobId === null && log.done ? 'This application has not been deployed yet.' : 'No lines yet.'
           }
         />
+      </Stack>
+
+      <AppAutoDeploy app={a} busy={busy} />
+      <Stack gap="xs" component="section" aria-labelledby="app-metrics-title">
+        <Title order={3} size="h5" id="app-metrics-title">
+          Metrics
+        </Title>
+        <AppMetricsView name={name} />
       </Stack>
 
       <Stack gap="xs" component="section" aria-labelledby="app-releases-title">

@@ -1,4 +1,7 @@
 import {
+  PHP_LIMIT_FIELDS,
+  type PhpLimits,
+  phpLimitsAbove,
   VHOST_FORM_DEFAULTS,
   vhostFormErrors,
   vhostFormToInput,
@@ -19,6 +22,7 @@ import { servedNames } from '../certificate-choices.ts';
 import { apiFieldErrors, formErrorsFrom, saveProblem, savedNotLive } from '../form-errors.ts';
 import { useCreateVhost } from '../use-create-vhost.ts';
 import { useUpdateVhost } from '../use-update-vhost.ts';
+import { useWebSettings } from '../use-web-settings.ts';
 import { VirtualHostFields, type WatchedVhostValues } from './virtual-host-fields.tsx';
 
 /** Closed (null), Add Virtual Host, or Edit Virtual Host of a stored host. */
@@ -26,7 +30,17 @@ export type VhostModalMode = { kind: 'add' } | { kind: 'edit'; vhost: VirtualHos
 
 const FIELDS = Object.keys(VHOST_FORM_DEFAULTS);
 
-const isValidHost = (v: VhostFormValues) => Object.keys(vhostFormErrors(v)).length === 0;
+/**
+ * The contract's checks, and the server-wide PHP limits as the ceiling (the server's rule, said
+ * before Save). A value the host already had (`kept`) stays allowed, as the server keeps it.
+ */
+function hostErrors(v: VhostFormValues, ceiling: PhpLimits | null, kept: PhpLimits | null) {
+  const errors: Record<string, string> = vhostFormErrors(v);
+  if (ceiling)
+    for (const o of phpLimitsAbove(v, ceiling))
+      if (!kept || kept[o.field] !== v[o.field]) errors[o.field] ??= o.message;
+  return errors;
+}
 
 function watchedOf(v: VhostFormValues): WatchedVhostValues {
   return {
@@ -56,6 +70,11 @@ export interface VhostFormModalProps {
 /** The Add / Edit Virtual Host modal (spec 3 §2.2); a new form each time it opens. */
 export function VhostFormModal({ mode, capabilities, onClose }: VhostFormModalProps) {
   const phone = useMediaQuery('(max-width: 36em)');
+  // Loaded with the page: the server-wide PHP limits are a new host's values and every host's ceiling.
+  const settings = useWebSettings().data;
+  const ceiling = settings
+    ? (Object.fromEntries(PHP_LIMIT_FIELDS.map((f) => [f, settings[f]])) as PhpLimits)
+    : null;
   const title = mode?.kind === 'edit' ? 'Edit Virtual Host' : 'Add Virtual Host';
   return (
     <Modal opened={mode !== null} onClose={onClose} title={title} size="xl" fullScreen={phone}>
@@ -64,6 +83,7 @@ export function VhostFormModal({ mode, capabilities, onClose }: VhostFormModalPr
           key={mode.kind === 'edit' ? `edit-${mode.vhost.id}` : 'add'}
           mode={mode}
           capabilities={capabilities}
+          ceiling={ceiling}
           onClose={onClose}
         />
       )}
@@ -74,17 +94,23 @@ export function VhostFormModal({ mode, capabilities, onClose }: VhostFormModalPr
 function VhostForm({
   mode,
   capabilities,
+  ceiling,
   onClose,
 }: {
   mode: Exclude<VhostModalMode, null>;
   capabilities: WebCapabilities | null;
+  ceiling: PhpLimits | null;
   onClose: () => void;
 }) {
   const create = useCreateVhost();
   const update = useUpdateVhost();
   const saving = create.isPending || update.isPending;
   const [problem, setProblem] = useState<{ message: string; output: string | null } | null>(null);
-  const [initial] = useState(() => (mode.kind === 'edit' ? vhostToForm(mode.vhost) : VHOST_FORM_DEFAULTS));
+  const [initial] = useState(() =>
+    mode.kind === 'edit' ? vhostToForm(mode.vhost) : { ...VHOST_FORM_DEFAULTS, ...ceiling },
+  );
+  const kept = mode.kind === 'edit' && mode.vhost.enablePhp ? mode.vhost : null;
+  const isValidHost = (v: VhostFormValues) => Object.keys(hostErrors(v, ceiling, kept)).length === 0;
   const [watched, setWatched] = useState(() => watchedOf(initial));
   const [valid, setValid] = useState(() => isValidHost(initial));
   // Uncontrolled: a keystroke re-renders none of the ~40 inputs (controlled, each one took about
@@ -93,7 +119,7 @@ function VhostForm({
     mode: 'uncontrolled',
     initialValues: initial,
     // The contract's schema with the server's messages; shown once a field is changed or left.
-    validate: (v) => vhostFormErrors(v),
+    validate: (v) => hostErrors(v, ceiling, kept),
     validateInputOnChange: true,
     validateInputOnBlur: true,
     onValuesChange: (v) => {
@@ -138,7 +164,7 @@ function VhostForm({
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack gap="md">
-        <VirtualHostFields form={form} values={watched} capabilities={capabilities} />
+        <VirtualHostFields form={form} values={watched} capabilities={capabilities} ceiling={ceiling} />
         {problem && (
           <Alert color="red" variant="light" title="Virtual host not saved" role="alert">
             <Text size="sm" style={{ overflowWrap: 'anywhere' }}>

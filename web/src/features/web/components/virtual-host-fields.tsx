@@ -4,6 +4,7 @@ import {
   VHOST_STATUSES,
   vhostLabels as L,
   type VhostField,
+  type PhpLimits,
   type VhostFormValues,
   type WebCapabilities,
 } from '@mailroom/contract/web';
@@ -104,6 +105,8 @@ export interface VirtualHostFieldsProps {
   values: WatchedVhostValues;
   /** What this server can do (null while loading): disabled fields with the reason, PHP versions. */
   capabilities: WebCapabilities | null;
+  /** The server-wide PHP limits (Server Configuration): the most a host may ask for (null: loading). */
+  ceiling?: PhpLimits | null;
 }
 
 /**
@@ -111,7 +114,9 @@ export interface VirtualHostFieldsProps {
  * Edit. A field the server cannot honour (a missing Apache module, a PHP version not installed) is
  * disabled with the server's reason under it.
  */
-export function VirtualHostFields({ form, values, capabilities }: VirtualHostFieldsProps) {
+export function VirtualHostFields({ form, values, capabilities, ceiling = null }: VirtualHostFieldsProps) {
+  const atMost = (v: string | number | undefined, unit = '') =>
+    v === undefined ? undefined : `At most ${v}${unit} (Server Configuration)`;
   const reasonOf = (name: VhostField): string | null => capabilities?.vhostFields[name] ?? null;
 
   // A reason shared by several fields of a section is said once, at the top of the section.
@@ -291,10 +296,30 @@ export function VirtualHostFields({ form, values, capabilities }: VirtualHostFie
               key={form.key('phpVersion')}
               {...form.getInputProps('phpVersion')}
             />
-            {text('phpMemoryLimit', { required: true, placeholder: '128M', off: !values.enablePhp })}
-            {number('phpMaxExecutionTime', { help: 'Seconds', off: !values.enablePhp })}
-            {text('phpUploadMaxFilesize', { required: true, placeholder: '2M', off: !values.enablePhp })}
-            {text('phpPostMaxSize', { required: true, placeholder: '8M', off: !values.enablePhp })}
+            {text('phpMemoryLimit', {
+              required: true,
+              placeholder: '128M',
+              off: !values.enablePhp,
+              help: atMost(ceiling?.phpMemoryLimit),
+            })}
+            {number('phpMaxExecutionTime', {
+              help: ceiling
+                ? `Seconds; at most ${ceiling.phpMaxExecutionTime} (Server Configuration)`
+                : 'Seconds',
+              off: !values.enablePhp,
+            })}
+            {text('phpUploadMaxFilesize', {
+              required: true,
+              placeholder: '2M',
+              off: !values.enablePhp,
+              help: atMost(ceiling?.phpUploadMaxFilesize),
+            })}
+            {text('phpPostMaxSize', {
+              required: true,
+              placeholder: '8M',
+              off: !values.enablePhp,
+              help: atMost(ceiling?.phpPostMaxSize),
+            })}
           </SimpleGrid>
         </Stack>
       </Fieldset>
