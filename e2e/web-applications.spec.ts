@@ -115,9 +115,16 @@ for (const vp of VIEWPORTS) {
       const dialog = page.getByRole('dialog', { name: 'Add Web Application' });
       const save = dialog.getByRole('button', { name: 'Save Web Application' });
       await expect(save).toBeDisabled();
-      // Each deployable type says what the operator provides; the others are refused with the reason.
+      // Each deployable type says what the operator provides: a PHP type its database, what is kept.
       await dialog.getByRole('textbox', { name: /^Type/ }).click();
-      await expect(page.getByRole('option', { name: 'PHP (not available)' })).toBeVisible();
+      await page.getByRole('option', { name: 'WordPress', exact: true }).click();
+      const phpHelp = dialog.getByTestId('php-type-help');
+      await expect(phpHelp).toContainText('You provide: A MySQL or MariaDB database and its user');
+      await expect(phpHelp).toContainText('wp-content/uploads/');
+      await phpHelp.scrollIntoViewIfNeeded();
+      if (vp.name === 'phone') await expectNoSideScroll(page);
+      await shot(page, `web-app-form-wordpress-${vp.name}`);
+      await dialog.getByRole('textbox', { name: /^Type/ }).click();
       await page.getByRole('option', { name: 'Python', exact: true }).click();
       await expect(dialog.getByText(/a requirements\.txt is not installed by itself/)).toBeVisible();
       await shot(page, `web-app-form-python-${vp.name}`);

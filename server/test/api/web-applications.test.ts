@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMetrics } from '../fake-metrics.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
@@ -131,16 +131,6 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
     ['minInstances', 0, 'Min Instances must be at least 1'],
     ['customEnvironmentVariables', { 'BAD-NAME': '1' }, 'Environment Variables format is invalid: BAD-NAME'],
     ['customEnvironmentVariables', { PORT: '80' }, 'Environment Variables: PORT is set by Mailroom'],
-    [
-      'type',
-      'PHP',
-      'PHP applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
-    ],
-    [
-      'type',
-      'WordPress',
-      'WordPress applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
-    ],
     ['autoDeployBranch', 'main;touch /tmp/x', 'Auto Deploy Branch format is invalid'],
   ])('POST web/applications/add refuses %s = %j: %s (nothing written)', async (field, value, message) => {
     const res = await call('POST', 'web/applications/add', base('bad', { [field]: value }));
@@ -263,12 +253,98 @@ describe.each(dialects())('web applications API on %s', (dialect) => {
       'shop.example.com serves the web application shop: delete the application instead',
     );
     const caps = (await call('GET', 'web/capabilities/applications')).json();
-    expect(caps.supportedTypes).toEqual(['Angular', 'Node.js', 'Python', 'Static']);
-    expect(Object.keys(caps.unsupportedTypes)).toEqual(['PHP', 'Roundcube', 'WordPress', 'Drupal']);
-    expect(caps.unsupportedTypes.Roundcube).toBe(
-      'Roundcube applications are not deployed by Mailroom yet: only Angular, Node.js, Python and Static are',
-    );
+    expect(caps.supportedTypes).toEqual([
+      'Angular',
+      'PHP',
+      'Node.js',
+      'Python',
+      'Static',
+      'Roundcube',
+      'WordPress',
+      'Drupal',
+    ]);
+    expect(caps.unsupportedTypes).toEqual({});
     expect(caps.releaseRetention).toBe(5);
+  });
+
+  it.each([
+    ['WordPress', { DB_PASSWORD: 'pa"ss' }, 'DB_PASSWORD'],
+    ['Drupal', { DB_PASSWORD: 'back\\slash' }, 'DB_PASSWORD'],
+    ['PHP', { A: 'ok', B: 'x${HOME}' }, 'B'],
+  ])(
+    'a %s application refuses a variable value Apache would misread (%j), naming the field; nothing written',
+    async (type, env, name) => {
+      const res = await call(
+        'POST',
+        'web/applications/add',
+        base('badphp', { type, startCommand: '', customEnvironmentVariables: env }),
+      );
+      expect(res.statusCode, res.body).toBe(400);
+      expect(firstDetail(res)).toEqual({
+        field: 'customEnvironmentVariables',
+        message: `Environment Variables: ${name} cannot hold " or \\ or \${ in a PHP application (its values are written into its Apache host)`,
+      });
+      expect(existsSync(site('badphp.example.com'))).toBe(false);
+      expect(existsSync(t.deps.host.path('/var/www/apps/badphp'))).toBe(false);
+    },
+  );
+
+  it("PHP types: no Start Command or port; the host serves files with the type's lines and hands its variables to PHP; the pool is the app's own", async () => {
+    const res = await call(
+      'POST',
+      'web/applications/add',
+      base('wpapi', {
+        type: 'WordPress',
+        startCommand: '',
+        memoryLimit: '256Mi',
+        customEnvironmentVariables: { DB_NAME: 'wp', DB_PASSWORD: "it's & 100%" },
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().application).toMatchObject({
+      type: 'WordPress',
+      status: 'inactive',
+      runningPort: null,
+    });
+    const file = site('wpapi.example.com');
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('FallbackResource /index.php');
+    expect(text).toContain('SetEnv DB_NAME "wp"');
+    expect(text).toContain('SetEnv DB_PASSWORD "it\'s & 100%"');
+    expect(text).not.toContain('ProxyPass /');
+    // The variables are for Apache's root master only.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(t.deps.host.path('/etc/apache2/conf-available/zz-mailroom.conf'), 'utf8')).toContain(
+      'LoadModule env_module',
+    );
+    const fpm = ['8.3', '8.2', '8.1', '8.0', '7.4'].find((v) => existsSync(`/usr/sbin/php-fpm${v}`));
+    const pool = fpm && t.deps.host.path(`/etc/php/${fpm}/fpm/pool.d/mailroom-wpapi.example.com.conf`);
+    if (!pool)
+      console.warn('php-fpm is not installed (Debian package php8.2-fpm): the app pool is not checked');
+    else {
+      const p = readFileSync(pool, 'utf8');
+      expect(p).toContain('php_admin_value[memory_limit] = 256M');
+      if (process.getuid?.() === 0) expect(p).toContain('user = mr-app-wpapi');
+      // The variables are in the host, never in the pool file.
+      expect(p).not.toContain('100%');
+    }
+    // The deploy of a repository that cannot be fetched fails as a job (PHP-FPM installed) or is refused.
+    const dep = await call('POST', 'web/applications/deploy/wpapi');
+    expect([202, 409]).toContain(dep.statusCode);
+    if (dep.statusCode === 409)
+      expect(dep.json().message).toBe(
+        'PHP-FPM is not installed on this server (Debian package php8.2-fpm): a PHP application cannot run yet',
+      );
+    else
+      for (let i = 0; i < 200; i++) {
+        const j = (await call('GET', `jobs/${dep.json().jobId}`)).json();
+        if (j.state === 'failed') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    const del = await call('POST', 'web/applications/remove/wpapi', { keepFiles: false });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(existsSync(file)).toBe(false);
+    if (pool) expect(existsSync(pool)).toBe(false);
   });
 
   it('Python needs a Start Command; Angular does not, and its host answers index.html for deep links', async () => {

@@ -264,6 +264,52 @@ describe('ApplicationsPage', { timeout: 30_000 }, () => {
     },
   );
 
+  it('a PHP type says in the form what the operator must provide and what is kept across releases', async () => {
+    routes['web/applications'] = [{ status: 200, body: [], total: 0 }];
+    routes['web/capabilities/applications'] = [
+      {
+        status: 200,
+        body: {
+          ...capabilities,
+          supportedTypes: [
+            'Angular',
+            'PHP',
+            'Node.js',
+            'Python',
+            'Static',
+            'Roundcube',
+            'WordPress',
+            'Drupal',
+          ],
+          unsupportedTypes: {},
+        },
+      },
+    ];
+    const { user } = renderPage();
+    expect(await screen.findAllByText('No web applications found')).not.toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Add Web Application' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Web Application' });
+    expect(within(dialog).queryByTestId('php-type-help')).toBeNull();
+    await user.click(within(dialog).getByRole('textbox', { name: /^Type/ }));
+    await user.click(await screen.findByRole('option', { name: 'WordPress', hidden: true }));
+    const help = await within(dialog).findByTestId('php-type-help');
+    expect(help).toHaveTextContent('What a WordPress application needs');
+    expect(help).toHaveTextContent(
+      'You provide: A MySQL or MariaDB database and its user, made by you: give DB_NAME, DB_USER, DB_PASSWORD and DB_HOST as Environment Variables.',
+    );
+    expect(help).toHaveTextContent('wp-content/uploads/');
+    expect(help).toHaveTextContent(
+      'wp-config.php (made once from wp-config-sample.php; reads DB_NAME, DB_USER, DB_PASSWORD, DB_HOST with getenv)',
+    );
+    expect(
+      within(dialog).getByText('Not used: Apache serves the WordPress files itself'),
+    ).toBeInTheDocument();
+    // Another type, another layout.
+    await user.click(within(dialog).getByRole('textbox', { name: /^Type/ }));
+    await user.click(await screen.findByRole('option', { name: 'Drupal', hidden: true }));
+    expect(await within(dialog).findByTestId('php-type-help')).toHaveTextContent('sites/default/files/');
+  });
+
   it('deploys from the row: the panel follows the job’s log by sequence number; rollback asks first', async () => {
     routes['web/applications'] = [{ status: 200, body: [app], total: 1 }];
     routes['web/capabilities/applications'] = [{ status: 200, body: capabilities }];

@@ -1,4 +1,9 @@
-import { RELEASE_RETENTION, type AppType } from '@mailroom/contract/web/applications';
+import {
+  APP_PHP_TYPES,
+  phpAppLayout,
+  RELEASE_RETENTION,
+  type AppType,
+} from '@mailroom/contract/web/applications';
 import { VHOST_DEFAULTS, type VirtualHostValues } from '@mailroom/contract/web/vhosts';
 import type { AppConfig } from './application.repository.ts';
 
@@ -8,8 +13,8 @@ export const isRoot = () => typeof process.getuid === 'function' && process.getu
 
 /** Types whose release is a process Mailroom runs and Apache proxies to. */
 export const PROCESS_TYPES: readonly AppType[] = ['Node.js', 'Python'];
-/** Types whose release is files Apache serves itself (no process). */
-export const FILE_TYPES: readonly AppType[] = ['Static', 'Angular'];
+/** Types whose release is files Apache serves itself (no process; PHP types through their PHP-FPM pool). */
+export const FILE_TYPES: readonly AppType[] = ['Static', 'Angular', ...APP_PHP_TYPES];
 export const servesFiles = (type: string): boolean => (FILE_TYPES as readonly string[]).includes(type);
 
 export const releasesFolder = (c: AppConfig) => `${c.deploymentPath.replace(/\/+$/, '')}/releases`;
@@ -25,6 +30,24 @@ export const appLogFile = (c: AppConfig) =>
   c.logPath || `${c.deploymentPath.replace(/\/+$/, '')}/logs/${c.name}.log`;
 
 /**
+ * The Apache lines a PHP type adds to its host: its front controller (a path that is no file
+ * answers index.php) and the folders Apache never serves.
+ */
+export function phpAppDirectives(type: string): string[] {
+  const l = phpAppLayout(type);
+  if (!l) return [];
+  const out: string[] = [];
+  if (l.frontController) out.push('FallbackResource /index.php');
+  if (l.deny.length)
+    out.push(
+      `<LocationMatch "^/(?:${l.deny.map((d) => d.replace(/[.]/g, '\\.')).join('|')})(?:/|$)">`,
+      '  Require all denied',
+      '</LocationMatch>',
+    );
+  return out;
+}
+
+/**
  * Angular: a single-page app; a path that is no file (a deep link such as /some/route) answers the
  * build's index.html (mod_dir's FallbackResource, in the app's own directives after the operator's).
  */
@@ -37,6 +60,8 @@ export function vhostValuesFor(
   base: VirtualHostValues | null,
 ): VirtualHostValues {
   const own = c.customDirectives.trim();
+  // The type's own lines, after the operator's (Angular's fallback, a PHP type's front controller).
+  const extra = [...(c.type === 'Angular' ? [SPA_FALLBACK] : []), ...phpAppDirectives(c.type)];
   return {
     ...VHOST_DEFAULTS,
     ...(base ?? {}),
@@ -61,8 +86,7 @@ export function vhostValuesFor(
     blockedIps: c.blockedIps,
     enableMaintenanceMode: c.enableMaintenanceMode,
     maintenanceMessage: c.maintenanceMessage,
-    customDirectives:
-      c.type === 'Angular' ? (own ? `${own}\n${SPA_FALLBACK}` : SPA_FALLBACK) : c.customDirectives,
+    customDirectives: extra.length ? [...(own ? [own] : []), ...extra].join('\n') : c.customDirectives,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   APP_LIST_DEFAULT_LIMIT,
   type AppListQuery,
   type AppStatus,
+  isPhpAppType,
   type WebApplicationValues,
 } from '@mailroom/contract/web/applications';
 import { type Kysely, type Selectable, sql } from 'kysely';
@@ -165,6 +166,11 @@ export interface AppServe {
   releasePath: string | null;
   /** Enable Load Balancing: every running instance's port (null: one ProxyPass to runningPort). */
   balancerPorts?: number[] | null;
+  /**
+   * A PHP type (served as files, `type` 'Static'): its own PHP-FPM pool runs as the app's user with
+   * the app's Memory Limit; `envSealed` is the live release's environment (else the app's own).
+   */
+  php?: { appName: string; memoryLimit: string; envSealed: string } | null;
 }
 
 /** The ports of a row's running instances (migration 0041; first = running_port). */
@@ -181,7 +187,18 @@ export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
   const rows = await db
     .selectFrom('web_apps as a')
     .leftJoin('web_app_releases as r', 'r.id', 'a.current_release_id')
-    .select(['a.vhost_id', 'a.type', 'a.status', 'a.running_port', 'a.instance_ports', 'a.fields', 'r.path'])
+    .select([
+      'a.vhost_id',
+      'a.name',
+      'a.type',
+      'a.status',
+      'a.running_port',
+      'a.instance_ports',
+      'a.fields',
+      'a.env_sealed',
+      'r.path',
+      'r.env_sealed as release_env',
+    ])
     .execute();
   return new Map(
     rows.map((r) => [
@@ -194,16 +211,28 @@ export async function appServeByVhost(db: Db): Promise<Map<number, AppServe>> {
             runningPort: null,
             releasePath: r.path ? `${r.path}/${ANGULAR_OUTPUT_DIR}` : null,
           }
-        : {
-            type: r.type,
-            status: r.status,
-            runningPort: r.running_port === null ? null : Number(r.running_port),
-            releasePath: r.path ?? null,
-            balancerPorts:
-              r.running_port !== null && (JSON.parse(r.fields) as Fields).enableLoadBalancing
-                ? instancePorts(r)
-                : null,
-          },
+        : isPhpAppType(r.type)
+          ? {
+              type: 'Static',
+              status: r.status,
+              runningPort: null,
+              releasePath: r.path ?? null,
+              php: {
+                appName: r.name,
+                memoryLimit: (JSON.parse(r.fields) as Fields).memoryLimit,
+                envSealed: r.release_env ?? r.env_sealed,
+              },
+            }
+          : {
+              type: r.type,
+              status: r.status,
+              runningPort: r.running_port === null ? null : Number(r.running_port),
+              releasePath: r.path ?? null,
+              balancerPorts:
+                r.running_port !== null && (JSON.parse(r.fields) as Fields).enableLoadBalancing
+                  ? instancePorts(r)
+                  : null,
+            },
     ]),
   );
 }

@@ -4,6 +4,7 @@ import {
   appMessages,
   type DeployTimings,
   isGitRef,
+  isPhpAppType,
   splitCommand,
 } from '@mailroom/contract/web/applications';
 import type { JobAccepted } from '@mailroom/contract/jobs';
@@ -26,6 +27,7 @@ import { DeployLogger, type JobContext, type JobRunner } from './deploy-log.serv
 import type { AppLifecycle } from './app-lifecycle.service.ts';
 import { appDataDir, appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
 import { instanceTarget, launchInstances, releaseEnv, stopInstances } from './app-runtime.ts';
+import { awaitPhpHealthy, phpVersionFor, preparePhpRelease } from './php-release.service.ts';
 import {
   findRelease,
   insertRelease,
@@ -66,6 +68,10 @@ export class DeployJobs {
     if (!c.repository) throw fieldError('repository', appMessages.repositoryRequired);
     if (APP_PROCESS_TYPES.includes(c.type) && !splitCommand(c.startCommand)?.length)
       throw fieldError('startCommand', appMessages.startCommandRequired);
+    if (isPhpAppType(c.type))
+      await phpVersionFor(this.svc.ctx).catch((err: unknown) => {
+        throw conflict((err as Error).message);
+      });
     await this.claim(row);
     const job = await this.jobs
       .run(DEPLOY_JOB_KIND, `Deploy ${name} (${want})`, actor, (ctx) =>
@@ -200,6 +206,8 @@ export class DeployJobs {
         }
         log.info(`Apache serves ${relPath}/${ANGULAR_OUTPUT_DIR} (index.html for any path that is no file)`);
       }
+      // PHP types: the kept folders and configuration file linked in from the data folder.
+      if (isPhpAppType(c.type)) await preparePhpRelease(this.svc.ctx, c, dir, runAs, (l) => log.info(l));
       timings.build = seconds(t);
       // 3. start + 4. health
       await patchRelease(this.svc.db, Number(rel.id), { state: 'starting' });
@@ -286,6 +294,15 @@ export class DeployJobs {
       timings.start = 0;
       timings.health = 0;
       log.info(`${c.type}: Apache serves the release's files (no process)`);
+      if (isPhpAppType(c.type)) {
+        // Asked through the app's own pool before Apache switches to it: a failure keeps the old one.
+        job.progress({ phase: 'Health check' });
+        const t0 = Date.now();
+        await awaitPhpHealthy(this.svc.ctx, c, this.svc.ctx.deps.host.path(relPath), env, job.signal, (l) =>
+          log.info(l),
+        );
+        timings.health = seconds(t0);
+      }
     } else {
       job.progress({ phase: 'Starting' });
       const count = instanceTarget(c, old.length);

@@ -25,6 +25,8 @@ export interface HostsSummary {
   tlsPolicy?: WebTlsPolicy | null;
   /** A web application is proxied by some host (mod_proxy + mod_proxy_http). */
   anyProxy?: boolean;
+  /** A PHP application's host passes its variables (mod_env's SetEnv). */
+  anyAppEnv?: boolean;
   /** Some application is load balanced over its instances (mod_proxy_balancer). */
   anyBalancer?: boolean;
   /**
@@ -99,6 +101,7 @@ export function neededModules(s: WebServerSettings, hosts: HostsSummary): Module
   if (hosts.phpVersions?.length) m.push('proxy_fcgi');
   if (hosts.anyProxy) m.push('proxy_http');
   if (hosts.anyProxy && hosts.anyBalancer) m.push('slotmem_shm', 'proxy_balancer', 'lbmethod_byrequests');
+  if (hosts.anyAppEnv) m.push('env');
   if (hosts.anyRateLimit || s.enableRateLimiting || s.enableIPBasedRateLimit)
     m.push('unique_id', 'security2');
   return m;

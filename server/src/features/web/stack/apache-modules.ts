@@ -85,6 +85,12 @@ export const MODULES = {
     package: 'libapache2-mod-security2',
     purpose: 'Rate limiting (per client address, counted across every Apache process)',
   },
+  env: {
+    name: 'env',
+    file: 'env',
+    package: 'apache2-bin',
+    purpose: "PHP applications' environment variables (SetEnv, read with getenv)",
+  },
   proxy_http: {
     name: 'proxy_http',
     file: 'proxy_http',

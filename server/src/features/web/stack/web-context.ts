@@ -15,6 +15,7 @@ import { ApacheControl } from './apache-control.ts';
 import { APACHE_PATHS, APACHE_USER, type ApacheMode } from './apache-layout.ts';
 import { apacheTarget } from './apache-target.ts';
 import {
+  type AppPhpHooks,
   DEFAULT_CERT,
   renderWeb,
   type SessionFolder,
@@ -39,6 +40,8 @@ export class WebContext {
   /** The PHP-FPM masters of the sites' pools. */
   readonly php: PhpFpmControl;
   private last: WebRender | null = null;
+  /** PHP applications' pool user and variables (set by the applications feature). */
+  appPhp: AppPhpHooks | null = null;
   private readonly target;
   private prepared = false;
 
@@ -133,6 +136,7 @@ export class WebContext {
                 poolUser: (id) => this.poolUser(id),
                 idleUser: isRoot() ? APACHE_USER : null,
               },
+              apps: this.appPhp,
             },
             { only: opts.only?.(value), removed: opts.removed },
           );
@@ -157,7 +161,7 @@ export class WebContext {
 
   private async ensureSessionFolders(folders: SessionFolder[]): Promise<void> {
     for (const f of folders) {
-      const u = await this.siteUser(f.siteId);
+      const u = f.owner !== undefined ? f.owner : await this.siteUser(f.siteId);
       await ensureSessionFolder(this.deps.host, f.path, u ? { uid: u.uid, gid: u.gid } : null);
     }
   }

@@ -15,7 +15,13 @@ import { readWebSettings } from '../settings/web-settings.repository.ts';
 import { type AppServe, appServeByVhost } from '../applications/application.repository.ts';
 import { allVhosts, rowValues, type VhostRow } from '../vhosts/vhost.repository.ts';
 import { renderVhost, type VhostProbe, type VhostRenderInput } from '../vhosts/vhost-file.renderer.ts';
-import { APACHE_PATHS, type ApacheMode, siteAvailablePath, siteEnabledPath } from './apache-layout.ts';
+import {
+  APACHE_PATHS,
+  APACHE_USER,
+  type ApacheMode,
+  siteAvailablePath,
+  siteEnabledPath,
+} from './apache-layout.ts';
 import { PHP_VERSIONS } from '@mailroom/contract/web/vhosts';
 import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
 import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
@@ -66,7 +72,25 @@ export interface WebRenderContext {
     /** The local master's own idle pool user (null: Mailroom's user). */
     idleUser: string | null;
   } | null;
+  /** PHP applications (issue 20): their pool's user and their variables (given by the applications). */
+  apps?: AppPhpHooks | null;
 }
+
+/** What the render asks of the applications feature for a PHP application's host. */
+export interface AppPhpHooks {
+  /** The app's own Unix user (made when missing; null: not root, Mailroom's user runs it). */
+  user: (appName: string) => Promise<{ user: string; uid: number; gid: number } | null>;
+  /** The variables of a sealed environment. */
+  env: (sealed: string) => Record<string, string>;
+}
+
+/** A PHP application runs on the newest installed PHP-FPM (spec order: newest first). */
+export const appPhpVersion = (installed: ReadonlySet<string>): (typeof PHP_VERSIONS)[number] | null =>
+  PHP_VERSIONS.find((v) => installed.has(v)) ?? null;
+/** The version named when none is installed (the Debian 12 one). */
+export const APP_PHP_FALLBACK_VERSION = '8.2';
+/** Memory Limit (Kubernetes units, 512Mi) as PHP's memory_limit (512M). */
+export const phpMemoryOf = (limit: string) => limit.replace(/([KMG])i$/, '$1');
 
 /** What a render says beside its files: the probes of each file and where custom directives start. */
 export interface WebRender extends RenderSet {
@@ -82,6 +106,8 @@ export interface WebRender extends RenderSet {
 export interface SessionFolder {
   path: string;
   siteId: number;
+  /** A PHP application's folder: its app user owns it (undefined: the site's user). */
+  owner?: { uid: number; gid: number } | null;
 }
 
 /**
@@ -117,6 +143,8 @@ function summary(
     if (v.enableRateLimiting) anyRateLimit = true;
     if (v.enablePhp && php.has(v.phpVersion)) phpVersions.add(v.phpVersion);
   }
+  const appVersion = appPhpVersion(php);
+  if (appVersion && [...apps.values()].some((a) => a.php)) phpVersions.add(appVersion);
   return {
     httpPorts: [...http],
     httpsPorts: [...https],
@@ -124,6 +152,7 @@ function summary(
     phpVersions: [...phpVersions].sort(),
     anyProxy: [...apps.values()].some((a) => a.type !== 'Static'),
     anyBalancer: [...apps.values()].some((a) => !!a.balancerPorts?.length),
+    anyAppEnv: [...apps.values()].some((a) => a.php),
     defaultTls: defaultTls && https.size ? defaultTls : null,
   };
 }
@@ -142,7 +171,11 @@ async function hostInput(
   sessions: SessionFolder[],
   https: boolean,
   defaultTls: DefaultTls | null,
-): Promise<{ input: VhostRenderInput; fingerprint: string | null }> {
+): Promise<{
+  input: VhostRenderInput;
+  fingerprint: string | null;
+  php: { enablePhp: boolean; phpVersion: string };
+}> {
   const v = hostValues(row, sslPort, https);
   let tls: VhostRenderInput['tls'] = null;
   let fingerprint: string | null = null;
@@ -173,7 +206,40 @@ async function hostInput(
     }
   }
   let php: VhostRenderInput['php'] = null;
-  if (v.enablePhp) {
+  let phpUsed: { enablePhp: boolean; phpVersion: string } = {
+    enablePhp: v.enablePhp,
+    phpVersion: v.phpVersion,
+  };
+  let appEnv: Record<string, string> | null = null;
+  if (app?.php) {
+    // A PHP application: its own pool, as the app's user, with its Memory Limit; its variables.
+    const version = appPhpVersion(ctx.php?.installed ?? new Set());
+    if (version && ctx.apps) {
+      const u = await ctx.apps.user(app.php.appName);
+      const values = {
+        ...v,
+        enablePhp: true,
+        phpVersion: version,
+        phpMemoryLimit: phpMemoryOf(app.php.memoryLimit),
+      };
+      const user = u ? { user: u.user, group: u.user, listenOwner: APACHE_USER } : null;
+      files.push({
+        path: phpPoolPath(version, v.domain),
+        content: renderPool(values, user, ctx.mode) + renderPoolDefaults(settings, v.domain, ctx.mode),
+      });
+      sessions.push({
+        path: phpSessionDir(settings, v.domain),
+        siteId: Number(row.id),
+        owner: u ? { uid: u.uid, gid: u.gid } : null,
+      });
+      php = { socket: ctx.mode.hostPath(phpSocket(v.domain)) };
+      phpUsed = { enablePhp: true, phpVersion: version };
+      appEnv = ctx.apps.env(app.php.envSealed);
+    } else {
+      php = { missing: APP_PHP_FALLBACK_VERSION };
+      phpUsed = { enablePhp: false, phpVersion: v.phpVersion };
+    }
+  } else if (v.enablePhp) {
     if (ctx.php?.installed.has(v.phpVersion)) {
       const user = await ctx.php.poolUser(Number(row.id));
       files.push({
@@ -184,7 +250,7 @@ async function hostInput(
       php = { socket: ctx.mode.hostPath(phpSocket(v.domain)) };
     } else php = { missing: v.phpVersion };
   }
-  return { input: { id: Number(row.id), values: v, tls, php, app }, fingerprint };
+  return { input: { id: Number(row.id), values: v, tls, php, app, appEnv }, fingerprint, php: phpUsed };
 }
 
 /** The pool files a host may have left under the versions it does not use now. */
@@ -227,7 +293,7 @@ export async function renderWeb(
   const wanted = opts.only ? new Set(opts.only) : null;
   for (const row of rows) {
     if (wanted && !wanted.has(row.domain)) continue;
-    const { input, fingerprint } = await hostInput(
+    const { input, fingerprint, php } = await hostInput(
       db,
       ctx,
       row,
@@ -239,7 +305,7 @@ export async function renderWeb(
       https,
       hosts.defaultTls,
     );
-    if (wanted) remove.push(...stalePools(input.values, row.domain));
+    if (wanted) remove.push(...stalePools({ domain: row.domain, ...php }, row.domain));
     const r = renderVhost(input, ctx.mode);
     files.push(...r.files);
     probes.set(siteAvailablePath(row.domain), {

@@ -25,7 +25,15 @@ export interface VhostRenderInput {
     /** Enable Load Balancing: the ports of every running instance (mod_proxy_balancer over them). */
     balancerPorts?: number[] | null;
   } | null;
+  /**
+   * A PHP application's variables (its live release's): SetEnv, so PHP reads them with getenv()
+   * (FastCGI parameters); they change with the document root in the same graceful reload.
+   */
+  appEnv?: Record<string, string> | null;
 }
+
+/** A variable value Apache would read as quoting or a variable is never written (refused on save). */
+const SAFE_ENV_VALUE = (v: string) => !/["\\]|\$\{/.test(v) && !/[\r\n]/.test(v);
 
 /** What the probe asks of one rendered host after a reload. */
 export interface VhostProbe {
@@ -161,6 +169,9 @@ function body(h: VhostRenderInput, mode: ApacheMode, tls: boolean, token: string
     out += `  ExpiresDefault "access plus ${v.cacheExpiry} seconds"\n`;
   }
   out += phpLines(h);
+  for (const [name, value] of Object.entries(h.appEnv ?? {}))
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && SAFE_ENV_VALUE(value))
+      out += `  SetEnv ${name} "${value}"\n`;
   if (proxyPort !== null) {
     // The app's running release on loopback; Mailroom's probe and ACME challenges stay Apache's.
     out += '  ProxyPreserveHost On\n';
@@ -267,7 +278,12 @@ export function renderVhost(h: VhostRenderInput, mode: ApacheMode): RenderedVhos
   if (sslPort !== null && h.tls) targets.push({ port: sslPort, tls: true });
   return {
     files: [
-      { path: siteAvailablePath(v.domain), content: text },
+      {
+        path: siteAvailablePath(v.domain),
+        content: text,
+        // An application's variables (database credentials) are for Apache's root master only.
+        ...(Object.keys(h.appEnv ?? {}).length ? { mode: 0o600 } : {}),
+      },
       {
         path: siteEnabledPath(v.domain),
         content: `Include ${siteAvailablePath(v.domain).replace(`${APACHE_PATHS.dir}/`, '')}\n`,

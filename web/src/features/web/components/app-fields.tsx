@@ -7,12 +7,16 @@ import {
   APP_TYPE_NOTES,
   BACKUP_FREQUENCIES,
   appLabels as L,
+  isPhpAppType,
+  phpAppHelp,
   type AppField,
   type AppFormValues,
   type WebAppCapabilities,
 } from '@mailroom/contract/web';
 import {
+  Alert,
   Fieldset,
+  List,
   NumberInput,
   Select,
   SimpleGrid,
@@ -169,6 +173,7 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
     values.map((v) => ({ value: v, label: labels[v] }));
 
   const typeWhy = capabilities?.unsupportedTypes[values.type];
+  const php = phpAppHelp(values.type);
   const roots = capabilities?.allowedRoots ?? [];
   const section = (s: AppSection, body: ReactNode) => (
     <Fieldset legend={s} radius="md" key={s}>
@@ -200,8 +205,48 @@ export function AppFields({ form, values, capabilities, editing }: AppFieldsProp
           })}
           {text('version', { required: true, placeholder: '1.0.0' })}
           {select('environment', options(APP_ENVIRONMENTS, ENVIRONMENT_LABELS))}
-          {number('port', { max: 65535 })}
+          {number('port', {
+            max: 65535,
+            help: isPhpAppType(values.type)
+              ? `Not used: Apache runs the ${values.type} files itself`
+              : undefined,
+          })}
           <div style={{ gridColumn: '1 / -1' }}>{text('description')}</div>
+          {php ? (
+            <Alert
+              style={{ gridColumn: '1 / -1' }}
+              variant="light"
+              color="blue"
+              title={`What a ${values.type} application needs`}
+              data-testid="php-type-help"
+            >
+              <Stack gap={6}>
+                <Text size="sm">
+                  <b>You provide:</b> {php.needs}
+                </Text>
+                {php.kept.length > 0 ? (
+                  <div>
+                    <Text size="sm">
+                      <b>Kept across releases</b> in <code>&lt;Deployment Path&gt;/data</code>, linked into
+                      each release:
+                    </Text>
+                    <List size="sm" spacing={2}>
+                      {php.kept.map((k) => (
+                        <List.Item key={k}>
+                          <code>{k}</code>
+                        </List.Item>
+                      ))}
+                    </List>
+                  </div>
+                ) : (
+                  <Text size="sm">
+                    Nothing is kept across releases: each release is the repository as it is.
+                  </Text>
+                )}
+                <Text size="sm">{php.health}</Text>
+              </Stack>
+            </Alert>
+          ) : null}
         </SimpleGrid>,
       )}
       {section(
