@@ -4,7 +4,7 @@ import { BACKUP_JOB, type BackupEnv, insertBackupRow } from './backups.service.t
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
 import { siteBackupSpecs } from './backup-sources.ts';
 import { SITE_BACKUP_JOB } from './site-backups.service.ts';
-import { insertSiteBackupRow, slotTaken } from './site-backup.repository.ts';
+import { insertSiteBackupRow, slotTaken } from './backup.repository.ts';
 
 /** Date, hour and weekday (0 = Sunday) at `now` in the time zone `tz`. */
 export function localParts(now: Date, tz: string): { date: string; hour: number; weekday: number } {

@@ -20,7 +20,7 @@ import {
 } from './backups-host-files.ts';
 import { type BackupEnv, type Reapplied, unpackChain } from './backups.service.ts';
 import { restoreSiteBackup } from './site-backups.service.ts';
-import { readBackupRow } from './site-backup.repository.ts';
+import { readBackupRow } from './backup.repository.ts';
 
 /**
  * Tables a restore leaves as they are: the server's own running state and history (jobs, locks,

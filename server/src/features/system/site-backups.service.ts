@@ -22,7 +22,7 @@ import {
   markBackupFailed,
   markSiteBackupCompleted,
   readBackupRow,
-} from './site-backup.repository.ts';
+} from './backup.repository.ts';
 
 /** The job that writes one site's backup (its document root, owners and modes kept). */
 export const SITE_BACKUP_JOB = 'system.backup.site';
