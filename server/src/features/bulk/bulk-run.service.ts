@@ -10,7 +10,8 @@ import {
 } from '@mailroom/contract/bulk';
 import { csvHeader, csvLine } from '@mailroom/contract/csv-cell';
 import type { Job } from '@mailroom/contract/jobs';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { inSavepoint } from '../../db/savepoint.ts';
 import type { Database } from '../../db/schema.ts';
 import { type AuditInput, recordAudit, recordAudits } from '../../http/audit-log.repository.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
@@ -126,7 +127,7 @@ export async function cancelRun(b: BulkCtx, id: number): Promise<BulkRun> {
   return getRun(b, id);
 }
 
-const SAVEPOINT = sql`bulk_item`;
+const SAVEPOINT = 'bulk_item';
 
 function openEntry(b: BulkCtx, r: ItemRow, secrets: readonly string[]): LedgerEntry {
   const payload = (r.payload ? JSON.parse(r.payload) : {}) as Record<string, unknown>;
@@ -307,17 +308,14 @@ function batchTools(
     };
     /** One entry under its own savepoint; true when the run stops at it. */
     const single = async (e: LedgerEntry) => {
-      await sql`savepoint ${SAVEPOINT}`.execute(trx);
+      let r: ItemResult;
       try {
-        const r = await plan.step(e, trx);
-        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
-        ok(e, r);
-        return false;
+        r = await inSavepoint(trx, SAVEPOINT, () => plan.step(e, trx));
       } catch (err) {
-        await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
-        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
         return fail(e, err);
       }
+      ok(e, r);
+      return false;
     };
     let waiting: { entry: LedgerEntry; row: R; result: ItemResult }[] = [];
     /** Writes the waiting rows in one go; if that fails, each alone. True when the run stops. */
@@ -325,22 +323,20 @@ function batchTools(
       if (!waiting.length) return false;
       const part = waiting;
       waiting = [];
-      await sql`savepoint ${SAVEPOINT}`.execute(trx);
       try {
-        await plan.write(
-          trx,
-          part.map((p) => p.row),
+        await inSavepoint(trx, SAVEPOINT, () =>
+          plan.write(
+            trx,
+            part.map((p) => p.row),
+          ),
         );
-        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
-        for (const p of part) ok(p.entry, p.result);
-        return false;
       } catch {
         // Someone's row broke the set: find it (and only it) by running each on its own.
-        await sql`rollback to savepoint ${SAVEPOINT}`.execute(trx);
-        await sql`release savepoint ${SAVEPOINT}`.execute(trx);
         for (const p of part) if (await single(p.entry)) return true;
         return false;
       }
+      for (const p of part) ok(p.entry, p.result);
+      return false;
     };
     let stopped = false;
     for (const e of entries) {

@@ -275,3 +275,19 @@ export async function recentlyExpired(db: Db, now: number, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** The certificate's row, or undefined when there is none. */
+export async function findRow(db: Db, id: number): Promise<CertRow | undefined> {
+  return db.selectFrom('ssl_certificates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The unexpired certificates' ids and names, the one that expires last first (at most `limit`). */
+export async function unexpiredNames(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('ssl_certificates')
+    .select(['id', 'names'])
+    .where('not_after', '>', now)
+    .orderBy('not_after', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { nameCovers } from './certificate-parse.ts';
 import type { SecretVault } from '../../security/secret-vault.ts';
 import { readSslSettings } from './ssl-settings.repository.ts';
+import { certificateExists, readRow, unexpiredNames } from './certificate.repository.ts';
 import { allowedTlsVersions } from './ssl-settings.service.ts';
 
 type Db = Kysely<Database>;
@@ -48,20 +49,9 @@ export async function servedMailCertificateId(
   now = Date.now(),
 ): Promise<number | null> {
   if (chosen !== null) {
-    const row = await db
-      .selectFrom('ssl_certificates')
-      .select('id')
-      .where('id', '=', chosen)
-      .executeTakeFirst();
-    if (row) return Number(row.id);
+    if (await certificateExists(db, chosen)) return chosen;
   }
-  const rows = await db
-    .selectFrom('ssl_certificates')
-    .select(['id', 'names'])
-    .where('not_after', '>', now)
-    .orderBy('not_after', 'desc')
-    .limit(500)
-    .execute();
+  const rows = await unexpiredNames(db, now, 500);
   const hit = rows.find((r) => (JSON.parse(r.names) as string[]).some((n) => nameCovers(n, hostname)));
   return hit ? Number(hit.id) : null;
 }
@@ -72,11 +62,7 @@ export function mailTlsSource(vault: SecretVault): MailTlsSource<Db> {
     const id = await servedMailCertificateId(db, hostname, mailCertificateId);
     let certificate: MailTls | null = null;
     if (id !== null) {
-      const row = await db
-        .selectFrom('ssl_certificates')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const row = await readRow(db, id);
       certificate = {
         fullchainPem: row.certificate_pem + row.chain_pem,
         keyPem: vault.open(row.key_enc),

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SecretVault } from '../../security/secret-vault.ts';
 import { allowedTlsVersions, readSslSettings } from './ssl-settings.service.ts';
+import { findRow } from './certificate.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -18,7 +19,7 @@ export interface WebTls {
 /** For the web area (app.ts hands it over): the certificate with this id, or null. */
 export function webTlsSource(vault: SecretVault): (id: number, db: Db) => Promise<WebTls | null> {
   return async (id, db) => {
-    const row = await db.selectFrom('ssl_certificates').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findRow(db, id);
     if (!row) return null;
     return {
       certificatePem: row.certificate_pem,

@@ -1,9 +1,18 @@
 import type { SystemAlert } from '@mailroom/contract/system-alerts';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Leadership, Locks } from '../../db/locks.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ServiceControl } from '../../host/service-control.ts';
-import { toAlert } from './alerts.service.ts';
+import { countAuditSince } from '../../http/audit-log.repository.ts';
+import {
+  conditionRaised,
+  escalateAlert,
+  insertAlert,
+  legacyCertificateRows,
+  resolveAlert,
+  unresolvedAlerts,
+} from './alert.repository.ts';
+import { lastEndedBackup } from './backup.repository.ts';
 import type { MetricsSource } from './metrics-source.ts';
 import { alertThresholds, readSettingValues, settingNumber } from './system-settings.service.ts';
 
@@ -207,7 +216,7 @@ export function threshold(
 async function certificateConditions(db: Db, days: number): Promise<Condition[]> {
   let rows: Record<string, unknown>[];
   try {
-    rows = (await sql<Record<string, unknown>>`select * from certificates`.execute(db)).rows;
+    rows = await legacyCertificateRows(db);
   } catch {
     return [];
   }
@@ -283,12 +292,7 @@ export async function currentConditions(
 
   for (const source of inputs.sources ?? []) out.push(...(await source().catch(() => [])));
 
-  const lastBackup = await db
-    .selectFrom('system_backups')
-    .select(['id', 'name', 'status', 'message'])
-    .where('status', 'in', ['completed', 'failed'])
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  const lastBackup = await lastEndedBackup(db);
   if (lastBackup?.status === 'failed')
     out.push({
       key: 'backup',
@@ -310,21 +314,15 @@ export async function currentConditions(
     });
 
   const since = new Date(Date.now() - 3_600_000).toISOString();
-  const failed = await db
-    .selectFrom('audit_log')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('action', '=', 'auth.login')
-    .where('outcome', '=', 'failure')
-    .where('at', '>=', since)
-    .executeTakeFirst();
+  const failed = await countAuditSince(db, 'auth.login', 'failure', since);
   const failedLimit = settingNumber(s, 'failedLogins');
-  if (Number(failed?.n ?? 0) > failedLimit)
+  if (failed > failedLimit)
     out.push({
       key: 'failed-logins',
       type: 'security',
       severity: 'warning',
       title: 'Many failed sign-ins',
-      message: `${Number(failed?.n)} failed sign-ins in the last hour (alert above ${failedLimit}).`,
+      message: `${failed} failed sign-ins in the last hour (alert above ${failedLimit}).`,
     });
   return { conditions: out, unknown };
 }
@@ -410,17 +408,7 @@ export class AlertEngine {
   }
 
   async evaluate(): Promise<AlertChange[]> {
-    const openRows = await this.db
-      .selectFrom('system_alerts')
-      .select(['id', 'condition_key', 'type', 'severity'])
-      .where('resolved_at', 'is', null)
-      .execute();
-    const open: OpenAlert[] = openRows.map((a) => ({
-      id: Number(a.id),
-      key: a.condition_key,
-      type: a.type,
-      severity: a.severity as Severity,
-    }));
+    const open: OpenAlert[] = await unresolvedAlerts(this.db);
     const openSeverity = new Map(open.map((a) => [a.key, a.severity]));
     const evaluation = await currentConditions(this.db, this.inputs, (key) =>
       this.tracker.level(key, openSeverity.get(key)),
@@ -437,44 +425,19 @@ export class AlertEngine {
             if (d.kind === 'raise') {
               const c = d.condition;
               // Another process may have raised it meanwhile (a leadership change): once only.
-              const already = await trx
-                .selectFrom('system_alerts')
-                .select('id')
-                .where('condition_key', '=', c.key)
-                .where('resolved_at', 'is', null)
-                .executeTakeFirst();
-              if (already) continue;
-              const row = await trx
-                .insertInto('system_alerts')
-                .values({
-                  type: c.type,
-                  condition_key: c.key,
-                  severity: d.severity,
-                  title: c.title,
-                  message: c.message,
-                  raised_at: now,
-                })
-                .returningAll()
-                .executeTakeFirstOrThrow();
-              out.push({ event: 'alert.raised', alert: toAlert(row) });
+              if (await conditionRaised(trx, c.key)) continue;
+              const alert = await insertAlert(trx, { ...c, severity: d.severity, at: now });
+              out.push({ event: 'alert.raised', alert });
             } else if (d.kind === 'escalate') {
-              const row = await trx
-                .updateTable('system_alerts')
-                .set({ severity: d.severity, title: d.condition.title, message: d.condition.message })
-                .where('id', '=', d.id)
-                .where('resolved_at', 'is', null)
-                .returningAll()
-                .executeTakeFirst();
-              if (row) out.push({ event: 'alert.raised', alert: toAlert(row), escalated: true });
+              const alert = await escalateAlert(trx, d.id, {
+                severity: d.severity,
+                title: d.condition.title,
+                message: d.condition.message,
+              });
+              if (alert) out.push({ event: 'alert.raised', alert, escalated: true });
             } else {
-              const row = await trx
-                .updateTable('system_alerts')
-                .set({ resolved_at: now })
-                .where('id', '=', d.id)
-                .where('resolved_at', 'is', null)
-                .returningAll()
-                .executeTakeFirst();
-              if (row) out.push({ event: 'alert.resolved', alert: toAlert(row) });
+              const alert = await resolveAlert(trx, d.id, now);
+              if (alert) out.push({ event: 'alert.resolved', alert });
             }
           }
         });

@@ -1,55 +1,19 @@
 import type { SystemAlert } from '@mailroom/contract/system-alerts';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Database } from '../../db/schema.ts';
-import type { SystemAlertTable } from '../../db/system-admin.tables.ts';
 import { notFound } from '../../http/errors.ts';
+import {
+  alertAcknowledged,
+  listAlerts,
+  markAcknowledged,
+  markAllAcknowledged,
+  openCriticalAlerts,
+} from './alert.repository.ts';
 
 type Db = Kysely<Database>;
-const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
 
-export function toAlert(r: Selectable<SystemAlertTable>): SystemAlert {
-  return {
-    id: Number(r.id),
-    type: r.type,
-    severity: r.severity as SystemAlert['severity'],
-    title: r.title,
-    message: r.message,
-    timestamp: iso(r.raised_at)!,
-    resolvedAt: iso(r.resolved_at),
-    acknowledged: r.acknowledged_at != null,
-    acknowledgedBy: r.acknowledged_by,
-    acknowledgedAt: iso(r.acknowledged_at),
-  };
-}
-
-/**
- * `active`: every alert not yet acknowledged (open or resolved); `open`: not resolved and not
- * acknowledged (what is wrong now); `all`: the latest 500.
- */
-export async function listAlerts(
-  db: Db,
-  state: 'active' | 'open' | 'all' = 'active',
-): Promise<SystemAlert[]> {
-  let q = db.selectFrom('system_alerts').selectAll().orderBy('raised_at', 'desc').orderBy('id', 'desc');
-  if (state === 'all') q = q.limit(500);
-  else q = q.where('acknowledged_at', 'is', null);
-  if (state === 'open') q = q.where('resolved_at', 'is', null);
-  return (await q.execute()).map(toAlert);
-}
-
-/** Open critical alerts (the dashboard's status). */
-export async function openCriticalAlerts(db: Db): Promise<SystemAlert[]> {
-  const rows = await db
-    .selectFrom('system_alerts')
-    .selectAll()
-    .where('resolved_at', 'is', null)
-    .where('severity', '=', 'critical')
-    .orderBy('id', 'desc')
-    .limit(20)
-    .execute();
-  return rows.map(toAlert);
-}
+export { listAlerts, openCriticalAlerts };
 
 /**
  * A warning or critical alert reaches the notifications bell when raised (or escalated), and its
@@ -86,18 +50,10 @@ export async function notifyAlert(
 
 export async function acknowledgeAlert(db: Db, id: number, actor: string): Promise<number> {
   return auditedTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom('system_alerts')
-      .select(['id', 'acknowledged_at'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!row) throw notFound(`Alert ${id} was not found.`);
-    if (row.acknowledged_at != null) return 0;
-    await trx
-      .updateTable('system_alerts')
-      .set({ acknowledged_at: Date.now(), acknowledged_by: actor })
-      .where('id', '=', id)
-      .execute();
+    const acknowledged = await alertAcknowledged(trx, id);
+    if (acknowledged === undefined) throw notFound(`Alert ${id} was not found.`);
+    if (acknowledged) return 0;
+    await markAcknowledged(trx, id, actor, Date.now());
     return 1;
   });
 }
@@ -105,14 +61,7 @@ export async function acknowledgeAlert(db: Db, id: number, actor: string): Promi
 export async function acknowledgeAll(db: Db, actor: string): Promise<number> {
   return auditedTransaction(
     db,
-    async (trx) => {
-      const res = await trx
-        .updateTable('system_alerts')
-        .set({ acknowledged_at: Date.now(), acknowledged_by: actor })
-        .where('acknowledged_at', 'is', null)
-        .executeTakeFirst();
-      return Number(res.numUpdatedRows);
-    },
+    (trx) => markAllAcknowledged(trx, actor, Date.now()),
     (n) => ({ details: { acknowledged: n } }),
   );
 }

@@ -1,7 +1,8 @@
 import { makeFolder } from '../../host/data-files.ts';
 import { fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { type BackupEnv, backupJob, insertBackupRow } from './backups.service.ts';
+import { type BackupEnv, backupJob } from './backups.service.ts';
+import { backupOutcome, completedBackupDescribed, insertBackupRow } from './backup.repository.ts';
 
 /**
  * Backup Services as a bulk operation (issue 21): one item, a full backup made by the same job
@@ -20,12 +21,7 @@ export function backupBulkOperation(env: BackupEnv): BulkOperationHandler {
     async runBatch(entries, tools) {
       await tools.each(entries, async (e) => {
         const mark = `Bulk operation item ${e.id}`;
-        const done = await env.database.db
-          .selectFrom('system_backups')
-          .select(['id', 'name'])
-          .where('description', '=', mark)
-          .where('status', '=', 'completed')
-          .executeTakeFirst();
+        const done = await completedBackupDescribed(env.database.db, mark);
         if (done) return { skipped: `done: ${done.name} was made before the restart` };
         await makeFolder(env.backupDir, 0o700);
         const backupId = await insertBackupRow(env.database.db, 'full', mark, 'manual');
@@ -36,11 +32,8 @@ export function backupBulkOperation(env: BackupEnv): BulkOperationHandler {
           checkpoint: async () => undefined,
         };
         await backupJob(env)({ backupId }, noop);
-        const row = await env.database.db
-          .selectFrom('system_backups')
-          .select(['name', 'status', 'size'])
-          .where('id', '=', backupId)
-          .executeTakeFirstOrThrow();
+        const row = await backupOutcome(env.database.db, backupId);
+        if (!row) throw new Error(`Backup ${backupId} was deleted while it was written`);
         if (row.status !== 'completed') throw new Error(`The backup ended ${row.status}`);
         return { after: { backupId, name: row.name, size: Number(row.size) } };
       });

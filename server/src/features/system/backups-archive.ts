@@ -1,8 +1,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type Kysely, sql } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import { appliedMigrations, listTables, vacuumInto } from '../../db/catalogue.ts';
 import {
   countTarEntries,
   pgDumpCounts as pgDumpRowCounts,
@@ -68,22 +67,7 @@ export class DamagedArchive extends Error {
 
 export { sha256File };
 
-export async function listTables(db: Kysely<Database>, dialect: 'sqlite' | 'postgres'): Promise<string[]> {
-  const q =
-    dialect === 'sqlite'
-      ? sql<{
-          name: string;
-        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
-      : sql<{
-          name: string;
-        }>`select tablename as name from pg_tables where schemaname = current_schema() order by tablename`;
-  return (await q.execute(db)).rows.map((r) => r.name);
-}
-
-export async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
-  const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-  return rows.rows.map((r) => r.name);
-}
+export { appliedMigrations, listTables };
 
 /** Row counts of every table of a SQLite file (and its integrity check). */
 export function sqliteCounts(file: string): Record<string, number> {
@@ -134,7 +118,7 @@ export async function dumpDatabase(
   if (database.dialect === 'sqlite') {
     const part = 'database.sqlite';
     const target = path.join(staging, part);
-    await sql`vacuum into ${sql.lit(target)}`.execute(database.db);
+    await vacuumInto(database.db, target);
     return { part, tables: sqliteCounts(target) };
   }
   const part = 'database.pgdump';

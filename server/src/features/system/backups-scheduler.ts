@@ -1,10 +1,10 @@
 import { LockTimeoutError } from '../../db/locks.ts';
 import type { Jobs as JobRunner } from './job-types.ts';
-import { BACKUP_JOB, type BackupEnv, insertBackupRow } from './backups.service.ts';
+import { BACKUP_JOB, type BackupEnv } from './backups.service.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
 import { siteBackupSpecs } from './backup-sources.ts';
 import { SITE_BACKUP_JOB } from './site-backups.service.ts';
-import { insertSiteBackupRow, slotTaken } from './backup.repository.ts';
+import { insertBackupRow, insertSiteBackupRow, slotTaken } from './backup.repository.ts';
 
 /** Date, hour and weekday (0 = Sunday) at `now` in the time zone `tz`. */
 export function localParts(now: Date, tz: string): { date: string; hour: number; weekday: number } {
@@ -48,12 +48,7 @@ export async function scheduleTick(
     return await env.locks.withLock(
       'system.backup.schedule',
       async () => {
-        const done = await db
-          .selectFrom('system_backups')
-          .select('id')
-          .where('trigger', '=', trigger)
-          .executeTakeFirst();
-        if (done) return null;
+        if (await slotTaken(db, trigger)) return null;
         const type = weekday === 0 || frequency === 'weekly' ? 'full' : 'incremental';
         const id = await insertBackupRow(db, type, `Scheduled ${frequency} backup`, trigger);
         await jobs.enqueue(BACKUP_JOB, `Scheduled ${type} backup`, null, { backupId: id });

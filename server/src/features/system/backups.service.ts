@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { BackupStatusAnswer, SystemBackup } from '@mailroom/contract/system-admin';
+import type { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { Locks } from '../../db/locks.ts';
@@ -37,6 +37,23 @@ import {
   hostRelative,
 } from './backups-host-files.ts';
 import { readSettingValues, settingNumber } from './system-settings.service.ts';
+import {
+  completedBackupOnTopOf,
+  completedSystemBackups,
+  deleteBackupRow,
+  humanSize,
+  insertBackupRow,
+  lastVerifiedBackup,
+  latestBackups,
+  latestCompletedSystemBackupBefore,
+  markBackupExpired,
+  markBackupFailed,
+  markSystemBackupCompleted,
+  readBackupRow,
+  recordVerification,
+} from './backup.repository.ts';
+
+export { humanSize, insertBackupRow };
 
 type Db = Kysely<Database>;
 export const BACKUP_JOB = 'system.backup.create';
@@ -89,64 +106,14 @@ export interface BackupEnv {
 /** Read before a restore; the answer runs after the database is put back (before the re-apply). */
 export type RestoreKeeper = () => Promise<() => Promise<unknown>>;
 
-const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
-
-export function humanSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
-}
-
-/** The catalogue's scope of a backup row: `system`, or `site <domain>` for a site's own backup. */
-export const scopeOf = (r: { site_id: number | null; site_domain: string | null }): string =>
-  r.site_id == null ? 'system' : `site ${r.site_domain ?? `#${r.site_id}`}`;
-
-export function toBackup(r: Selectable<SystemBackupTable>, backupDir: string): SystemBackup {
-  return {
-    id: Number(r.id),
-    name: r.name,
-    type: r.type === 'incremental' ? 'Incremental' : 'Full',
-    status: r.status as SystemBackup['status'],
-    size: humanSize(Number(r.size)),
-    sizeBytes: Number(r.size),
-    createdAt: iso(r.created_at)!,
-    expiresAt: iso(r.expires_at),
-    location: r.file ? path.join(backupDir, r.file) : backupDir,
-    description: r.description,
-    baseId: r.base_id == null ? null : Number(r.base_id),
-    message: r.message,
-    verifiedAt: iso(r.verified_at),
-    verifyResult: r.verify_result,
-    scope: scopeOf(r),
-  };
-}
-
 export async function backupStatus(env: BackupEnv): Promise<BackupStatusAnswer> {
   const db = env.database.db;
-  const rows = await db.selectFrom('system_backups').selectAll().orderBy('id', 'desc').limit(500).execute();
-  const verified = await db
-    .selectFrom('system_backups')
-    .select(['id', 'verified_at', 'verify_result'])
-    .where('verified_at', 'is not', null)
-    .orderBy('verified_at', 'desc')
-    .executeTakeFirst();
+  const backups = await latestBackups(db, env.backupDir, 500);
+  const lastVerified = await lastVerifiedBackup(db);
   const s = await readSettingValues(db);
   return {
-    backups: rows.map((r) => toBackup(r, env.backupDir)),
-    lastVerified: verified
-      ? {
-          at: iso(verified.verified_at)!,
-          backupId: Number(verified.id),
-          ok: (verified.verify_result ?? '').startsWith('OK'),
-          result: verified.verify_result ?? '',
-        }
-      : null,
+    backups,
+    lastVerified,
     schedule: {
       frequency: s.backupFrequency!,
       hour: settingNumber(s, 'backupHour'),
@@ -155,33 +122,8 @@ export async function backupStatus(env: BackupEnv): Promise<BackupStatusAnswer> 
   };
 }
 
-/** Records the backup (status active) so the list shows it while the job writes it. */
-export async function insertBackupRow(
-  db: Db,
-  type: 'full' | 'incremental',
-  description: string,
-  trigger: string,
-): Promise<number> {
-  const now = Date.now();
-  const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
-  const row = await db
-    .insertInto('system_backups')
-    .values({
-      name: `${type === 'full' ? 'Full' : 'Incremental'} backup ${stamp}`,
-      type,
-      status: 'active',
-      size: 0,
-      trigger,
-      description,
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
-
 const readRow = async (db: Db, id: number) => {
-  const r = await db.selectFrom('system_backups').selectAll().where('id', '=', id).executeTakeFirst();
+  const r = await readBackupRow(db, id);
   if (!r) throw notFound(`Backup ${id} was not found.`);
   return r;
 };
@@ -226,14 +168,7 @@ export function backupJob(env: BackupEnv) {
           let base: Selectable<SystemBackupTable> | undefined;
           let type = row.type as 'full' | 'incremental';
           if (type === 'incremental') {
-            base = await db
-              .selectFrom('system_backups')
-              .selectAll()
-              .where('status', '=', 'completed')
-              .where('site_id', 'is', null)
-              .where('id', '<', backupId)
-              .orderBy('id', 'desc')
-              .executeTakeFirst();
+            base = await latestCompletedSystemBackupBefore(db, backupId);
             // Nothing to build on: this one becomes a full backup.
             if (!base) type = 'full';
           }
@@ -281,21 +216,15 @@ export function backupJob(env: BackupEnv) {
           const stat = { size: await sizeOf(path.join(env.backupDir, file)) };
           const sha = await sha256File(path.join(env.backupDir, file));
           const retention = settingNumber(await readSettingValues(db), 'backupRetentionDays');
-          await db
-            .updateTable('system_backups')
-            .set({
-              status: 'completed',
-              type,
-              name: row.name.replace(/^(Full|Incremental)/, type === 'full' ? 'Full' : 'Incremental'),
-              base_id: base ? Number(base.id) : null,
-              file,
-              size: stat.size,
-              sha256: sha,
-              finished_at: Date.now(),
-              expires_at: Number(row.created_at) + retention * DAY,
-            })
-            .where('id', '=', backupId)
-            .execute();
+          await markSystemBackupCompleted(db, backupId, {
+            type,
+            name: row.name.replace(/^(Full|Incremental)/, type === 'full' ? 'Full' : 'Incremental'),
+            baseId: base ? Number(base.id) : null,
+            file,
+            size: stat.size,
+            sha256: sha,
+            expiresAt: Number(row.created_at) + retention * DAY,
+          });
           const rows = Object.values(tables).reduce((a, b) => a + b, 0);
           const expired = await applyRetention(env);
           ctx.progress({ phase: 'Done', processed: 3, total: 3 });
@@ -313,15 +242,7 @@ export function backupJob(env: BackupEnv) {
             summary: `${type === 'full' ? 'Full' : 'Incremental'} backup written: ${humanSize(stat.size)}, ${rows} rows, ${manifest.fileEntries} files${hostFiles === null ? '' : `, ${hostFiles} daemon configuration and key files`}`,
           };
         } catch (err) {
-          await db
-            .updateTable('system_backups')
-            .set({
-              status: 'failed',
-              message: (err as Error).message.slice(0, 1000),
-              finished_at: Date.now(),
-            })
-            .where('id', '=', backupId)
-            .execute();
+          await markBackupFailed(db, backupId, (err as Error).message);
           throw err;
         } finally {
           await removeTree(staging);
@@ -339,12 +260,7 @@ export function backupJob(env: BackupEnv) {
 export async function applyRetention(env: BackupEnv, now = Date.now()): Promise<number> {
   const db = env.database.db;
   // A site's own backups follow that site's retention (site-backups.service.ts), never this one.
-  const rows = await db
-    .selectFrom('system_backups')
-    .selectAll()
-    .where('status', '=', 'completed')
-    .where('site_id', 'is', null)
-    .execute();
+  const rows = await completedSystemBackups(db);
   const kept = rows.filter((r) => r.expires_at == null || Number(r.expires_at) > now);
   const needed = new Set<number>();
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
@@ -359,11 +275,7 @@ export async function applyRetention(env: BackupEnv, now = Date.now()): Promise<
   for (const r of rows) {
     if (r.expires_at == null || Number(r.expires_at) > now || needed.has(Number(r.id))) continue;
     if (r.file) await removeTree(path.join(env.backupDir, r.file));
-    await db
-      .updateTable('system_backups')
-      .set({ status: 'expired', file: null })
-      .where('id', '=', r.id)
-      .execute();
+    await markBackupExpired(db, Number(r.id));
     n++;
   }
   return n;
@@ -440,18 +352,10 @@ export function verifyJob(env: BackupEnv) {
     try {
       const { summary } = await unpackChain(env, backupId, scratch, ctx);
       const result = `OK: ${summary}`;
-      await env.database.db
-        .updateTable('system_backups')
-        .set({ verified_at: Date.now(), verify_result: result })
-        .where('id', '=', backupId)
-        .execute();
+      await recordVerification(env.database.db, backupId, result);
       return { result: { backupId, ok: true, result }, summary: `Backup ${backupId} verified: ${summary}` };
     } catch (err) {
-      await env.database.db
-        .updateTable('system_backups')
-        .set({ verified_at: Date.now(), verify_result: `FAILED: ${(err as Error).message}`.slice(0, 1000) })
-        .where('id', '=', backupId)
-        .execute();
+      await recordVerification(env.database.db, backupId, `FAILED: ${(err as Error).message}`.slice(0, 1000));
       throw err;
     } finally {
       await removeTree(scratch);
@@ -463,17 +367,12 @@ export async function deleteBackup(env: BackupEnv, id: number): Promise<number> 
   const db = env.database.db;
   const r = await readRow(db, id);
   if (r.status === 'active') throw conflict(`Backup ${id} is being written; wait for it to finish.`);
-  const dependent = await db
-    .selectFrom('system_backups')
-    .select('id')
-    .where('base_id', '=', id)
-    .where('status', '=', 'completed')
-    .executeTakeFirst();
-  if (dependent)
-    throw conflict(`Backup ${dependent.id} is incremental on top of backup ${id}; delete that one first.`);
+  const dependent = await completedBackupOnTopOf(db, id);
+  if (dependent !== undefined)
+    throw conflict(`Backup ${dependent} is incremental on top of backup ${id}; delete that one first.`);
   await auditedTransaction(
     db,
-    (trx) => trx.deleteFrom('system_backups').where('id', '=', id).execute(),
+    (trx) => deleteBackupRow(trx, id),
     () => ({
       details: { name: r.name },
     }),

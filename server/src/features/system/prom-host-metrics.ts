@@ -2,6 +2,8 @@ import { Gauge, type Registry } from 'prom-client';
 import type { AppDeps } from '../../app-deps.ts';
 import type { MetricsCollector } from './metrics-collector.ts';
 import { listQueue } from './mail-queue.service.ts';
+import { countRecords, countZones } from '../dns/dns.public.ts';
+import { countMailRows } from '../mail/mail.public.ts';
 
 /**
  * Adds the console's figures to /metrics: the collector's host metrics (no extra reading of the
@@ -68,18 +70,11 @@ export function registerHostGauges(registry: Registry, collector: MetricsCollect
         }
       },
     });
-  const rows = async (table: 'mail_domains' | 'mailboxes' | 'mail_aliases' | 'dns_zones' | 'dns_records') => {
-    const r = await db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirst();
-    return Number(r?.n ?? 0);
-  };
-  count('mailroom_mail_domains', 'Mail domains', () => rows('mail_domains'));
-  count('mailroom_mailboxes', 'Mailboxes', () => rows('mailboxes'));
-  count('mailroom_mail_aliases', 'Mail aliases', () => rows('mail_aliases'));
-  count('mailroom_dns_zones', 'DNS zones', () => rows('dns_zones'));
-  count('mailroom_dns_records', 'DNS records', () => rows('dns_records'));
+  count('mailroom_mail_domains', 'Mail domains', () => countMailRows(db, 'mail_domains'));
+  count('mailroom_mailboxes', 'Mailboxes', () => countMailRows(db, 'mailboxes'));
+  count('mailroom_mail_aliases', 'Mail aliases', () => countMailRows(db, 'mail_aliases'));
+  count('mailroom_dns_zones', 'DNS zones', () => countZones(db));
+  count('mailroom_dns_records', 'DNS records', () => countRecords(db));
 
   let queue: { at: number; n: number; deferred: number } | null = null;
   const readQueue = async () => {

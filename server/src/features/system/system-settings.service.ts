@@ -10,6 +10,7 @@ import { isEmailAddress } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Database } from '../../db/schema.ts';
+import { storedSetting, storedSettings, upsertSetting } from './system-setting.repository.ts';
 import { AppError, fieldError } from '../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 
@@ -233,8 +234,7 @@ const DEFS = new Map(SETTING_DEFS.map((d) => [d.id, d]));
 export type SettingValuesMap = Record<string, string>;
 
 export async function readSettingValues(db: Db): Promise<SettingValuesMap> {
-  const rows = await db.selectFrom('system_settings').select(['name', 'value']).execute();
-  const stored = new Map(rows.map((r) => [r.name, r.value]));
+  const stored = await storedSettings(db);
   return Object.fromEntries(SETTING_DEFS.map((d) => [d.id, stored.get(d.id) ?? d.defaultValue]));
 }
 
@@ -309,11 +309,7 @@ export async function saveSettingValues(db: Db, changes: SettingValuesMap): Prom
       for (const [name, value] of Object.entries(changes)) {
         const def = DEFS.get(name)!;
         const v = def.type === 'string' || def.type === 'email' ? value.trim() : value;
-        await trx
-          .insertInto('system_settings')
-          .values({ name, value: v, updated_at: now })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value: v, updated_at: now }))
-          .execute();
+        await upsertSetting(trx, name, v, now);
       }
     },
     () => ({
@@ -349,12 +345,7 @@ export async function maintenanceOn(db: Db): Promise<boolean> {
   const now = Date.now();
   if (maintenanceCache && maintenanceCache.db === db && now - maintenanceCache.at < MAINTENANCE_CACHE_MS)
     return maintenanceCache.on;
-  const row = await db
-    .selectFrom('system_settings')
-    .select('value')
-    .where('name', '=', 'maintenanceMode')
-    .executeTakeFirst();
-  const on = row?.value === 'on';
+  const on = (await storedSetting(db, 'maintenanceMode')) === 'on';
   maintenanceCache = { db, on, at: now };
   return on;
 }

@@ -5,6 +5,7 @@ import { type Apt, installedVersion } from '../../host/apt.ts';
 import { conflict } from '../../http/errors.ts';
 import type { JobContext, JobOutcome } from './job-types.ts';
 import { humanSize } from './backups.service.ts';
+import { lastFinishedId, latestSucceeded } from '../jobs/jobs.public.ts';
 
 type Db = Kysely<Database>;
 export const CHECK_JOB = 'system.updates.check';
@@ -58,14 +59,7 @@ export async function listUpdates(db: Db, apt: Apt, signal?: AbortSignal): Promi
     };
   });
   const pending = new Set(updates.map((u) => u.package));
-  const jobs = await db
-    .selectFrom('jobs')
-    .select(['result', 'finished_at'])
-    .where('kind', '=', INSTALL_JOB)
-    .where('state', '=', 'succeeded')
-    .orderBy('id', 'desc')
-    .limit(50)
-    .execute();
+  const jobs = await latestSucceeded(db, INSTALL_JOB, 50);
   const seen = new Set<string>();
   for (const j of jobs) {
     const installed = (JSON.parse(j.result ?? '{}') as { installed?: InstalledEntry[] }).installed ?? [];
@@ -89,13 +83,7 @@ export async function listUpdates(db: Db, apt: Apt, signal?: AbortSignal): Promi
       });
     }
   }
-  const check = await db
-    .selectFrom('jobs')
-    .select('finished_at')
-    .where('kind', '=', CHECK_JOB)
-    .where('state', '=', 'succeeded')
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
+  const [check] = await latestSucceeded(db, CHECK_JOB, 1);
   return {
     updates,
     checkedAt: check?.finished_at ? new Date(Number(check.finished_at)).toISOString() : null,
@@ -107,13 +95,7 @@ export async function listUpdates(db: Db, apt: Apt, signal?: AbortSignal): Promi
  * uninstall that ended. A reading older than it is out of date, in whichever process it was made.
  */
 export async function updatesVersion(db: Db): Promise<string> {
-  const row = await db
-    .selectFrom('jobs')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .where('kind', 'in', [CHECK_JOB, INSTALL_JOB, REMOVE_JOB])
-    .where('finished_at', 'is not', null)
-    .executeTakeFirst();
-  return String(row?.id ?? 0);
+  return String(await lastFinishedId(db, [CHECK_JOB, INSTALL_JOB, REMOVE_JOB]));
 }
 
 function liveOutput(ctx: JobContext) {

@@ -1,14 +1,24 @@
 import { createHmac } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { auditedTransaction } from '../../apply/audit-scope.ts';
 import type { Database } from '../../db/schema.ts';
-import type { SystemWebhookTable, WebhookDeliveryTable } from '../../db/system-admin.tables.ts';
 import { notFound } from '../../http/errors.ts';
 import type { JobContext, JobOutcome, Jobs as JobRunner } from './job-types.ts';
+import {
+  deleteWebhookRow,
+  enabledWebhookIds,
+  insertDelivery,
+  insertWebhook,
+  latestDeliveries,
+  listWebhooks,
+  readDelivery,
+  readWebhook,
+  recordAttempt,
+  setDeliveryBody,
+} from './webhook.repository.ts';
 
 type Db = Kysely<Database>;
 export const WEBHOOK_JOB = 'system.webhook.deliver';
-const iso = (ms: number | null) => (ms == null ? null : new Date(Number(ms)).toISOString());
 
 export interface WebhookTuning {
   /** Attempts per delivery (default 5). */
@@ -28,70 +38,31 @@ export function webhookTuning(env: NodeJS.ProcessEnv = process.env): WebhookTuni
   };
 }
 
-export const toWebhook = (r: Selectable<SystemWebhookTable>) => ({
-  id: Number(r.id),
-  url: r.url,
-  enabled: r.enabled === 1,
-  createdAt: iso(r.created_at)!,
-});
-
-export const toDelivery = (r: Selectable<WebhookDeliveryTable>) => ({
-  id: Number(r.id),
-  event: r.event,
-  state: r.state as 'pending' | 'delivered' | 'failed',
-  attempts: r.attempts,
-  lastStatus: r.last_status,
-  lastError: r.last_error,
-  createdAt: iso(r.created_at)!,
-  deliveredAt: iso(r.delivered_at),
-});
-
 /** The signature header's value: `sha256=` and the hex HMAC-SHA256 of the exact body. */
 export function signBody(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-export async function listWebhooks(db: Db) {
-  return (await db.selectFrom('system_webhooks').selectAll().orderBy('id').execute()).map(toWebhook);
-}
+export { listWebhooks };
 
 export async function addWebhook(db: Db, url: string, secret: string) {
-  const row = await auditedTransaction(
+  return auditedTransaction(
     db,
-    (trx) =>
-      trx
-        .insertInto('system_webhooks')
-        .values({ url, secret, enabled: 1, created_at: Date.now() })
-        .returningAll()
-        .executeTakeFirstOrThrow(),
-    (r) => ({ target: String(r.id), details: { url } }),
+    (trx) => insertWebhook(trx, url, secret),
+    (w) => ({ target: String(w.id), details: { url } }),
   );
-  return toWebhook(row);
 }
 
 export async function deleteWebhook(db: Db, id: number): Promise<number> {
   return auditedTransaction(db, async (trx) => {
-    const res = await trx.deleteFrom('system_webhooks').where('id', '=', id).executeTakeFirst();
-    if (Number(res.numDeletedRows) === 0) throw notFound(`Webhook ${id} was not found.`);
+    if (!(await deleteWebhookRow(trx, id))) throw notFound(`Webhook ${id} was not found.`);
     return 1;
   });
 }
 
 export async function listDeliveries(db: Db, webhookId: number) {
-  const hook = await db
-    .selectFrom('system_webhooks')
-    .select('id')
-    .where('id', '=', webhookId)
-    .executeTakeFirst();
-  if (!hook) throw notFound(`Webhook ${webhookId} was not found.`);
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('webhook_id', '=', webhookId)
-    .orderBy('id', 'desc')
-    .limit(100)
-    .execute();
-  return rows.map(toDelivery);
+  if (!(await readWebhook(db, webhookId))) throw notFound(`Webhook ${webhookId} was not found.`);
+  return latestDeliveries(db, webhookId, 100);
 }
 
 /** Records one delivery per enabled webhook (or only `onlyHook`) and queues a job to send each. */
@@ -102,23 +73,16 @@ export async function queueEvent(
   data: unknown,
   onlyHook?: number,
 ): Promise<number[]> {
-  let q = db.selectFrom('system_webhooks').select('id').where('enabled', '=', 1);
-  if (onlyHook !== undefined) q = q.where('id', '=', onlyHook);
-  const hooks = await q.execute();
   const ids: number[] = [];
-  for (const h of hooks) {
+  for (const hookId of await enabledWebhookIds(db, onlyHook)) {
     const now = Date.now();
-    const row = await db
-      .insertInto('webhook_deliveries')
-      .values({ webhook_id: h.id, event, body: '', state: 'pending', attempts: 0, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const body = JSON.stringify({ id: Number(row.id), event, sentAt: new Date(now).toISOString(), data });
-    await db.updateTable('webhook_deliveries').set({ body }).where('id', '=', row.id).execute();
-    await jobs.enqueue(WEBHOOK_JOB, `Webhook delivery ${row.id} (${event})`, null, {
-      deliveryId: Number(row.id),
+    const id = await insertDelivery(db, hookId, event, now);
+    const body = JSON.stringify({ id, event, sentAt: new Date(now).toISOString(), data });
+    await setDeliveryBody(db, id, body);
+    await jobs.enqueue(WEBHOOK_JOB, `Webhook delivery ${id} (${event})`, null, {
+      deliveryId: id,
     });
-    ids.push(Number(row.id));
+    ids.push(id);
   }
   return ids;
 }
@@ -136,17 +100,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export function deliveryJob(db: Db, tuning: WebhookTuning) {
   return async (input: unknown, ctx: JobContext): Promise<JobOutcome> => {
     const { deliveryId } = input as { deliveryId: number };
-    const d = await db
-      .selectFrom('webhook_deliveries')
-      .selectAll()
-      .where('id', '=', deliveryId)
-      .executeTakeFirst();
+    const d = await readDelivery(db, deliveryId);
     if (!d) return { result: { skipped: 'delivery no longer exists' } };
-    const hook = await db
-      .selectFrom('system_webhooks')
-      .selectAll()
-      .where('id', '=', d.webhook_id)
-      .executeTakeFirst();
+    const hook = await readWebhook(db, Number(d.webhook_id));
     if (!hook) return { result: { skipped: 'webhook deleted' } };
     let attempts = d.attempts;
     for (;;) {
@@ -182,17 +138,12 @@ export function deliveryJob(db: Db, tuning: WebhookTuning) {
       }
       const done = error === null;
       const last = done || attempts >= tuning.attempts;
-      await db
-        .updateTable('webhook_deliveries')
-        .set({
-          attempts,
-          last_status: status,
-          last_error: error,
-          state: done ? 'delivered' : last ? 'failed' : 'pending',
-          delivered_at: done ? Date.now() : null,
-        })
-        .where('id', '=', d.id)
-        .execute();
+      await recordAttempt(db, Number(d.id), {
+        attempts,
+        status,
+        error,
+        state: done ? 'delivered' : last ? 'failed' : 'pending',
+      });
       if (done) return { result: { delivered: true, attempts }, summary: `Delivered to ${hook.url}` };
       if (last)
         throw new Error(`Webhook delivery to ${hook.url} failed after ${attempts} attempts: ${error}`);
