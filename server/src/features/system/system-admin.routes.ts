@@ -6,7 +6,7 @@ import type { Apt } from '../../host/apt.ts';
 import { fileStream, makeFolder } from '../../host/data-files.ts';
 import { conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { acknowledgeAlert, acknowledgeAll, listAlerts } from './alerts.service.ts';
+import { acknowledgeAlert, acknowledgeAll, listAlerts } from './alerts/alert.service.ts';
 import {
   BACKUP_JOB,
   type BackupEnv,
@@ -17,17 +17,17 @@ import {
   insertBackupRow,
   RESTORE_JOB,
   VERIFY_JOB,
-} from './backups.service.ts';
+} from './backups/backup.service.ts';
 import {
   formToValues,
   readSettingValues,
   resetAllSettings,
   saveSettingValues,
   toAnswer,
-} from './system-settings.service.ts';
-import { CHECK_JOB, checkRemovable, INSTALL_JOB, REMOVE_JOB } from './updates.service.ts';
-import type { UpdatesReading } from './updates-reading.service.ts';
-import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, queueEvent } from './webhooks.service.ts';
+} from './settings/system-settings.service.ts';
+import { CHECK_JOB, checkRemovable, INSTALL_JOB, REMOVE_JOB } from './updates/updates.service.ts';
+import type { UpdatesReading } from './updates/updates-reading.service.ts';
+import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, queueEvent } from './webhooks/webhook.service.ts';
 
 /** What the module built for the routes: the backups' environment, apt and the updates reading. */
 export interface SystemAdminParts {

@@ -6,10 +6,10 @@ import { Apt, aptOptions } from '../../host/apt.ts';
 import { makeFolder } from '../../host/data-files.ts';
 import { ProcessTable } from '../../host/process-table.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
-import { type AlertNotice, notifyAlert } from './alerts.service.ts';
-import { backupBulkOperation } from './backup-bulk-op.service.ts';
-import { startBackupScheduler } from './backups-scheduler.ts';
+import { AlertEngine, type AlertInputs } from './alerts/alert-engine.service.ts';
+import { type AlertNotice, notifyAlert } from './alerts/alert.service.ts';
+import { backupBulkOperation } from './backups/backup-bulk-op.service.ts';
+import { startBackupScheduler } from './backups/backup-scheduler.job.ts';
 import {
   BACKUP_JOB,
   type BackupEnv,
@@ -18,19 +18,19 @@ import {
   type RestoreKeeper,
   VERIFY_JOB,
   verifyJob,
-} from './backups.service.ts';
-import { installMaintenanceGuard } from './maintenance.ts';
-import { MetricsCollector } from './metrics-collector.ts';
-import type { MetricsSource } from './metrics-source.ts';
-import { registerHostGauges } from './prom-host-metrics.ts';
-import { postfixQueueSize } from './queue-size.service.ts';
-import { reapplyAfterRestore, restoreDaemons } from './restore-reapply.ts';
-import { restoreJob } from './restore.service.ts';
-import { ServicesService } from './services.service.ts';
-import { SITE_BACKUP_JOB, siteBackupJob } from './site-backups.service.ts';
+} from './backups/backup.service.ts';
+import { installMaintenanceGuard } from './settings/maintenance.guard.ts';
+import { MetricsCollector } from './live/metrics-collector.service.ts';
+import type { MetricsSource } from './live/metrics-source.types.ts';
+import { registerHostGauges } from './live/prom-host-metrics.service.ts';
+import { postfixQueueSize } from './live/queue-size.service.ts';
+import { reapplyAfterRestore, restoreDaemons } from './backups/restore-reapply.service.ts';
+import { restoreJob } from './backups/restore.service.ts';
+import { ServicesService } from './services/services.service.ts';
+import { SITE_BACKUP_JOB, siteBackupJob } from './backups/site-backup.service.ts';
 import { registerSystemAdminRoutes } from './system-admin.routes.ts';
-import { registerSystemLive } from './system-live.routes.ts';
-import { UpdatesReading } from './updates-reading.service.ts';
+import { registerSystemLive } from './live/system-live.routes.ts';
+import { UpdatesReading } from './updates/updates-reading.service.ts';
 import {
   CHECK_JOB,
   checkJob,
@@ -40,8 +40,8 @@ import {
   REMOVE_JOB,
   removeJob,
   updatesVersion,
-} from './updates.service.ts';
-import { deliveryJob, queueEvent, WEBHOOK_JOB, webhookTuning } from './webhooks.service.ts';
+} from './updates/updates.service.ts';
+import { deliveryJob, queueEvent, WEBHOOK_JOB, webhookTuning } from './webhooks/webhook.service.ts';
 
 export { registerSystem } from './system.routes.ts';
 

@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SystemStats } from '@mailroom/contract/system-metrics';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../../db/database.ts';
-import { createLocks, type Locks } from '../../db/locks.ts';
-import { migrateToLatest } from '../../db/migrate.ts';
-import type { DaemonState } from '../../host/service-control.ts';
-import { type AlertChange, AlertEngine } from './alerts-engine.ts';
-import type { MetricsSource } from './metrics-source.ts';
+import { type DatabaseHandle, openDatabase } from '../../../db/database.ts';
+import { createLocks, type Locks } from '../../../db/locks.ts';
+import { migrateToLatest } from '../../../db/migrate.ts';
+import type { DaemonState } from '../../../host/service-control.ts';
+import { type AlertChange, AlertEngine } from './alert-engine.service.ts';
+import type { MetricsSource } from '../live/metrics-source.types.ts';
 
 /**
  * Alert timing with a fake clock (issue 22 #12): the engine on a real (SQLite) database, its

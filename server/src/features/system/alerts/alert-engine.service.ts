@@ -1,9 +1,9 @@
 import type { SystemAlert } from '@mailroom/contract/system-alerts';
 import type { Kysely } from 'kysely';
-import type { Leadership, Locks } from '../../db/locks.ts';
-import type { Database } from '../../db/schema.ts';
-import type { ServiceControl } from '../../host/service-control.ts';
-import { countAuditSince } from '../../http/audit-log.repository.ts';
+import type { Leadership, Locks } from '../../../db/locks.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { ServiceControl } from '../../../host/service-control.ts';
+import { countAuditSince } from '../../../http/audit-log.repository.ts';
 import {
   conditionRaised,
   escalateAlert,
@@ -12,9 +12,9 @@ import {
   resolveAlert,
   unresolvedAlerts,
 } from './alert.repository.ts';
-import { lastEndedBackup } from './backup.repository.ts';
-import type { MetricsSource } from './metrics-source.ts';
-import { alertThresholds, readSettingValues, settingNumber } from './system-settings.service.ts';
+import { lastEndedBackup } from '../backups/backup.repository.ts';
+import type { MetricsSource } from '../live/metrics-source.types.ts';
+import { alertThresholds, readSettingValues, settingNumber } from '../settings/system-settings.service.ts';
 
 type Db = Kysely<Database>;
 

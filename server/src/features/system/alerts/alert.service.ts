@@ -1,8 +1,8 @@
 import type { SystemAlert } from '@mailroom/contract/system-alerts';
 import type { Kysely } from 'kysely';
-import { auditedTransaction } from '../../apply/audit-scope.ts';
-import type { Database } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
+import type { Database } from '../../../db/schema.ts';
+import { notFound } from '../../../http/errors.ts';
 import {
   alertAcknowledged,
   listAlerts,

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { appliedMigrations, listTables, vacuumInto } from '../../db/catalogue.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import { appliedMigrations, listTables, vacuumInto } from '../../../db/catalogue.ts';
 import {
   countTarEntries,
   pgDumpCounts as pgDumpRowCounts,
   sha256File,
   UnreadableArchive,
-} from '../../host/archive.ts';
+} from '../../../host/archive.ts';
 import {
   copyFile,
   fileExists,
@@ -15,8 +15,8 @@ import {
   moveFile,
   readTextFile,
   writeTextFile,
-} from '../../host/data-files.ts';
-import { runCommand } from '../../host/run-command.ts';
+} from '../../../host/data-files.ts';
+import { runCommand } from '../../../host/run-command.ts';
 
 /**
  * The backup archive: one plain tar holding

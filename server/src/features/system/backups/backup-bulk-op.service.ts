@@ -1,7 +1,7 @@
-import { makeFolder } from '../../host/data-files.ts';
-import { fieldError } from '../../http/errors.ts';
-import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { type BackupEnv, backupJob } from './backups.service.ts';
+import { makeFolder } from '../../../host/data-files.ts';
+import { fieldError } from '../../../http/errors.ts';
+import type { BulkOperationHandler } from '../../../lib/bulk-operation.ts';
+import { type BackupEnv, backupJob } from './backup.service.ts';
 import { backupOutcome, completedBackupDescribed, insertBackupRow } from './backup.repository.ts';
 
 /**

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { copyChangedTree } from '../../host/archive.ts';
-import { makeFolder } from '../../host/data-files.ts';
-import { infoOf } from '../../host/disk-files.ts';
-import type { Host } from '../../host/host.ts';
-import type { DaemonName } from '../../host/service-control.ts';
-import { runCommand } from '../../host/run-command.ts';
-import { countEntries, DamagedArchive } from './backups-archive.ts';
+import { copyChangedTree } from '../../../host/archive.ts';
+import { makeFolder } from '../../../host/data-files.ts';
+import { infoOf } from '../../../host/disk-files.ts';
+import type { Host } from '../../../host/host.ts';
+import type { DaemonName } from '../../../host/service-control.ts';
+import { runCommand } from '../../../host/run-command.ts';
+import { countEntries, DamagedArchive } from './backup-archive.service.ts';
 
 /**
  * The daemon configuration and keys Mailroom renders or keeps outside its data folder (system

@@ -1,9 +1,9 @@
-import { LockTimeoutError } from '../../db/locks.ts';
-import type { Jobs as JobRunner } from './job-types.ts';
-import { BACKUP_JOB, type BackupEnv } from './backups.service.ts';
-import { readSettingValues, settingNumber } from './system-settings.service.ts';
-import { siteBackupSpecs } from './backup-sources.ts';
-import { SITE_BACKUP_JOB } from './site-backups.service.ts';
+import { LockTimeoutError } from '../../../db/locks.ts';
+import type { Jobs as JobRunner } from '../system-job.types.ts';
+import { BACKUP_JOB, type BackupEnv } from './backup.service.ts';
+import { readSettingValues, settingNumber } from '../settings/system-settings.service.ts';
+import { siteBackupSpecs } from './backup-source.registry.ts';
+import { SITE_BACKUP_JOB } from './site-backup.service.ts';
 import { insertBackupRow, insertSiteBackupRow, slotTaken } from './backup.repository.ts';
 
 /** Date, hour and weekday (0 = Sunday) at `now` in the time zone `tz`. */

@@ -1,4 +1,4 @@
-import type { Host } from '../../host/host.ts';
+import type { Host } from '../../../host/host.ts';
 
 /**
  * Other areas' files that belong in the system backups (the web area's document roots of the sites

@@ -1,19 +1,19 @@
 import path from 'node:path';
 import type { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import type { Kysely, Selectable } from 'kysely';
-import type { DatabaseHandle } from '../../db/database.ts';
-import type { Locks } from '../../db/locks.ts';
-import type { Database } from '../../db/schema.ts';
-import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
-import { auditedTransaction } from '../../apply/audit-scope.ts';
-import { conflict, notFound } from '../../http/errors.ts';
-import type { Host } from '../../host/host.ts';
-import type { DaemonName } from '../../host/service-control.ts';
-import { makeFolder, moveFile, sizeOf, sizeOrNull } from '../../host/data-files.ts';
-import { removeOneFile, removeTree } from '../../host/disk-files.ts';
-import { runCommand } from '../../host/run-command.ts';
-import type { JobContext, JobOutcome } from './job-types.ts';
-import { backupSourcePaths } from './backup-sources.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import type { Locks } from '../../../db/locks.ts';
+import type { Database } from '../../../db/schema.ts';
+import type { SystemBackupTable } from '../../../db/system-admin.tables.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
+import { conflict, notFound } from '../../../http/errors.ts';
+import type { Host } from '../../../host/host.ts';
+import type { DaemonName } from '../../../host/service-control.ts';
+import { makeFolder, moveFile, sizeOf, sizeOrNull } from '../../../host/data-files.ts';
+import { removeOneFile, removeTree } from '../../../host/disk-files.ts';
+import { runCommand } from '../../../host/run-command.ts';
+import type { JobContext, JobOutcome } from '../system-job.types.ts';
+import { backupSourcePaths } from './backup-source.registry.ts';
 import {
   ARCHIVE_FORMAT,
   appliedMigrations,
@@ -28,15 +28,15 @@ import {
   packArchive,
   sha256File,
   unpackArchive,
-} from './backups-archive.ts';
+} from './backup-archive.service.ts';
 import {
   ARCHIVE_SKIPS,
   archiveHostFiles,
   HOST_PART,
   hostOutsideData,
   hostRelative,
-} from './backups-host-files.ts';
-import { readSettingValues, settingNumber } from './system-settings.service.ts';
+} from './backup-host-files.service.ts';
+import { readSettingValues, settingNumber } from '../settings/system-settings.service.ts';
 import {
   completedBackupOnTopOf,
   completedSystemBackups,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { DatabaseHandle } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /**
  * The whole database as a restore rewrites it: the live security state read before (to be put

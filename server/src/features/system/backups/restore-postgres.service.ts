@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { pgRestoreScript } from '../../host/archive.ts';
-import { appendTextFile, writeTextFile } from '../../host/data-files.ts';
-import { runCommand } from '../../host/run-command.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import { pgRestoreScript } from '../../../host/archive.ts';
+import { appendTextFile, writeTextFile } from '../../../host/data-files.ts';
+import { runCommand } from '../../../host/run-command.ts';
 import { q, securityStatements } from './database-restore.repository.ts';
 
 /** Which table references which (the dump's own foreign keys): child -> its parents. */

@@ -1,8 +1,8 @@
-import type { AppDeps } from '../../app-deps.ts';
-import { servicesOf } from '../../apply/pipeline.ts';
-import { retryFor, retryTargets } from '../../apply/retry-registry.ts';
-import type { DaemonHold, DaemonName } from '../../host/service-control.ts';
-import type { Reapplied, RestoreDaemons } from './backups.service.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { servicesOf } from '../../../apply/pipeline.ts';
+import { retryFor, retryTargets } from '../../../apply/retry-registry.ts';
+import type { DaemonHold, DaemonName } from '../../../host/service-control.ts';
+import type { Reapplied, RestoreDaemons } from './backup.service.ts';
 
 /** The daemons that write into what a restore puts back: mail into the Maildirs, quota into the database. */
 const WRITERS: DaemonName[] = ['postfix', 'dovecot'];

@@ -1,12 +1,12 @@
 import path from 'node:path';
-import type { DatabaseHandle } from '../../db/database.ts';
-import { removeTree } from '../../host/disk-files.ts';
-import { syncTree } from '../../host/tree-sync.ts';
-import { conflict } from '../../http/errors.ts';
-import type { JobContext, JobOutcome } from './job-types.ts';
+import type { DatabaseHandle } from '../../../db/database.ts';
+import { removeTree } from '../../../host/disk-files.ts';
+import { syncTree } from '../../../host/tree-sync.ts';
+import { conflict } from '../../../http/errors.ts';
+import type { JobContext, JobOutcome } from '../system-job.types.ts';
 import { restoreSqlite } from './database-restore.repository.ts';
 import { restorePostgres } from './restore-postgres.service.ts';
-import { appliedMigrations, excludedTopNames, listTables, type Manifest } from './backups-archive.ts';
+import { appliedMigrations, excludedTopNames, listTables, type Manifest } from './backup-archive.service.ts';
 import {
   daemonsOfPaths,
   HOST_PART,
@@ -14,9 +14,9 @@ import {
   isRuntimePath,
   restoreHostFiles,
   RUNTIME_HOST_PATHS,
-} from './backups-host-files.ts';
-import { type BackupEnv, type Reapplied, unpackChain } from './backups.service.ts';
-import { restoreSiteBackup } from './site-backups.service.ts';
+} from './backup-host-files.service.ts';
+import { type BackupEnv, type Reapplied, unpackChain } from './backup.service.ts';
+import { restoreSiteBackup } from './site-backup.service.ts';
 import { readBackupRow } from './backup.repository.ts';
 
 /**

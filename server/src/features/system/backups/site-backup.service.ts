@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Selectable } from 'kysely';
-import type { SystemBackupTable } from '../../db/system-admin.tables.ts';
-import { makeFolder, sizeOf } from '../../host/data-files.ts';
-import { removeTree } from '../../host/disk-files.ts';
-import type { JobContext, JobOutcome } from './job-types.ts';
-import { siteBackupSpecs } from './backup-sources.ts';
+import type { SystemBackupTable } from '../../../db/system-admin.tables.ts';
+import { makeFolder, sizeOf } from '../../../host/data-files.ts';
+import { removeTree } from '../../../host/disk-files.ts';
+import type { JobContext, JobOutcome } from '../system-job.types.ts';
+import { siteBackupSpecs } from './backup-source.registry.ts';
 import {
   ARCHIVE_FORMAT,
   appliedMigrations,
@@ -13,9 +13,9 @@ import {
   packArchive,
   sha256File,
   unpackArchive,
-} from './backups-archive.ts';
-import { archiveSystemPaths, HOST_PART, restoreHostFiles } from './backups-host-files.ts';
-import { type BackupEnv, humanSize } from './backups.service.ts';
+} from './backup-archive.service.ts';
+import { archiveSystemPaths, HOST_PART, restoreHostFiles } from './backup-host-files.service.ts';
+import { type BackupEnv, humanSize } from './backup.service.ts';
 import {
   completedSiteBackups,
   markBackupExpired,

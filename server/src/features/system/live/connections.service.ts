@@ -1,7 +1,7 @@
 import type { SystemConnection } from '@mailroom/contract/system-live';
-import { fieldError } from '../../http/errors.ts';
-import type { Host } from '../../host/host.ts';
-import { hostPort, type KernelSocket, readSockets, socketOwners } from '../../host/sockets.ts';
+import { fieldError } from '../../../http/errors.ts';
+import type { Host } from '../../../host/host.ts';
+import { hostPort, type KernelSocket, readSockets, socketOwners } from '../../../host/sockets.ts';
 
 const stateOf = (s: KernelSocket): SystemConnection['state'] =>
   s.state === 'ESTABLISHED'

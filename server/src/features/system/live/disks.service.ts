@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { CleanupKind, SystemDisk } from '@mailroom/contract/system-live';
 import si from 'systeminformation';
-import { folderEntries, infoOf, removeTree, walkFiles as walk } from '../../host/disk-files.ts';
-import type { Host } from '../../host/host.ts';
+import { folderEntries, infoOf, removeTree, walkFiles as walk } from '../../../host/disk-files.ts';
+import type { Host } from '../../../host/host.ts';
 
 export async function listDisks(): Promise<SystemDisk[]> {
   const disks = await si.fsSize();

@@ -1,6 +1,6 @@
 import type { QueueMessage } from '@mailroom/contract/system-live';
-import type { AppDeps } from '../../app-deps.ts';
-import { notFound } from '../../http/errors.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { notFound } from '../../../http/errors.ts';
 
 /** Postfix's configuration folder Mailroom renders (under the host root; /etc/postfix in system mode). */
 export const postfixDir = (deps: AppDeps) => deps.host.path('/etc/postfix');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MetricsCollector } from './metrics-collector.ts';
+import { MetricsCollector } from './metrics-collector.service.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

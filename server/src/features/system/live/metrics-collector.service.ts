@@ -5,8 +5,8 @@ import type {
   SeriesPoint,
   SystemStats,
 } from '@mailroom/contract/system-metrics';
-import { cpuPercent, diskPercent, type HostSample, readHostSample } from '../../host/proc-stats.ts';
-import type { MetricsSource } from './metrics-source.ts';
+import { cpuPercent, diskPercent, type HostSample, readHostSample } from '../../../host/proc-stats.ts';
+import type { MetricsSource } from './metrics-source.types.ts';
 
 export interface CollectorOptions {
   /** The folder whose file system is "the disk" (the data folder). */

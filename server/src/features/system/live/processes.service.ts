@@ -1,7 +1,7 @@
 import type { SystemProcess } from '@mailroom/contract/system-live';
-import { AppError } from '../../http/errors.ts';
-import { processAlive as alive, signalProcess, zombieOrGone } from '../../host/process-signals.ts';
-import type { ProcessTable } from '../../host/process-table.ts';
+import { AppError } from '../../../http/errors.ts';
+import { processAlive as alive, signalProcess, zombieOrGone } from '../../../host/process-signals.ts';
+import type { ProcessTable } from '../../../host/process-table.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

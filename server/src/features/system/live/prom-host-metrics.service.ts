@@ -1,9 +1,9 @@
 import { Gauge, type Registry } from 'prom-client';
-import type { AppDeps } from '../../app-deps.ts';
-import type { MetricsCollector } from './metrics-collector.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import type { MetricsCollector } from './metrics-collector.service.ts';
 import { listQueue } from './mail-queue.service.ts';
-import { countRecords, countZones } from '../dns/dns.public.ts';
-import { countMailRows } from '../mail/mail.public.ts';
+import { countRecords, countZones } from '../../dns/dns.public.ts';
+import { countMailRows } from '../../mail/mail.public.ts';
 
 /**
  * Adds the console's figures to /metrics: the collector's host metrics (no extra reading of the

@@ -1,4 +1,4 @@
-import { runCommand } from '../../host/run-command.ts';
+import { runCommand } from '../../../host/run-command.ts';
 
 const EVERY_MS = 15_000;
 const cache = new Map<string, { at: number; value: Promise<number | null> }>();

@@ -7,16 +7,16 @@ import {
 } from '@mailroom/contract/system-live';
 import { systemMetricsRoutes } from '@mailroom/contract/system-metrics';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app-deps.ts';
-import { fieldError, notFound } from '../../http/errors.ts';
-import { rawAnswers } from '../../http/raw-answers.ts';
-import { registerRoute } from '../../http/register-route.ts';
-import type { ProcessTable } from '../../host/process-table.ts';
-import { fileSize, readGrowth } from '../../host/tail-file.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { fieldError, notFound } from '../../../http/errors.ts';
+import { rawAnswers } from '../../../http/raw-answers.ts';
+import { registerRoute } from '../../../http/register-route.ts';
+import type { ProcessTable } from '../../../host/process-table.ts';
+import { fileSize, readGrowth } from '../../../host/tail-file.ts';
 import { closeConnection, listConnections } from './connections.service.ts';
 import { DEFAULT_DAYS, listDisks, previewCleanup, runCleanup } from './disks.service.ts';
-import { clearLogs, listLogFiles } from './log-clear.service.ts';
-import { parseLogLine } from './log-parse.ts';
+import { clearLogs, listLogFiles } from '../logs/log-clear.service.ts';
+import { parseLogLine } from '../logs/log.parser.ts';
 import {
   downloadLines,
   entryFilter,
@@ -24,12 +24,12 @@ import {
   logFileOf,
   readLogs,
   useJournal,
-} from './logs.service.ts';
+} from '../logs/logs.service.ts';
 import { flushQueue, listQueue, showQueued, superviseQueued } from './mail-queue.service.ts';
-import type { MetricsCollector } from './metrics-collector.ts';
+import type { MetricsCollector } from './metrics-collector.service.ts';
 import { killProcess } from './processes.service.ts';
-import type { ServicesService } from './services.service.ts';
-import { alertThresholds, readSettingValues } from './system-settings.service.ts';
+import type { ServicesService } from '../services/services.service.ts';
+import { alertThresholds, readSettingValues } from '../settings/system-settings.service.ts';
 
 export interface SystemLiveParts {
   collector: MetricsCollector;

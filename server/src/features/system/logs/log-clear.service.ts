@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ClearableLog, LogFile } from '@mailroom/contract/system-live';
-import type { AppDeps } from '../../app-deps.ts';
-import { emptyFile, folderNames, infoOf, removeOneFile } from '../../host/disk-files.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { emptyFile, folderNames, infoOf, removeOneFile } from '../../../host/disk-files.ts';
 
 /**
  * Clear Logs (spec §2.10): the log files Mailroom writes or manages, and nothing else.

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { decodeIp, parseSocketTable } from '../../host/sockets.ts';
+import { decodeIp, parseSocketTable } from '../../../host/sockets.ts';
 import {
   parseCpuTimes,
   parseCurrEstab,
   parseMeminfo,
   parseNetDev,
   cpuPercent,
-} from '../../host/proc-stats.ts';
-import { parseStat } from '../../host/process-table.ts';
-import { parseJournalEntry, parseLogLine } from './log-parse.ts';
-import { parseQueueLine } from './mail-queue.service.ts';
+} from '../../../host/proc-stats.ts';
+import { parseStat } from '../../../host/process-table.ts';
+import { parseJournalEntry, parseLogLine } from './log.parser.ts';
+import { parseQueueLine } from '../live/mail-queue.service.ts';
 
 const now = new Date('2026-11-22T12:00:00Z');
 

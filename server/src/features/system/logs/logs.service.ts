@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { LogEntry, LogSource, LogsQuery } from '@mailroom/contract/system-live';
-import type { AppDeps } from '../../app-deps.ts';
-import { fieldError } from '../../http/errors.ts';
-import { JOURNALCTL, followJournalLines, journalOutputLines, journaldRuns } from '../../host/journal.ts';
-import { fileLines, firstExisting, readBackwards } from '../../host/log-files.ts';
-import { parseJournalEntry, parseLogLine } from './log-parse.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { fieldError } from '../../../http/errors.ts';
+import { JOURNALCTL, followJournalLines, journalOutputLines, journaldRuns } from '../../../host/journal.ts';
+import { fileLines, firstExisting, readBackwards } from '../../../host/log-files.ts';
+import { parseJournalEntry, parseLogLine } from './log.parser.ts';
 
 /** The files each source reads (system paths, under the host root), first existing wins. */
 export const LOG_FILES: Record<Exclude<LogSource, 'mailroom'>, string[]> = {

@@ -1,16 +1,16 @@
 import type { SystemService } from '@mailroom/contract/system-metrics';
-import type { AppDeps } from '../../app-deps.ts';
-import { observeDaemons } from '../../host/local-services.ts';
-import type { ProcRow, ProcessTable } from '../../host/process-table.ts';
-import type { DaemonName, DaemonState } from '../../host/service-control.ts';
-import { SharedReading } from '../../host/shared-reading.ts';
+import type { AppDeps } from '../../../app-deps.ts';
+import { observeDaemons } from '../../../host/local-services.ts';
+import type { ProcRow, ProcessTable } from '../../../host/process-table.ts';
+import type { DaemonName, DaemonState } from '../../../host/service-control.ts';
+import { SharedReading } from '../../../host/shared-reading.ts';
 import {
   SUDO,
   SYSTEMCTL,
   SYSTEMCTL_CMD,
   parseSystemctlShow,
   parseSystemdTimestamp,
-} from '../../host/system-services.ts';
+} from '../../../host/system-services.ts';
 
 type Action = 'start' | 'stop' | 'restart';
 

@@ -1,8 +1,8 @@
 import { MAINTENANCE_CODE, MAINTENANCE_MESSAGE } from '@mailroom/contract/system-admin';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { errorBody } from '../../http/errors.ts';
+import type { Database } from '../../../db/schema.ts';
+import { errorBody } from '../../../http/errors.ts';
 import { maintenanceOn } from './system-settings.service.ts';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);

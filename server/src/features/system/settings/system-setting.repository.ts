@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 
 /** The one owner of `system_settings` (name -> value rows; absent names have their defaults). */
 

@@ -8,10 +8,10 @@ import { fieldMessages } from '@mailroom/contract/messages';
 import type { MetricThresholds } from '@mailroom/contract/system-metrics';
 import { isEmailAddress } from '@mailroom/contract/validators';
 import type { Kysely } from 'kysely';
-import { auditedTransaction } from '../../apply/audit-scope.ts';
-import type { Database } from '../../db/schema.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
+import type { Database } from '../../../db/schema.ts';
 import { storedSetting, storedSettings, upsertSetting } from './system-setting.repository.ts';
-import { AppError, fieldError } from '../../http/errors.ts';
+import { AppError, fieldError } from '../../../http/errors.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 
 type Db = Kysely<Database>;

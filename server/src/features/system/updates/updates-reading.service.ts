@@ -1,6 +1,6 @@
 import type { UpdatesAnswer } from '@mailroom/contract/system-admin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import type { Database } from '../../../db/schema.ts';
 import {
   claimRefresh,
   readStoredReading,

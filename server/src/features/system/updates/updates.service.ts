@@ -1,11 +1,11 @@
 import type { SystemUpdate, UpdatesAnswer } from '@mailroom/contract/system-admin';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { type Apt, installedVersion } from '../../host/apt.ts';
-import { conflict } from '../../http/errors.ts';
-import type { JobContext, JobOutcome } from './job-types.ts';
-import { humanSize } from './backups.service.ts';
-import { lastFinishedId, latestSucceeded } from '../jobs/jobs.public.ts';
+import type { Database } from '../../../db/schema.ts';
+import { type Apt, installedVersion } from '../../../host/apt.ts';
+import { conflict } from '../../../http/errors.ts';
+import type { JobContext, JobOutcome } from '../system-job.types.ts';
+import { humanSize } from '../backups/backup.service.ts';
+import { lastFinishedId, latestSucceeded } from '../../jobs/jobs.public.ts';
 
 type Db = Kysely<Database>;
 export const CHECK_JOB = 'system.updates.check';

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { auditedTransaction } from '../../apply/audit-scope.ts';
-import type { Database } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
-import type { JobContext, JobOutcome, Jobs as JobRunner } from './job-types.ts';
+import { auditedTransaction } from '../../../apply/audit-scope.ts';
+import type { Database } from '../../../db/schema.ts';
+import { notFound } from '../../../http/errors.ts';
+import type { JobContext, JobOutcome, Jobs as JobRunner } from '../system-job.types.ts';
 import {
   deleteWebhookRow,
   enabledWebhookIds,
