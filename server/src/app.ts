@@ -45,7 +45,10 @@ import {
 import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
-import { registerBackupSource, registerSiteBackups } from './features/system/backups/backup-source.registry.ts';
+import {
+  registerBackupSource,
+  registerSiteBackups,
+} from './features/system/backups/backup-source.registry.ts';
 import type { AlertSource } from './features/system/alerts/alert-engine.service.ts';
 import type { RestoreKeeper } from './features/system/backups/backup.service.ts';
 import {

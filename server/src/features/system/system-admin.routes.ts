@@ -27,7 +27,13 @@ import {
 } from './settings/system-settings.service.ts';
 import { CHECK_JOB, checkRemovable, INSTALL_JOB, REMOVE_JOB } from './updates/updates.service.ts';
 import type { UpdatesReading } from './updates/updates-reading.service.ts';
-import { addWebhook, deleteWebhook, listDeliveries, listWebhooks, queueEvent } from './webhooks/webhook.service.ts';
+import {
+  addWebhook,
+  deleteWebhook,
+  listDeliveries,
+  listWebhooks,
+  queueEvent,
+} from './webhooks/webhook.service.ts';
 
 /** What the module built for the routes: the backups' environment, apt and the updates reading. */
 export interface SystemAdminParts {
