@@ -11,7 +11,7 @@ import {
 } from '@mailroom/contract/bulk';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import type { PlannedItem } from '../../lib/bulk-operation.ts';
-import type { BulkCtx } from './bulk-context.ts';
+import type { BulkCtx } from './bulk-context.types.ts';
 import { operationInfo, toRun, unavailableReason } from './bulk-view.service.ts';
 import {
   EXECUTABLE,

@@ -22,7 +22,7 @@ import {
   type SetPlan,
   errorOf,
 } from '../../lib/bulk-operation.ts';
-import { BULK_JOB_KIND, type BulkCtx, type JobContext, type JobOutcome } from './bulk-context.ts';
+import { BULK_JOB_KIND, type BulkCtx, type JobContext, type JobOutcome } from './bulk-context.types.ts';
 import { getRun, operationInfo } from './bulk-view.service.ts';
 import {
   type ItemRow,

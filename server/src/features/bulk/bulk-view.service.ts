@@ -13,7 +13,7 @@ import {
   defaultBulkConfig,
 } from '@mailroom/contract/bulk';
 import { notFound } from '../../http/errors.ts';
-import type { BulkCtx } from './bulk-context.ts';
+import type { BulkCtx } from './bulk-context.types.ts';
 import {
   type RunRow,
   activeRuns,

@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { sslMessages } from '@mailroom/contract/ssl';
 import { fieldError } from '../../http/errors.ts';
-import { nameCovers, type ParsedCertificate, parseCertificate, pemBlocks } from './certificate-parse.ts';
+import { nameCovers, type ParsedCertificate, parseCertificate, pemBlocks } from './certificate.parser.ts';
 
 export interface CheckedCertificate {
   leaf: ParsedCertificate;

@@ -13,9 +13,9 @@ import type { AppDeps } from '../../app-deps.ts';
 type JobWork = Parameters<NonNullable<AppDeps['jobs']>['run']>[3];
 type JobContext = Parameters<JobWork>[0];
 type JobOutcome = Awaited<ReturnType<JobWork>>;
-import { AcmeError, type CertificateStage } from './acme/acme-issuer.ts';
-import { checkCertificate } from './certificate-check.ts';
-import { makeKey, makeSelfSigned, requestNames } from './certificate-make.ts';
+import { AcmeError, type CertificateStage } from './acme/acme-issuer.service.ts';
+import { checkCertificate } from './certificate-check.parser.ts';
+import { makeKey, makeSelfSigned, requestNames } from './certificate-make.service.ts';
 import { refuseNotRenewable } from './certificate.service.ts';
 import {
   type CertRow,
@@ -25,8 +25,8 @@ import {
   readRow,
   replaceCertificate,
 } from './certificate.repository.ts';
-import { withMailFollow } from './certificate-usage.ts';
-import type { SslContext } from './ssl-context.ts';
+import { withMailFollow } from './certificate-usage.service.ts';
+import type { SslContext } from './ssl-context.types.ts';
 import { readSslSettings } from './ssl-settings.repository.ts';
 
 const STAGE_INDEX: Record<CertificateStage, number> = { validate: 0, key: 1, request: 2, install: 3 };

@@ -1,6 +1,6 @@
 import { KeyObject, randomBytes, webcrypto } from 'node:crypto';
 import type { GenerateCertificateParsed } from '@mailroom/contract/ssl';
-import { x509 } from './x509-lib.ts';
+import { x509 } from './x509.adapter.ts';
 
 type Request = Pick<
   GenerateCertificateParsed,

@@ -1,7 +1,7 @@
 import { sslMessages } from '@mailroom/contract/ssl';
 import { conflict } from '../../http/errors.ts';
-import { servedMailCertificateId } from './mail-tls.ts';
-import type { CertificateUsage, CertificateUsageRegistry, SslContext } from './ssl-context.ts';
+import { servedMailCertificateId } from './mail-tls.service.ts';
+import type { CertificateUsage, CertificateUsageRegistry, SslContext } from './ssl-context.types.ts';
 import { readSslSettings } from './ssl-settings.repository.ts';
 
 export const MAIL_USE = 'mail server';

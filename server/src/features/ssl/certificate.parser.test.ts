@@ -1,9 +1,9 @@
 import { createPrivateKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { makeCert, makeChain } from '../../../test/ssl-certs.ts';
-import { checkCertificate, orderChain, readPrivateKey } from './certificate-check.ts';
-import { makeCsr, makeKey, makeSelfSigned } from './certificate-make.ts';
-import { certificateType, daysLeft, nameCovers, parseCertificate, statusOf } from './certificate-parse.ts';
+import { checkCertificate, orderChain, readPrivateKey } from './certificate-check.parser.ts';
+import { makeCsr, makeKey, makeSelfSigned } from './certificate-make.service.ts';
+import { certificateType, daysLeft, nameCovers, parseCertificate, statusOf } from './certificate.parser.ts';
 import { X509Certificate } from 'node:crypto';
 
 const DAY = 86_400_000;

@@ -1,6 +1,6 @@
 import { type KeyObject, X509Certificate } from 'node:crypto';
 import type { CertificateStatus, CertificateType } from '@mailroom/contract/ssl';
-import { x509 } from './x509-lib.ts';
+import { x509 } from './x509.adapter.ts';
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g;
 

@@ -3,8 +3,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SslCertificateTable } from '../../db/ssl.tables.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ListRow } from './certificate-list.ts';
-import { daysLeft, type ParsedCertificate, statusOf } from './certificate-parse.ts';
+import type { ListRow } from './certificate-list.service.ts';
+import { daysLeft, type ParsedCertificate, statusOf } from './certificate.parser.ts';
 
 type Db = Kysely<Database>;
 export type CertRow = Selectable<SslCertificateTable>;

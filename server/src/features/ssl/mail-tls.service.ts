@@ -2,7 +2,7 @@ import type { MailTls, MailTlsPolicy, MailTlsSource } from '@mailroom/contract/m
 import type { SslSettings } from '@mailroom/contract/ssl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { nameCovers } from './certificate-parse.ts';
+import { nameCovers } from './certificate.parser.ts';
 import type { SecretVault } from '../../security/secret-vault.ts';
 import { readSslSettings } from './ssl-settings.repository.ts';
 import { certificateExists, readRow, unexpiredNames } from './certificate.repository.ts';

@@ -1,7 +1,7 @@
 import { JOB_KIND_SSL } from '@mailroom/contract/ssl';
 import { hasActiveJob } from '../jobs/jobs.public.ts';
-import { startRenewExpiring } from './certificate-jobs.ts';
-import type { SslContext } from './ssl-context.ts';
+import { startRenewExpiring } from './certificate-jobs.service.ts';
+import type { SslContext } from './ssl-context.types.ts';
 import { markRenewalChecked, readSslSettings } from './ssl-settings.repository.ts';
 
 export const SCHEDULER_ACTOR = 'renewal scheduler';

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
-import type { AcmeIssue } from './acme/acme-issuer.ts';
+import type { AcmeIssue } from './acme/acme-issuer.service.ts';
 import type { SecretVault } from '../../security/secret-vault.ts';
-import type { ListCounts } from './certificate-list.ts';
+import type { ListCounts } from './certificate-list.service.ts';
 
 /** What the SSL area's services share. */
 export interface SslContext {

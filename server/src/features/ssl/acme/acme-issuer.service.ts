@@ -4,12 +4,12 @@ import tls from 'node:tls';
 import * as acme from 'acme-client';
 import type { AppDeps } from '../../../app-deps.ts';
 import { readPemFile } from '../../../host/webroot-files.ts';
-import { accountFor, forgetAccount, registerAccount } from './acme-accounts.ts';
-import { ACME_DIRECTORIES } from './acme-directories.ts';
-import { type AcmeKeySpec, createCertificateKey, keyProblem } from './acme-keys.ts';
-import { dnsProviderFor, waitAuthoritative } from './dns-providers.ts';
-import type { DnsTxtProvider, TxtHandle } from './dns-txt-provider.ts';
-import { type HttpChallengeSink, listenerSink, webrootSink } from './http-challenge.ts';
+import { accountFor, forgetAccount, registerAccount } from './acme-account.service.ts';
+import { ACME_DIRECTORIES } from './acme-directories.constants.ts';
+import { type AcmeKeySpec, createCertificateKey, keyProblem } from './acme-keys.rules.ts';
+import { dnsProviderFor, waitAuthoritative } from './dns-provider.service.ts';
+import type { DnsTxtProvider, TxtHandle } from './dns-txt-provider.types.ts';
+import { type HttpChallengeSink, listenerSink, webrootSink } from './http-challenge.service.ts';
 
 /**
  * What the certificate generation job asks of ACME. The ssl feature owns storing, installing and

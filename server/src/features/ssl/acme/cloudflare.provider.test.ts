@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cloudflareProvider } from './cloudflare-provider.ts';
+import { cloudflareProvider } from './cloudflare.provider.ts';
 
 interface FakeRecord {
   id: string;

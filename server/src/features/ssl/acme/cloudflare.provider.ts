@@ -1,4 +1,4 @@
-import type { DnsTxtProvider } from './dns-txt-provider.ts';
+import type { DnsTxtProvider } from './dns-txt-provider.types.ts';
 
 export const CLOUDFLARE_API = 'https://api.cloudflare.com/client/v4';
 

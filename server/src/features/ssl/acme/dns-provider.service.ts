@@ -1,8 +1,8 @@
 import { promises as dns } from 'node:dns';
 import type { AcmeDnsProvider } from '@mailroom/contract/ssl-acme';
 import type { AppDeps } from '../../../app-deps.ts';
-import { cloudflareProvider } from './cloudflare-provider.ts';
-import type { DnsTxtProvider } from './dns-txt-provider.ts';
+import { cloudflareProvider } from './cloudflare.provider.ts';
+import type { DnsTxtProvider } from './dns-txt-provider.types.ts';
 
 /** The spec's providers plus Mailroom's own zones; those without an implementation say so. */
 export const ACME_DNS_PROVIDERS: readonly AcmeDnsProvider[] = [

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Host } from '../../../host/host.ts';
-import { keyProblem } from './acme-keys.ts';
-import { listenerSink, webrootSink } from './http-challenge.ts';
+import { keyProblem } from './acme-keys.rules.ts';
+import { listenerSink, webrootSink } from './http-challenge.service.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
