@@ -26,22 +26,24 @@ import { BULK_JOB_KIND, type BulkCtx, type JobContext, type JobOutcome } from '.
 import { getRun, operationInfo } from './bulk-view.service.ts';
 import {
   type ItemRow,
-  type RunRow,
   allItems,
   batchResults,
-  bumpBatches,
-  configOf,
   endItem,
   endItems,
   failPending,
   markInFlight,
   markNotProcessed,
-  moveRun,
   nextPending,
+  runCounts,
+} from './bulk-item.repository.ts';
+import {
+  type RunRow,
+  bumpBatches,
+  configOf,
+  moveRun,
   optionsOf,
   planCountsOf,
   readRun,
-  runCounts,
   updateRun,
 } from './bulk.repository.ts';
 

@@ -19,17 +19,14 @@ import {
   activeRuns,
   clearHistory,
   configOf,
-  doneSpan,
   historyRuns,
-  listItems,
   optionsOf,
   planCountsOf,
-  readPreferences,
   readRun,
-  runCounts,
-  savePreference,
   targetOf,
 } from './bulk.repository.ts';
+import { doneSpan, listItems, runCounts } from './bulk-item.repository.ts';
+import { readPreferences, savePreference } from './bulk-preference.repository.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
