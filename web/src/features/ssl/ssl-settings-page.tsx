@@ -7,7 +7,6 @@ import {
   type SslSettingEffect,
   SslSettings,
   sslMessages,
-  sslRoutes,
   sslSettingLabels,
   TLS_VERSIONS,
 } from '@mailroom/contract/ssl';
@@ -29,15 +28,14 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconDeviceFloppy, IconRefresh, IconRestore } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { ApiError, apiCall, errorMessage } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { confirmAction } from '../../components/confirm-action.ts';
 import { LoadState } from '../../components/load-state.tsx';
 import { AcmeAccountsCard } from './components/acme-accounts-card.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { zodValidate } from '../../lib/zod-form.ts';
-import { sslKeys } from './ssl-keys.ts';
+import { useSaveSslSettings } from './use-save-ssl-settings.ts';
 import { useSslSettings } from './use-ssl-settings.ts';
 
 type Key = keyof SslSettings;
@@ -210,8 +208,8 @@ const toRequest = (v: Values) =>
   ) as unknown as SslSettings;
 
 export default function SslSettingsPage() {
-  const qc = useQueryClient();
   const settings = useSslSettings();
+  const saveSettings = useSaveSslSettings();
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -237,10 +235,7 @@ export default function SslSettingsPage() {
     setSaved(false);
     setSaveError(null);
     try {
-      const r = await apiCall(sslRoutes.saveSettings, {
-        body: { settings: toRequest(v), version: version.current ?? 0 },
-      });
-      qc.setQueryData(sslKeys.settings(), r);
+      await saveSettings.mutateAsync({ settings: toRequest(v), version: version.current ?? 0 });
       setSaved(true);
     } catch (err) {
       if (err instanceof ApiError) {
