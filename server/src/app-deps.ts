@@ -2,7 +2,7 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { Locks } from './db/locks.ts';
 import type { JobRunner } from './features/jobs/job-runner.service.ts';
-import type { MetricsSource } from './features/system/metrics-source.ts';
+import type { MetricsSource } from './features/system/live/metrics-source.types.ts';
 import type { ApacheDaemon } from './host/apache-daemon.ts';
 import type { Host } from './host/host.ts';
 import type { ServiceControl } from './host/service-control.ts';

@@ -44,14 +44,20 @@ import {
 } from './features/auth/login-throttle.ts';
 import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
-import { registerSystem } from './features/system/system.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
-import { registerAppLogs } from './features/system/app-logs.service.ts';
-import { registerBackupSource, registerSiteBackups } from './features/system/backup-sources.ts';
-import type { AlertSource } from './features/system/alerts-engine.ts';
-import type { RestoreKeeper } from './features/system/backups.service.ts';
-import { installSystemMaintenance, registerSystemAdmin } from './features/system/system-admin.routes.ts';
-import { startSystemLive } from './features/system/system-live.ts';
+import { registerAppLogs } from './features/system/logs/app-logs.service.ts';
+import {
+  registerBackupSource,
+  registerSiteBackups,
+} from './features/system/backups/backup-source.registry.ts';
+import type { AlertSource } from './features/system/alerts/alert-engine.service.ts';
+import type { RestoreKeeper } from './features/system/backups/backup.service.ts';
+import {
+  installSystemMaintenance,
+  registerSystem,
+  registerSystemAdmin,
+  startSystemLive,
+} from './features/system/system.module.ts';
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { registerRateLimit } from './http/rate-limit.ts';

@@ -1,5 +1,5 @@
 import type { SystemStats } from '@mailroom/contract/system-metrics';
-import type { MetricsSource } from '../src/features/system/metrics-source.ts';
+import type { MetricsSource } from '../src/features/system/live/metrics-source.types.ts';
 
 /** A metrics source the test controls: each `emit` is a new sample. */
 export class FakeMetrics implements MetricsSource {

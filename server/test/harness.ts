@@ -13,7 +13,7 @@ import { addAdmin } from '../src/features/auth/admin.service.ts';
 import { Host } from '../src/host/host.ts';
 import type { ServiceControl } from '../src/host/service-control.ts';
 import type { ApacheDaemon } from '../src/host/apache-daemon.ts';
-import type { MetricsSource } from '../src/features/system/metrics-source.ts';
+import type { MetricsSource } from '../src/features/system/live/metrics-source.types.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'correct-horse-battery' };
 

@@ -1,5 +1,5 @@
 import { KeyObject, randomBytes, webcrypto } from 'node:crypto';
-import { x509 } from '../src/features/ssl/x509-lib.ts';
+import { x509 } from '../src/features/ssl/x509.adapter.ts';
 
 const DAY = 86_400_000;
 const RSA = {

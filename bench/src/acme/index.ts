@@ -1,8 +1,8 @@
 import {
   type AcmeIssueRequest,
   createAcmeIssuer,
-} from '../../../server/src/features/ssl/acme/acme-issuer.ts';
-import { createCertificateKey } from '../../../server/src/features/ssl/acme/acme-keys.ts';
+} from '../../../server/src/features/ssl/acme/acme-issuer.service.ts';
+import { createCertificateKey } from '../../../server/src/features/ssl/acme/acme-keys.rules.ts';
 import { ACME_LAB_MISSING, startAcmeLab } from '../../../server/test/acme-lab.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 

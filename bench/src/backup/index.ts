@@ -8,9 +8,9 @@ import {
   backupJob,
   insertBackupRow,
   verifyJob,
-} from '../../../server/src/features/system/backups.service.ts';
-import type { JobContext } from '../../../server/src/features/system/job-types.ts';
-import { restoreJob } from '../../../server/src/features/system/restore.service.ts';
+} from '../../../server/src/features/system/backups/backup.service.ts';
+import type { JobContext } from '../../../server/src/features/system/system-job.types.ts';
+import { restoreJob } from '../../../server/src/features/system/backups/restore.service.ts';
 import { benchCluster, openBenchDb, stopBenchCluster } from '../mail/bench-db.ts';
 import { seedMail } from '../mail/seed.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';

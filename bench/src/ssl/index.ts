@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../../server/src/db/database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
-import { makeKey, makeSelfSigned } from '../../../server/src/features/ssl/certificate-make.ts';
-import { parseCertificate } from '../../../server/src/features/ssl/certificate-parse.ts';
-import { ListCounts, listRows } from '../../../server/src/features/ssl/certificate-list.ts';
+import { makeKey, makeSelfSigned } from '../../../server/src/features/ssl/certificate-make.service.ts';
+import { parseCertificate } from '../../../server/src/features/ssl/certificate.parser.ts';
+import { ListCounts, listRows } from '../../../server/src/features/ssl/certificate-list.service.ts';
 import {
   dueForRenewal,
   insertCertificate,

@@ -2,8 +2,8 @@ import { createWriteStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AppDeps } from '../../../server/src/app-deps.ts';
-import { MetricsCollector } from '../../../server/src/features/system/metrics-collector.ts';
-import { readLogs } from '../../../server/src/features/system/logs.service.ts';
+import { MetricsCollector } from '../../../server/src/features/system/live/metrics-collector.service.ts';
+import { readLogs } from '../../../server/src/features/system/logs/logs.service.ts';
 import { Host } from '../../../server/src/host/host.ts';
 import type { BenchRow, BenchSuite } from '../suite.ts';
 

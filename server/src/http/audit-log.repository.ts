@@ -43,6 +43,23 @@ export async function recordAudits(db: Kysely<Database>, list: AuditInput[]): Pr
       .execute();
 }
 
+/** How many lines of this action with this outcome were written since `since` (an ISO time). */
+export async function countAuditSince(
+  db: Kysely<Database>,
+  action: string,
+  outcome: string,
+  since: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('action', '=', action)
+    .where('outcome', '=', outcome)
+    .where('at', '>=', since)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** The newest successful lines of these actions (an area's recent activity). */
 export async function recentAuditOf(db: Kysely<Database>, actions: string[], limit: number) {
   return db

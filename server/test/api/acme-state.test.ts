@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountFor } from '../../src/features/ssl/acme/acme-accounts.ts';
+import { accountFor } from '../../src/features/ssl/acme/acme-account.service.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { zoneForm } from '../dns-zone-form.ts';
 

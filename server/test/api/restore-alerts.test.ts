@@ -7,7 +7,7 @@ import type { Job } from '@mailroom/contract/jobs';
 import { AlertsAnswer } from '@mailroom/contract/system-alerts';
 import { ServicesAnswer } from '@mailroom/contract/system-metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRestoreHooks } from '../../src/features/system/restore.service.ts';
+import { setRestoreHooks } from '../../src/features/system/backups/restore.service.ts';
 import { LocalServices } from '../../src/host/local-services.ts';
 import type { DaemonName } from '../../src/host/service-control.ts';
 import type { DaemonSpec } from '../../src/host/supervisor.ts';

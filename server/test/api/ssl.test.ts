@@ -4,12 +4,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAcmeIssuer } from '../../src/features/ssl/acme/acme-issuer.ts';
-import { ListCounts } from '../../src/features/ssl/certificate-list.ts';
-import { CertificateUsages } from '../../src/features/ssl/certificate-usage.ts';
+import { createAcmeIssuer } from '../../src/features/ssl/acme/acme-issuer.service.ts';
+import { ListCounts } from '../../src/features/ssl/certificate-list.service.ts';
+import { CertificateUsages } from '../../src/features/ssl/certificate-usage.service.ts';
 import { SecretVault, VAULT_FILES } from '../../src/security/secret-vault.ts';
-import { renewalCheck } from '../../src/features/ssl/renewal-scheduler.ts';
-import { x509 } from '../../src/features/ssl/x509-lib.ts';
+import { renewalCheck } from '../../src/features/ssl/renewal-scheduler.job.ts';
+import { x509 } from '../../src/features/ssl/x509.adapter.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 import { makeCert, makeChain } from '../ssl-certs.ts';
 

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zoneForm } from '../dns-zone-form.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
-import { scheduleTick } from '../../src/features/system/backups-scheduler.ts';
+import { scheduleTick } from '../../src/features/system/backups/backup-scheduler.job.ts';
 
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
 
@@ -337,7 +337,7 @@ describe.each(dialects())('backups on %s', (dialect) => {
       .orderBy('id', 'desc')
       .execute();
     expect((await waitJob(t, Number(jobs[0]!.id))).state).toBe('succeeded');
-    const { applyRetention } = await import('../../src/features/system/backups.service.ts');
+    const { applyRetention } = await import('../../src/features/system/backups/backup.service.ts');
     const expired = await applyRetention(env, Date.now() + 3 * 86_400_000);
     expect(expired).toBeGreaterThan(0);
     const s = await status();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProcessTable } from '../../src/host/process-table.ts';
 import { SystemServiceControl } from '../../src/host/system-services.ts';
-import { ServicesService } from '../../src/features/system/services.service.ts';
+import { ServicesService } from '../../src/features/system/services/services.service.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
 
 // journald and systemd do not run here (nor in CI): the journald reader and the systemd service

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Job } from '@mailroom/contract/jobs';
 import { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteScheduleTick } from '../../src/features/system/backups-scheduler.ts';
+import { siteScheduleTick } from '../../src/features/system/backups/backup-scheduler.job.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 
 // An application's data folder (<Deployment Path>/data) is its part of the backups: in the system

@@ -6,8 +6,8 @@ import type { Job } from '@mailroom/contract/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
-import { siteScheduleTick } from '../../src/features/system/backups-scheduler.ts';
-import { applyRetention } from '../../src/features/system/backups.service.ts';
+import { siteScheduleTick } from '../../src/features/system/backups/backup-scheduler.job.ts';
+import { applyRetention } from '../../src/features/system/backups/backup.service.ts';
 
 // The sites' files live outside the data folder in system mode (under /var/www): here the host
 // root is a temporary folder outside the data folder, as / is there. A site with Enable Backup is

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/host/host.ts';
 import type { DaemonName } from '../../src/host/service-control.ts';
-import { CONTROLLED_UNITS, controlCommand } from '../../src/features/system/services.service.ts';
+import { CONTROLLED_UNITS, controlCommand } from '../../src/features/system/services/services.service.ts';
 import { SUDO, SYSTEM_UNITS, SystemServiceControl, SYSTEMCTL } from '../../src/host/system-services.ts';
 import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.ts';
 

@@ -9,7 +9,7 @@ import {
   type CertificateStage,
   AcmeError,
   createAcmeIssuer,
-} from '../../src/features/ssl/acme/acme-issuer.ts';
+} from '../../src/features/ssl/acme/acme-issuer.service.ts';
 import * as acme from 'acme-client';
 import { SecretVault, VAULT_FILES } from '../../src/security/secret-vault.ts';
 import { ACME_LAB_MISSING, type AcmeLab, startAcmeLab } from '../acme-lab.ts';

@@ -4,7 +4,7 @@ import { chmodSync } from 'node:fs';
 import path from 'node:path';
 import { JOB_KIND_SSL } from '@mailroom/contract/ssl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCHEDULER_ACTOR } from '../../src/features/ssl/renewal-scheduler.ts';
+import { SCHEDULER_ACTOR } from '../../src/features/ssl/renewal-scheduler.job.ts';
 import { ACME_LAB_MISSING, type AcmeLab, startAcmeLab } from '../acme-lab.ts';
 import { type MailDaemons, missingMailPackages, startMailDaemons, which } from '../mail-daemons.ts';
 import { freePort } from '../postgres-cluster.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Job } from '@mailroom/contract/jobs';
 import type { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { siteScheduleTick } from '../../src/features/system/backups-scheduler.ts';
+import { siteScheduleTick } from '../../src/features/system/backups/backup-scheduler.job.ts';
 import type { TestContext } from '../harness.ts';
 import { phpStackHere, request, startWithLocalApache } from './web-apache-helpers.ts';
 

@@ -11,19 +11,10 @@ import {
 } from '@mailroom/contract/bulk';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import type { PlannedItem } from '../../lib/bulk-operation.ts';
-import type { BulkCtx } from './bulk-context.ts';
+import type { BulkCtx } from './bulk-context.types.ts';
 import { operationInfo, toRun, unavailableReason } from './bulk-view.service.ts';
-import {
-  EXECUTABLE,
-  type NewItem,
-  failedItems,
-  insertItems,
-  insertRun,
-  listItems,
-  optionsOf,
-  readRun,
-  configOf,
-} from './bulk.repository.ts';
+import { EXECUTABLE, insertRun, optionsOf, readRun, configOf } from './bulk.repository.ts';
+import { type NewItem, failedItems, insertItems, listItems } from './bulk-item.repository.ts';
 
 const FIRST_ITEMS = 200;
 

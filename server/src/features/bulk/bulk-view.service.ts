@@ -13,23 +13,20 @@ import {
   defaultBulkConfig,
 } from '@mailroom/contract/bulk';
 import { notFound } from '../../http/errors.ts';
-import type { BulkCtx } from './bulk-context.ts';
+import type { BulkCtx } from './bulk-context.types.ts';
 import {
   type RunRow,
   activeRuns,
   clearHistory,
   configOf,
-  doneSpan,
   historyRuns,
-  listItems,
   optionsOf,
   planCountsOf,
-  readPreferences,
   readRun,
-  runCounts,
-  savePreference,
   targetOf,
 } from './bulk.repository.ts';
+import { doneSpan, listItems, runCounts } from './bulk-item.repository.ts';
+import { readPreferences, savePreference } from './bulk-preference.repository.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 

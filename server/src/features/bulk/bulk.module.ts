@@ -2,7 +2,7 @@ import type { BulkOperationId } from '@mailroom/contract/bulk';
 import type { AppDeps } from '../../app-deps.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
-import { BULK_JOB_KIND, type BulkCtx } from './bulk-context.ts';
+import { BULK_JOB_KIND, type BulkCtx } from './bulk-context.types.ts';
 import { runJob } from './bulk-run.service.ts';
 
 /**

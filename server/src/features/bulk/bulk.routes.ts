@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { bulkRoutes } from '@mailroom/contract/bulk';
 import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../http/register-route.ts';
-import type { BulkCtx } from './bulk-context.ts';
+import type { BulkCtx } from './bulk-context.types.ts';
 import { makePlan, planRetry } from './bulk-plan.service.ts';
 import { cancelRun, discardPlan, resultsCsv, startRun } from './bulk-run.service.ts';
 import {

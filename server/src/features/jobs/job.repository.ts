@@ -94,6 +94,29 @@ export async function hasActiveJob(db: Db, kinds: string[]): Promise<boolean> {
   return !!row;
 }
 
+/** The latest succeeded jobs of this kind (result and end), newest first. */
+export async function latestSucceeded(db: Db, kind: string, limit: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['result', 'finished_at'])
+    .where('kind', '=', kind)
+    .where('state', '=', 'succeeded')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The highest id of a finished job of these kinds (0: none): changes whenever one ends. */
+export async function lastFinishedId(db: Db, kinds: string[]): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('kind', 'in', kinds)
+    .where('finished_at', 'is not', null)
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
 export async function insertJob(db: Db, values: Insertable<JobTable>): Promise<JobRow> {
   return db.insertInto('jobs').values(values).returningAll().executeTakeFirstOrThrow();
 }

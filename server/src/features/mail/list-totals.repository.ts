@@ -50,3 +50,15 @@ export async function totalFromDomainCounters(
     .executeTakeFirstOrThrow();
   return Number(row.n ?? 0);
 }
+
+/** How many rows a mail table holds (the metrics' exact counts). */
+export async function countRows(
+  db: Db,
+  table: 'mail_domains' | 'mailboxes' | 'mail_aliases',
+): Promise<number> {
+  const r = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}

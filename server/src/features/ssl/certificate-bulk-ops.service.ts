@@ -1,10 +1,10 @@
 import type { BulkFilter } from '@mailroom/contract/bulk';
 import { fieldError } from '../../http/errors.ts';
 import type { BulkOperationHandler, PlanInput, PlannedItem } from '../../lib/bulk-operation.ts';
-import { renewOne } from './certificate-jobs.ts';
+import { renewOne } from './certificate-jobs.service.ts';
 import { certificateTimes, renewalCandidates } from './certificate.repository.ts';
 import { listCertificates } from './certificate.service.ts';
-import type { SslContext } from './ssl-context.ts';
+import type { SslContext } from './ssl-context.types.ts';
 
 /**
  * Renew SSL Certificates as a bulk operation (issue 21): each certificate through the renewal the

@@ -8,7 +8,7 @@ import { exportStamp, exportStream, sendExport } from '../../http/stream-export.
 import { requiredInt } from '@mailroom/contract/validators';
 import { listCertificates } from './certificate.service.ts';
 import { readRow } from './certificate.repository.ts';
-import type { SslContext } from './ssl-context.ts';
+import type { SslContext } from './ssl-context.types.ts';
 
 const DownloadQuery = z.object({ format: z.enum(['pem', 'zip']).optional().default('pem') });
 const safeName = (domain: string) => domain.replace(/^\*\./, 'wildcard.').replace(/[^a-z0-9.-]/gi, '_');

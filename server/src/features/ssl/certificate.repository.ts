@@ -3,8 +3,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { SslCertificateTable } from '../../db/ssl.tables.ts';
 import { notFound } from '../../http/errors.ts';
-import type { ListRow } from './certificate-list.ts';
-import { daysLeft, type ParsedCertificate, statusOf } from './certificate-parse.ts';
+import type { ListRow } from './certificate-list.service.ts';
+import { daysLeft, type ParsedCertificate, statusOf } from './certificate.parser.ts';
 
 type Db = Kysely<Database>;
 export type CertRow = Selectable<SslCertificateTable>;
@@ -271,6 +271,22 @@ export async function recentlyExpired(db: Db, now: number, limit: number) {
     .selectFrom('ssl_certificates')
     .select(['domain', 'valid_to'])
     .where('not_after', '<=', now)
+    .orderBy('not_after', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The certificate's row, or undefined when there is none. */
+export async function findRow(db: Db, id: number): Promise<CertRow | undefined> {
+  return db.selectFrom('ssl_certificates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The unexpired certificates' ids and names, the one that expires last first (at most `limit`). */
+export async function unexpiredNames(db: Db, now: number, limit: number) {
+  return db
+    .selectFrom('ssl_certificates')
+    .select(['id', 'names'])
+    .where('not_after', '>', now)
     .orderBy('not_after', 'desc')
     .limit(limit)
     .execute();

@@ -11,12 +11,12 @@ import { UPLOAD_RSA_MIN_KEY_SIZE, uploadLabels } from '@mailroom/contract/ssl';
 import type { z } from 'zod';
 import type { CursorPage } from '../../http/cursor.ts';
 import { recentAuditOf } from '../../http/audit-log.repository.ts';
-import { audited } from './audited.ts';
+import { audited } from './audited.service.ts';
 import { conflict, fieldError, notFound } from '../../http/errors.ts';
 import { fieldMessages } from '@mailroom/contract/messages';
-import { checkCertificate } from './certificate-check.ts';
-import { makeCsr, makeKey, requestNames } from './certificate-make.ts';
-import { type ListFilter, listRows } from './certificate-list.ts';
+import { checkCertificate } from './certificate-check.parser.ts';
+import { makeCsr, makeKey, requestNames } from './certificate-make.service.ts';
+import { type ListFilter, listRows } from './certificate-list.service.ts';
 import {
   deleteCertificateRow,
   insertCertificate,
@@ -27,8 +27,8 @@ import {
   toCertificate,
   toDetail,
 } from './certificate.repository.ts';
-import { withMailFollow } from './certificate-usage.ts';
-import type { SslContext } from './ssl-context.ts';
+import { withMailFollow } from './certificate-usage.service.ts';
+import type { SslContext } from './ssl-context.types.ts';
 import { deleteCsr, findCsr, insertCsr, listCsrRows } from './csr.repository.ts';
 import { clearMailCertificate, readSslSettings } from './ssl-settings.repository.ts';
 

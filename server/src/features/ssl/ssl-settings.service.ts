@@ -2,7 +2,7 @@ import { TLS_VERSIONS, type SslSettings } from '@mailroom/contract/ssl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { fieldError } from '../../http/errors.ts';
-import { audited } from './audited.ts';
+import { audited } from './audited.service.ts';
 import { certificateExists, dueElsewhere } from './certificate.repository.ts';
 import { readSslSettings, writeMailCertificate, writeSslSettings } from './ssl-settings.repository.ts';
 

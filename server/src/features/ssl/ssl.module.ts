@@ -5,16 +5,16 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Database } from '../../db/schema.ts';
 import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
 import { SecretVault, VAULT_FILES } from '../../security/secret-vault.ts';
-import { createAcmeIssuer } from './acme/acme-issuer.ts';
+import { createAcmeIssuer } from './acme/acme-issuer.service.ts';
 import { sslBulkOperations } from './certificate-bulk-ops.service.ts';
-import { ListCounts } from './certificate-list.ts';
+import { ListCounts } from './certificate-list.service.ts';
 import { countCertificates } from './certificate.repository.ts';
-import { CertificateUsages, mailUsage } from './certificate-usage.ts';
-import { mailTlsSource } from './mail-tls.ts';
-import { startRenewalScheduler } from './renewal-scheduler.ts';
-import type { CertificateUsage, SslContext } from './ssl-context.ts';
+import { CertificateUsages, mailUsage } from './certificate-usage.service.ts';
+import { mailTlsSource } from './mail-tls.service.ts';
+import { startRenewalScheduler } from './renewal-scheduler.job.ts';
+import type { CertificateUsage, SslContext } from './ssl-context.types.ts';
 import { registerSslRoutes, type SslRouteOptions } from './ssl.routes.ts';
-import { webTlsPolicySource, webTlsSource, type WebTls, type WebTlsPolicy } from './web-tls.ts';
+import { webTlsPolicySource, webTlsSource, type WebTls, type WebTlsPolicy } from './web-tls.service.ts';
 
 export interface SslOptions extends SslRouteOptions {
   /** Start the auto-renewal scheduler (off in tests that drive `renewalCheck` themselves). */

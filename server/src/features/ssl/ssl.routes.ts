@@ -17,7 +17,7 @@ import {
   startGeneration,
   startRenewal,
   startRenewExpiring,
-} from './certificate-jobs.ts';
+} from './certificate-jobs.service.ts';
 import {
   completeCsr,
   createCsr,
@@ -28,8 +28,8 @@ import {
   listCsrs,
   uploadCertificate,
 } from './certificate.service.ts';
-import { mailServedId } from './certificate-usage.ts';
-import type { SslContext } from './ssl-context.ts';
+import { mailServedId } from './certificate-usage.service.ts';
+import type { SslContext } from './ssl-context.types.ts';
 import {
   chooseMailCertificate,
   readSslSettings,

@@ -1,108 +1,56 @@
-import path from 'node:path';
 import { systemAlertRoutes } from '@mailroom/contract/system-alerts';
 import { systemAdminRoutes as r } from '@mailroom/contract/system-admin';
 import type { FastifyInstance } from 'fastify';
-import type { BulkOperationHandler } from '../../lib/bulk-operation.ts';
-import { backupBulkOperation } from './backup-bulk-op.service.ts';
 import type { AppDeps } from '../../app-deps.ts';
-import { Apt, aptOptions } from '../../host/apt.ts';
+import type { Apt } from '../../host/apt.ts';
 import { fileStream, makeFolder } from '../../host/data-files.ts';
 import { conflict } from '../../http/errors.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { AlertEngine, type AlertInputs } from './alerts-engine.ts';
-import {
-  acknowledgeAlert,
-  acknowledgeAll,
-  type AlertNotice,
-  listAlerts,
-  notifyAlert,
-} from './alerts.service.ts';
-import { startBackupScheduler } from './backups-scheduler.ts';
-import { SITE_BACKUP_JOB, siteBackupJob } from './site-backups.service.ts';
+import { acknowledgeAlert, acknowledgeAll, listAlerts } from './alerts/alert.service.ts';
 import {
   BACKUP_JOB,
   type BackupEnv,
+  backupChain,
   backupFile,
-  backupJob,
   backupStatus,
   deleteBackup,
   insertBackupRow,
   RESTORE_JOB,
   VERIFY_JOB,
-  verifyJob,
-  backupChain,
-  type RestoreKeeper,
-} from './backups.service.ts';
-import { installMaintenanceGuard } from './maintenance.ts';
-import type { MetricsSource } from './metrics-source.ts';
-import { postfixQueueSize } from './queue-size.service.ts';
-import { reapplyAfterRestore, restoreDaemons } from './restore-reapply.ts';
-import { restoreJob } from './restore.service.ts';
+} from './backups/backup.service.ts';
 import {
   formToValues,
   readSettingValues,
   resetAllSettings,
   saveSettingValues,
   toAnswer,
-} from './system-settings.service.ts';
-import {
-  CHECK_JOB,
-  checkJob,
-  checkRemovable,
-  INSTALL_JOB,
-  installJob,
-  listUpdates,
-  updatesVersion,
-  REMOVE_JOB,
-  removeJob,
-} from './updates.service.ts';
-import { UpdatesReading } from './updates-reading.service.ts';
+} from './settings/system-settings.service.ts';
+import { CHECK_JOB, checkRemovable, INSTALL_JOB, REMOVE_JOB } from './updates/updates.service.ts';
+import type { UpdatesReading } from './updates/updates-reading.service.ts';
 import {
   addWebhook,
   deleteWebhook,
-  deliveryJob,
   listDeliveries,
   listWebhooks,
   queueEvent,
-  WEBHOOK_JOB,
-  webhookTuning,
-} from './webhooks.service.ts';
+} from './webhooks/webhook.service.ts';
 
-export interface SystemAdminOptions {
-  /** The one metrics collector (the system-live area); alerts read CPU, memory and disk from it. */
-  metrics?: MetricsSource | undefined;
-  /** Overrides the mail queue reader (tests). */
-  queueSize?: AlertInputs['queueSize'];
-  /** How often alerts are evaluated without a metrics sample (default 30 s). */
-  alertIntervalMs?: number;
-  /** How long conditions must hold or be over (tests shorten it; default DEFAULT_TIMING). */
-  alertTiming?: AlertInputs['timing'];
-  /** Puts a notification in every administrator's bell (the events area's, wired in app.ts). */
-  notify?: (n: AlertNotice) => Promise<void>;
-  /** Other areas' live state kept across a restore (filled in app.ts as the areas register). */
-  restoreKeepers?: RestoreKeeper[];
-  /** Other areas' alert conditions (filled in app.ts as the areas register). */
-  alertSources?: AlertInputs['sources'];
-  /** Read the upgradable packages at start and keep them warm (default true). */
-  warmUpdates?: boolean;
+/** What the module built for the routes: the backups' environment, apt and the updates reading. */
+export interface SystemAdminParts {
+  env: BackupEnv;
+  apt: Apt;
+  reading: UpdatesReading;
 }
 
-/**
- * Installs maintenance mode (call before other routes' hooks matter: it is a global preHandler).
- */
-export function installSystemMaintenance(app: FastifyInstance, deps: AppDeps): void {
-  installMaintenanceGuard(app, deps.database.db);
-}
-
-/** System administration: settings, alerts and webhooks, updates, backups and restores. */
-export function registerSystemAdmin(
+/** The HTTP side of system administration: settings, alerts and webhooks, updates, backups and restores. */
+export function registerSystemAdminRoutes(
   app: FastifyInstance,
   deps: AppDeps,
-  opts: SystemAdminOptions = {},
-): { bulkOperations: BulkOperationHandler[] } {
+  parts: SystemAdminParts,
+): void {
+  const { env, apt, reading } = parts;
   const db = deps.database.db;
   const jobs = deps.jobs!;
-  const locks = deps.locks!;
   const actor = (req: { admin: { email: string } | null }) => req.admin?.email ?? 'unknown';
   const accepted = (job: { id: number; state: string }, what: string) => ({
     jobId: job.id,
@@ -119,28 +67,6 @@ export function registerSystemAdmin(
   registerRoute(app, r.resetAll, async () => toAnswer(await resetAllSettings(db)));
 
   // ---- alerts and webhooks
-  const tuning = webhookTuning();
-  jobs.register(WEBHOOK_JOB, deliveryJob(db, tuning));
-  const engine = new AlertEngine(
-    db,
-    locks,
-    {
-      metrics: opts.metrics,
-      services: deps.services,
-      queueSize: opts.queueSize ?? postfixQueueSize(deps.host.path('/etc/postfix')),
-      // Read at each evaluation: tests set deps.clock after the app is built.
-      clock: () => (deps.clock ?? Date.now)(),
-      timing: opts.alertTiming,
-      sources: opts.alertSources,
-    },
-    async (changes) => {
-      for (const c of changes) {
-        await queueEvent(db, jobs, c.event, c.alert);
-        if (opts.notify) await notifyAlert(opts.notify, c);
-      }
-    },
-    (err) => app.log.error({ err }, 'alert evaluation failed'),
-  );
   registerRoute(app, systemAlertRoutes.list, async ({ query }) => ({
     alerts: await listAlerts(db, query.state),
   }));
@@ -174,23 +100,6 @@ export function registerSystemAdmin(
   });
 
   // ---- updates
-  const apt = new Apt(aptOptions());
-  // apt takes seconds to list and describe the upgradable packages: one reading, kept in the
-  // database for every worker and instance, answered at once with its age and read again in the
-  // background when it is older than a minute or an update job ended since (its version).
-  const reading = new UpdatesReading(
-    db,
-    (signal) => listUpdates(db, apt, signal),
-    () => updatesVersion(db),
-    {
-      onError: (err) => app.log.warn({ err }, 'reading the upgradable packages failed'),
-    },
-  );
-  if (opts.warmUpdates ?? true) reading.start();
-  app.addHook('onClose', () => reading.stop());
-  jobs.register(CHECK_JOB, checkJob(apt));
-  jobs.register(INSTALL_JOB, installJob(apt));
-  jobs.register(REMOVE_JOB, removeJob(apt));
   registerRoute(app, r.updates, () => reading.get());
   registerRoute(app, r.checkUpdates, async ({ request, reply }) => {
     const job = await jobs.enqueue(CHECK_JOB, 'Check for updates', actor(request), {});
@@ -218,29 +127,10 @@ export function registerSystemAdmin(
   });
 
   // ---- backups
-  const backupDir = path.resolve(
-    process.env.MAILROOM_BACKUP_DIR ?? path.join(deps.config.dataDir, 'backups'),
-  );
-  const env: BackupEnv = {
-    database: deps.database,
-    locks,
-    dataDir: deps.config.dataDir,
-    backupDir,
-    host: deps.host,
-    reapply: reapplyAfterRestore(deps),
-    daemons: restoreDaemons(deps),
-    keepers: opts.restoreKeepers ?? [],
-  };
-  void makeFolder(backupDir, 0o700);
-  jobs.register(BACKUP_JOB, backupJob(env));
-  const bulkOperations = [backupBulkOperation(env)];
-  jobs.register(VERIFY_JOB, verifyJob(env));
-  jobs.register(RESTORE_JOB, restoreJob(env));
-  jobs.register(SITE_BACKUP_JOB, siteBackupJob(env));
   registerRoute(app, r.backupStatus, async () => backupStatus(env));
   registerRoute(app, r.startBackup, async ({ body, request, reply }) => {
     const type = body.type ?? 'full';
-    await makeFolder(backupDir, 0o700);
+    await makeFolder(env.backupDir, 0o700);
     const id = await insertBackupRow(db, type, body.description?.trim() || 'Manual backup', 'manual');
     request.auditTarget = String(id);
     const job = await jobs.enqueue(
@@ -281,15 +171,4 @@ export function registerSystemAdmin(
     void reply.code(202);
     return accepted(job, 'The restore drill');
   });
-
-  const schedulerMs = Number(process.env.MAILROOM_BACKUP_SCHEDULE_MS ?? 60_000);
-  const stopScheduler = startBackupScheduler(env, jobs, schedulerMs, (err) =>
-    app.log.error({ err }, 'backup schedule check failed'),
-  );
-  engine.start(opts.alertIntervalMs ?? 30_000);
-  app.addHook('onClose', async () => {
-    stopScheduler();
-    await engine.stop();
-  });
-  return { bulkOperations };
 }

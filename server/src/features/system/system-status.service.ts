@@ -6,8 +6,8 @@ import type { Database } from '../../db/schema.ts';
 import { diskPercent, readMemoryAndDisk } from '../../host/proc-stats.ts';
 import { sharedReading } from '../../host/shared-reading.ts';
 import type { DaemonState } from '../../host/service-control.ts';
-import { openCriticalAlerts } from './alerts.service.ts';
-import { alertThresholds, readSettingValues, settingNumber } from './system-settings.service.ts';
+import { openCriticalAlerts } from './alerts/alert.service.ts';
+import { alertThresholds, readSettingValues, settingNumber } from './settings/system-settings.service.ts';
 
 const LABEL: Record<DaemonState['name'], string> = {
   postfix: 'Postfix',

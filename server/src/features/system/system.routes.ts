@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { observeDaemons } from '../../host/local-services.ts';
 import { registerRoute } from '../../http/register-route.ts';
-import { postfixQueueSize } from './queue-size.service.ts';
+import { postfixQueueSize } from './live/queue-size.service.ts';
 import { readMachineStatus } from './system-status.service.ts';
 
 export function registerSystem(app: FastifyInstance, deps: AppDeps): void {

@@ -11,7 +11,6 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { BulkOperationButton } from '../../components/bulk-operation-button.tsx';
 import { type PagePosition, pagePosition } from '../../lib/cursor-pages.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { exportCertificates } from './certificate-actions.ts';
 import { CertificateDetailsModal } from './components/certificate-details-modal.tsx';
 import { CertificateTable } from './components/certificate-table.tsx';
 import { ServedHealthCard } from './components/served-health-card.tsx';
@@ -19,6 +18,7 @@ import { UploadForm } from './components/upload-form.tsx';
 import { sslKeys } from './ssl-keys.ts';
 import { type CertificateFilter, PAGE_SIZE, useCertificates } from './use-certificates.ts';
 import { useCertificateActions } from './use-certificate-actions.ts';
+import { useExportCertificates } from './use-export-certificates.ts';
 import { useRenewExpiring } from './use-renew-expiring.ts';
 
 const EMPTY: CertificateFilter = { q: '', status: '', issuer: '' };
@@ -26,6 +26,7 @@ const EMPTY: CertificateFilter = { q: '', status: '', issuer: '' };
 export default function CertificatesPage() {
   const qc = useQueryClient();
   const renew = useRenewExpiring();
+  const exportCsv = useExportCertificates();
   const [filter, setFilter] = useState<CertificateFilter>(EMPTY);
   const [pos, setPos] = useState<PagePosition>({ page: 1 });
   const page = pos.page;
@@ -161,7 +162,8 @@ export default function CertificatesPage() {
               loading={busy === 'export'}
               onClick={() => {
                 setBusy('export');
-                exportCertificates()
+                exportCsv
+                  .mutateAsync()
                   .catch((err: unknown) =>
                     notify({ type: 'error', title: 'Export failed', message: errorMessage(err) }),
                   )

@@ -1,16 +1,17 @@
 import type { SslCertificate } from '@mailroom/contract/ssl';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { notify } from '../../lib/notifications-store.ts';
-import { deleteCertificate, downloadCertificate, renewCertificate } from './certificate-actions.ts';
-import { sslKeys } from './ssl-keys.ts';
+import { useDeleteCertificate } from './use-delete-certificate.ts';
+import { useDownloadCertificate } from './use-download-certificate.ts';
+import { useRenewCertificate } from './use-renew-certificate.ts';
 
 /** View (details modal), renew, delete and download for a certificate table, with invalidation. */
 export function useCertificateActions() {
-  const qc = useQueryClient();
   const [viewing, setViewing] = useState<{ id: number; domain: string } | null>(null);
-  const refresh = () => qc.invalidateQueries({ queryKey: sslKeys.all });
+  const renew = useRenewCertificate();
+  const remove = useDeleteCertificate();
+  const download = useDownloadCertificate();
   const fail = (title: string) => (err: unknown) =>
     notify({ type: 'error', title, message: errorMessage(err) });
   return {
@@ -18,13 +19,13 @@ export function useCertificateActions() {
     closeView: () => setViewing(null),
     view: (c: SslCertificate) => setViewing({ id: c.id, domain: c.domain }),
     renew: (id: number, domain: string) => {
-      renewCertificate(id, domain).then(refresh, fail('Renewal failed'));
+      renew.mutateAsync({ id, domain }).catch(fail('Renewal failed'));
     },
     remove: (c: SslCertificate) => {
-      deleteCertificate(c.id, c.domain).then((done) => (done ? refresh() : undefined), fail('Delete failed'));
+      remove.mutateAsync({ id: c.id, domain: c.domain }).catch(fail('Delete failed'));
     },
     download: (c: SslCertificate, format: 'pem' | 'zip') => {
-      downloadCertificate(c.id, c.domain, format).catch(fail('Download failed'));
+      download.mutateAsync({ id: c.id, domain: c.domain, format }).catch(fail('Download failed'));
     },
   };
 }

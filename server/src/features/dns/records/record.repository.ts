@@ -137,3 +137,12 @@ export async function deleteRecordRows(db: Db, ids: number[]): Promise<void> {
 export async function deleteZoneRecords(db: Db, zone: string): Promise<void> {
   await db.deleteFrom('dns_records').where('zone', '=', zone).execute();
 }
+
+/** How many records are stored (all zones; the metrics' exact count). */
+export async function countRecords(db: Kysely<Database>): Promise<number> {
+  const r = await db
+    .selectFrom('dns_records')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}

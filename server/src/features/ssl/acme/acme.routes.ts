@@ -2,11 +2,11 @@ import { sslAcmeRoutes } from '@mailroom/contract/ssl-acme';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
 import { registerRoute } from '../../../http/register-route.ts';
-import { forgetAccount, listAccounts } from './acme-accounts.ts';
-import { ACME_DIRECTORIES } from './acme-directories.ts';
-import { directoryUrlOf } from './acme-issuer.ts';
-import { ACME_EC_CURVES, ACME_RSA_SIZES } from './acme-keys.ts';
-import { ACME_DNS_PROVIDERS } from './dns-providers.ts';
+import { forgetAccount, listAccounts } from './acme-account.service.ts';
+import { ACME_DIRECTORIES } from './acme-directories.constants.ts';
+import { directoryUrlOf } from './acme-issuer.service.ts';
+import { ACME_EC_CURVES, ACME_RSA_SIZES } from './acme-keys.rules.ts';
+import { ACME_DNS_PROVIDERS } from './dns-provider.service.ts';
 
 /** What the generation form offers for ACME: providers with availability, directories, keys. */
 export function registerAcme(app: FastifyInstance, deps: AppDeps): void {

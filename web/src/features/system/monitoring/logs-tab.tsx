@@ -4,21 +4,13 @@ import {
   type LogLevel,
   type LogSource,
 } from '@mailroom/contract/system-live';
-import {
-  ActionIcon,
-  Button,
-  Group,
-  ScrollArea,
-  Select,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Select, Text, TextInput, Tooltip } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconEye, IconSearch } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../../../api/client.ts';
+import { DataTable } from '../../../components/data-table/data-table.tsx';
 import { StatusBadge } from '../../../components/status-badge.tsx';
 import { useLogFiles } from '../use-log-files.ts';
 import { DetailsModal } from './details-modal.tsx';
@@ -85,6 +77,63 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
   const entries = logs.data?.pages.flatMap((p) => p.entries) ?? [];
   useEffect(() => onCount?.(entries.length), [entries.length, onCount]);
   const origin = logs.data?.pages[0]?.origin;
+  const columns = useMemo<ColumnDef<LogEntry, unknown>[]>(
+    () => [
+      {
+        id: 'time',
+        header: 'Time',
+        cell: ({ row }) => (
+          <span style={{ whiteSpace: 'nowrap' }}>{new Date(row.original.timestamp).toLocaleString()}</span>
+        ),
+        meta: { label: 'Time' },
+      },
+      {
+        id: 'level',
+        header: 'Level',
+        cell: ({ row }) => <StatusBadge status={TONE[row.original.level]} label={row.original.level} />,
+        meta: { label: 'Level' },
+      },
+      { id: 'service', header: 'Service', accessorFn: (e) => e.service },
+      {
+        id: 'message',
+        header: 'Message',
+        cell: ({ row }) => (
+          <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+            {row.original.message}
+          </Text>
+        ),
+        meta: { label: 'Message', title: true },
+      },
+      {
+        id: 'actions',
+        header: 'Actions',
+        cell: ({ row }) => (
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label="View details">
+              <ActionIcon
+                variant="subtle"
+                aria-label="View details of the log entry"
+                onClick={() => setDetails(row.original)}
+              >
+                <IconEye size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label="Download">
+              <ActionIcon
+                variant="subtle"
+                aria-label="Download the log entry"
+                onClick={() => downloadEntry(row.original)}
+              >
+                <IconDownload size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        ),
+        meta: { label: 'Actions', actions: true },
+      },
+    ],
+    [],
+  );
   const qs = new URLSearchParams({ source });
   if (filter.level) qs.set('level', filter.level);
   if (filter.service) qs.set('service', filter.service);
@@ -147,66 +196,14 @@ export function LogsTab({ every, onCount }: { every: Every; onCount?: (n: number
         </Text>
       )}
       {logs.error && <Text c="red">{errorMessage(logs.error)}</Text>}
-      <ScrollArea.Autosize mah={640} type="auto">
-        <Table striped highlightOnHover stickyHeader miw={760}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Time</Table.Th>
-              <Table.Th miw={110}>Level</Table.Th>
-              <Table.Th>Service</Table.Th>
-              <Table.Th>Message</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {entries.length === 0 && !logs.isLoading && (
-              <Table.Tr>
-                <Table.Td colSpan={5}>
-                  <Text c="dimmed" ta="center" py="md">
-                    No log entries match the filter.
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {entries.map((e) => (
-              <Table.Tr key={e.id}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{new Date(e.timestamp).toLocaleString()}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={TONE[e.level]} label={e.level} />
-                </Table.Td>
-                <Table.Td>{e.service}</Table.Td>
-                <Table.Td>
-                  <Text size="sm" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
-                    {e.message}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label="View details">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label="View details of the log entry"
-                        onClick={() => setDetails(e)}
-                      >
-                        <IconEye size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label="Download">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label="Download the log entry"
-                        onClick={() => downloadEntry(e)}
-                      >
-                        <IconDownload size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea.Autosize>
+      <DataTable
+        label="Log entries"
+        data={entries}
+        columns={columns}
+        getRowId={(e) => e.id}
+        emptyText={logs.isLoading ? '' : 'No log entries match the filter.'}
+        minWidth={760}
+      />
       {logs.hasNextPage && (
         <Group justify="center" mt="sm">
           <Button
