@@ -154,7 +154,10 @@ describe.skipIf(!haveAll)('web applications: instances behind mod_proxy_balancer
     for (let i = 0; i < 8; i++) bodies.add((await get()).body.split(' ').slice(0, 2).join(' '));
     // The loop above is itself load for the scaling rule (checked every second here): it may have
     // added a third instance, which serves v2 too.
-    expect([...bodies].every((b) => b.startsWith('v2 ')), [...bodies].join(', ')).toBe(true);
+    expect(
+      [...bodies].every((b) => b.startsWith('v2 ')),
+      [...bodies].join(', '),
+    ).toBe(true);
     expect(bodies.has('v2 1') && bodies.has('v2 2'), [...bodies].join(', ')).toBe(true);
   }, 90_000);
 
