@@ -66,6 +66,11 @@ export interface WebTlsExtras {
   healthCheckInterval: number | null;
   /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
   alertThresholdDays: number | null;
+  /**
+   * Enable SSL Metrics: Apache logs the protocol, cipher, keep-alive count and resumption of every
+   * request (a `tls:` field of the access log), rolled up per minute.
+   */
+  metrics: boolean;
 }
 
 /**
@@ -131,5 +136,6 @@ export function webTlsExtras(s: SslSettings): WebTlsExtras {
     offloadingProxies: s.enableSslOffloading ? TRUSTED_PROXIES : null,
     healthCheckInterval: s.enableSslHealthChecks ? s.sslHealthCheckInterval : null,
     alertThresholdDays: s.enableSslAlerts ? s.sslAlertThreshold : null,
+    metrics: s.enableSslMetrics,
   };
 }

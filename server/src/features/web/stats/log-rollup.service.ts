@@ -4,6 +4,7 @@ import { figuresLogPath } from '../settings/apache-conf.renderer.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
 import { APACHE_PATHS } from '../stack/apache-layout.ts';
 import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from './web-traffic.repository.ts';
+import type { TlsMinuteSum } from './web-tls.repository.ts';
 
 /**
  * `%v %a %{sec}t %>s %B %D` (STATS_LOG_FORMAT) at the end of a line (after the administrator's
@@ -11,14 +12,43 @@ import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from '
  */
 const LINE = /^(\S+) \S+ (\d+) (\d{3}) (\d+|-) (\d+)$/;
 
-/** The last six space-separated fields of a line (the whole line when it has no more). */
-function figuresTail(l: string): string {
+/** Where the last six space-separated fields of a line start (0 when it has no more). */
+function figuresStart(l: string): number {
   let at = l.length;
   for (let n = 0; n < 6; n++) {
     at = l.lastIndexOf(' ', at - 1);
-    if (at < 0) return l;
+    if (at < 0) return 0;
   }
-  return l.slice(at + 1);
+  return at + 1;
+}
+
+/**
+ * SSL metrics (Enable SSL Metrics with HTTPS served): one field just before the figures,
+ * `tls:%{SSL_PROTOCOL}x/%{SSL_CIPHER}x/%k/%{SSL_SESSION_RESUMED}x` (plain HTTP: `tls:-/-/0/-`).
+ */
+export const TLS_FIELD_PREFIX = 'tls:';
+
+/** The tls field before the figures starting at `start` (null: none, or not readable). */
+export function tlsField(
+  l: string,
+  start: number,
+): { protocol: string; cipher: string; handshake: boolean; resumed: boolean } | null {
+  if (start < 2) return null;
+  const from = l.lastIndexOf(' ', start - 2) + 1;
+  if (!l.startsWith(TLS_FIELD_PREFIX, from)) return null;
+  const parts = l.slice(from + TLS_FIELD_PREFIX.length, start - 1).split('/');
+  if (parts.length !== 4) return null;
+  const [protocol, cipher, keepalive, resumed] = parts as [string, string, string, string];
+  // Plain HTTP (or a field Apache could not fill): not an HTTPS request.
+  if (
+    protocol === '-' ||
+    protocol === '' ||
+    cipher === '' ||
+    keepalive === '' ||
+    Number.isNaN(Number(keepalive))
+  )
+    return null;
+  return { protocol, cipher, handshake: keepalive === '0', resumed: resumed === 'Resumed' };
 }
 const KEEP_MINUTES = 7 * 24 * 60;
 
@@ -27,12 +57,17 @@ export interface RollupResult {
   skipped: number;
 }
 
-/** Sums complete log lines per host and minute; Mailroom's own probe requests are not traffic. */
-export function sumLines(lines: string[]): { sums: MinuteSum[]; skipped: number } {
+/**
+ * Sums complete log lines per host and minute, and HTTPS requests per minute, protocol and cipher
+ * (lines with a tls field); Mailroom's own probe requests are not traffic.
+ */
+export function sumLines(lines: string[]): { sums: MinuteSum[]; tls: TlsMinuteSum[]; skipped: number } {
   const by = new Map<string, MinuteSum>();
+  const byTls = new Map<string, TlsMinuteSum>();
   let skipped = 0;
   for (const l of lines) {
-    const m = LINE.exec(figuresTail(l));
+    const start = figuresStart(l);
+    const m = LINE.exec(start ? l.slice(start) : l);
     if (!m) {
       skipped++;
       continue;
@@ -53,8 +88,23 @@ export function sumLines(lines: string[]): { sums: MinuteSum[]; skipped: number 
     if (status.startsWith('5')) s.errors++;
     s.bytes += bytes === '-' ? 0 : Number(bytes);
     s.durationUs += Number(us);
+    const t = start ? tlsField(l, start) : null;
+    if (t) {
+      const tkey = `${minute} ${t.protocol} ${t.cipher}`;
+      let ts = byTls.get(tkey);
+      if (!ts)
+        byTls.set(
+          tkey,
+          (ts = { minute, protocol: t.protocol, cipher: t.cipher, requests: 0, handshakes: 0, resumed: 0 }),
+        );
+      ts.requests++;
+      if (t.handshake) {
+        ts.handshakes++;
+        if (t.resumed) ts.resumed++;
+      }
+    }
   }
-  return { sums: [...by.values()], skipped };
+  return { sums: [...by.values()], tls: [...byTls.values()], skipped };
 }
 
 /**
@@ -84,8 +134,8 @@ export async function rollUpAccessLog(deps: AppDeps): Promise<RollupResult> {
     const read = await readLogFrom(file, from);
     if (!read || (read.lines.length === 0 && tag(read.inode) === pos.inode && read.offset === pos.offset))
       return { lines: 0, skipped: 0 };
-    const { sums, skipped } = sumLines(read.lines);
-    await addMinutes(db, sums, { inode: tag(read.inode), offset: read.offset }, pos);
+    const { sums, tls, skipped } = sumLines(read.lines);
+    await addMinutes(db, sums, { inode: tag(read.inode), offset: read.offset }, pos, tls);
     if (sums.length) await dropMinutesBefore(db, Math.floor(Date.now() / 60_000) - KEEP_MINUTES);
     return { lines: read.lines.length, skipped };
   };
