@@ -68,9 +68,10 @@ export interface WebTlsExtras {
   alertThresholdDays: number | null;
   /**
    * Enable SSL Metrics: Apache logs the protocol, cipher, keep-alive count and resumption of every
-   * request (a `tls:` field of the access log), rolled up per minute.
+   * request (a `tls:` field of the access log), rolled up per minute; SSL Metrics Interval: the
+   * seconds the figures shown cover (null: off).
    */
-  metrics: boolean;
+  metricsInterval: number | null;
 }
 
 /**
@@ -136,6 +137,6 @@ export function webTlsExtras(s: SslSettings): WebTlsExtras {
     offloadingProxies: s.enableSslOffloading ? TRUSTED_PROXIES : null,
     healthCheckInterval: s.enableSslHealthChecks ? s.sslHealthCheckInterval : null,
     alertThresholdDays: s.enableSslAlerts ? s.sslAlertThreshold : null,
-    metrics: s.enableSslMetrics,
+    metricsInterval: s.enableSslMetrics ? s.sslMetricsInterval : null,
   };
 }

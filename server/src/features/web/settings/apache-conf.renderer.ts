@@ -202,7 +202,7 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   out += `LogLevel ${s.logLevel}\n`;
   out += `ErrorLog "${p(s.errorLogPath)}"\n`;
   // mod_ssl is loaded exactly when some host serves HTTPS (neededModules).
-  out += accessLog(s, p, hosts.httpsPorts.length > 0 && hosts.tlsPolicy?.extras?.metrics === true);
+  out += accessLog(s, p, hosts.httpsPorts.length > 0 && hosts.tlsPolicy?.extras?.metricsInterval != null);
   out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;

@@ -47,7 +47,8 @@ export interface WebTlsExtras {
   alertThresholdDays?: number | null;
   /**
    * Enable SSL Metrics: Apache logs the protocol, cipher, keep-alive count and resumption of every
-   * request (a `tls:` field of the access log), rolled up per minute.
+   * request (a `tls:` field of the access log), rolled up per minute; SSL Metrics Interval: the
+   * seconds the figures shown cover (null: off).
    */
-  metrics?: boolean;
+  metricsInterval?: number | null;
 }
