@@ -54,10 +54,12 @@ export const STATS_LOG_FORMAT = '%v %a %{sec}t %>s %B %D';
 /**
  * Enable SSL Metrics: one space-free field just before the figures fields, read by the roll-up
  * (log-rollup.service.ts): protocol, cipher, keep-alive requests before this one on the connection
- * (0: the request that came with the handshake) and whether the session was resumed. Plain HTTP
- * requests print `tls:-/-/0/-`. Only with mod_ssl loaded (Apache knows no `%{..}x` without it).
+ * (0: the request that came with the handshake), whether the session was resumed, and the HTTP/2
+ * stream (1: the first request of an HTTP/2 connection, whose %k is 1 for every stream). Plain HTTP
+ * requests print `tls:-/-/0/-/-`. Only with mod_ssl loaded (Apache knows no `%{..}x` without it).
  */
-export const TLS_LOG_FIELD = 'tls:%{SSL_PROTOCOL}x/%{SSL_CIPHER}x/%k/%{SSL_SESSION_RESUMED}x';
+export const TLS_LOG_FIELD =
+  'tls:%{SSL_PROTOCOL}x/%{SSL_CIPHER}x/%k/%{SSL_SESSION_RESUMED}x/%{H2_STREAM_ID}e';
 
 /**
  * The one access log Apache writes per request (what the figures are rolled up from): with

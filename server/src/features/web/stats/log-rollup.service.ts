@@ -24,7 +24,9 @@ function figuresStart(l: string): number {
 
 /**
  * SSL metrics (Enable SSL Metrics with HTTPS served): one field just before the figures,
- * `tls:%{SSL_PROTOCOL}x/%{SSL_CIPHER}x/%k/%{SSL_SESSION_RESUMED}x` (plain HTTP: `tls:-/-/0/-`).
+ * `tls:%{SSL_PROTOCOL}x/%{SSL_CIPHER}x/%k/%{SSL_SESSION_RESUMED}x/%{H2_STREAM_ID}e` (plain HTTP:
+ * `tls:-/-/0/-/-`). A request came with its connection's handshake when it is the first on it:
+ * HTTP/1 keep-alive count 0, or HTTP/2 stream 1 (over HTTP/2, %k does not count the streams).
  */
 export const TLS_FIELD_PREFIX = 'tls:';
 
@@ -37,8 +39,14 @@ export function tlsField(
   const from = l.lastIndexOf(' ', start - 2) + 1;
   if (!l.startsWith(TLS_FIELD_PREFIX, from)) return null;
   const parts = l.slice(from + TLS_FIELD_PREFIX.length, start - 1).split('/');
-  if (parts.length !== 4) return null;
-  const [protocol, cipher, keepalive, resumed] = parts as [string, string, string, string];
+  if (parts.length !== 4 && parts.length !== 5) return null;
+  const [protocol, cipher, keepalive, resumed, stream = '-'] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+  ];
   // Plain HTTP (or a field Apache could not fill): not an HTTPS request.
   if (
     protocol === '-' ||
@@ -48,13 +56,8 @@ export function tlsField(
     Number.isNaN(Number(keepalive))
   )
     return null;
-  return { protocol, cipher, handshake: keepalive === '0', resumed: resumed === 'Resumed' };
-}
-const KEEP_MINUTES = 7 * 24 * 60;
-
-export interface RollupResult {
-  lines: number;
-  skipped: number;
+  const handshake = stream === '-' || stream === '' ? keepalive === '0' : stream === '1';
+  return { protocol, cipher, handshake, resumed: resumed === 'Resumed' };
 }
 
 /**
