@@ -7,6 +7,7 @@ import { appMetricsRoutes } from './web/app-metrics.ts';
 import { webAppRoutes } from './web/applications.ts';
 import { webSettingsRoutes } from './web/settings.ts';
 import { webSslHealthRoutes } from './web/ssl-health.ts';
+import { webSslMetricsRoutes } from './web/ssl-metrics.ts';
 import { webStatsRoutes } from './web/stats.ts';
 import { webVhostRoutes } from './web/vhosts.ts';
 
@@ -16,6 +17,7 @@ export * from './web/applications.ts';
 export * from './web/fields.ts';
 export * from './web/settings.ts';
 export * from './web/ssl-health.ts';
+export * from './web/ssl-metrics.ts';
 export * from './web/stats.ts';
 export * from './web/vhosts.ts';
 
@@ -27,6 +29,7 @@ export const webRoutes = {
   dashboard: webStatsRoutes.dashboard,
   capabilities: webStatsRoutes.capabilities,
   sslHealth: webSslHealthRoutes.sslHealth,
+  sslMetrics: webSslMetricsRoutes.sslMetrics,
   apps: webAppRoutes.list,
   appCapabilities: webAppRoutes.capabilities,
   app: webAppRoutes.get,

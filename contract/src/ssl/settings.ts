@@ -243,8 +243,8 @@ export const SSL_SETTING_EFFECT: Record<keyof SslSettings, SslSettingEffect> = {
   sslWriteTimeout: 'none',
   enableSslLogging: 'web',
   sslLogLevel: 'web',
-  enableSslMetrics: 'none',
-  sslMetricsInterval: 'none',
+  enableSslMetrics: 'web',
+  sslMetricsInterval: 'web',
   enableSslAlerts: 'web',
   sslAlertThreshold: 'web',
   enableSslHealthChecks: 'web',
@@ -294,8 +294,9 @@ export const SSL_SETTING_REASONS: Partial<Record<keyof SslSettings, string>> = {
     'Apache has no renegotiation timeout: TLS 1.3 has no renegotiation, and mod_ssl refuses renegotiation started by clients; it starts one on TLS 1.2 only for per-directory SSL settings, within Server Configuration → Timeout',
   enableSslLogging: "Apache's LogLevel ssl: off logs only mod_ssl's emergencies",
   enableSslMetrics:
-    "Not built yet: handshake, protocol and cipher figures from Apache's access log are not rolled up. The value is kept",
-  sslMetricsInterval: 'Not built yet: no SSL figures are rolled up. The value is kept',
+    'Access log: %{SSL_PROTOCOL}x %{SSL_CIPHER}x %k %{SSL_SESSION_RESUMED}x (and the HTTP/2 stream) of every request, rolled up per minute: requests, handshakes and resumed sessions per protocol and cipher (SSL Certificates page, TLS Traffic). Needs Enable HTTPS',
+  sslMetricsInterval:
+    'Seconds of traffic the TLS Traffic figures cover, rounded up to whole minutes (the roll-up is per minute)',
   enableSslAlerts:
     'System alerts (and their webhooks) from the last health checks: a served certificate within SSL Alert Threshold days of expiry, a served certificate that is not the chosen one, a failed handshake. Needs Enable SSL Health Checks',
   sslAlertThreshold: 'Days before expiry of a served certificate that raise an alert (critical once expired)',

@@ -42,6 +42,21 @@ export interface WebTrafficMinuteTable {
   duration_us: number;
 }
 
+/** SSL metrics: HTTPS requests per minute and per (protocol, cipher) (migration 0039). */
+export interface WebTlsMinuteTable {
+  /** Minutes since the epoch. */
+  minute: number;
+  /** SSL_PROTOCOL (TLSv1.3…). */
+  protocol: string;
+  /** SSL_CIPHER (OpenSSL name). */
+  cipher: string;
+  requests: number;
+  /** Requests that were the first on their connection (%k = 0). */
+  handshakes: number;
+  /** Of the handshakes, those with SSL_SESSION_RESUMED = Resumed. */
+  resumed: number;
+}
+
 /** How far the shared access log has been read (one row, id 1). */
 export interface WebLogPositionTable {
   id: number;
@@ -170,6 +185,7 @@ export interface WebTables {
   web_app_hook_deliveries: WebAppHookDeliveryTable;
   web_app_metrics: WebAppMetricsTable;
   web_traffic_minutes: WebTrafficMinuteTable;
+  web_tls_minutes: WebTlsMinuteTable;
   web_log_position: WebLogPositionTable;
   web_vhosts: WebVhostTable;
   web_vhost_names: WebVhostNameTable;

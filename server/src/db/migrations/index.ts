@@ -27,6 +27,7 @@ import * as m0033 from './0033-api-key-stats.ts';
 import * as m0035 from './0035-site-backups.ts';
 import * as m0037 from './0037-updates-reading.ts';
 import * as m0038 from './0038-web-ssl-health.ts';
+import * as m0039 from './0039-web-tls-minutes.ts';
 import * as m0041 from './0041-web-app-instances.ts';
 import * as m0042 from './0042-web-app-metrics.ts';
 import * as m0043 from './0043-app-auto-deploy-backups.ts';
@@ -61,6 +62,7 @@ export const migrations: Record<string, Migration> = {
   '0035-site-backups': m0035,
   '0037-updates-reading': m0037,
   '0038-web-ssl-health': m0038,
+  '0039-web-tls-minutes': m0039,
   '0041-web-app-instances': m0041,
   '0042-web-app-metrics': m0042,
   '0043-app-auto-deploy-backups': m0043,

@@ -67,6 +67,12 @@ export interface WebTlsExtras {
   healthCheckInterval: number | null;
   /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
   alertThresholdDays: number | null;
+  /**
+   * Enable SSL Metrics: Apache logs the protocol, cipher, keep-alive count and resumption of every
+   * request (a `tls:` field of the access log), rolled up per minute; SSL Metrics Interval: the
+   * seconds the figures shown cover (null: off).
+   */
+  metricsInterval: number | null;
 }
 
 /**
@@ -132,5 +138,6 @@ export function webTlsExtras(s: SslSettings): WebTlsExtras {
     offloadingProxies: s.enableSslOffloading ? TRUSTED_PROXIES : null,
     healthCheckInterval: s.enableSslHealthChecks ? s.sslHealthCheckInterval : null,
     alertThresholdDays: s.enableSslAlerts ? s.sslAlertThreshold : null,
+    metricsInterval: s.enableSslMetrics ? s.sslMetricsInterval : null,
   };
 }

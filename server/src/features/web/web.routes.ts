@@ -10,6 +10,8 @@ import type { WebContext } from './stack/web-context.ts';
 import { webCapabilities } from './stats/capabilities.service.ts';
 import { sslHealthAnswer } from './ssl-health/ssl-health.service.ts';
 import { webSslHealthRoutes } from '@mailroom/contract/web/ssl-health';
+import { webSslMetricsRoutes } from '@mailroom/contract/web/ssl-metrics';
+import { sslMetricsAnswer } from './stats/ssl-metrics.service.ts';
 import { webDashboard } from './stats/web-stats.service.ts';
 import type { VhostService } from './vhosts/vhost.service.ts';
 
@@ -27,6 +29,7 @@ export function registerWebRoutes(
   );
   registerRoute(app, r.get, async ({ params }) => vhosts.get(params.domain));
   registerRoute(app, webSslHealthRoutes.sslHealth, async () => sslHealthAnswer(ctx));
+  registerRoute(app, webSslMetricsRoutes.sslMetrics, async () => sslMetricsAnswer(ctx));
   registerRoute(app, r.create, async ({ body, request }) => {
     request.auditTarget = body.domain;
     const vhost = await vhosts.create(body);

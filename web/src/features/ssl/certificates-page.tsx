@@ -14,6 +14,7 @@ import { notify } from '../../lib/notifications-store.ts';
 import { CertificateDetailsModal } from './components/certificate-details-modal.tsx';
 import { CertificateTable } from './components/certificate-table.tsx';
 import { ServedHealthCard } from './components/served-health-card.tsx';
+import { TlsTrafficCard } from './components/tls-traffic-card.tsx';
 import { UploadForm } from './components/upload-form.tsx';
 import { sslKeys } from './ssl-keys.ts';
 import { type CertificateFilter, PAGE_SIZE, useCertificates } from './use-certificates.ts';
@@ -231,6 +232,7 @@ export default function CertificatesPage() {
           )}
         </LoadState>
         <ServedHealthCard />
+        <TlsTrafficCard />
       </Stack>
       <CertificateDetailsModal
         id={actions.viewing?.id ?? null}

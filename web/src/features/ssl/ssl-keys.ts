@@ -8,4 +8,5 @@ export const sslKeys = {
   csrs: () => ['ssl', 'csrs'] as const,
   acmeAccounts: () => ['ssl', 'acme-accounts'] as const,
   servedHealth: () => ['ssl', 'served-health'] as const,
+  tlsTraffic: () => ['ssl', 'tls-traffic'] as const,
 };

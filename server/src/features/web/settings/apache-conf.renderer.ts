@@ -51,6 +51,15 @@ const LOG_FORMATS: Record<Exclude<WebServerSettings['logFormat'], 'custom'>, str
  * call and about 1,800 instructions per request, `bench/src/web/variants.ts` statsStrftimeTime).
  */
 export const STATS_LOG_FORMAT = '%v %a %{sec}t %>s %B %D';
+/**
+ * Enable SSL Metrics: one space-free field just before the figures fields, read by the roll-up
+ * (log-rollup.service.ts): protocol, cipher, keep-alive requests before this one on the connection
+ * (0: the request that came with the handshake), whether the session was resumed, and the HTTP/2
+ * stream (1: the first request of an HTTP/2 connection, whose %k is 1 for every stream). Plain HTTP
+ * requests print `tls:-/-/0/-/-`. Only with mod_ssl loaded (Apache knows no `%{..}x` without it).
+ */
+export const TLS_LOG_FIELD =
+  'tls:%{SSL_PROTOCOL}x/%{SSL_CIPHER}x/%k/%{SSL_SESSION_RESUMED}x/%{H2_STREAM_ID}e';
 
 /**
  * The one access log Apache writes per request (what the figures are rolled up from): with
@@ -61,12 +70,13 @@ export function figuresLogPath(s: Pick<WebServerSettings, 'enableLogging' | 'acc
   return s.enableLogging ? s.accessLogPath : APACHE_PATHS.statsLog;
 }
 
-function accessLog(s: WebServerSettings, p: (x: string) => string): string {
+function accessLog(s: WebServerSettings, p: (x: string) => string, tls: boolean): string {
   let out = '';
   for (const [name, fmt] of Object.entries(LOG_FORMATS)) out += `LogFormat "${fmt}" ${name}\n`;
   if (s.logFormat === 'custom') out += `LogFormat "${s.customLogFormat}" custom\n`;
   const chosen = s.logFormat === 'custom' ? s.customLogFormat : LOG_FORMATS[s.logFormat];
-  const fmt = s.enableLogging ? `${chosen} ${STATS_LOG_FORMAT}` : STATS_LOG_FORMAT;
+  const figures = tls ? `${TLS_LOG_FIELD} ${STATS_LOG_FORMAT}` : STATS_LOG_FORMAT;
+  const fmt = s.enableLogging ? `${chosen} ${figures}` : figures;
   out += `LogFormat "${fmt}" mailroom_stats\n`;
   // Mailroom's own probes are not the sites' traffic.
   out += `CustomLog "${p(figuresLogPath(s))}" mailroom_stats env=!${PROBE_ENV}\n`;
@@ -193,7 +203,8 @@ export function renderServerConf(s: WebServerSettings, hosts: HostsSummary, mode
   out += securityHeaders(s);
   out += `LogLevel ${s.logLevel}\n`;
   out += `ErrorLog "${p(s.errorLogPath)}"\n`;
-  out += accessLog(s, p);
+  // mod_ssl is loaded exactly when some host serves HTTPS (neededModules).
+  out += accessLog(s, p, hosts.httpsPorts.length > 0 && hosts.tlsPolicy?.extras?.metricsInterval != null);
   out += rateLimits(s, p(APACHE_PATHS.secDataDir), hosts.anyRateLimit);
   if (s.enableRewriteEngine) out += 'RewriteEngine On\n';
   out += `<Directory "${p(APACHE_PATHS.acmeWebroot)}/.well-known/acme-challenge/">\n  Options None\n  AllowOverride None\n  Require all granted\n  ForceType text/plain\n</Directory>\n`;

@@ -45,4 +45,10 @@ export interface WebTlsExtras {
   healthCheckInterval?: number | null;
   /** Enable SSL Alerts: days before expiry a served certificate raises an alert (null: off). */
   alertThresholdDays?: number | null;
+  /**
+   * Enable SSL Metrics: Apache logs the protocol, cipher, keep-alive count and resumption of every
+   * request (a `tls:` field of the access log), rolled up per minute; SSL Metrics Interval: the
+   * seconds the figures shown cover (null: off).
+   */
+  metricsInterval?: number | null;
 }

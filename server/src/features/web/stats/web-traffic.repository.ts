@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
+import { addTlsMinutes, dropTlsMinutesBefore, type TlsMinuteSum } from './web-tls.repository.ts';
 
 type Db = Kysely<Database>;
 
@@ -17,12 +18,16 @@ export async function readLogPosition(db: Db): Promise<{ inode: string; offset: 
   return row ? { inode: row.inode, offset: Number(row.byte_offset) } : { inode: '', offset: 0 };
 }
 
-/** Adds a batch of per-minute sums and moves the read position, in one transaction. */
+/**
+ * Adds a batch of per-minute sums (and the SSL metrics' per-minute HTTPS sums) and moves the read
+ * position, in one transaction.
+ */
 export async function addMinutes(
   db: Db,
   sums: MinuteSum[],
   pos: { inode: string; offset: number },
   expect: { inode: string; offset: number },
+  tls: TlsMinuteSum[] = [],
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     // Another instance read these lines already: nothing to add.
@@ -49,6 +54,7 @@ export async function addMinutes(
         )
         .execute();
     }
+    await addTlsMinutes(trx, tls);
     const at = new Date().toISOString();
     await trx
       .insertInto('web_log_position')
@@ -96,4 +102,5 @@ export async function figuresSince(db: Db, fromMinute: number): Promise<Map<stri
 /** Minutes older than this go (the figures cover a day; a week is kept). */
 export async function dropMinutesBefore(db: Db, minute: number): Promise<void> {
   await db.deleteFrom('web_traffic_minutes').where('minute', '<', minute).execute();
+  await dropTlsMinutesBefore(db, minute);
 }
