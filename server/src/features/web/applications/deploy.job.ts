@@ -25,11 +25,11 @@ import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './applicat
 import type { ApplicationService } from './application.service.ts';
 import { DeployLogger, type JobContext, type JobRunner } from './deploy-log.service.ts';
 import type { AppLifecycle } from './app-lifecycle.service.ts';
-import { appDataDir, appLogFile, releasesFolder, releasesToPrune, servesFiles } from './app-layout.ts';
+import { appDataDir, appLogFile, releasesFolder, servesFiles } from './app-layout.ts';
 import { instanceTarget, launchInstances, releaseEnv, stopInstances } from './app-runtime.ts';
 import { awaitPhpHealthy, phpVersionFor, preparePhpRelease } from './php-release.service.ts';
+import { failRelease, finishRelease, pruneReleases } from './deploy-release.service.ts';
 import {
-  findRelease,
   insertRelease,
   listReleases,
   NO_TIMINGS,
@@ -214,17 +214,17 @@ export class DeployJobs {
       const switched = await this.startAndSwitch(row, rel, relPath, env, runAs, log, job, timings);
       const disk = await treeSize(dir);
       await patchRelease(this.svc.db, Number(rel.id), { disk_usage: disk, vhost_hash: switched.hash });
-      await this.prune(appId, Number(rel.id), log);
+      await pruneReleases(this.svc, appId, Number(rel.id), log);
       log.info(
         `Deployed release ${rel.number} (${commit.slice(0, 12)}): clone ${timings.clone} s, build ${timings.build} s, start ${timings.start} s, health ${timings.health} s, switch ${timings.switch} s`,
       );
-      await this.finish(rel, 'live', timings, log, '');
+      await finishRelease(this.svc, rel, 'live', timings, log, '');
       return {
         result: { releaseId: Number(rel.id), commit, timings },
         summary: `${c.name} release ${rel.number} is live`,
       };
     } catch (err) {
-      await this.fail(appId, rel, timings, log, err);
+      await failRelease(this.svc, appId, rel, timings, log, err);
       throw err;
     }
   }
@@ -263,13 +263,13 @@ export class DeployJobs {
         timings,
       );
       await patchRelease(this.svc.db, Number(rel.id), { disk_usage: 0, vhost_hash: switched.hash });
-      await this.finish(rel, 'live', timings, log, '');
+      await finishRelease(this.svc, rel, 'live', timings, log, '');
       return {
         result: { releaseId: Number(rel.id), timings },
         summary: `${row.name} rolled back to release ${target.number}`,
       };
     } catch (err) {
-      await this.fail(appId, rel, timings, log, err);
+      await failRelease(this.svc, appId, rel, timings, log, err);
       throw err;
     }
   }
@@ -378,62 +378,5 @@ export class DeployJobs {
       if (r.state === 'live' && Number(r.id) !== Number(rel.id))
         await patchRelease(this.svc.db, Number(r.id), { state: 'retired', port: null });
     return switched;
-  }
-
-  private async finish(
-    rel: ReleaseRow,
-    state: 'live' | 'failed',
-    timings: DeployTimings,
-    log: DeployLogger,
-    message: string,
-  ) {
-    await log.flush();
-    await patchRelease(this.svc.db, Number(rel.id), {
-      state,
-      timings: JSON.stringify(timings),
-      message,
-      build_log: log.all.join('\n'),
-      finished_at: new Date().toISOString(),
-    });
-  }
-
-  private async fail(
-    appId: number,
-    rel: ReleaseRow,
-    timings: DeployTimings,
-    log: DeployLogger,
-    err: unknown,
-  ) {
-    const tail = (err as { tail?: string[] }).tail ?? [];
-    for (const l of tail) log.line('stderr', l);
-    const message = err instanceof Error ? err.message : String(err);
-    log.info(`Failed: ${message}`);
-    await this.finish(rel, 'failed', timings, log, message);
-    const row = await findAppById(this.svc.db, appId);
-    if (row)
-      await patchAppRuntime(this.svc.db, appId, {
-        status: 'error',
-        status_message: log.tail(20),
-        deploy_job_id: null,
-      });
-    // A deploy's folder that never went live is removed (a rollback's folder belongs to its source).
-    if (rel.trigger === 'deploy') {
-      const r = await findRelease(this.svc.db, appId, Number(rel.id));
-      if (r?.path) {
-        await removeTree(this.svc.ctx.deps.host.path(r.path)).catch(() => undefined);
-        await patchRelease(this.svc.db, Number(rel.id), { path: null });
-      }
-    }
-  }
-
-  /** Keeps RELEASE_RETENTION release folders (the live one included); older folders are deleted. */
-  private async prune(appId: number, liveId: number, log: DeployLogger): Promise<void> {
-    const all = (await listReleases(this.svc.db, appId)).map((r) => ({ ...r, id: Number(r.id) }));
-    for (const r of releasesToPrune(all, liveId)) {
-      await removeTree(this.svc.ctx.deps.host.path(r.path!)).catch(() => undefined);
-      for (const same of all.filter((x) => x.path === r.path))
-        await patchRelease(this.svc.db, same.id, { path: null, disk_usage: 0 });
-      log.info(`Pruned release ${r.number} (${r.path})`);
-    }
   }
 }

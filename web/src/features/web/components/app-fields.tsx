@@ -9,27 +9,17 @@ import {
   appLabels as L,
   isPhpAppType,
   phpAppHelp,
-  type AppField,
   type AppFormValues,
   type WebAppCapabilities,
 } from '@mailroom/contract/web';
-import {
-  Alert,
-  Fieldset,
-  List,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, List, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import type { ReactNode } from 'react';
 import danger from '../../../components/danger-text.module.css';
-import { appFieldReasons, appTypeOptions, type AppSection } from '../app-form-sections.ts';
+import { appTypeOptions } from '../app-form-sections.ts';
+import { appFieldControls } from './app-field-controls.tsx';
+import type { WatchedAppValues } from './app-watched-values.ts';
+
+export { type WatchedAppValues, watchedAppValues } from './app-watched-values.ts';
 
 type Form = UseFormReturnType<AppFormValues>;
 
@@ -37,42 +27,6 @@ const BUILD_PLACEHOLDER: Partial<Record<AppFormValues['type'], string>> = {
   Python: 'python3 -m pip install --target vendor -r requirements.txt',
   Angular: 'npx ng build',
 };
-
-/** The values the sections' own state depends on; the form is uncontrolled, the parent watches these. */
-export type WatchedAppValues = Pick<
-  AppFormValues,
-  | 'type'
-  | 'sslEnabled'
-  | 'enableAutoDeploy'
-  | 'enableLogging'
-  | 'enableMonitoring'
-  | 'enableHealthChecks'
-  | 'enableCaching'
-  | 'enableCompression'
-  | 'enableRateLimiting'
-  | 'enableAccessControl'
-  | 'enableScaling'
-  | 'enableMaintenanceMode'
-  | 'enableBackup'
-  | 'enableGracefulShutdown'
->;
-
-export const watchedAppValues = (v: AppFormValues): WatchedAppValues => ({
-  type: v.type,
-  sslEnabled: v.sslEnabled,
-  enableAutoDeploy: v.enableAutoDeploy,
-  enableLogging: v.enableLogging,
-  enableMonitoring: v.enableMonitoring,
-  enableHealthChecks: v.enableHealthChecks,
-  enableCaching: v.enableCaching,
-  enableCompression: v.enableCompression,
-  enableRateLimiting: v.enableRateLimiting,
-  enableAccessControl: v.enableAccessControl,
-  enableScaling: v.enableScaling,
-  enableMaintenanceMode: v.enableMaintenanceMode,
-  enableBackup: v.enableBackup,
-  enableGracefulShutdown: v.enableGracefulShutdown,
-});
 
 const ENVIRONMENT_LABELS = { development: 'Development', staging: 'Staging', production: 'Production' };
 const LOG_LEVEL_LABELS = { debug: 'Debug', info: 'Info', warn: 'Warn', error: 'Error' };
@@ -92,95 +46,11 @@ export interface AppFieldsProps {
  * server cannot honour yet is disabled with the server's reason under it (or above its section).
  */
 export function AppFields({ form, values, capabilities, editing }: AppFieldsProps) {
-  const reasons = appFieldReasons(capabilities);
-  const sectionNote = (s: AppSection) =>
-    reasons.section[s].map((r) => (
-      <Text key={r} size="sm" className={danger.danger} mb="xs">
-        {r}
-      </Text>
-    ));
-  const note = (name: AppField, help?: ReactNode): ReactNode => {
-    const reason = reasons.perField[name];
-    if (reason)
-      return (
-        <Text span size="xs" className={danger.danger}>
-          {reason}
-        </Text>
-      );
-    return help;
-  };
-  const off = (name: AppField, extra?: boolean) => reasons.disabled(name) || Boolean(extra);
-
-  const toggle = (name: AppField, help?: ReactNode) => (
-    <Switch
-      label={L[name]}
-      description={note(name, help)}
-      disabled={off(name)}
-      key={form.key(name)}
-      {...form.getInputProps(name, { type: 'checkbox' })}
-    />
-  );
-  const text = (
-    name: AppField,
-    o: { help?: ReactNode; required?: boolean; placeholder?: string; off?: boolean; mono?: boolean } = {},
-  ) => (
-    <TextInput
-      label={L[name]}
-      description={note(name, o.help)}
-      placeholder={o.placeholder}
-      withAsterisk={o.required}
-      disabled={off(name, o.off)}
-      styles={o.mono ? { input: { fontFamily: 'var(--mantine-font-family-monospace)' } } : undefined}
-      key={form.key(name)}
-      {...form.getInputProps(name)}
-    />
-  );
-  const number = (
-    name: AppField,
-    o: { help?: ReactNode; min?: number; max?: number; off?: boolean } = {},
-  ) => (
-    <NumberInput
-      label={L[name]}
-      description={note(name, o.help)}
-      withAsterisk
-      min={o.min ?? 1}
-      max={o.max}
-      allowDecimal={false}
-      allowNegative={false}
-      clampBehavior="none"
-      disabled={off(name, o.off)}
-      key={form.key(name)}
-      {...form.getInputProps(name)}
-    />
-  );
-  const select = (
-    name: AppField,
-    data: { value: string; label: string; disabled?: boolean }[],
-    o: { help?: ReactNode; off?: boolean } = {},
-  ) => (
-    <Select
-      label={L[name]}
-      data={data}
-      allowDeselect={false}
-      withAsterisk
-      description={note(name, o.help)}
-      disabled={off(name, o.off)}
-      key={form.key(name)}
-      {...form.getInputProps(name)}
-    />
-  );
-  const options = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
-    values.map((v) => ({ value: v, label: labels[v] }));
+  const { note, off, toggle, text, number, select, options, section } = appFieldControls(form, capabilities);
 
   const typeWhy = capabilities?.unsupportedTypes[values.type];
   const php = phpAppHelp(values.type);
   const roots = capabilities?.allowedRoots ?? [];
-  const section = (s: AppSection, body: ReactNode) => (
-    <Fieldset legend={s} radius="md" key={s}>
-      {sectionNote(s)}
-      {body}
-    </Fieldset>
-  );
 
   return (
     <Stack gap="md">

@@ -1,0 +1,108 @@
+import { ANGULAR_OUTPUT_DIR, APP_TYPES_SUPPORTED } from './constants.ts';
+
+export const appLabels = {
+  name: 'Name',
+  domain: 'Domain',
+  type: 'Type',
+  status: 'Status',
+  version: 'Version',
+  description: 'Description',
+  repository: 'Repository',
+  branch: 'Branch',
+  deploymentPath: 'Deployment Path',
+  environment: 'Environment',
+  port: 'Port',
+  sslEnabled: 'Enable SSL',
+  sslCertificate: 'SSL Certificate',
+  sslPrivateKey: 'SSL Private Key',
+  enableLogging: 'Enable Logging',
+  logLevel: 'Log Level',
+  logPath: 'Log Path',
+  enableMonitoring: 'Enable Monitoring',
+  monitoringEndpoint: 'Monitoring Endpoint',
+  enableHealthChecks: 'Enable Health Checks',
+  healthCheckPath: 'Health Check Path',
+  healthCheckInterval: 'Health Check Interval',
+  healthCheckTimeout: 'Health Check Timeout',
+  enableAutoDeploy: 'Enable Auto Deploy',
+  autoDeployBranch: 'Auto Deploy Branch',
+  enableBackup: 'Enable Backup',
+  backupFrequency: 'Backup Frequency',
+  backupRetention: 'Backup Retention',
+  enableCaching: 'Enable Caching',
+  cacheStrategy: 'Cache Strategy',
+  cacheExpiry: 'Cache Expiry',
+  enableCompression: 'Enable Compression',
+  compressionLevel: 'Compression Level',
+  enableSecurityHeaders: 'Enable Security Headers',
+  enableRateLimiting: 'Enable Rate Limiting',
+  rateLimitRequests: 'Rate Limit Requests',
+  rateLimitWindow: 'Rate Limit Window',
+  enableAccessControl: 'Enable Access Control',
+  allowedIps: 'Allowed IPs',
+  blockedIps: 'Blocked IPs',
+  enableMaintenanceMode: 'Enable Maintenance Mode',
+  maintenanceMessage: 'Maintenance Message',
+  customEnvironmentVariables: 'Environment Variables',
+  customDirectives: 'Custom Directives',
+  dependencies: 'Dependencies',
+  buildCommand: 'Build Command',
+  startCommand: 'Start Command',
+  stopCommand: 'Stop Command',
+  restartCommand: 'Restart Command',
+  enableLoadBalancing: 'Enable Load Balancing',
+  enableScaling: 'Enable Scaling',
+  minInstances: 'Min Instances',
+  maxInstances: 'Max Instances',
+  cpuLimit: 'CPU Limit',
+  memoryLimit: 'Memory Limit',
+  enableGracefulShutdown: 'Enable Graceful Shutdown',
+  shutdownTimeout: 'Shutdown Timeout',
+} as const;
+export type AppField = keyof typeof appLabels;
+const L = appLabels;
+
+export const appMessages = {
+  saved: 'Web application saved successfully!',
+  deleteConfirm: (name: string) => `Are you sure you want to delete the application "${name}"?`,
+  loadFailed: 'Failed to load web applications',
+  empty: 'No web applications found',
+  searchPlaceholder: 'Search applications...',
+  exists: (name: string) => `An application ${name} already exists`,
+  notFound: (name: string) => `Application ${name} was not found`,
+  domainTaken: (domain: string, name: string) => `${domain} is already served by the application ${name}`,
+  vhostNotProxy: (domain: string) =>
+    `The virtual host ${domain} serves files of its own; choose another domain or delete that host first`,
+  typeNotSupported: (type: string) =>
+    `${type} applications are not deployed by Mailroom yet: only ${APP_TYPES_SUPPORTED.slice(0, -1).join(', ')} and ${APP_TYPES_SUPPORTED.at(-1)} are`,
+  deploymentPathOutside: (roots: readonly string[]) =>
+    `Deployment Path must be inside ${roots.join(' or ')} (symbolic links resolved)`,
+  startCommandRequired: 'Start Command is required for a Node.js or Python application',
+  logPathOutside: (roots: readonly string[], name: string) =>
+    `Log Path must be a .log file inside ${roots.join(' or ')} or /var/log/${name || '<name>'}/ (symbolic links resolved)`,
+  angularOutputMissing: (found: string | null) =>
+    `The build wrote no ${ANGULAR_OUTPUT_DIR}/index.html${found ? ` (there is ${found}: set the output path to ${ANGULAR_OUTPUT_DIR}/)` : ''}`,
+  repositoryRequired: 'Repository is required to deploy',
+  plainCommand: (label: string) =>
+    `${label} must be a plain command: no shell characters (; | & $ \` < > ( ) { } \\ newline)`,
+  fieldNotSupported: (label: string, why: string) => `${label} is not supported yet: ${why}`,
+  busy: (name: string) => `${name} is being deployed; wait for that job to finish`,
+  noRelease: (name: string) => `${name} has no healthy release to run yet: deploy it first`,
+  noPreviousRelease: (name: string) => `${name} has no earlier release to roll back to`,
+  releaseNotFound: (id: number) => `Release ${id} was not found`,
+  deployStarted: (name: string) => `Deploying ${name}`,
+  rollbackStarted: (name: string) => `Rolling back ${name}`,
+  started: (name: string) => `${name} started`,
+  stopped: (name: string) => `${name} stopped`,
+  restarted: (name: string) => `${name} restarted`,
+  phpEnvValue: (name: string) =>
+    `${L.customEnvironmentVariables}: ${name} cannot hold " or \\ or \${ in a PHP application (its values are written into its Apache host)`,
+  phpNotInstalled:
+    'PHP-FPM is not installed on this server (Debian package php8.2-fpm): a PHP application cannot run yet',
+  phpConfigMissing: (type: string, file: string, sample: string) =>
+    `The repository has neither ${file} nor ${sample}: is it ${type}?`,
+  phpHealthFailed: (path: string, seconds: number, last: string) =>
+    `The new release did not answer 2xx on ${path} through its PHP-FPM pool within ${seconds} s (last: ${last}); the previous release keeps serving`,
+  healthFailed: (path: string, seconds: number) =>
+    `The new release did not answer 2xx on ${path} within ${seconds} s; the previous release keeps serving`,
+} as const;
