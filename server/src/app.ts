@@ -20,10 +20,10 @@ import { registerAccounts } from './features/auth/accounts.routes.ts';
 import { registerAppPasswords } from './features/mailbox-account/app-passwords.routes.ts';
 import { createLocks } from './db/locks.ts';
 import { registerDns } from './features/dns/dns.module.ts';
-import { EventHub, type HubTuning } from './features/events/event-hub.ts';
+import { EventHub, type HubTuning } from './features/events/event-hub.service.ts';
 import { workerEventRelay } from './host/cluster-events.ts';
 import { type EventsOptions, registerEvents } from './features/events/events.routes.ts';
-import { sessionCheck } from './features/events/stream-session.ts';
+import { sessionCheck } from './features/events/stream-session.service.ts';
 import { jobFeed } from './features/jobs/job-feed.service.ts';
 import { JobRunner, type RunnerTuning } from './features/jobs/job-runner.service.ts';
 import { registerJobs } from './features/jobs/jobs.routes.ts';
@@ -41,7 +41,7 @@ import {
   recordSuccess,
   reserveAttempt,
   type ThrottlePolicy,
-} from './features/auth/login-throttle.ts';
+} from './features/auth/login-throttle.service.ts';
 import type { GuessThrottle } from './http/sign-in-step.ts';
 import { registerAcme } from './features/ssl/acme/acme.routes.ts';
 import { registerWeb, type WebHandle } from './features/web/web.module.ts';
@@ -61,7 +61,7 @@ import {
 import { installAuthGuard } from './http/auth-guard.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
-import { DEFAULT_RETENTION, startPurgeTimer } from './features/auth/purge-expired.ts';
+import { DEFAULT_RETENTION, startPurgeTimer } from './features/auth/purge-expired.job.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.ts';
 import { installListEtags } from './http/list-etag.ts';

@@ -22,7 +22,7 @@ import { loadConfig } from '../../../server/src/config.ts';
 import { type DatabaseHandle, openDatabase } from '../../../server/src/db/database.ts';
 import { migrateToLatest } from '../../../server/src/db/migrate.ts';
 import { addAdmin } from '../../../server/src/features/auth/admin.service.ts';
-import { APACHE_PATHS } from '../../../server/src/features/web/stack/apache-layout.ts';
+import { APACHE_PATHS } from '../../../server/src/features/web/stack/apache.layout.ts';
 import { rollUpAccessLog } from '../../../server/src/features/web/stats/log-rollup.service.ts';
 import { figuresLogPath } from '../../../server/src/features/web/settings/apache-conf.renderer.ts';
 import { readWebSettings } from '../../../server/src/features/web/settings/web-settings.repository.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpired } from '../../src/features/auth/purge-expired.ts';
+import { purgeExpired } from '../../src/features/auth/purge-expired.job.ts';
 import { hashToken } from '../../src/http/sessions.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
 

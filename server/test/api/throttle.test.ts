@@ -4,7 +4,7 @@ import {
   pairDelayMs,
   recordFailure,
   retryAfterSeconds,
-} from '../../src/features/auth/login-throttle.ts';
+} from '../../src/features/auth/login-throttle.service.ts';
 import { ADMIN, dialects, startTestApp, type TestContext } from '../harness.ts';
 
 const attempt = (t: TestContext, email: string, password: string, remoteAddress: string) =>

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.ts';
+import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.service.ts';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

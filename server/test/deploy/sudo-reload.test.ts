@@ -16,7 +16,7 @@ import type { RunResult } from '../../src/host/host.ts';
 import type { DaemonName } from '../../src/host/service-control.ts';
 import { CONTROLLED_UNITS, controlCommand } from '../../src/features/system/services/services.service.ts';
 import { SUDO, SYSTEM_UNITS, SystemServiceControl, SYSTEMCTL } from '../../src/host/system-services.ts';
-import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.ts';
+import { APACHE_RELOAD, phpFpmReload } from '../../src/features/web/stack/apache-control.service.ts';
 
 // The reloads through the real sudo with the real deploy/sudoers, as an unprivileged `mailroom`
 // user. Nothing on the machine changes: inside a private mount namespace (unshare -m), copies of

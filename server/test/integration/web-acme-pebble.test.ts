@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebContext } from '../../src/features/web/stack/web-context.ts';
+import { WebContext } from '../../src/features/web/stack/web.context.ts';
 import { ACME_LAB_MISSING, type AcmeLab, startAcmeLab } from '../acme-lab.ts';
 import { skipLoudly } from '../skip-loudly.ts';
 import { ApacheProcess, freePort, openForApache } from './web-apache-helpers.ts';

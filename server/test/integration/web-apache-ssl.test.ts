@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEBIAN_APACHE_ENV } from '../../src/host/apache-host.ts';
 import { Host } from '../../src/host/host.ts';
 import { webTlsPolicySource } from '../../src/features/ssl/web-tls.service.ts';
-import { renderWeb } from '../../src/features/web/stack/web-render.ts';
+import { renderWeb } from '../../src/features/web/stack/web-render.service.ts';
 import { insertVhost } from '../../src/features/web/vhosts/vhost.repository.ts';
 import { startTestApp, type TestContext } from '../harness.ts';
 import { skipLoudly } from '../skip-loudly.ts';

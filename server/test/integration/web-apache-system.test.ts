@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Host } from '../../src/host/host.ts';
 import { DEBIAN_APACHE_ENV } from '../../src/host/apache-host.ts';
-import { renderWeb } from '../../src/features/web/stack/web-render.ts';
+import { renderWeb } from '../../src/features/web/stack/web-render.service.ts';
 import { insertVhost } from '../../src/features/web/vhosts/vhost.repository.ts';
 import { VirtualHostInput } from '@mailroom/contract/web/vhosts';
 import { startTestApp, type TestContext } from '../harness.ts';

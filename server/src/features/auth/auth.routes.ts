@@ -12,7 +12,12 @@ import {
   tokenFromHeaders,
   touchSession,
 } from '../../http/sessions.ts';
-import { DEFAULT_THROTTLE, recordSuccess, reserveAttempt, type ThrottlePolicy } from './login-throttle.ts';
+import {
+  DEFAULT_THROTTLE,
+  recordSuccess,
+  reserveAttempt,
+  type ThrottlePolicy,
+} from './login-throttle.service.ts';
 import { dummyHash, verifyPassword } from '../../lib/password-hash.ts';
 import {
   ensureMailboxAccount,

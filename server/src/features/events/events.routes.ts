@@ -2,7 +2,7 @@ import { EVENT_NAMES, EVENTS_PATH } from '@mailroom/contract/jobs';
 import { ErrorResponse } from '@mailroom/contract/errors';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { EventHub, ServerEvent } from './event-hub.ts';
+import type { EventHub, ServerEvent } from './event-hub.service.ts';
 
 export interface EventsOptions {
   /** Comment line sent when nothing else was, so proxies and browsers keep the stream. Default 15 s. */

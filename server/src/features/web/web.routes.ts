@@ -6,7 +6,7 @@ import { domainScope } from '../../http/access-scope.ts';
 import { sendPage } from '../../http/list-headers.ts';
 import { registerRoute } from '../../http/register-route.ts';
 import type { WebSettingsService } from './settings/web-settings.service.ts';
-import type { WebContext } from './stack/web-context.ts';
+import type { WebContext } from './stack/web.context.ts';
 import { webCapabilities } from './stats/capabilities.service.ts';
 import { sslHealthAnswer } from './ssl-health/ssl-health.service.ts';
 import { webSslHealthRoutes } from '@mailroom/contract/web/ssl-health';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { SiteBackup } from '../vhosts/vhost.service.ts';
 import { allApps, rowConfig } from './application.repository.ts';
-import { appDataDir } from './app-layout.ts';
+import { appDataDir } from './app.layout.ts';
 
 /**
  * The applications' part of the backups (issue 20): an application's data folder (appDataDir) is

@@ -11,11 +11,11 @@ import { formatInvalid } from '@mailroom/contract/web/fields';
 import { webMessages } from '@mailroom/contract/web/vhosts';
 import { resolveExisting } from '../../../host/apache-host.ts';
 import { conflict, fieldError } from '../../../http/errors.ts';
-import { forbiddenDirective } from '../stack/custom-directives.ts';
-import type { WebContext } from '../stack/web-context.ts';
+import { forbiddenDirective } from '../stack/custom-directives.rules.ts';
+import type { WebContext } from '../stack/web.context.ts';
 import { allowedRoots } from '../vhosts/vhost.service.ts';
 import { nameOwner } from '../vhosts/vhost.repository.ts';
-import { isRoot } from './app-layout.ts';
+import { isRoot } from './app.layout.ts';
 
 /** What this server does for applications, and the checks of a saved application. */
 

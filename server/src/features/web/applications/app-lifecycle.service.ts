@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { appMessages, splitCommand, type WebApplication } from '@mailroom/contract/web/applications';
 import { ensureAppUser, probeHttp, reapOrphanedApps, type RunAs } from '../../../host/app-process.ts';
 import { conflict } from '../../../http/errors.ts';
-import { siteAvailablePath } from '../stack/apache-layout.ts';
+import { siteAvailablePath } from '../stack/apache.layout.ts';
 import { findById, rowValues, updateVhost } from '../vhosts/vhost.repository.ts';
 import {
   type AppRow,
@@ -13,14 +13,14 @@ import {
   rowConfig,
 } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';
-import { appLogFile, servesFiles, vhostValuesFor } from './app-layout.ts';
+import { appLogFile, servesFiles, vhostValuesFor } from './app.layout.ts';
 import {
   awaitHealthy,
   healthBudgetMs,
   instanceTarget,
   launchInstances,
   stopInstances,
-} from './app-runtime.ts';
+} from './app-runtime.service.ts';
 import { findRelease } from './release.repository.ts';
 
 const HEALTH_FAILED = 'Health check failed:';

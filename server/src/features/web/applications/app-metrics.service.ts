@@ -6,7 +6,7 @@ import {
   type AppMetrics,
 } from '@mailroom/contract/web/app-metrics';
 import { scrapeLoopback } from '../../../host/http-scrape.ts';
-import { appLogFile, servesFiles } from './app-layout.ts';
+import { appLogFile, servesFiles } from './app.layout.ts';
 import { type AppMetricsReading, findMetrics, saveMetrics } from './app-metrics.repository.ts';
 import { allApps, rowConfig } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';

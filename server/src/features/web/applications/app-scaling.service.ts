@@ -7,8 +7,13 @@ import {
   rowConfig,
 } from './application.repository.ts';
 import type { AppLifecycle } from './app-lifecycle.service.ts';
-import { appLogFile, servesFiles } from './app-layout.ts';
-import { instanceTarget, launchInstances, type RunningRelease, stopInstances } from './app-runtime.ts';
+import { appLogFile, servesFiles } from './app.layout.ts';
+import {
+  instanceTarget,
+  launchInstances,
+  type RunningRelease,
+  stopInstances,
+} from './app-runtime.service.ts';
 import { findRelease } from './release.repository.ts';
 
 /**

@@ -17,7 +17,7 @@ import { ensureAppFolder, removeAppUser, removeTree, runningAppPid } from '../..
 import type { CursorPage } from '../../../http/cursor.ts';
 import { conflict, fieldError, notFound } from '../../../http/errors.ts';
 import type { SecretVault } from '../../../security/secret-vault.ts';
-import type { WebContext } from '../stack/web-context.ts';
+import type { WebContext } from '../stack/web.context.ts';
 import { dayFigures } from '../stats/web-stats.service.ts';
 import {
   deleteVhost,
@@ -40,8 +40,8 @@ import {
   updateAppConfig,
 } from './application.repository.ts';
 import { appCapabilities, checkApp } from './app-capabilities.service.ts';
-import { appDataDir, isRoot, releasesFolder, vhostValuesFor } from './app-layout.ts';
-import { type AppRuntime, resourceLimitsView, stopInstances } from './app-runtime.ts';
+import { appDataDir, isRoot, releasesFolder, vhostValuesFor } from './app.layout.ts';
+import { type AppRuntime, resourceLimitsView, stopInstances } from './app-runtime.service.ts';
 import { processMemoryBytes } from '../../../host/app-limits.ts';
 import {
   findRelease,

@@ -3,7 +3,7 @@ import { removeTree } from '../../../host/app-process.ts';
 import { findAppById, patchAppRuntime } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';
 import type { DeployLogger } from './deploy-log.service.ts';
-import { releasesToPrune } from './app-layout.ts';
+import { releasesToPrune } from './app.layout.ts';
 import { findRelease, listReleases, patchRelease, type ReleaseRow } from './release.repository.ts';
 
 /**

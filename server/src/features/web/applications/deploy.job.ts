@@ -25,8 +25,8 @@ import { type AppRow, findAppById, patchAppRuntime, rowConfig } from './applicat
 import type { ApplicationService } from './application.service.ts';
 import { DeployLogger, type JobContext, type JobRunner } from './deploy-log.service.ts';
 import type { AppLifecycle } from './app-lifecycle.service.ts';
-import { appDataDir, appLogFile, releasesFolder, servesFiles } from './app-layout.ts';
-import { instanceTarget, launchInstances, releaseEnv, stopInstances } from './app-runtime.ts';
+import { appDataDir, appLogFile, releasesFolder, servesFiles } from './app.layout.ts';
+import { instanceTarget, launchInstances, releaseEnv, stopInstances } from './app-runtime.service.ts';
 import { awaitPhpHealthy, phpVersionFor, preparePhpRelease } from './php-release.service.ts';
 import { failRelease, finishRelease, pruneReleases } from './deploy-release.service.ts';
 import {

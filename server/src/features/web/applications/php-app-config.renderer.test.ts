@@ -1,6 +1,6 @@
 import { PHP_APP_LAYOUTS } from '@mailroom/contract/web/applications';
 import { describe, expect, it } from 'vitest';
-import { appDataDir, phpAppDirectives } from './app-layout.ts';
+import { appDataDir, phpAppDirectives } from './app.layout.ts';
 import { keptConfigFrom } from './php-app-config.renderer.ts';
 
 const secret = (n: number) => 's'.repeat(n);

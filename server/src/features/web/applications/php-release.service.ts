@@ -3,13 +3,13 @@ import { appMessages, isPhpAppType, phpAppLayout } from '@mailroom/contract/web/
 import { fileExists, folderExists, type RunAs } from '../../../host/app-process.ts';
 import { ensureDataFolder, linkKeptConfig, linkKeptFolder } from '../../../host/app-shared-data.ts';
 import { fastCgiRequest } from '../../../host/fastcgi.ts';
-import { phpSocket } from '../php/php-layout.ts';
-import type { WebContext } from '../stack/web-context.ts';
-import { appPhpVersion } from '../stack/web-render.ts';
+import { phpSocket } from '../php/php.layout.ts';
+import type { WebContext } from '../stack/web.context.ts';
+import { appPhpVersion } from '../stack/web-render.service.ts';
 import { type AppConfig, appsWithStatus, patchAppRuntime, rowConfig } from './application.repository.ts';
 import type { ApplicationService } from './application.service.ts';
-import { appDataDir } from './app-layout.ts';
-import { HEALTH_POLL_MS, healthBudgetMs } from './app-runtime.ts';
+import { appDataDir } from './app.layout.ts';
+import { HEALTH_POLL_MS, healthBudgetMs } from './app-runtime.service.ts';
 import { keptConfigFrom } from './php-app-config.renderer.ts';
 import { findRelease } from './release.repository.ts';
 

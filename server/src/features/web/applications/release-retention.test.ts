@@ -1,6 +1,6 @@
 import { RELEASE_RETENTION } from '@mailroom/contract/web/applications';
 import { describe, expect, it } from 'vitest';
-import { releasesToPrune } from './app-layout.ts';
+import { releasesToPrune } from './app.layout.ts';
 
 describe('release retention', () => {
   const rel = (id: number, p: string | null = `/r/${id}`) => ({ id, path: p });

@@ -1,5 +1,5 @@
 import type { WebServerSettings } from '@mailroom/contract/web/settings';
-import type { ApacheMode } from '../stack/apache-layout.ts';
+import type { ApacheMode } from '../stack/apache.layout.ts';
 
 /**
  * The server-wide PHP defaults of the web server settings (issue 19 item 4), in every site's pool

@@ -1,6 +1,6 @@
 import type { VirtualHostValues } from '@mailroom/contract/web/vhosts';
-import type { ApacheMode } from '../stack/apache-layout.ts';
-import { phpIdleSocket, phpLocalLog, phpLocalPid, phpPoolDir, phpSocket } from './php-layout.ts';
+import type { ApacheMode } from '../stack/apache.layout.ts';
+import { phpIdleSocket, phpLocalLog, phpLocalPid, phpPoolDir, phpSocket } from './php.layout.ts';
 
 /** Who a pool runs as: the site's own user (as root), else Mailroom's user (no user lines). */
 export interface PoolUser {

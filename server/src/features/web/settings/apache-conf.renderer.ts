@@ -1,7 +1,7 @@
 import type { WebServerSettings } from '@mailroom/contract/web/settings';
-import { APACHE_PATHS, type ApacheMode, listenAddress, servedPort } from '../stack/apache-layout.ts';
-import { indentDirectives } from '../stack/custom-directives.ts';
-import { loadModuleLines, type ModuleKey, MODULES, modulePath } from '../stack/apache-modules.ts';
+import { APACHE_PATHS, type ApacheMode, listenAddress, servedPort } from '../stack/apache.layout.ts';
+import { indentDirectives } from '../stack/custom-directives.rules.ts';
+import { loadModuleLines, type ModuleKey, MODULES, modulePath } from '../stack/apache-modules.rules.ts';
 import {
   errorDocumentText,
   PROBE_ENV,
@@ -10,7 +10,7 @@ import {
   type VhostProbe,
 } from '../vhosts/vhost-file.renderer.ts';
 import { createHash } from 'node:crypto';
-import type { WebTlsPolicy } from '../stack/web-tls-policy.ts';
+import type { WebTlsPolicy } from '../stack/web-tls-policy.rules.ts';
 import { tlsExtrasDirectives, tlsExtrasModules } from './ssl-extras.renderer.ts';
 
 /** What the server-wide files need to know about the hosts. */

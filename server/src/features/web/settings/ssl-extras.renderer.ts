@@ -1,5 +1,5 @@
-import type { ModuleKey } from '../stack/apache-modules.ts';
-import type { WebTlsPolicy } from '../stack/web-tls-policy.ts';
+import type { ModuleKey } from '../stack/apache-modules.rules.ts';
+import type { WebTlsPolicy } from '../stack/web-tls-policy.rules.ts';
 
 /**
  * The SSL area's settings beyond protocols, ciphers, sessions and OCSP, as Apache's server-wide

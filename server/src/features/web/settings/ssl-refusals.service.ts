@@ -2,8 +2,8 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { SSL_SETTINGS_DEFAULTS, type SslSettings, sslSettingsMessages } from '@mailroom/contract/ssl';
 import { webMessages } from '@mailroom/contract/web/vhosts';
 import { machineFileExists, readMachineFile } from '../../../host/apache-host.ts';
-import { MODULES, modulePath } from '../stack/apache-modules.ts';
-import type { WebTlsExtras } from '../stack/web-tls-policy.ts';
+import { MODULES, modulePath } from '../stack/apache-modules.rules.ts';
+import type { WebTlsExtras } from '../stack/web-tls-policy.rules.ts';
 
 /** A path Apache reads inside double quotes: absolute, no quote, backslash or control character. */
 const SAFE_PATH = /^\/[^"\\\r\n\0]*$/;

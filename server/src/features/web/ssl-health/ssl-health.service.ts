@@ -4,9 +4,9 @@ import type { SslHealthAnswer, SslHealthCheck } from '@mailroom/contract/web/ssl
 import { readMachineFile } from '../../../host/apache-host.ts';
 import type { WebSslHealthTable } from '../../../db/web.tables.ts';
 import { resolveDefaultCertificate } from '../settings/ssl-refusals.service.ts';
-import { servedPort } from '../stack/apache-layout.ts';
-import type { WebContext } from '../stack/web-context.ts';
-import { DEFAULT_CERT, hostValues } from '../stack/web-render.ts';
+import { servedPort } from '../stack/apache.layout.ts';
+import type { WebContext } from '../stack/web.context.ts';
+import { DEFAULT_CERT, hostValues } from '../stack/web-render.service.ts';
 import { allVhosts, hostNames } from '../vhosts/vhost.repository.ts';
 import { lastSslHealthRound, listSslHealth, replaceSslHealth } from './ssl-health.repository.ts';
 

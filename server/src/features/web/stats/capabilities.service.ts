@@ -3,10 +3,10 @@ import type { WebCapabilities } from '@mailroom/contract/web/stats';
 import { type WebServerSettings, webSettingsMessages } from '@mailroom/contract/web/settings';
 import { PHP_VERSIONS, webMessages } from '@mailroom/contract/web/vhosts';
 import { machineFileExists } from '../../../host/apache-host.ts';
-import { modulePath, MODULES, type ModuleKey, RATE_LIMIT_MODULE } from '../stack/apache-modules.ts';
+import { modulePath, MODULES, type ModuleKey, RATE_LIMIT_MODULE } from '../stack/apache-modules.rules.ts';
 import { neededModules } from '../settings/apache-conf.renderer.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
-import type { WebContext } from '../stack/web-context.ts';
+import type { WebContext } from '../stack/web.context.ts';
 import { allowedRoots } from '../vhosts/vhost.service.ts';
 
 const NO_PHP_REASON =

@@ -2,7 +2,7 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { logEnd, readLogFrom } from '../../../host/apache-host.ts';
 import { figuresLogPath } from '../settings/apache-conf.renderer.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
-import { APACHE_PATHS } from '../stack/apache-layout.ts';
+import { APACHE_PATHS } from '../stack/apache.layout.ts';
 import { addMinutes, dropMinutesBefore, type MinuteSum, readLogPosition } from './web-traffic.repository.ts';
 import type { TlsMinuteSum } from './web-tls.repository.ts';
 

@@ -1,5 +1,5 @@
 import type { SslMetricsAnswer } from '@mailroom/contract/web/ssl-metrics';
-import type { WebContext } from '../stack/web-context.ts';
+import type { WebContext } from '../stack/web.context.ts';
 import { rollUpAccessLog } from './log-rollup.service.ts';
 import { tlsSince } from './web-tls.repository.ts';
 

@@ -7,10 +7,10 @@ import {
 } from '@mailroom/contract/web/stats';
 import { isPostgres } from '../../../db/database.ts';
 import { readOutcome } from '../../../apply/outcome.repository.ts';
-import type { WebContext } from '../stack/web-context.ts';
-import { WEB_TARGET } from '../stack/apache-target.ts';
+import type { WebContext } from '../stack/web.context.ts';
+import { WEB_TARGET } from '../stack/apache.target.ts';
 import { listVhostRows, rowValues, toVirtualHost, vhostCounts } from '../vhosts/vhost.repository.ts';
-import { APACHE_USER } from '../stack/apache-layout.ts';
+import { APACHE_USER } from '../stack/apache.layout.ts';
 import { databaseAnswers, recentWebAudit } from './web-activity.repository.ts';
 import { rollUpAccessLog } from './log-rollup.service.ts';
 import { type Figures, figuresSince } from './web-traffic.repository.ts';

@@ -6,8 +6,8 @@ import {
   servedPort,
   siteAvailablePath,
   siteEnabledPath,
-} from '../stack/apache-layout.ts';
-import { indentDirectives } from '../stack/custom-directives.ts';
+} from '../stack/apache.layout.ts';
+import { indentDirectives } from '../stack/custom-directives.rules.ts';
 
 /** A stored virtual host, as the renderer needs it. */
 export interface VhostRenderInput {

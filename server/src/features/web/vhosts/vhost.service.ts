@@ -20,7 +20,7 @@ import {
   userIds,
 } from '../../../host/apache-host.ts';
 import { secureSiteFolder } from '../../../host/php-fpm-host.ts';
-import { siteUserName } from '../php/php-layout.ts';
+import { siteUserName } from '../php/php.layout.ts';
 import type { CursorPage } from '../../../http/cursor.ts';
 import { AppError, conflict, fieldError, notFound } from '../../../http/errors.ts';
 import type { Kysely } from 'kysely';
@@ -28,10 +28,10 @@ import type { Database } from '../../../db/schema.ts';
 import { ERROR_CODES } from '@mailroom/contract/errors';
 import { findAppByVhost } from '../applications/application.repository.ts';
 import { readWebSettings } from '../settings/web-settings.repository.ts';
-import { APACHE_USER } from '../stack/apache-layout.ts';
-import { forbiddenDirective } from '../stack/custom-directives.ts';
-import type { WebContext } from '../stack/web-context.ts';
-import { siteAvailablePath } from '../stack/apache-layout.ts';
+import { APACHE_USER } from '../stack/apache.layout.ts';
+import { forbiddenDirective } from '../stack/custom-directives.rules.ts';
+import type { WebContext } from '../stack/web.context.ts';
+import { siteAvailablePath } from '../stack/apache.layout.ts';
 import { dayFigures, vhostFigures } from '../stats/web-stats.service.ts';
 import {
   allVhosts,

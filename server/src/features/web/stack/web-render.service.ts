@@ -21,12 +21,12 @@ import {
   type ApacheMode,
   siteAvailablePath,
   siteEnabledPath,
-} from './apache-layout.ts';
+} from './apache.layout.ts';
 import { PHP_VERSIONS } from '@mailroom/contract/web/vhosts';
-import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php-layout.ts';
+import { phpLocalMain, phpPoolPath, phpSocket } from '../php/php.layout.ts';
 import { type PoolUser, renderLocalFpmMain, renderPool } from '../php/php-pool.renderer.ts';
 import { phpSessionDir, renderPoolDefaults } from '../php/php-defaults.renderer.ts';
-import type { WebTlsPolicy } from './web-tls-policy.ts';
+import type { WebTlsPolicy } from './web-tls-policy.rules.ts';
 import { resolveDefaultCertificate } from '../settings/ssl-refusals.service.ts';
 
 type Db = Kysely<Database>;

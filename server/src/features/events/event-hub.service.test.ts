@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../db/schema.ts';
 import type { EventRelay } from '../../host/cluster-events.ts';
-import { EventHub, type JobFeed, type ServerEvent } from './event-hub.ts';
+import { EventHub, type JobFeed, type ServerEvent } from './event-hub.service.ts';
 
 const noJobs: JobFeed = { onChange: () => () => undefined, recent: async () => [] };
 // Never read: the poll runs every hour here.

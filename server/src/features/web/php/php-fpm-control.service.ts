@@ -4,9 +4,9 @@ import { PhpFpmDaemon } from '../../../host/php-fpm-daemon.ts';
 import { phpFpmPid, phpFpmProgram, reloadPhpFpmByPid } from '../../../host/php-fpm-host.ts';
 import { processUptimeSeconds } from '../../../host/apache-host.ts';
 import type { SupervisorOptions } from '../../../host/supervisor.ts';
-import { phpFpmReload } from '../stack/apache-control.ts';
-import type { ApacheMode } from '../stack/apache-layout.ts';
-import { PHP_RUN_DIR, phpIdleSocket, phpLocalMain, phpLocalPid } from './php-layout.ts';
+import { phpFpmReload } from '../stack/apache-control.service.ts';
+import type { ApacheMode } from '../stack/apache.layout.ts';
+import { PHP_RUN_DIR, phpIdleSocket, phpLocalMain, phpLocalPid } from './php.layout.ts';
 
 export interface PhpReload {
   ok: boolean;

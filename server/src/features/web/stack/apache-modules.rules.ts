@@ -1,4 +1,4 @@
-import { APACHE_PATHS } from './apache-layout.ts';
+import { APACHE_PATHS } from './apache.layout.ts';
 
 /** An Apache module Mailroom may load, the Debian package that ships it, and what it is for. */
 export interface ModuleInfo {

@@ -2,7 +2,7 @@ import type { Config } from '../../../config.ts';
 import type { Host } from '../../../host/host.ts';
 import type { ApacheDaemon } from '../../../host/apache-daemon.ts';
 import { apachePid, gracefulByPid, processUptimeSeconds } from '../../../host/apache-host.ts';
-import { APACHE_PATHS, type ApacheMode } from './apache-layout.ts';
+import { APACHE_PATHS, type ApacheMode } from './apache.layout.ts';
 
 export interface ApacheReload {
   ok: boolean;

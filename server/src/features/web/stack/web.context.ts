@@ -11,9 +11,9 @@ import {
 import { AppError } from '../../../http/errors.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import { ApacheControl } from './apache-control.ts';
-import { APACHE_PATHS, APACHE_USER, type ApacheMode } from './apache-layout.ts';
-import { apacheTarget } from './apache-target.ts';
+import { ApacheControl } from './apache-control.service.ts';
+import { APACHE_PATHS, APACHE_USER, type ApacheMode } from './apache.layout.ts';
+import { apacheTarget } from './apache.target.ts';
 import {
   type AppPhpHooks,
   DEFAULT_CERT,
@@ -22,11 +22,11 @@ import {
   type WebRender,
   type WebTlsPolicySource,
   type WebTlsSource,
-} from './web-render.ts';
+} from './web-render.service.ts';
 import { ensureSiteUser, giveSiteFilesToRoot, removeSiteUser } from '../../../host/php-fpm-host.ts';
 import { ensureSessionFolder } from '../../../host/php-session-folders.ts';
-import { PhpFpmControl } from '../php/php-fpm-control.ts';
-import { siteUserName } from '../php/php-layout.ts';
+import { PhpFpmControl } from '../php/php-fpm-control.service.ts';
+import { siteUserName } from '../php/php.layout.ts';
 import type { PoolUser } from '../php/php-pool.renderer.ts';
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;

@@ -2,12 +2,12 @@ import type { ProveResult } from '../../../apply/file-set.ts';
 import type { ApplyTarget } from '../../../apply/pipeline.ts';
 import { checkApacheSites, checkApacheTree, checkLogrotate } from '../../../host/apache-host.ts';
 import type { Host, StagedFile } from '../../../host/host.ts';
-import type { ApacheControl } from './apache-control.ts';
-import { APACHE_PATHS } from './apache-layout.ts';
-import { probeHosts } from './apache-probe.ts';
-import type { WebRender } from './web-render.ts';
+import type { ApacheControl } from './apache-control.service.ts';
+import { APACHE_PATHS } from './apache.layout.ts';
+import { probeHosts } from './apache.probe.ts';
+import type { WebRender } from './web-render.service.ts';
 import { checkPhpPools } from '../../../host/php-fpm-host.ts';
-import type { PhpFpmControl } from '../php/php-fpm-control.ts';
+import type { PhpFpmControl } from '../php/php-fpm-control.service.ts';
 
 /** A PHP-FPM file (a site pool or a local master's main file) and its version. */
 const PHP_FILE = /^\/etc\/php\/(\d+\.\d+)\/fpm\/(pool\.d\/)?[^/]+\.conf$/;
