@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { AdminTable } from '../../db/core.tables.ts';
+import type { AdminTable } from '../../db/auth.tables.ts';
 import type { Database } from '../../db/schema.ts';
 
 /** The SQL of the console's accounts: `admins` (not a mailbox user's) and `admin_domains`. */

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AcmeAccountTable } from '../../../db/acme.tables.ts';
+import type { AcmeAccountTable } from '../../../db/ssl-acme.tables.ts';
 import type { Database } from '../../../db/schema.ts';
 
 /** The SQL of `acme_accounts`: one account per CA directory URL, its key sealed. */

@@ -1,7 +1,7 @@
 import type { SystemAlert } from '@mailroom/contract/system-alerts';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import type { SystemAlertTable } from '../../../db/system-admin.tables.ts';
+import type { SystemAlertTable } from '../../../db/system.tables.ts';
 
 /** The one owner of `system_alerts`: reads, writes, and its row -> contract mapping. */
 

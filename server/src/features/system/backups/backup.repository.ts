@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { BackupStatusAnswer, SystemBackup } from '@mailroom/contract/system-admin';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import type { SystemBackupTable } from '../../../db/system-admin.tables.ts';
+import type { SystemBackupTable } from '../../../db/system.tables.ts';
 
 /** The one owner of `system_backups` (system and site backups): reads, writes, row -> contract. */
 

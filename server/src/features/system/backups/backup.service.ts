@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseHandle } from '../../../db/database.ts';
 import type { Locks } from '../../../db/locks.ts';
 import type { Database } from '../../../db/schema.ts';
-import type { SystemBackupTable } from '../../../db/system-admin.tables.ts';
+import type { SystemBackupTable } from '../../../db/system.tables.ts';
 import { auditedTransaction } from '../../../apply/audit-scope.ts';
 import { conflict, notFound } from '../../../http/errors.ts';
 import type { Host } from '../../../host/host.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Selectable } from 'kysely';
-import type { SystemBackupTable } from '../../../db/system-admin.tables.ts';
+import type { SystemBackupTable } from '../../../db/system.tables.ts';
 import { makeFolder, sizeOf } from '../../../host/data-files.ts';
 import { removeTree } from '../../../host/disk-files.ts';
 import type { JobContext, JobOutcome } from '../system-job.types.ts';

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
-import type { SystemWebhookTable, WebhookDeliveryTable } from '../../../db/system-admin.tables.ts';
+import type { SystemWebhookTable, WebhookDeliveryTable } from '../../../db/system.tables.ts';
 
 /** The one owner of `system_webhooks` and `webhook_deliveries`: reads, writes, row -> contract. */
 
