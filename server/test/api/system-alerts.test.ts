@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonState } from '../../src/host/service-control.ts';
 import { FakeMetrics } from '../fake-metrics.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { makeCert } from '../ssl-certs.ts';
 
 const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
 
@@ -271,6 +272,47 @@ describe.each(dialects())('alerts, webhooks, settings and maintenance mode on %s
     await sleep(200);
     expect((await alerts('open')).filter((x) => x.type === 'service')).toEqual([]);
     serviceStates = [];
+  });
+
+  it('raises certificate alerts from the SSL area’s certificates: the newest of a domain only, resolved when renewed', async () => {
+    const upload = async (c: { pem: string; keyPem: string }, domain: string) => {
+      const res = await t.call({
+        method: 'POST',
+        url: '/api/ssl/certificates/upload',
+        payload: {
+          domain,
+          certificate: c.pem,
+          privateKey: c.keyPem,
+          certificateType: 'DV',
+          keySize: 2048,
+          certificateChain: '',
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    // Default threshold: 14 days. Two days left is critical; forty is no alert.
+    await upload(
+      await makeCert({ cn: 'soon.example.com', names: ['soon.example.com'], toDays: 2 }),
+      'soon.example.com',
+    );
+    await upload(
+      await makeCert({ cn: 'later.example.com', names: ['later.example.com'], toDays: 40 }),
+      'later.example.com',
+    );
+    const soon = await sampleUntil({ cpuUsage: 5 }, async () =>
+      (await alerts()).find((x) => x.type === 'certificate'),
+    );
+    expect(soon).toMatchObject({ title: 'Certificate expiring: soon.example.com', severity: 'critical' });
+    expect(soon.message).toMatch(/^The certificate for soon\.example\.com expires in [12] days? \(/);
+    expect((await alerts()).filter((x) => x.type === 'certificate')).toHaveLength(1);
+    // A renewed certificate for the same domain (a later expiry) ends it, though the old row stays.
+    await upload(
+      await makeCert({ cn: 'soon.example.com', names: ['soon.example.com'], toDays: 90 }),
+      'soon.example.com',
+    );
+    await sampleUntil({ cpuUsage: 5 }, async () =>
+      (await alerts()).find((x) => x.id === soon.id && x.resolvedAt),
+    );
   });
 
   it('saves the settings modal with the spec’s messages; maintenance mode refuses changes with 503', async () => {

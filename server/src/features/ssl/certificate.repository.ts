@@ -291,3 +291,33 @@ export async function unexpiredNames(db: Db, now: number, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/**
+ * The certificates that expire before `before` (ms) and have no later one for the same domain (a
+ * renewal keeps the old row until it is deleted): what the system alerts warn of, soonest first.
+ */
+export async function expiringLatest(
+  db: Db,
+  before: number,
+  limit = 100,
+): Promise<{ domain: string; notAfter: number }[]> {
+  const rows = await db
+    .selectFrom('ssl_certificates as a')
+    .select(['a.domain', 'a.not_after'])
+    .where('a.not_after', '<=', before)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('ssl_certificates as b')
+            .select('b.id')
+            .whereRef('b.domain', '=', 'a.domain')
+            .whereRef('b.not_after', '>', 'a.not_after'),
+        ),
+      ),
+    )
+    .orderBy('a.not_after')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ domain: r.domain, notAfter: Number(r.not_after) }));
+}

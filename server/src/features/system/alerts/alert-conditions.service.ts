@@ -5,7 +5,7 @@ import { countAuditSince } from '../../../http/audit-log.repository.ts';
 import { lastEndedBackup } from '../backups/backup.repository.ts';
 import type { MetricsSource } from '../live/metrics-source.types.ts';
 import { alertThresholds, readSettingValues, settingNumber } from '../settings/system-settings.service.ts';
-import { legacyCertificateRows } from './alert.repository.ts';
+import { expiringCertificates } from '../../ssl/ssl.public.ts';
 import { HYSTERESIS_POINTS, RANK } from './alert-tracker.service.ts';
 import type { AlertSource, Condition, ConditionTiming, Evaluation, Severity } from './alert.types.ts';
 
@@ -56,40 +56,25 @@ export function threshold(
   };
 }
 
-/** The certificates table belongs to the SSL area; read it only if it exists, whatever its shape. */
-async function certificateConditions(db: Db, days: number): Promise<Condition[]> {
-  let rows: Record<string, unknown>[];
-  try {
-    rows = await legacyCertificateRows(db);
-  } catch {
-    return [];
-  }
+/**
+ * The SSL area's certificates expiring within `days` (the newest of each domain only: a renewed
+ * one's old row does not alert). Critical within 3 days or once expired.
+ */
+async function certificateConditions(db: Db, days: number, now: number): Promise<Condition[]> {
   const out: Condition[] = [];
-  const now = Date.now();
-  for (const r of rows) {
-    const rawExpiry = r.not_after ?? r.expires_at ?? r.valid_to ?? r.expiry;
-    const rawName = r.domain ?? r.common_name ?? r.name ?? r.id;
-    const name = typeof rawName === 'string' || typeof rawName === 'number' ? String(rawName) : 'certificate';
-    const expiry =
-      typeof rawExpiry === 'number'
-        ? rawExpiry
-        : typeof rawExpiry === 'string'
-          ? Date.parse(rawExpiry)
-          : rawExpiry instanceof Date
-            ? rawExpiry.getTime()
-            : NaN;
-    if (!Number.isFinite(expiry)) continue;
-    const left = Math.floor((expiry - now) / 86_400_000);
+  for (const c of await expiringCertificates(db, now + (days + 1) * 86_400_000)) {
+    const left = Math.floor((c.notAfter - now) / 86_400_000);
     if (left > days) continue;
+    const date = new Date(c.notAfter).toISOString().slice(0, 10);
     out.push({
-      key: `certificate:${name}`,
+      key: `certificate:${c.domain}`,
       type: 'certificate',
       severity: left <= 3 ? 'critical' : 'warning',
-      title: left < 0 ? `Certificate expired: ${name}` : `Certificate expiring: ${name}`,
+      title: left < 0 ? `Certificate expired: ${c.domain}` : `Certificate expiring: ${c.domain}`,
       message:
         left < 0
-          ? `The certificate for ${name} expired on ${new Date(expiry).toISOString().slice(0, 10)}.`
-          : `The certificate for ${name} expires in ${left} day${left === 1 ? '' : 's'} (${new Date(expiry).toISOString().slice(0, 10)}).`,
+          ? `The certificate for ${c.domain} expired on ${date}.`
+          : `The certificate for ${c.domain} expires in ${left} day${left === 1 ? '' : 's'} (${date}).`,
     });
   }
   return out;
@@ -116,7 +101,9 @@ export async function currentConditions(
   ])
     if (c) out.push(c);
 
-  out.push(...(await certificateConditions(db, settingNumber(s, 'certificateDays'))));
+  out.push(
+    ...(await certificateConditions(db, settingNumber(s, 'certificateDays'), (inputs.clock ?? Date.now)())),
+  );
 
   if (inputs.services) {
     const states = await inputs.services.states().catch(() => []);

@@ -1,5 +1,5 @@
 import type { SystemAlert } from '@mailroom/contract/system-alerts';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable } from 'kysely';
 import type { Database } from '../../../db/schema.ts';
 import type { SystemAlertTable } from '../../../db/system.tables.ts';
 
@@ -150,12 +150,4 @@ export async function resolveAlert(db: Db, id: number, at: number): Promise<Syst
     .returningAll()
     .executeTakeFirst();
   return row ? toAlert(row) : undefined;
-}
-
-/**
- * The rows of a table named `certificates`, whatever its shape (throws when there is none). The
- * schema has no such table (the SSL area's is `ssl_certificates`): kept as the engine read it.
- */
-export async function legacyCertificateRows(db: Db): Promise<Record<string, unknown>[]> {
-  return (await sql<Record<string, unknown>>`select * from certificates`.execute(db)).rows;
 }
