@@ -39,8 +39,13 @@ export function securityHeaders(options: HelmetOptions = OPTIONS): Record<string
   return headers;
 }
 
-const isApiUrl = (url: string) =>
-  url.startsWith('/api') || url.startsWith('/auth/') || url.startsWith('/index.php');
+/** An API path: `/api` and below, `/auth/…`, `/index.php`. Not a page such as /api-monitoring. */
+export const isApiUrl = (url: string) =>
+  url === '/api' ||
+  url.startsWith('/api/') ||
+  url.startsWith('/api?') ||
+  url.startsWith('/auth/') ||
+  url.startsWith('/index.php');
 
 /**
  * What an API answer (JSON, CSV, event streams: never a document) carries: OWASP's REST Security
