@@ -105,6 +105,8 @@ for (const vp of VIEWPORTS) {
         page.getByRole('dialog', { name }).getByRole('region', { name: 'Auto Deploy' }),
       ).toContainText('Secret set');
       await expect(page.getByTestId('webhook-secret')).toHaveCount(0);
+      // The worker's server is shared by the specs: the application goes (the others expect none).
+      await a.post(`web/applications/remove/${name}`, { keepFiles: false });
     });
   });
 }

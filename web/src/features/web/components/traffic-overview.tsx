@@ -42,7 +42,7 @@ export function TrafficOverview({ stats }: { stats: WebStats }) {
           ) : (
             <Badge
               color={TONE_COLOR[errorRateTone(rate)]}
-              variant="light"
+              variant="dot"
               size="lg"
               data-tone={errorRateTone(rate)}
             >
