@@ -78,7 +78,24 @@ export async function restorePostgres(
     script,
     `\nSELECT pg_catalog.set_config('search_path', 'public', false);\n${after.map((x) => `${x};\n`).join('')}`,
   );
-  // One transaction: the tables are emptied and refilled together, or not at all.
+  // One transaction: the tables are emptied and refilled together, or not at all. A background
+  // writer of this server (a job's heartbeat, a roll-up) may hold a table the TRUNCATE waits for
+  // while it waits for one the TRUNCATE holds: PostgreSQL then ends one of the two ("deadlock
+  // detected"). Nothing of an ended transaction stays, so it is run again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await runPsqlScript(database.postgresUrl!, script);
+      return;
+    } catch (err) {
+      if (attempt >= PSQL_ATTEMPTS || !/deadlock detected/.test((err as Error).message)) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
+const PSQL_ATTEMPTS = 4;
+
+async function runPsqlScript(url: string, script: string): Promise<void> {
   await runCommand('psql', [
     '--no-psqlrc',
     '--quiet',
@@ -88,6 +105,6 @@ export async function restorePostgres(
     '-f',
     script,
     '--dbname',
-    database.postgresUrl!,
+    url,
   ]);
 }

@@ -40,6 +40,22 @@ export const KEPT_TABLES = new Set([
   'mfa_activity',
   // The machine's upgradable packages as last read from apt: the machine's, not the backup's.
   'updates_reading',
+  // Traffic and health figures the server gathers as it runs (API monitoring, Apache's access log
+  // with its read position, TLS handshakes, SSL checks, application logs): its past, which a restore
+  // must not rewind (an old log position would count the log's lines twice). Their writers also run
+  // while a restore does: none of their tables is emptied under them.
+  'api_cache_nodes',
+  'api_key_stat_minutes',
+  'api_rate_buckets',
+  'api_recent_requests',
+  'api_stat_minutes',
+  'api_stat_totals',
+  'web_log_position',
+  'web_traffic_minutes',
+  'web_tls_minutes',
+  'web_ssl_health',
+  'web_app_log_lines',
+  'web_app_hook_deliveries',
 ]);
 
 /**
