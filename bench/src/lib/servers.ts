@@ -58,11 +58,12 @@ export async function signInKey(baseURL: string): Promise<string> {
 export async function startScriptServer(
   root: string,
   script: string,
+  env: Record<string, string> = {},
 ): Promise<{ baseURL: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
-    env: { ...process.env, PORT: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
