@@ -78,30 +78,50 @@ export async function restorePostgres(
     script,
     `\nSELECT pg_catalog.set_config('search_path', 'public', false);\n${after.map((x) => `${x};\n`).join('')}`,
   );
-  // One transaction: the tables are emptied and refilled together, or not at all. A background
-  // writer of this server (a job's heartbeat, a roll-up) may hold a table the TRUNCATE waits for
-  // while it waits for one the TRUNCATE holds: PostgreSQL then ends one of the two ("deadlock
-  // detected"). Nothing of an ended transaction stays, so it is run again.
-  for (let attempt = 1; ; attempt++) {
+  // One transaction: the tables are emptied and refilled together, or not at all. The server keeps
+  // serving meanwhile, and its statements lock tables of their own (the session lookup reads
+  // sessions, then admins). A TRUNCATE that took some tables and waited for the next could close a
+  // lock cycle with one of them: PostgreSQL then ends one side ("deadlock detected"), a request
+  // (500) or the restore. So the transaction first takes every table at once without waiting
+  // (NOWAIT): it never holds one while it waits for another, and while another statement holds
+  // one it gives all back and tries again a moment later. Past LOCK_NOWAIT_MS of trying it waits
+  // in turn, and runs again if it lost a deadlock (nothing of an ended transaction stays).
+  const lock = `LOCK TABLE ${[...tables, ...emptied].map(q).join(', ')} IN ACCESS EXCLUSIVE MODE`;
+  const waitUntil = Date.now() + LOCK_NOWAIT_MS;
+  for (let deadlocks = 0; ;) {
+    const nowait = Date.now() < waitUntil;
     try {
-      await runPsqlScript(database.postgresUrl!, script);
+      await runPsqlScript(database.postgresUrl!, nowait ? `${lock} NOWAIT` : lock, script);
       return;
     } catch (err) {
-      if (attempt >= PSQL_ATTEMPTS || !/deadlock detected/.test((err as Error).message)) throw err;
-      await new Promise((r) => setTimeout(r, 200 * attempt));
+      const message = (err as Error).message;
+      if (nowait && /could not obtain lock/.test(message)) {
+        await sleep(20 + Math.random() * 60);
+        continue;
+      }
+      if (/deadlock detected/.test(message) && ++deadlocks < DEADLOCK_ATTEMPTS) {
+        await sleep(200 * deadlocks);
+        continue;
+      }
+      throw err;
     }
   }
 }
 
-const PSQL_ATTEMPTS = 4;
+const LOCK_NOWAIT_MS = 30_000;
+const DEADLOCK_ATTEMPTS = 4;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function runPsqlScript(url: string, script: string): Promise<void> {
+/** `first`, then the script, in one transaction (psql wraps every -c and -f of one run). */
+async function runPsqlScript(url: string, first: string, script: string): Promise<void> {
   await runCommand('psql', [
     '--no-psqlrc',
     '--quiet',
     '--single-transaction',
     '-v',
     'ON_ERROR_STOP=1',
+    '-c',
+    first,
     '-f',
     script,
     '--dbname',
