@@ -29,6 +29,17 @@ describe('the metrics collector', () => {
     expect(c.watching).toBe(0);
   });
 
+  it('answers a fresh reading when asked, though no stream watches this process (another worker holds it)', async () => {
+    c = new MetricsCollector({ diskPath: os.tmpdir(), liveMs: 40, idleMs: 3_600_000 });
+    await c.start();
+    const first = c.latest()!.sampledAt;
+    expect((await c.snapshot()).stats.sampledAt).toBe(first);
+    await sleep(60);
+    const asked = (await c.snapshot()).stats.sampledAt;
+    expect(Date.parse(asked)).toBeGreaterThan(Date.parse(first));
+    expect(c.watching).toBe(0);
+  });
+
   it('keeps one point per minute (the running minute included) and the live window', async () => {
     c = new MetricsCollector({ diskPath: os.tmpdir(), idleMs: 3_600_000 });
     await c.start();

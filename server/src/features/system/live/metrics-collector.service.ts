@@ -110,7 +110,9 @@ export class MetricsCollector implements MetricsSource {
 
   /** The latest figures with the 60-minute series (the running minute included) and the live window. */
   async snapshot(): Promise<Omit<MetricsAnswer, 'thresholds'>> {
-    if (!this.current) await this.sample();
+    // A console asking is a console watching, whichever worker holds its stream: this process,
+    // idle (one reading a minute), would otherwise answer a reading up to a minute old.
+    if (!this.current || Date.now() - Date.parse(this.current.sampledAt) >= this.liveMs) await this.sample();
     const series = {} as PerformanceSeries;
     for (const k of KEYS) {
       const points = [...this.series[k]];
