@@ -191,17 +191,22 @@ test.describe('console shell (issue 12)', () => {
     const option = dropdown.getByRole('option', { name: 'zebra.prefix@findme.example' });
     await expect(option).toBeVisible();
     await expect(dropdown).toContainText('Mailboxes');
-    await axeCheck(page, 'search dropdown');
-    await shot(page, 'console-shell-search');
     // Arrow keys move through the groups; Enter opens the highlighted one.
-    // (The axe run and the screenshot may have taken the focus: the list hides 200 ms after blur.)
-    await search.focus();
-    await expect(option).toBeVisible();
     for (let i = 0; i < 25 && (await option.getAttribute('data-combobox-selected')) === null; i++)
       await search.press('ArrowDown');
     await expect(option).toHaveAttribute('data-combobox-selected');
     await search.press('Enter');
     await page.waitForURL('**/mail/mailboxes?q=zebra.prefix%40findme.example');
+
+    // The open list, checked by axe and photographed last: the axe run opens a page of its own,
+    // which takes the focus from this one (the list hides 200 ms after blur).
+    await page.goto('/dashboard');
+    await search.fill('zebra.p');
+    await expect(option).toBeVisible();
+    await axeCheck(page, 'search dropdown');
+    await search.focus();
+    await expect(option).toBeVisible();
+    await shot(page, 'console-shell-search');
 
     // The phone's palette (Ctrl+K) finds it the same way.
     await page.setViewportSize(MOBILE);
