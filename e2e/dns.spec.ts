@@ -54,9 +54,16 @@ async function choose(
   type?: string,
 ): Promise<void> {
   const input = scope.getByRole('textbox', { name: label, exact: true });
+  const choice = page.getByRole('option', { name: option, exact: true });
   await input.click();
   if (type !== undefined) await input.fill(type);
-  await page.getByRole('option', { name: option, exact: true }).click();
+  // The focus opens the list and the click toggles it: on a loaded machine the two can land in
+  // separate renders and leave it closed (seen twice in a row after another select was chosen).
+  await expect(async () => {
+    if (!(await choice.isVisible())) await input.click();
+    await expect(choice).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
+  await choice.click();
 }
 
 async function expectCrumbs(page: Page, ...labels: string[]): Promise<void> {
