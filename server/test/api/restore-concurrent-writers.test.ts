@@ -1,21 +1,12 @@
-import type { Job } from '@mailroom/contract/jobs';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { FAST_JOBS, waitJob } from '../job-wait.ts';
 
 // A restore replaces tables while the server keeps running: its own background writers (a job's
 // heartbeat, the API and web roll-ups) hold tables in transactions of their own meanwhile.
-const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
-
-async function waitJob(t: TestContext, id: number): Promise<Job> {
-  for (let i = 0; i < 2400; i++) {
-    const job = (await t.call({ url: `/api/jobs/${id}` })).json<Job>();
-    if (!['queued', 'running'].includes(job.state)) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`job ${id} did not finish`);
-}
+const FAST = FAST_JOBS;
 
 describe.each(dialects().filter((d) => d === 'postgres'))(
   'a restore beside other writers on %s',

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Job } from '@mailroom/contract/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonName, ServiceControl } from '../../src/host/service-control.ts';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { FAST_JOBS, waitJob } from '../job-wait.ts';
 import { zoneForm } from '../dns-zone-form.ts';
 import { makeChain } from '../ssl-certs.ts';
 
@@ -13,15 +13,7 @@ import { makeChain } from '../ssl-certs.ts';
 // host root is a temporary folder outside the data folder, as / is in system mode: a backup must
 // hold those files, and a restore must put them back, apply every target again through the apply
 // pipeline and reload the daemons (a recording service control stands in for systemd).
-const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
-async function waitJob(t: TestContext, id: number): Promise<Job> {
-  for (let i = 0; i < 2400; i++) {
-    const job = (await t.call({ url: `/api/jobs/${id}` })).json<Job>();
-    if (!['queued', 'running'].includes(job.state)) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`job ${id} did not finish`);
-}
+const FAST = FAST_JOBS;
 
 describe.each(dialects())('backups of the daemon files outside the data folder on %s', (dialect) => {
   let t: TestContext;

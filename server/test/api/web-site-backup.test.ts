@@ -2,25 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Job } from '@mailroom/contract/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupStatusAnswer } from '@mailroom/contract/system-admin';
 import { dialects, startTestApp, type TestContext } from '../harness.ts';
+import { FAST_JOBS, waitJob } from '../job-wait.ts';
 import { siteScheduleTick } from '../../src/features/system/backups/backup-scheduler.job.ts';
 import { applyRetention } from '../../src/features/system/backups/backup.service.ts';
 
 // The sites' files live outside the data folder in system mode (under /var/www): here the host
 // root is a temporary folder outside the data folder, as / is there. A site with Enable Backup is
 // archived by the system backup job (host.tar.gz) and put back by its restore; one without is not.
-const FAST = { heartbeatMs: 50, persistMs: 20, pollMs: 50, staleMs: 5000 };
-async function waitJob(t: TestContext, id: number): Promise<Job> {
-  for (let i = 0; i < 2400; i++) {
-    const job = (await t.call({ url: `/api/jobs/${id}` })).json<Job>();
-    if (!['queued', 'running'].includes(job.state)) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`job ${id} did not finish`);
-}
+const FAST = FAST_JOBS;
 
 describe.each(dialects())('site backups through the system backups on %s', (dialect) => {
   let t: TestContext;
