@@ -1,3 +1,4 @@
+import { watchCloseHooks } from './http/close-watch.ts';
 import { MAIL_SAVE_EVENT } from '@mailroom/contract/mail';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}): Promise<
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
+  watchCloseHooks(app);
   collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -14,6 +14,7 @@ import { Host } from '../src/host/host.ts';
 import type { ServiceControl } from '../src/host/service-control.ts';
 import type { ApacheDaemon } from '../src/host/apache-daemon.ts';
 import type { MetricsSource } from '../src/features/system/live/metrics-source.types.ts';
+import { closeReporting } from './close-stall.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'correct-horse-battery' };
 
@@ -85,8 +86,7 @@ export async function startTestApp(
     token,
     call: (o) => app.inject({ ...o, headers: { authorization: `Bearer ${token}`, ...(o.headers ?? {}) } }),
     async close() {
-      await app.close();
-      await database.close();
+      await closeReporting(app, database);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

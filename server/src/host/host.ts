@@ -1,15 +1,11 @@
-import { execFile } from 'node:child_process';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { type BoundedRunOptions, boundedRun, type RunResult } from './bounded-run.ts';
 import { StagedSet, type StagedFile } from './staged-set.ts';
 
 export type { StagedFile } from './staged-set.ts';
 
-export interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { RunResult } from './bounded-run.ts';
 
 export interface CheckResult {
   ok: boolean;
@@ -91,29 +87,9 @@ export class Host {
     await fs.rm(this.path(systemPath), { force: true });
   }
 
-  /** Runs a program without a shell; never throws for a non-zero exit. */
-  run(
-    cmd: string,
-    args: string[],
-    opts: { timeoutMs?: number; env?: NodeJS.ProcessEnv; input?: string } = {},
-  ): Promise<RunResult> {
-    return new Promise((resolve) => {
-      const child = execFile(
-        cmd,
-        args,
-        { timeout: opts.timeoutMs ?? 30_000, env: opts.env ?? process.env, maxBuffer: 32 * 1024 * 1024 },
-        (err, stdout, stderr) => {
-          const e = err as (NodeJS.ErrnoException & { code?: number | string }) | null;
-          const code = e ? (typeof e.code === 'number' ? e.code : 127) : 0;
-          resolve({
-            code,
-            stdout: String(stdout),
-            stderr: e && !stderr ? String(e.message) : String(stderr),
-          });
-        },
-      );
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
-    });
+  /** Runs a program without a shell; never throws for a non-zero exit (see boundedRun). */
+  run(cmd: string, args: string[], opts: BoundedRunOptions = {}): Promise<RunResult> {
+    return boundedRun(cmd, args, opts);
   }
 
   /** Absolute path of a program on PATH or in the sbin folders, or null. */
