@@ -19,6 +19,7 @@ export interface ApacheState {
 
 /** The system-mode reloads (allowed by deploy/sudoers, through `sudo -n` when not root). */
 export const APACHE_RELOAD = ['/usr/bin/systemctl', 'reload', 'apache2.service'] as const;
+export const APACHE_START = ['/usr/bin/systemctl', 'start', 'apache2.service'] as const;
 export const phpFpmReload = (version: string) =>
   ['/usr/bin/systemctl', 'reload', `php${version}-fpm.service`] as const;
 
@@ -50,16 +51,21 @@ export class ApacheControl {
     return `/bin/kill -USR1 $(cat ${this.host.path(APACHE_PATHS.pidFile)})`;
   }
 
+  /** systemctl as root, else through `sudo -n` (deploy/sudoers allows these verbs on apache2). */
+  private async systemctl(args: readonly string[]) {
+    const root = typeof process.getuid === 'function' && process.getuid() === 0;
+    const res = root
+      ? await this.host.run(args[0]!, args.slice(1))
+      : await this.host.run('/usr/bin/sudo', ['-n', ...args]);
+    return { code: res.code, words: `${res.stdout}${res.stderr}`.trim() };
+  }
+
   async reload(): Promise<ApacheReload> {
     if (!this.mode.system) return gracefulByPid(this.host, APACHE_PATHS.pidFile);
     if (!this.host.reloadEnabled)
       return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
-    const root = typeof process.getuid === 'function' && process.getuid() === 0;
-    const args: string[] = [...APACHE_RELOAD];
-    const res = root
-      ? await this.host.run(args[0]!, args.slice(1))
-      : await this.host.run('/usr/bin/sudo', ['-n', ...args]);
-    const words = `${res.stdout}${res.stderr}`.trim();
+    const res = await this.systemctl(APACHE_RELOAD);
+    const words = res.words;
     if (res.code !== 0 && /not active|inactive/i.test(words))
       return { ok: true, attempted: false, output: `apache2 is not running; nothing reloaded (${words})` };
     return {
@@ -69,6 +75,28 @@ export class ApacheControl {
         res.code === 0
           ? 'systemctl reload apache2.service: done'
           : `systemctl reload apache2.service: ${words}`,
+    };
+  }
+
+  /**
+   * System mode: starts apache2.service again. Debian's unit restarts Apache only after an abort, so
+   * an Apache that exited on a refused graceful restart stays down until someone starts it: the
+   * apply's restore step does, once the last good files are back. Local mode: the supervisor
+   * restarts the Apache it runs, so nothing is done here.
+   */
+  async start(): Promise<ApacheReload> {
+    if (!this.mode.system)
+      return { ok: true, attempted: false, output: "Mailroom's supervisor starts Apache again." };
+    if (!this.host.reloadEnabled)
+      return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
+    const res = await this.systemctl(APACHE_START);
+    return {
+      ok: res.code === 0,
+      attempted: true,
+      output:
+        res.code === 0
+          ? 'systemctl start apache2.service: started again on the last good files'
+          : `systemctl start apache2.service: ${res.words}`,
     };
   }
 

@@ -30,6 +30,7 @@ export function apacheTarget(
   php: PhpFpmControl | null = null,
 ): ApplyTarget {
   let lastChanges: object | null = null;
+  let ranAtLastReload = false;
   return {
     name: WEB_TARGET,
     async prove(staged): Promise<ProveResult> {
@@ -85,6 +86,14 @@ export function apacheTarget(
       // back: that reload is not probed against the refused render.
       const again = lastChanges === changes;
       lastChanges = changes;
+      // Apache ran at the refused reload and is gone now: the refused render took it down. Back on
+      // the last good files, it is started again (system mode; local mode's supervisor does it).
+      const wasRunning = ranAtLastReload;
+      ranAtLastReload = r.attempted;
+      if (again && wasRunning && !r.attempted && control.mode.system) {
+        const started = await control.start();
+        return [...fpm, { ...started, output: `${r.output}\n${started.output}` }];
+      }
       if (!r.attempted || !r.ok || again) return [...fpm, r];
       const render = last();
       if (!render) return [...fpm, r];
