@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundedRun } from './bounded-run.ts';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { processAlive } from './process-signals.ts';
 
 describe('boundedRun', () => {
   it('answers the exit code, the output and the input it was given', async () => {
@@ -38,6 +30,6 @@ describe('boundedRun', () => {
     expect(r.stderr).toMatch(/timed out after 0 s/);
     const helper = Number(r.stdout.split('\n')[0]);
     expect(helper).toBeGreaterThan(0);
-    await expect.poll(() => alive(helper), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => processAlive(helper), { timeout: 5000 }).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { probe, type ReadinessProbe } from './readiness.ts';
+import { processAlive } from './process-signals.ts';
 
 /** The supervisor's dealings with processes and files: pid files, signals, /proc, folders. */
 
@@ -15,17 +16,10 @@ export async function livePidFromFile(file: string): Promise<number | null> {
   }
   const pid = Number(text.trim());
   if (!Number.isInteger(pid) || pid <= 1) return null;
-  return isAlive(pid) ? pid : null;
+  return processAlive(pid) ? pid : null;
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { processAlive as isAlive };
 
 export function runCommand(
   cmd: string,
