@@ -79,7 +79,7 @@ export const test = base.extend<{ failOnPageErrors: void }, { server: E2eServer 
         });
       } finally {
         await server.stop();
-        pgRun?.cluster.stop();
+        await pgRun?.cluster.stop();
       }
     },
     { scope: 'worker', timeout: 120_000 },

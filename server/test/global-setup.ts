@@ -11,14 +11,16 @@ declare module 'vitest' {
 }
 
 /** One PostgreSQL cluster for the whole server run; each test file makes its own database in it. */
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!findPgBin()) {
     const msg = 'PostgreSQL binaries missing (Debian package: postgresql): PostgreSQL API tests are SKIPPED';
     skipLoudly(msg);
     project.provide('pgUrl', null);
-    return () => undefined;
+    return async () => undefined;
   }
   cluster = await startCluster();
   project.provide('pgUrl', cluster.url);
-  return () => cluster?.stop();
+  return async () => {
+    await cluster?.stop();
+  };
 }

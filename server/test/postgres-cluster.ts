@@ -6,7 +6,8 @@ import path from 'node:path';
 
 export interface Cluster {
   url: string;
-  stop(): void;
+  /** Stops the server and removes its folder once it has exited. */
+  stop(): Promise<void>;
 }
 
 const PG_BIN_DIRS = [
@@ -98,15 +99,24 @@ export async function startCluster(): Promise<Cluster> {
   await new Promise((r) => setTimeout(r, 300));
   return {
     url,
-    stop() {
-      if (proc.pid) {
-        try {
-          process.kill(proc.pid, 'SIGQUIT');
-        } catch {
-          /* already gone */
-        }
+    async stop() {
+      // Removing the folder only once the server has exited: a timer after exit never ran (the
+      // test process ended first), and every run left its cluster in the temporary folder.
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+        const signal = (sig: NodeJS.Signals) => {
+          try {
+            if (proc.pid) process.kill(proc.pid, sig);
+          } catch {
+            /* already gone */
+          }
+        };
+        signal('SIGQUIT');
+        const kill = setTimeout(() => signal('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(kill);
       }
-      setTimeout(() => rmSync(dir, { recursive: true, force: true }), 1000).unref();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -106,7 +106,7 @@ const suite: BenchSuite = {
       try {
         rows.push(...(await runOne('postgres', cluster.url, log)));
       } finally {
-        stopBenchCluster();
+        await stopBenchCluster();
       }
     }
     return rows;

@@ -146,7 +146,7 @@ const suite: BenchSuite = {
         });
       }
     } finally {
-      stopBenchCluster();
+      await stopBenchCluster();
     }
     return rows;
   },

@@ -161,7 +161,7 @@ const suite: BenchSuite = {
         rows.push(...(await oneRun(ctx, 'postgres', w, pg.url.replace(/\/postgres$/, `/${name}`))));
       }
     } finally {
-      pg.stop();
+      await pg.stop();
     }
     return rows;
   },

@@ -27,9 +27,10 @@ export async function benchCluster(log: (m: string) => void): Promise<Cluster | 
   return cluster;
 }
 
-export function stopBenchCluster(): void {
-  cluster?.stop();
+export async function stopBenchCluster(): Promise<void> {
+  const c = cluster;
   cluster = null;
+  await c?.stop();
 }
 
 /** A fresh, migrated database in a fresh data folder. */

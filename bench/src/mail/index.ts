@@ -21,7 +21,7 @@ const suite: BenchSuite = {
       rows.push(...(await smtpBench(ctx)));
       rows.push(...(await lookupBench(ctx)));
     } finally {
-      stopBenchCluster();
+      await stopBenchCluster();
     }
     return rows;
   },

@@ -87,7 +87,7 @@ const suite: BenchSuite = {
         }
       }
     } finally {
-      stopBenchCluster();
+      await stopBenchCluster();
     }
     return rows;
   },

@@ -60,7 +60,7 @@ const suite: BenchSuite = {
         }
       }
     } finally {
-      stopBenchCluster();
+      await stopBenchCluster();
     }
     return rows;
   },

@@ -202,7 +202,7 @@ async function run(log: (m: string) => void): Promise<BenchRow[]> {
       }
     }
   } finally {
-    stopBenchCluster();
+    await stopBenchCluster();
   }
   return rows;
 }
