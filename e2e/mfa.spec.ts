@@ -223,7 +223,7 @@ test.describe('multi-factor authentication', () => {
     request,
   }) => {
     const adminKey = await signIn(page);
-    const user = { email: 'enrol-later@example.com', password: 'enrol-later-password' };
+    const user = { email: 'mfa-next-request@example.com', password: 'mfa-next-request-password' };
     await api(request, adminKey).post('accounts', user);
     await signOutHere(page);
     await signIn(page, user);
