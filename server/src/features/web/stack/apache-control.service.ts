@@ -20,6 +20,11 @@ export interface ApacheState {
 /** The system-mode reloads (allowed by deploy/sudoers, through `sudo -n` when not root). */
 export const APACHE_RELOAD = ['/usr/bin/systemctl', 'reload', 'apache2.service'] as const;
 export const APACHE_START = ['/usr/bin/systemctl', 'start', 'apache2.service'] as const;
+const RELOADS_OFF: ApacheReload = {
+  ok: true,
+  attempted: false,
+  output: 'Reloads are off (MAILROOM_RELOAD is not set).',
+};
 export const phpFpmReload = (version: string) =>
   ['/usr/bin/systemctl', 'reload', `php${version}-fpm.service`] as const;
 
@@ -51,31 +56,36 @@ export class ApacheControl {
     return `/bin/kill -USR1 $(cat ${this.host.path(APACHE_PATHS.pidFile)})`;
   }
 
-  /** systemctl as root, else through `sudo -n` (deploy/sudoers allows these verbs on apache2). */
-  private async systemctl(args: readonly string[]) {
+  /**
+   * `systemctl <verb> apache2.service` as root, else through `sudo -n` (deploy/sudoers allows these
+   * verbs on apache2), only with MAILROOM_RELOAD. `notActive`: the unit was not running.
+   */
+  private async systemctl(
+    args: readonly string[],
+    done: string,
+  ): Promise<ApacheReload & { notActive: boolean; words: string }> {
+    if (!this.host.reloadEnabled) return { ...RELOADS_OFF, notActive: false, words: '' };
     const root = typeof process.getuid === 'function' && process.getuid() === 0;
     const res = root
       ? await this.host.run(args[0]!, args.slice(1))
       : await this.host.run('/usr/bin/sudo', ['-n', ...args]);
-    return { code: res.code, words: `${res.stdout}${res.stderr}`.trim() };
+    const words = `${res.stdout}${res.stderr}`.trim();
+    const ok = res.code === 0;
+    return {
+      ok,
+      attempted: true,
+      output: `systemctl ${args.slice(1).join(' ')}: ${ok ? done : words}`,
+      notActive: !ok && /not active|inactive/i.test(words),
+      words,
+    };
   }
 
   async reload(): Promise<ApacheReload> {
     if (!this.mode.system) return gracefulByPid(this.host, APACHE_PATHS.pidFile);
-    if (!this.host.reloadEnabled)
-      return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
-    const res = await this.systemctl(APACHE_RELOAD);
-    const words = res.words;
-    if (res.code !== 0 && /not active|inactive/i.test(words))
-      return { ok: true, attempted: false, output: `apache2 is not running; nothing reloaded (${words})` };
-    return {
-      ok: res.code === 0,
-      attempted: true,
-      output:
-        res.code === 0
-          ? 'systemctl reload apache2.service: done'
-          : `systemctl reload apache2.service: ${words}`,
-    };
+    const r = await this.systemctl(APACHE_RELOAD, 'done');
+    if (r.notActive)
+      return { ok: true, attempted: false, output: `apache2 is not running; nothing reloaded (${r.words})` };
+    return { ok: r.ok, attempted: r.attempted, output: r.output };
   }
 
   /**
@@ -87,17 +97,8 @@ export class ApacheControl {
   async start(): Promise<ApacheReload> {
     if (!this.mode.system)
       return { ok: true, attempted: false, output: "Mailroom's supervisor starts Apache again." };
-    if (!this.host.reloadEnabled)
-      return { ok: true, attempted: false, output: 'Reloads are off (MAILROOM_RELOAD is not set).' };
-    const res = await this.systemctl(APACHE_START);
-    return {
-      ok: res.code === 0,
-      attempted: true,
-      output:
-        res.code === 0
-          ? 'systemctl start apache2.service: started again on the last good files'
-          : `systemctl start apache2.service: ${res.words}`,
-    };
+    const r = await this.systemctl(APACHE_START, 'started again on the last good files');
+    return { ok: r.ok, attempted: r.attempted, output: r.output };
   }
 
   async state(): Promise<ApacheState> {
